@@ -1,0 +1,68 @@
+# braze: `make demo` and `make check` do all the set-up on a fresh Debian machine.
+#
+#   make deps     install missing Debian packages (apt-get; nothing when all are there)
+#   make build    configure and build into build/
+#   make check    build, then run every lit and unit test, in the normal build and
+#                 again in an ASan+UBSan build (build-asan/)
+#   make demo     compile the bundled example for the CPU, run it, check it
+#   make bench    run the benchmark suite (bench/README.md)
+
+LLVM_DIR  := /usr/lib/llvm-22
+LIT       := $(LLVM_DIR)/bin/lit
+JOBS      ?= $(shell nproc)
+BUILD     ?= build
+ASAN_BUILD?= build-asan
+
+# What the build and the tests need. python3-numpy and python3-onnx serve the
+# numerical tests and the ONNX importer's tests.
+DEBS := cmake libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libomp-22-dev clang-22 \
+        protobuf-c-compiler libprotobuf-c-dev libopenblas-dev python3-numpy python3-onnx
+BENCH_DEBS := python3-torch python3-matplotlib nodejs npm
+
+.PHONY: all deps bench-deps build build-asan check check-fast demo bench clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+bench-deps: deps
+	@missing=$$(for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+$(BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+$(ASAN_BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBRAZE_SANITIZE=ON
+
+build: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps $(ASAN_BUILD)/Makefile
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The normal build's tests, then the same tests on the sanitized build.
+check: build build-asan
+	BRAZE_BUILD=$(CURDIR)/$(BUILD) $(LIT) -sv test
+	BRAZE_BUILD=$(CURDIR)/$(ASAN_BUILD) BRAZE_SANITIZED=1 $(LIT) -sv test
+
+check-fast: build
+	BRAZE_BUILD=$(CURDIR)/$(BUILD) $(LIT) -sv test
+
+demo: build
+	./examples/demo.sh $(BUILD)
+
+bench: bench-deps build
+	./bench/run
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,198 @@
+/* The braze pass table, pass options, and the wrapper that turns a BrazePassInfo
+ * into an MLIR external pass. */
+#include "passes/passes.h"
+#include "support/context.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const BrazePassInfo *const registry[] = {
+#define BRAZE_PASS(ident) &braze_pass_##ident,
+#include "passes/passes.def"
+#undef BRAZE_PASS
+};
+enum { NUM_PASSES = sizeof registry / sizeof *registry };
+
+size_t braze_pass_count(void) { return NUM_PASSES; }
+const BrazePassInfo *braze_pass_at(size_t i) { return i < NUM_PASSES ? registry[i] : NULL; }
+
+const BrazePassInfo *braze_pass_lookup(const char *argument, size_t len) {
+  for (size_t i = 0; i < NUM_PASSES; ++i)
+    if (strlen(registry[i]->argument) == len && memcmp(registry[i]->argument, argument, len) == 0)
+      return registry[i];
+  return NULL;
+}
+
+/* ---- options ---- */
+
+const BrazeOption *braze_option_find(const BrazePassOptions *opts, const char *key) {
+  for (size_t i = 0; opts && i < opts->count; ++i)
+    if (strcmp(opts->items[i].key, key) == 0)
+      return &opts->items[i];
+  return NULL;
+}
+
+bool braze_option_flag(const BrazePassOptions *opts, const char *key) {
+  const BrazeOption *o = braze_option_find(opts, key);
+  if (!o)
+    return false;
+  return !o->value || strcmp(o->value, "true") == 0 || strcmp(o->value, "1") == 0;
+}
+
+bool braze_option_int(const BrazePassOptions *opts, const char *key, long long dflt, long long *out,
+                      BrazeStr *error) {
+  const BrazeOption *o = braze_option_find(opts, key);
+  *out = dflt;
+  if (!o)
+    return true;
+  char *end = NULL;
+  if (o->value && *o->value) {
+    *out = strtoll(o->value, &end, 10);
+    if (*end == '\0')
+      return true;
+  }
+  braze_str_printf(error, "option '%s' expects an integer, got '%s'", key, o->value ? o->value : "");
+  return false;
+}
+
+bool braze_option_list_has(const BrazePassOptions *opts, const char *key, const char *name) {
+  const BrazeOption *o = braze_option_find(opts, key);
+  if (!o || !o->value)
+    return false;
+  size_t n = strlen(name);
+  for (const char *p = o->value; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len == n && memcmp(p, name, n) == 0)
+      return true;
+    if (!comma)
+      break;
+    p = comma + 1;
+  }
+  return false;
+}
+
+bool braze_options_check(const BrazePassOptions *opts, const char *pass, const char *const *allowed,
+                         BrazeStr *error) {
+  for (size_t i = 0; opts && i < opts->count; ++i) {
+    bool known = false;
+    for (const char *const *a = allowed; *a && !known; ++a)
+      known = strcmp(*a, opts->items[i].key) == 0;
+    if (!known) {
+      braze_str_printf(error, "pass '%s' has no option '%s' (options:", pass, opts->items[i].key);
+      for (const char *const *a = allowed; *a; ++a)
+        braze_str_printf(error, " %s", *a);
+      braze_str_puts(error, ")");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool braze_options_parse(const char *text, size_t len, BrazePassOptions *out, BrazeStr *error) {
+  out->items = NULL;
+  out->count = 0;
+  size_t i = 0;
+  while (i < len) {
+    while (i < len && isspace((unsigned char)text[i]))
+      ++i;
+    if (i == len)
+      break;
+    size_t start = i;
+    while (i < len && !isspace((unsigned char)text[i]))
+      ++i;
+    const char *word = text + start;
+    size_t wlen = i - start;
+    const char *eq = memchr(word, '=', wlen);
+    if (eq == word) {
+      braze_str_printf(error, "option '%.*s' has no name", (int)wlen, word);
+      braze_options_free(out);
+      return false;
+    }
+    out->items = realloc(out->items, (out->count + 1) * sizeof *out->items);
+    BrazeOption *o = &out->items[out->count++];
+    o->key = strndup(word, eq ? (size_t)(eq - word) : wlen);
+    o->value = eq ? strndup(eq + 1, wlen - (size_t)(eq - word) - 1) : NULL;
+  }
+  return true;
+}
+
+void braze_options_free(BrazePassOptions *opts) {
+  for (size_t i = 0; i < opts->count; ++i) {
+    free(opts->items[i].key);
+    free(opts->items[i].value);
+  }
+  free(opts->items);
+  opts->items = NULL;
+  opts->count = 0;
+}
+
+/* ---- the external-pass wrapper ---- */
+
+/* Pass state shared between a pass and its clones (MLIR clones passes when it
+ * runs them on several ops); freed when the last copy is destroyed. */
+typedef struct {
+  const BrazePassInfo *info;
+  void *state;
+  int refs;
+} SharedPass;
+
+static void pass_construct(void *user_data) { (void)user_data; }
+
+static void pass_destruct(void *user_data) {
+  SharedPass *shared = user_data;
+  if (--shared->refs > 0)
+    return;
+  if (shared->info->destroy_state)
+    shared->info->destroy_state(shared->state);
+  free(shared);
+}
+
+static void *pass_clone(void *user_data) {
+  SharedPass *shared = user_data;
+  shared->refs++;
+  return shared;
+}
+
+static void pass_run(MlirOperation op, MlirExternalPass pass, void *user_data) {
+  SharedPass *shared = user_data;
+  if (!shared->info->run(op, shared->state))
+    mlirExternalPassSignalFailure(pass);
+}
+
+static MlirTypeID pass_type_id(const BrazePassInfo *info) {
+  static MlirTypeIDAllocator allocator;
+  static MlirTypeID ids[NUM_PASSES ? NUM_PASSES : 1];
+  if (!allocator.ptr)
+    allocator = mlirTypeIDAllocatorCreate();
+  for (size_t i = 0; i < NUM_PASSES; ++i) {
+    if (registry[i] != info)
+      continue;
+    if (mlirTypeIDIsNull(ids[i]))
+      ids[i] = mlirTypeIDAllocatorAllocateTypeID(allocator);
+    return ids[i];
+  }
+  /* Passes outside the table (the driver's IR printer) get a fresh id each. */
+  return mlirTypeIDAllocatorAllocateTypeID(allocator);
+}
+
+MlirPass braze_pass_create(const BrazePassInfo *info, const BrazePassOptions *opts, BrazeStr *error) {
+  void *state = NULL;
+  if (info->create_state) {
+    state = info->create_state(opts, error);
+    if (!state)
+      return (MlirPass){NULL};
+  } else if (opts && opts->count) {
+    braze_str_printf(error, "pass '%s' takes no options", info->argument);
+    return (MlirPass){NULL};
+  }
+  SharedPass *shared = malloc(sizeof *shared);
+  shared->info = info;
+  shared->state = state;
+  shared->refs = 1;
+  MlirExternalPassCallbacks callbacks = {pass_construct, pass_destruct, NULL, pass_clone, pass_run};
+  return mlirCreateExternalPass(pass_type_id(info), braze_ref(info->argument),
+                                braze_ref(info->argument), braze_ref(info->summary),
+                                braze_ref(info->anchor), 0, NULL, callbacks, shared);
+}

@@ -1,0 +1,36 @@
+/* Creating braze's MLIR context and reading IR into it. */
+#ifndef BRAZE_SUPPORT_CONTEXT_H
+#define BRAZE_SUPPORT_CONTEXT_H
+
+#include <stdbool.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+/* A context with every upstream dialect registered and braze's IRDL dialects
+ * (graph, kernel) loaded; upstream passes and LLVM translations registered.
+ * Returns a null context (and prints why) if the embedded dialects fail to load. */
+MlirContext braze_context_create(void);
+void braze_context_destroy(MlirContext ctx);
+
+/* Parse `text` as a top-level operation (normally builtin.module); `source_name`
+ * is the file name locations will carry. Null operation on error (diagnostics
+ * have been emitted). */
+MlirOperation braze_parse(MlirContext ctx, const char *text, size_t len, const char *source_name);
+
+/* Read a whole file ("-" is stdin) into a malloc'd NUL-terminated buffer. */
+char *braze_read_file(const char *path, size_t *len_out);
+
+/* Write `len` bytes to `path` atomically (temp file + rename) so a failure never
+ * leaves a partial output. "-" is stdout. */
+bool braze_write_file(const char *path, const char *data, size_t len);
+
+/* Helpers for the C API's string refs. */
+static inline MlirStringRef braze_ref(const char *s) { return mlirStringRefCreateFromCString(s); }
+bool braze_ref_eq(MlirStringRef ref, const char *s);
+
+/* The op's name (e.g. "graph.add") as a string ref. */
+MlirStringRef braze_op_name(MlirOperation op);
+bool braze_op_is(MlirOperation op, const char *name);
+
+#endif

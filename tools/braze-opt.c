@@ -1,0 +1,248 @@
+/* braze-opt: the opt-style driver. Reads MLIR (graph dialect or any other), runs a
+ * pipeline of braze and upstream passes, prints the result. Behaves like mlir-opt:
+ *
+ *   braze-opt [FILE|-] [-o FILE] [--pass-pipeline='builtin.module(...)'] [--PASS[=OPTS]]...
+ *             [--split-input-file] [--verify-diagnostics] [--list-passes]
+ *             [--mlir-print-ir-after-all] [--mlir-print-ir-before-all]
+ *             [--mlir-print-ir-before=PASS,...] [--mlir-print-ir-after=PASS,...]
+ *             [--mlir-timing] [--allow-unregistered-dialect] [--no-verify-graph]
+ *
+ * Exit status: 0 on success, 1 on any error (diagnostics on stderr with file:line:col). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/graph/graph.h"
+#include "mlir-c/Pass.h"
+#include "passes/passes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/strbuf.h"
+#include "tools/verify_diagnostics.h"
+
+typedef struct {
+  const char *input;
+  const char *output;
+  BrazeStr pipeline; /* built from --pass-pipeline and --PASS flags, in order */
+  bool split_input;
+  bool verify_diagnostics;
+  bool timing;
+  bool allow_unregistered;
+  bool verify_graph;
+  BrazeIRPrinting printing;
+} Options;
+
+static void usage(FILE *to) {
+  fputs("usage: braze-opt [FILE|-] [-o FILE] [--pass-pipeline=PIPELINE] [--PASS[=OPTIONS]]...\n"
+        "  --pass-pipeline=P            MLIR textual pipeline mixing braze and upstream passes\n"
+        "  --PASS[=key=value ...]       append one pass (braze or upstream) to the pipeline\n"
+        "  --list-passes                list braze's passes with summaries and options\n"
+        "  --split-input-file           process each '// -----' chunk separately\n"
+        "  --verify-diagnostics         check expected-error/warning/remark comments\n"
+        "  --mlir-print-ir-after-all, --mlir-print-ir-before-all\n"
+        "  --mlir-print-ir-before=PASS[,PASS], --mlir-print-ir-after=PASS[,PASS]\n"
+        "  --mlir-timing                report time per pass\n"
+        "  --allow-unregistered-dialect accept ops of unknown dialects\n"
+        "  --no-verify-graph            skip the graph verifier after parsing\n"
+        "  -o FILE                      write output to FILE (written only on success)\n",
+        to);
+}
+
+static void list_passes(void) {
+  puts("braze passes (usable in --pass-pipeline and as --NAME flags):");
+  for (size_t i = 0; i < braze_pass_count(); ++i) {
+    const BrazePassInfo *p = braze_pass_at(i);
+    printf("  %-22s %s  [on %s]\n", p->argument, p->summary, p->anchor);
+    if (p->options_help && *p->options_help)
+      printf("%s", p->options_help);
+  }
+  puts("Every upstream MLIR pass (mlir-opt --help lists them) is accepted too.");
+}
+
+static void append_pipeline_element(Options *o, const char *elem, size_t len) {
+  if (o->pipeline.len)
+    braze_str_puts(&o->pipeline, ",");
+  braze_str_append(&o->pipeline, elem, len);
+}
+
+/* --PASS=key=value,... becomes PASS{key=value,...}. */
+static void append_pass_flag(Options *o, const char *flag) {
+  const char *eq = strchr(flag, '=');
+  if (!eq) {
+    append_pipeline_element(o, flag, strlen(flag));
+    return;
+  }
+  BrazeStr elem = {0};
+  braze_str_printf(&elem, "%.*s{%s}", (int)(eq - flag), flag, eq + 1);
+  append_pipeline_element(o, elem.data, elem.len);
+  braze_str_free(&elem);
+}
+
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* Returns 0 to continue, 1 on a bad flag, -1 when the run is done (help, list). */
+static int parse_args(int argc, char **argv, Options *o) {
+  o->verify_graph = true;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+      o->output = argv[++i];
+    } else if (starts_with(a, "--pass-pipeline=")) {
+      const char *p = a + strlen("--pass-pipeline=");
+      static const char wrap[] = "builtin.module(";
+      if (starts_with(p, wrap) && p[strlen(p) - 1] == ')')
+        append_pipeline_element(o, p + sizeof wrap - 1, strlen(p) - sizeof wrap);
+      else
+        append_pipeline_element(o, p, strlen(p));
+    } else if (strcmp(a, "--split-input-file") == 0) {
+      o->split_input = true;
+    } else if (strcmp(a, "--verify-diagnostics") == 0) {
+      o->verify_diagnostics = true;
+    } else if (strcmp(a, "--mlir-timing") == 0) {
+      o->timing = true;
+    } else if (strcmp(a, "--allow-unregistered-dialect") == 0) {
+      o->allow_unregistered = true;
+    } else if (strcmp(a, "--no-verify-graph") == 0) {
+      o->verify_graph = false;
+    } else if (strcmp(a, "--mlir-print-ir-after-all") == 0) {
+      o->printing.print_after_all = true;
+    } else if (strcmp(a, "--mlir-print-ir-before-all") == 0) {
+      o->printing.print_before_all = true;
+    } else if (starts_with(a, "--mlir-print-ir-before=")) {
+      o->printing.print_before = a + strlen("--mlir-print-ir-before=");
+    } else if (starts_with(a, "--mlir-print-ir-after=")) {
+      o->printing.print_after = a + strlen("--mlir-print-ir-after=");
+    } else if (strcmp(a, "--list-passes") == 0) {
+      list_passes();
+      return -1;
+    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return -1;
+    } else if (starts_with(a, "--") && a[2]) {
+      append_pass_flag(o, a + 2);
+    } else if (a[0] != '-' || strcmp(a, "-") == 0) {
+      if (o->input) {
+        fprintf(stderr, "braze-opt: more than one input file ('%s' and '%s')\n", o->input, a);
+        return 1;
+      }
+      o->input = a;
+    } else {
+      fprintf(stderr, "braze-opt: unknown option '%s'\n", a);
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (!o->input)
+    o->input = "-";
+  return 0;
+}
+
+/* Process one buffer (a whole file or one split chunk, padded with newlines so
+ * that its line numbers are the file's). Appends printed IR to `out`. */
+static bool process_buffer(MlirContext ctx, const Options *o, const char *text, size_t len, BrazeStr *out) {
+  BrazeDiagSink sink = {.collect = o->verify_diagnostics};
+  braze_diag_attach(ctx, &sink);
+  const char *file = strcmp(o->input, "-") == 0 ? "<stdin>" : o->input;
+  bool ok = true;
+  MlirOperation module = braze_parse(ctx, text, len, file);
+  if (mlirOperationIsNull(module))
+    ok = false;
+  if (ok && o->verify_graph)
+    ok = braze_graph_verify(module);
+  if (ok && o->pipeline.len) {
+    MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, braze_ref("builtin.module"));
+    BrazeStr error = {0};
+    if (!braze_pipeline_build(pm, braze_str_cstr(&o->pipeline), &o->printing, &error)) {
+      fprintf(stderr, "braze-opt: %s\n", braze_str_cstr(&error));
+      braze_str_free(&error);
+      mlirPassManagerDestroy(pm);
+      mlirOperationDestroy(module);
+      braze_diag_detach(ctx);
+      braze_diag_sink_clear(&sink);
+      exit(1); /* a bad pipeline is a usage error, not a diagnostic to verify */
+    }
+    braze_str_free(&error);
+    if (o->timing)
+      mlirPassManagerEnableTiming(pm);
+    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
+    mlirPassManagerDestroy(pm);
+  }
+  if (ok && sink.num_errors)
+    ok = false;
+  if (ok) {
+    mlirOperationPrint(module, braze_str_callback, out);
+    braze_str_puts(out, "\n");
+  }
+  if (!mlirOperationIsNull(module))
+    mlirOperationDestroy(module);
+  braze_diag_detach(ctx);
+  if (o->verify_diagnostics)
+    ok = braze_verify_diagnostics(file, text, len, &sink);
+  braze_diag_sink_clear(&sink);
+  return ok;
+}
+
+/* Split on lines that are exactly "// -----", as mlir-opt does. */
+static bool process_split(MlirContext ctx, const Options *o, const char *text, size_t len, BrazeStr *out) {
+  bool ok = true;
+  size_t chunk_start = 0, line_start = 0, lines_before = 0, lines_in_chunk = 0;
+  for (size_t i = 0; i <= len; ++i) {
+    if (i < len && text[i] != '\n')
+      continue;
+    size_t line_len = i - line_start;
+    const char *line = text + line_start;
+    bool is_sep = line_len >= 8 && strncmp(line, "// -----", 8) == 0;
+    if (is_sep || i == len) {
+      size_t chunk_end = is_sep ? line_start : len;
+      BrazeStr chunk = {0};
+      for (size_t k = 0; k < lines_before; ++k)
+        braze_str_puts(&chunk, "\n");
+      braze_str_append(&chunk, text + chunk_start, chunk_end - chunk_start);
+      if (out->len)
+        braze_str_puts(out, "// -----\n");
+      ok = process_buffer(ctx, o, braze_str_cstr(&chunk), chunk.len, out) && ok;
+      braze_str_free(&chunk);
+      lines_before += lines_in_chunk + 1;
+      lines_in_chunk = 0;
+      chunk_start = i + 1;
+    } else {
+      lines_in_chunk++;
+    }
+    line_start = i + 1;
+  }
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  Options o = {0};
+  int status = parse_args(argc, argv, &o);
+  if (status != 0) {
+    braze_str_free(&o.pipeline);
+    return status < 0 ? 0 : 1;
+  }
+  size_t len = 0;
+  char *text = braze_read_file(o.input, &len);
+  if (!text) {
+    fprintf(stderr, "braze-opt: cannot read '%s'\n", o.input);
+    braze_str_free(&o.pipeline);
+    return 1;
+  }
+  MlirContext ctx = braze_context_create();
+  if (mlirContextIsNull(ctx))
+    return 1;
+  mlirContextSetAllowUnregisteredDialects(ctx, o.allow_unregistered);
+  BrazeStr out = {0};
+  bool ok = o.split_input ? process_split(ctx, &o, text, len, &out) : process_buffer(ctx, &o, text, len, &out);
+  /* With --verify-diagnostics the output is still printed (tests FileCheck it too). */
+  if (ok && o.output && !braze_write_file(o.output, out.data ? out.data : "", out.len)) {
+    fprintf(stderr, "braze-opt: cannot write '%s'\n", o.output);
+    ok = false;
+  } else if (ok && !o.output) {
+    fwrite(braze_str_cstr(&out), 1, out.len, stdout);
+  }
+  braze_str_free(&out);
+  braze_str_free(&o.pipeline);
+  free(text);
+  braze_context_destroy(ctx);
+  return ok ? 0 : 1;
+}
