@@ -1,7 +1,260 @@
-/* The graph verifier: rules IRDL cannot express. (Placeholder until issue 2's verifier lands.) */
-#include "dialects/graph/graph.h"
+/* The graph verifier: the shape and dtype rules of docs/dialect-graph.md that IRDL
+ * cannot express. The walk and the checks every op shares live here; the per-op
+ * rules are in verify_pointwise.c, verify_reduce.c, verify_structure.c and
+ * verify_shape.c.
+ *
+ * Each op gets at most one error (its first violation), reported at its location, so
+ * one bad op does not drown the rest of the file in follow-on messages. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/graph/verify_internal.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/diag.h"
+#include "support/strbuf.h"
+
+enum { VARIADIC = -1 };
+
+typedef struct {
+  const char *mnemonic;
+  int num_operands;  /* VARIADIC: any number (concat needs >= 1, checked by its rule) */
+  bool float_only;   /* every tensor operand and the result must be f32/f16/bf16 */
+  GvRule rule;
+} GvOpRules;
+
+static const GvOpRules op_rules[] = {
+    {"neg", 1, false, gv_verify_same_type_unary},
+    {"abs", 1, false, gv_verify_same_type_unary},
+    {"relu", 1, false, gv_verify_same_type_unary},
+    {"exp", 1, true, gv_verify_same_type_unary},
+    {"log", 1, true, gv_verify_same_type_unary},
+    {"sqrt", 1, true, gv_verify_same_type_unary},
+    {"rsqrt", 1, true, gv_verify_same_type_unary},
+    {"tanh", 1, true, gv_verify_same_type_unary},
+    {"sigmoid", 1, true, gv_verify_same_type_unary},
+    {"erf", 1, true, gv_verify_same_type_unary},
+    {"silu", 1, true, gv_verify_same_type_unary},
+    {"gelu", 1, true, gv_verify_gelu},
+    {"cast", 1, false, gv_verify_cast},
+    {"add", 2, false, gv_verify_binary},
+    {"sub", 2, false, gv_verify_binary},
+    {"mul", 2, false, gv_verify_binary},
+    {"div", 2, false, gv_verify_binary},
+    {"max", 2, false, gv_verify_binary},
+    {"min", 2, false, gv_verify_binary},
+    {"pow", 2, true, gv_verify_binary},
+    {"cmp", 2, false, gv_verify_cmp},
+    {"select", 3, false, gv_verify_select},
+    {"reduce_sum", 1, false, gv_verify_reduce},
+    {"reduce_max", 1, false, gv_verify_reduce},
+    {"reduce_min", 1, false, gv_verify_reduce},
+    {"reduce_mean", 1, true, gv_verify_reduce},
+    {"reduce_var", 1, true, gv_verify_reduce},
+    {"softmax", 1, true, gv_verify_softmax},
+    {"log_softmax", 1, true, gv_verify_softmax},
+    {"layer_norm", 3, true, gv_verify_layer_norm},
+    {"rms_norm", 2, true, gv_verify_rms_norm},
+    {"batch_norm", 5, true, gv_verify_batch_norm},
+    {"linear", 3, true, gv_verify_linear},
+    {"matmul", 2, true, gv_verify_matmul},
+    {"batch_matmul", 2, true, gv_verify_batch_matmul},
+    {"transpose", 1, false, gv_verify_transpose},
+    {"broadcast_to", 1, false, gv_verify_broadcast_to},
+    {"reshape", 1, false, gv_verify_reshape},
+    {"slice", 1, false, gv_verify_slice},
+    {"concat", VARIADIC, false, gv_verify_concat},
+    {"constant", 0, false, gv_verify_constant},
+    {"user_kernel", VARIADIC, false, gv_verify_user_kernel},
+};
+
+static const GvOpRules *find_rules(const char *mnemonic) {
+  for (size_t i = 0; i < sizeof op_rules / sizeof *op_rules; ++i)
+    if (strcmp(op_rules[i].mnemonic, mnemonic) == 0)
+      return &op_rules[i];
+  return NULL;
+}
+
+/* ---- message helpers ---- */
+
+bool gv_fail(const GvOp *v, const char *fmt, ...) {
+  BrazeStr msg = {0};
+  braze_str_printf(&msg, "'graph.%s' op ", v->mnemonic);
+  va_list ap;
+  va_start(ap, fmt);
+  braze_str_vprintf(&msg, fmt, ap);
+  va_end(ap);
+  braze_emit_error(mlirOperationGetLocation(v->op), "%s", braze_str_cstr(&msg));
+  braze_str_free(&msg);
+  return false;
+}
+
+GvText gv_dims(const int64_t *dims, intptr_t rank) {
+  GvText t = {{0}};
+  size_t n = 0;
+  n += (size_t)snprintf(t.s + n, sizeof t.s - n, "[");
+  for (intptr_t i = 0; i < rank && n < sizeof t.s; ++i)
+    n += (size_t)snprintf(t.s + n, sizeof t.s - n, "%s%lld", i ? ", " : "", (long long)dims[i]);
+  if (n < sizeof t.s)
+    snprintf(t.s + n, sizeof t.s - n, "]");
+  return t;
+}
+
+GvText gv_shape(const GvTensor *t) { return gv_dims(t->dims, t->rank); }
+
+static void append_to_text(MlirStringRef piece, void *user_data) {
+  GvText *t = user_data;
+  size_t used = strlen(t->s), room = sizeof t->s - 1 - used;
+  size_t n = piece.length < room ? piece.length : room;
+  memcpy(t->s + used, piece.data, n);
+  t->s[used + n] = '\0';
+}
+
+GvText gv_type(MlirType type) {
+  GvText t = {{0}};
+  mlirTypePrint(type, append_to_text, &t);
+  return t;
+}
+
+/* ---- type predicates ---- */
+
+bool gv_is_float(MlirType elt) { return mlirTypeIsAF32(elt) || mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt); }
+
+bool gv_is_i1(MlirType elt) {
+  return mlirTypeIsAInteger(elt) && mlirIntegerTypeIsSignless(elt) && mlirIntegerTypeGetWidth(elt) == 1;
+}
+
+static bool is_supported_element(MlirType elt) {
+  if (gv_is_float(elt))
+    return true;
+  if (!mlirTypeIsAInteger(elt) || !mlirIntegerTypeIsSignless(elt))
+    return false;
+  unsigned width = mlirIntegerTypeGetWidth(elt);
+  return width == 1 || width == 32 || width == 64;
+}
+
+bool gv_dims_equal(const int64_t *a, intptr_t rank_a, const int64_t *b, intptr_t rank_b) {
+  if (rank_a != rank_b)
+    return false;
+  for (intptr_t i = 0; i < rank_a; ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
+bool gv_same_shape(const GvTensor *a, const GvTensor *b) {
+  return gv_dims_equal(a->dims, a->rank, b->dims, b->rank);
+}
+
+/* ---- shared checks ---- */
+
+bool gv_result_is(const GvOp *v, const GvTensor *t, const char *what) {
+  if (mlirTypeEqual(v->res.type, t->type))
+    return true;
+  return gv_fail(v, "result type %s must equal the %s type %s", gv_type(v->res.type).s, what,
+                 gv_type(t->type).s);
+}
+
+bool gv_result_shape_is(const GvOp *v, const int64_t *dims, intptr_t rank, const char *why) {
+  if (gv_dims_equal(v->res.dims, v->res.rank, dims, rank))
+    return true;
+  return gv_fail(v, "result shape %s must be %s (%s)", gv_shape(&v->res).s, gv_dims(dims, rank).s, why);
+}
+
+bool gv_same_elt(const GvOp *v, const GvTensor *a, const char *a_name, const GvTensor *b,
+                 const char *b_name) {
+  if (mlirTypeEqual(a->elt, b->elt))
+    return true;
+  return gv_fail(v, "%s element type %s must equal the %s element type %s", b_name, gv_type(b->elt).s,
+                 a_name, gv_type(a->elt).s);
+}
+
+bool gv_dim_attr(const GvOp *v, const char *name, intptr_t rank, int64_t *out) {
+  MlirAttribute a = mlirOperationGetAttributeByName(v->op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a) || mlirAttributeIsABool(a))
+    return gv_fail(v, "expects an integer attribute '%s' (e.g. %s = 1 : i64)", name, name);
+  *out = mlirIntegerAttrGetValueInt(a);
+  if (*out < 0 || *out >= rank)
+    return gv_fail(v, "%s %lld is out of range for rank %lld", name, (long long)*out, (long long)rank);
+  return true;
+}
+
+/* ---- per-op driver ---- */
+
+/* Check one operand or result type and fill `t`. `what` names it in messages. */
+static bool load_tensor(const GvOp *v, MlirType type, const char *what, GvTensor *t) {
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type))
+    return gv_fail(v, "%s must be a ranked tensor with a static shape, got %s", what, gv_type(type).s);
+  t->type = type;
+  t->elt = mlirShapedTypeGetElementType(type);
+  t->rank = mlirShapedTypeGetRank(type);
+  if (!is_supported_element(t->elt))
+    return gv_fail(v, "%s has element type %s; expected one of f32, f16, bf16, i32, i64, i1", what,
+                   gv_type(t->elt).s);
+  if (t->rank > BRAZE_MAX_RANK)
+    return gv_fail(v, "%s has rank %lld; braze supports rank <= %d", what, (long long)t->rank,
+                   BRAZE_MAX_RANK);
+  braze_shape(type, t->dims);
+  return true;
+}
+
+static bool check_float(const GvOp *v, const GvTensor *t, const char *what) {
+  if (gv_is_float(t->elt))
+    return true;
+  return gv_fail(v, "%s has element type %s; expected a float type (f32, f16, bf16)", what,
+                 gv_type(t->elt).s);
+}
+
+static bool check_counts(const GvOp *v, const GvOpRules *rules) {
+  intptr_t num_results = mlirOperationGetNumResults(v->op);
+  if (rules->num_operands != VARIADIC && v->num_inputs != rules->num_operands)
+    return gv_fail(v, "expects %d operands, got %lld", rules->num_operands, (long long)v->num_inputs);
+  if (num_results != 1)
+    return gv_fail(v, "expects 1 result, got %lld", (long long)num_results);
+  return true;
+}
+
+static bool load_and_check_types(GvOp *v, GvTensor *in, const GvOpRules *rules) {
+  char what[32];
+  for (intptr_t i = 0; i < v->num_inputs; ++i) {
+    snprintf(what, sizeof what, "operand #%lld", (long long)i);
+    MlirType type = mlirValueGetType(mlirOperationGetOperand(v->op, i));
+    if (!load_tensor(v, type, what, &in[i]))
+      return false;
+    if (rules->float_only && !check_float(v, &in[i], what))
+      return false;
+  }
+  if (!load_tensor(v, mlirValueGetType(mlirOperationGetResult(v->op, 0)), "result", &v->res))
+    return false;
+  return !rules->float_only || check_float(v, &v->res, "result");
+}
+
+static bool verify_op(MlirOperation op) {
+  const char *mnemonic = braze_graph_op_mnemonic(op);
+  const GvOpRules *rules = mnemonic ? find_rules(mnemonic) : NULL;
+  if (!rules)
+    return true; /* not a graph op */
+  GvOp v = {.op = op, .mnemonic = mnemonic, .num_inputs = mlirOperationGetNumOperands(op)};
+  if (!check_counts(&v, rules))
+    return false;
+  GvTensor *in = calloc((size_t)(v.num_inputs ? v.num_inputs : 1), sizeof *in);
+  v.in = in;
+  bool ok = load_and_check_types(&v, in, rules) && rules->rule(&v);
+  free(in);
+  return ok;
+}
+
+static MlirWalkResult visit(MlirOperation op, void *user_data) {
+  bool *ok = user_data;
+  if (!verify_op(op))
+    *ok = false;
+  return MlirWalkResultAdvance;
+}
 
 bool braze_graph_verify(MlirOperation root) {
-  (void)root;
-  return true;
+  bool ok = true;
+  mlirOperationWalk(root, visit, &ok, MlirWalkPreOrder);
+  return ok;
 }

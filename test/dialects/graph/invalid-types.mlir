@@ -1,0 +1,139 @@
+// Rules every graph op shares: ranked static tensors of f32 f16 bf16 i32 i64 i1,
+// rank <= 8, and float-only ops refuse integer and i1 tensors.
+// RUN: braze-opt %s --split-input-file --verify-diagnostics
+
+func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
+  // IRDL itself refuses unranked tensors (irdl.base "!builtin.tensor").
+  // expected-error @+1 {{expected base type 'builtin.tensor' but got 'builtin.unranked_tensor'}}
+  %0 = "graph.neg"(%x) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'graph.neg' op operand #0 must be a ranked tensor with a static shape, got tensor<?x4xf32>}}
+  %0 = "graph.neg"(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'graph.cast' op result must be a ranked tensor with a static shape, got tensor<?xf32>}}
+  %0 = "graph.cast"(%x) : (tensor<4xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @f64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'graph.neg' op operand #0 has element type f64; expected one of f32, f16, bf16, i32, i64, i1}}
+  %0 = "graph.neg"(%x) : (tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+func.func @i8(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'graph.add' op operand #0 has element type i8; expected one of f32, f16, bf16, i32, i64, i1}}
+  %0 = "graph.add"(%x, %y) : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @signed(%x: tensor<4xsi32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.cast' op operand #0 has element type si32; expected one of}}
+  %0 = "graph.cast"(%x) : (tensor<4xsi32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @result_type(%x: tensor<4xf32>) -> tensor<4xf64> {
+  // expected-error @+1 {{'graph.cast' op result has element type f64; expected one of}}
+  %0 = "graph.cast"(%x) : (tensor<4xf32>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+func.func @rank9(%x: tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2xf32> {
+  // expected-error @+1 {{'graph.relu' op operand #0 has rank 9; braze supports rank <= 8}}
+  %0 = "graph.relu"(%x) : (tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2xf32>
+  return %0 : tensor<1x1x1x1x1x1x1x1x2xf32>
+}
+
+// -----
+
+func.func @float_only_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'graph.exp' op operand #0 has element type i32; expected a float type (f32, f16, bf16)}}
+  %0 = "graph.exp"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @float_only_i1(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'graph.sigmoid' op operand #0 has element type i1; expected a float type}}
+  %0 = "graph.sigmoid"(%x) : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @float_only_pow(%x: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{'graph.pow' op operand #0 has element type i64; expected a float type}}
+  %0 = "graph.pow"(%x, %x) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+func.func @float_only_reduce_mean(%x: tensor<4xi32>) -> tensor<i32> {
+  // expected-error @+1 {{'graph.reduce_mean' op operand #0 has element type i32; expected a float type}}
+  %0 = "graph.reduce_mean"(%x) {dims = array<i64: 0>, keepdim = false} : (tensor<4xi32>) -> tensor<i32>
+  return %0 : tensor<i32>
+}
+
+// -----
+
+func.func @float_only_matmul(%a: tensor<2x2xi32>) -> tensor<2x2xi32> {
+  // expected-error @+1 {{'graph.matmul' op operand #0 has element type i32; expected a float type}}
+  %0 = "graph.matmul"(%a, %a) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
+}
+
+// -----
+
+func.func @float_only_result(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'graph.tanh' op result has element type i32; expected a float type}}
+  %0 = "graph.tanh"(%x) : (tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Every op in a file is checked: two bad ops give two errors.
+func.func @two_errors(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'graph.exp' op}}
+  %0 = "graph.exp"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  // expected-error @+1 {{'graph.log' op}}
+  %1 = "graph.log"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return %1 : tensor<4xi32>
+}
+
+// -----
+
+// Graph ops nested in other ops' regions are checked too.
+func.func @nested(%x: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
+  %r = scf.if %c -> tensor<4xi32> {
+    // expected-error @+1 {{'graph.sqrt' op operand #0 has element type i32}}
+    %0 = "graph.sqrt"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+    scf.yield %0 : tensor<4xi32>
+  } else {
+    scf.yield %x : tensor<4xi32>
+  }
+  return %r : tensor<4xi32>
+}
