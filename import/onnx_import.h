@@ -1,0 +1,52 @@
+/* ONNX import: an ONNX model file (opsets 13 to 21) becomes a builtin.module holding
+ * one func.func of graph-dialect ops. Parsing uses protobuf-c (onnx.pb-c.h is
+ * generated from the vendored import/onnx.proto at build time). docs/onnx-import.md
+ * lists the ops, their mapping and what is refused.
+ *
+ * Errors go to the context's diagnostic sink (support/diag.h) at the offending node's
+ * location and name the node and its op type; on error nothing is returned. */
+#ifndef BRAZE_IMPORT_ONNX_IMPORT_H
+#define BRAZE_IMPORT_ONNX_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+enum { BRAZE_ONNX_MAX_RANK = 8 };
+
+/* A shape override for one graph input (`--shape x=1x128`): replaces the input's
+ * declared shape; needed for inputs with symbolic (dynamic) dims. */
+typedef struct {
+  char name[128];
+  int64_t dims[BRAZE_ONNX_MAX_RANK];
+  size_t rank;
+} BrazeOnnxShape;
+
+typedef struct {
+  const BrazeOnnxShape *shapes;
+  size_t num_shapes;
+} BrazeOnnxOptions;
+
+/* Import `path` into a new module in `ctx` (a braze context: graph dialect loaded).
+ * On success *out owns the module (the caller destroys it). The module has been
+ * verified (MLIR verifier and the graph verifier). */
+bool braze_onnx_import(MlirContext ctx, const char *path, MlirModule *out);
+bool braze_onnx_import_with(MlirContext ctx, const char *path, const BrazeOnnxOptions *opts,
+                            MlirModule *out);
+
+/* Parse "name=1x128" (or "name=" for a rank-0 input). False on malformed text. */
+bool braze_onnx_parse_shape(const char *spec, BrazeOnnxShape *out);
+
+/* True when `path` names an ONNX model (ends in ".onnx"): lets `braze compile` and
+ * `braze check` accept models directly. */
+bool braze_onnx_is_model_path(const char *path);
+
+/* Print `module` the way `braze import` does: generic graph ops with locations
+ * (the ONNX node names) and large constants in the dialect_resources section,
+ * re-parseable by braze-opt. Appends to `*text` (a malloc'd, NUL-terminated buffer
+ * the caller frees; *len its length). */
+bool braze_onnx_print_module(MlirModule module, char **text, size_t *len);
+
+#endif

@@ -1,0 +1,168 @@
+/* Internals shared by the ONNX importer's files: the importer state, the value
+ * table (ONNX name -> MLIR value and, for constants, the data), attribute access
+ * and op building. Not part of braze's interface (see onnx_import.h). */
+#ifndef BRAZE_IMPORT_ONNX_INTERNAL_H
+#define BRAZE_IMPORT_ONNX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "import/onnx_import.h"
+#include "mlir-c/IR.h"
+#include "onnx.pb-c.h"
+
+enum { ONNX_MAX_RANK = BRAZE_ONNX_MAX_RANK };
+
+/* A tensor's static type: element type (ONNX TensorProto.DataType code) and shape. */
+typedef struct {
+  int32_t dtype;
+  int64_t dims[ONNX_MAX_RANK];
+  size_t rank;
+} OnnxType;
+
+/* Constant data, little-endian in MLIR's dense layout (i1: one byte per element). */
+typedef struct {
+  const void *data;
+  size_t nbytes;
+  void *owned; /* non-NULL when `data` was converted and must be freed */
+} OnnxData;
+
+/* One ONNX value (graph input, initializer, node output). */
+typedef struct {
+  const char *name;        /* points into the model (or the importer's names) */
+  OnnxType type;
+  MlirValue value;         /* null until materialized (constants are materialized lazily) */
+  bool is_const;           /* data below is valid */
+  OnnxData data;
+  MlirLocation loc;        /* where a constant is materialized (its initializer or node) */
+  const Onnx__NodeProto *unsupported_by; /* an output braze does not produce */
+  size_t unsupported_index;
+} OnnxValue;
+
+typedef struct {
+  MlirContext ctx;
+  const char *path;
+  int64_t opset;
+  Onnx__ModelProto *model;
+  MlirBlock body;              /* the function's entry block */
+  /* value table: open addressing over `values` indices */
+  OnnxValue *values;
+  size_t num_values, cap_values;
+  size_t *slots;               /* index + 1, 0 = empty */
+  size_t cap_slots;
+  /* the node being converted (for locations and errors) */
+  const Onnx__NodeProto *node;
+  size_t node_index;
+  MlirLocation loc;
+  char **owned_names;          /* synthesized names freed at the end */
+  size_t num_owned_names;
+} OnnxImporter;
+
+/* --- errors (onnx_import.c) --- */
+/* An error at the current node, prefixed "node 'NAME' (OP): ". Returns false. */
+bool onnx_node_error(OnnxImporter *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error about the model file itself (no node). Returns false. */
+bool onnx_file_error(OnnxImporter *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *onnx_node_label(const Onnx__NodeProto *node, size_t index, char *buf, size_t n);
+
+/* --- types and data (onnx_values.c) --- */
+/* The MLIR element type of an ONNX dtype, or a null type when braze has none. */
+MlirType onnx_element_type(MlirContext ctx, int32_t dtype);
+const char *onnx_dtype_name(int32_t dtype);
+size_t onnx_dtype_size(int32_t dtype);
+bool onnx_dtype_is_float(int32_t dtype);
+MlirType onnx_tensor_type(MlirContext ctx, const OnnxType *t);
+int64_t onnx_num_elements(const OnnxType *t);
+/* "4x8xf32" style text for messages. */
+const char *onnx_type_str(const OnnxType *t, char *buf, size_t n);
+bool onnx_same_shape(const OnnxType *a, const OnnxType *b);
+/* Decode a TensorProto into type + data; `what` names it in errors. */
+bool onnx_decode_tensor(OnnxImporter *im, const Onnx__TensorProto *t, const char *what,
+                        OnnxType *type, OnnxData *data);
+void onnx_data_free(OnnxData *d);
+
+/* --- value table (onnx_values.c) --- */
+OnnxValue *onnx_lookup(OnnxImporter *im, const char *name);
+/* Adds a value; errors (and returns NULL) when the name is already defined. */
+OnnxValue *onnx_define_value(OnnxImporter *im, const char *name, const OnnxType *type);
+void onnx_values_free(OnnxImporter *im);
+/* The MLIR value of `v`, materializing a constant (graph.constant) on first use. */
+MlirValue onnx_materialize(OnnxImporter *im, OnnxValue *v);
+/* Read constant data as int64 (shape/axes inputs). */
+bool onnx_const_ints(OnnxImporter *im, const OnnxValue *v, const char *what, int64_t *out,
+                     size_t max, size_t *count);
+
+/* --- node inputs/outputs (onnx_import.c) --- */
+size_t onnx_num_inputs(const Onnx__NodeProto *node); /* trailing empty names dropped */
+bool onnx_has_input(const Onnx__NodeProto *node, size_t i);
+/* Input i as a value entry; error when missing or undefined. */
+OnnxValue *onnx_input(OnnxImporter *im, size_t i);
+/* Input i as an MLIR value (materialized). Null value on error. */
+MlirValue onnx_operand(OnnxImporter *im, size_t i, OnnxType *type);
+/* Define output i of the current node. */
+bool onnx_set_output(OnnxImporter *im, size_t i, MlirValue value, const OnnxType *type);
+/* Output i is input j under another name (Identity and no-op conversions). */
+bool onnx_alias_output(OnnxImporter *im, size_t i, OnnxValue *src);
+/* Constant input i (initializer or Constant output) as int64s; `what` names it. */
+bool onnx_const_input_ints(OnnxImporter *im, size_t i, const char *what, int64_t *out, size_t max,
+                           size_t *count);
+
+/* --- attributes (onnx_attrs.c) --- */
+const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *node, const char *name);
+int64_t onnx_attr_int(const Onnx__NodeProto *node, const char *name, int64_t dflt);
+float onnx_attr_float(const Onnx__NodeProto *node, const char *name, float dflt);
+/* String attribute copied into buf (NUL-terminated); `dflt` when absent. */
+const char *onnx_attr_string(const Onnx__NodeProto *node, const char *name, const char *dflt,
+                             char *buf, size_t n);
+/* Ints attribute: true when present; *count elements copied (error when > max). */
+bool onnx_attr_ints(OnnxImporter *im, const char *name, int64_t *out, size_t max, size_t *count,
+                    bool *present);
+/* Normalize an axis into [0, rank); error naming `what` when out of range. */
+bool onnx_norm_axis(OnnxImporter *im, int64_t axis, size_t rank, const char *what, int64_t *out);
+/* Normalize, sort and check uniqueness of axes. */
+bool onnx_norm_axes(OnnxImporter *im, int64_t *axes, size_t n, size_t rank, const char *what);
+
+/* --- op building (onnx_build.c) --- */
+typedef struct {
+  const char *name;
+  MlirAttribute attr;
+} OnnxNamedAttr;
+/* Create graph.<op> at the current node's location with one result of `type`. */
+MlirValue onnx_build(OnnxImporter *im, const char *op, const OnnxType *type, const MlirValue *operands,
+                     size_t num_operands, const OnnxNamedAttr *attrs, size_t num_attrs);
+MlirValue onnx_build_unary(OnnxImporter *im, const char *op, MlirValue x, const OnnxType *type);
+MlirValue onnx_build_binary(OnnxImporter *im, const char *op, MlirValue a, MlirValue b,
+                            const OnnxType *type);
+/* A rank-0 constant of `dtype` holding `value`. */
+MlirValue onnx_build_scalar(OnnxImporter *im, int32_t dtype, double value);
+/* A constant of `type` filled with `value` (splat). */
+MlirValue onnx_build_splat(OnnxImporter *im, const OnnxType *type, double value);
+MlirValue onnx_build_reshape(OnnxImporter *im, MlirValue x, const OnnxType *to);
+MlirValue onnx_build_transpose(OnnxImporter *im, MlirValue x, const OnnxType *xt, const int64_t *perm,
+                               OnnxType *out);
+MlirAttribute onnx_i64_array(OnnxImporter *im, const int64_t *v, size_t n);
+MlirAttribute onnx_i64_attr(OnnxImporter *im, int64_t v);
+MlirAttribute onnx_f32_attr(OnnxImporter *im, double v);
+MlirAttribute onnx_str_attr(OnnxImporter *im, const char *s);
+MlirAttribute onnx_bool_attr(OnnxImporter *im, bool v);
+/* The dense (or dense_resource, when large) value attribute for constant data. */
+MlirAttribute onnx_constant_attr(OnnxImporter *im, const OnnxType *type, const OnnxData *data,
+                                 const char *resource_name);
+/* numpy broadcast of two types' shapes into out (dtype of a); error when incompatible. */
+bool onnx_broadcast(OnnxImporter *im, const OnnxType *a, const OnnxType *b, OnnxType *out);
+bool onnx_require_float(OnnxImporter *im, const OnnxType *t, const char *what);
+
+/* --- converters (onnx_ops_*.c) --- */
+typedef bool (*OnnxConverter)(OnnxImporter *im);
+typedef struct {
+  const char *op_type;
+  OnnxConverter convert;
+} OnnxOpEntry;
+/* Each family's table ends with a {NULL, NULL} entry. */
+extern const OnnxOpEntry onnx_elementwise_ops[], onnx_reduce_ops[], onnx_shape_ops[],
+    onnx_matmul_ops[];
+/* The converter for a default-domain op type, or NULL. */
+OnnxConverter onnx_find_converter(const char *op_type);
+
+#endif

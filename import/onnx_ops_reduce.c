@@ -1,0 +1,161 @@
+/* Converters for reductions and normalizations: ReduceSum/Mean/Max/Min, Softmax,
+ * LogSoftmax, LayerNormalization, BatchNormalization (inference). */
+#include <string.h>
+
+#include "import/onnx_internal.h"
+
+/* The reduction axes: the `axes` attribute (ReduceMean/Max/Min before opset 18) or
+ * the constant second input (ReduceSum from 13, the others from 18). */
+static bool reduce_axes(OnnxImporter *im, int64_t *axes, size_t *n) {
+  bool present = false;
+  if (!onnx_attr_ints(im, "axes", axes, ONNX_MAX_RANK, n, &present))
+    return false;
+  if (present || !onnx_has_input(im->node, 1))
+    return true;
+  return onnx_const_input_ints(im, 1, "the axes input", axes, ONNX_MAX_RANK, n);
+}
+
+static bool convert_reduce(OnnxImporter *im) {
+  const char *op_type = im->node->op_type;
+  const char *op = strcmp(op_type, "ReduceSum") == 0    ? "reduce_sum"
+                   : strcmp(op_type, "ReduceMean") == 0 ? "reduce_mean"
+                   : strcmp(op_type, "ReduceMax") == 0  ? "reduce_max"
+                                                        : "reduce_min";
+  OnnxValue *in = onnx_input(im, 0);
+  if (!in)
+    return false;
+  OnnxType t = in->type;
+  if (strcmp(op, "reduce_mean") == 0 && !onnx_require_float(im, &t, "the input"))
+    return false;
+  if (t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BOOL)
+    return onnx_node_error(im, "boolean inputs are not supported");
+  int64_t axes[ONNX_MAX_RANK];
+  size_t n = 0;
+  if (!reduce_axes(im, axes, &n) || !onnx_norm_axes(im, axes, n, t.rank, "axes"))
+    return false;
+  bool keepdims = onnx_attr_int(im->node, "keepdims", 1) != 0;
+  if (n == 0) {
+    /* No axes: reduce everything, unless noop_with_empty_axes makes it an identity. */
+    if (onnx_attr_int(im->node, "noop_with_empty_axes", 0) || t.rank == 0)
+      return onnx_alias_output(im, 0, in);
+    for (; n < t.rank; ++n)
+      axes[n] = (int64_t)n;
+  }
+  OnnxType r = {.dtype = t.dtype};
+  for (size_t d = 0, k = 0; d < t.rank; ++d) {
+    bool reduced = k < n && axes[k] == (int64_t)d;
+    k += reduced;
+    if (!reduced || keepdims)
+      r.dims[r.rank++] = reduced ? 1 : t.dims[d];
+  }
+  MlirValue x = onnx_materialize(im, in);
+  OnnxNamedAttr attrs[2] = {{"dims", onnx_i64_array(im, axes, n)}, {"keepdim", onnx_bool_attr(im, keepdims)}};
+  return onnx_set_output(im, 0, onnx_build(im, op, &r, &x, 1, attrs, 2), &r);
+}
+
+/* Softmax/LogSoftmax: opset 13+ semantics (one axis, default -1); older opsets'
+ * flatten-to-2D semantics never reach here (opsets below 13 are refused). */
+static bool convert_softmax(OnnxImporter *im) {
+  const char *op = strcmp(im->node->op_type, "Softmax") == 0 ? "softmax" : "log_softmax";
+  OnnxType t;
+  MlirValue x = onnx_operand(im, 0, &t);
+  if (mlirValueIsNull(x) || !onnx_require_float(im, &t, "the input"))
+    return false;
+  if (t.rank == 0)
+    return onnx_node_error(im, "the input must have rank >= 1");
+  int64_t axis;
+  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", -1), t.rank, "axis", &axis))
+    return false;
+  OnnxNamedAttr attr = {"dim", onnx_i64_attr(im, axis)};
+  return onnx_set_output(im, 0, onnx_build(im, op, &t, &x, 1, &attr, 1), &t);
+}
+
+/* A per-feature operand (LayerNormalization's Scale/B) brought to exactly `want`
+ * (ONNX allows any shape that broadcasts to it; the graph op wants the shape). */
+static MlirValue exact_operand(OnnxImporter *im, size_t i, const OnnxType *want, const char *what) {
+  OnnxType t;
+  MlirValue v = onnx_operand(im, i, &t);
+  if (mlirValueIsNull(v))
+    return v;
+  OnnxType b;
+  if (t.dtype != want->dtype) {
+    onnx_node_error(im, "%s has element type %s, the input %s", what, onnx_dtype_name(t.dtype),
+                    onnx_dtype_name(want->dtype));
+    return (MlirValue){NULL};
+  }
+  if (onnx_same_shape(&t, want))
+    return v;
+  if (!onnx_broadcast(im, &t, want, &b))
+    return (MlirValue){NULL};
+  if (!onnx_same_shape(&b, want)) {
+    char s1[128], s2[128];
+    onnx_node_error(im, "%s of shape %s does not broadcast to %s", what, onnx_type_str(&t, s1, sizeof s1),
+                    onnx_type_str(want, s2, sizeof s2));
+    return (MlirValue){NULL};
+  }
+  return onnx_build_unary(im, "broadcast_to", v, want);
+}
+
+static bool convert_layer_norm(OnnxImporter *im) {
+  OnnxType t;
+  MlirValue ops[3];
+  ops[0] = onnx_operand(im, 0, &t);
+  if (mlirValueIsNull(ops[0]) || !onnx_require_float(im, &t, "the input"))
+    return false;
+  if (t.rank == 0)
+    return onnx_node_error(im, "the input must have rank >= 1");
+  int64_t axis;
+  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", -1), t.rank, "axis", &axis))
+    return false;
+  OnnxType feat = {.dtype = t.dtype};
+  for (size_t d = (size_t)axis; d < t.rank; ++d)
+    feat.dims[feat.rank++] = t.dims[d];
+  ops[1] = exact_operand(im, 1, &feat, "Scale");
+  if (mlirValueIsNull(ops[1]))
+    return false;
+  ops[2] = onnx_has_input(im->node, 2) ? exact_operand(im, 2, &feat, "B") : onnx_build_splat(im, &feat, 0.0);
+  if (mlirValueIsNull(ops[2]))
+    return false;
+  OnnxNamedAttr attrs[2] = {{"axis", onnx_i64_attr(im, axis)},
+                            {"eps", onnx_f32_attr(im, onnx_attr_float(im->node, "epsilon", 1e-5f))}};
+  return onnx_set_output(im, 0, onnx_build(im, "layer_norm", &t, ops, 3, attrs, 2), &t);
+}
+
+static bool convert_batch_norm(OnnxImporter *im) {
+  if (onnx_attr_int(im->node, "training_mode", 0))
+    return onnx_node_error(im, "training_mode = 1 is not supported (inference only)");
+  OnnxType t;
+  MlirValue ops[5];
+  ops[0] = onnx_operand(im, 0, &t);
+  if (mlirValueIsNull(ops[0]) || !onnx_require_float(im, &t, "the input"))
+    return false;
+  if (t.rank < 2)
+    return onnx_node_error(im, "the input must have rank >= 2 (N, C, ...)");
+  static const char *const names[] = {"X", "scale", "B", "input_mean", "input_var"};
+  OnnxType channel = {.dtype = t.dtype, .rank = 1, .dims = {t.dims[1]}};
+  for (size_t i = 1; i < 5; ++i) {
+    OnnxType ti;
+    ops[i] = onnx_operand(im, i, &ti);
+    if (mlirValueIsNull(ops[i]))
+      return false;
+    if (ti.dtype != t.dtype || !onnx_same_shape(&ti, &channel)) {
+      char s1[128], s2[128];
+      return onnx_node_error(im, "%s must be %s, not %s", names[i], onnx_type_str(&channel, s1, sizeof s1),
+                             onnx_type_str(&ti, s2, sizeof s2));
+    }
+  }
+  OnnxNamedAttr attr = {"eps", onnx_f32_attr(im, onnx_attr_float(im->node, "epsilon", 1e-5f))};
+  return onnx_set_output(im, 0, onnx_build(im, "batch_norm", &t, ops, 5, &attr, 1), &t);
+}
+
+const OnnxOpEntry onnx_reduce_ops[] = {
+    {"ReduceSum", convert_reduce},
+    {"ReduceMean", convert_reduce},
+    {"ReduceMax", convert_reduce},
+    {"ReduceMin", convert_reduce},
+    {"Softmax", convert_softmax},
+    {"LogSoftmax", convert_softmax},
+    {"LayerNormalization", convert_layer_norm},
+    {"BatchNormalization", convert_batch_norm},
+    {NULL, NULL},
+};

@@ -1,0 +1,333 @@
+/* Converters for shape ops (Transpose Reshape Unsqueeze Squeeze Expand Concat Slice
+ * Flatten) and Constant. Shape-like inputs (shape, axes, starts, ...) must be
+ * constants: initializers or Constant outputs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/onnx_internal.h"
+
+/* Output 0 = reshape of input 0 to `to`, or input 0 itself when the shape is equal. */
+static bool reshape_to(OnnxImporter *im, OnnxValue *in, const OnnxType *to) {
+  if (onnx_same_shape(&in->type, to))
+    return onnx_alias_output(im, 0, in);
+  MlirValue x = onnx_materialize(im, in);
+  return onnx_set_output(im, 0, onnx_build_reshape(im, x, to), to);
+}
+
+static bool convert_transpose(OnnxImporter *im) {
+  OnnxType t, r;
+  MlirValue x = onnx_operand(im, 0, &t);
+  if (mlirValueIsNull(x))
+    return false;
+  int64_t perm[ONNX_MAX_RANK];
+  size_t n = 0;
+  bool present = false;
+  if (!onnx_attr_ints(im, "perm", perm, ONNX_MAX_RANK, &n, &present))
+    return false;
+  if (!present) /* default: reverse the dims */
+    for (n = 0; n < t.rank; ++n)
+      perm[n] = (int64_t)(t.rank - 1 - n);
+  bool seen[ONNX_MAX_RANK] = {false};
+  if (n != t.rank)
+    return onnx_node_error(im, "perm has %zu entries for an input of rank %zu", n, t.rank);
+  for (size_t i = 0; i < n; ++i) {
+    if (!onnx_norm_axis(im, perm[i], t.rank, "perm entry", &perm[i]))
+      return false;
+    if (seen[perm[i]])
+      return onnx_node_error(im, "perm is not a permutation (%lld repeats)", (long long)perm[i]);
+    seen[perm[i]] = true;
+  }
+  return onnx_set_output(im, 0, onnx_build_transpose(im, x, &t, perm, &r), &r);
+}
+
+static bool convert_reshape(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  int64_t shape[ONNX_MAX_RANK];
+  size_t n = 0;
+  if (!in || !onnx_const_input_ints(im, 1, "the shape input", shape, ONNX_MAX_RANK, &n))
+    return false;
+  bool allowzero = onnx_attr_int(im->node, "allowzero", 0) != 0;
+  OnnxType r = {.dtype = in->type.dtype, .rank = n};
+  int64_t known = 1, infer_at = -1;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t d = shape[i];
+    if (d == 0 && !allowzero) {
+      if (i >= in->type.rank)
+        return onnx_node_error(im, "shape entry %zu is 0 (copy) but the input has rank %zu", i, in->type.rank);
+      d = in->type.dims[i];
+    } else if (d == -1) {
+      if (infer_at >= 0)
+        return onnx_node_error(im, "the shape has more than one -1");
+      infer_at = (int64_t)i;
+      continue;
+    } else if (d <= 0) {
+      return onnx_node_error(im, "shape entry %zu is %lld (zero-size tensors are not supported)", i,
+                             (long long)d);
+    }
+    r.dims[i] = d;
+    known *= d;
+  }
+  int64_t total = onnx_num_elements(&in->type);
+  if (infer_at >= 0) {
+    if (known == 0 || total % known)
+      return onnx_node_error(im, "cannot infer the -1 entry: %lld elements do not divide by %lld",
+                             (long long)total, (long long)known);
+    r.dims[infer_at] = total / known;
+    known = total;
+  }
+  if (known != total) {
+    char s1[128], s2[128];
+    return onnx_node_error(im, "cannot reshape %s to %s (element counts differ)",
+                           onnx_type_str(&in->type, s1, sizeof s1), onnx_type_str(&r, s2, sizeof s2));
+  }
+  return reshape_to(im, in, &r);
+}
+
+/* Axes from the `axes` attribute (before opset 13) or the constant input 1. */
+static bool axes_operand(OnnxImporter *im, int64_t *axes, size_t *n, bool *given) {
+  if (!onnx_attr_ints(im, "axes", axes, ONNX_MAX_RANK, n, given))
+    return false;
+  if (*given || !onnx_has_input(im->node, 1))
+    return true;
+  *given = true;
+  return onnx_const_input_ints(im, 1, "the axes input", axes, ONNX_MAX_RANK, n);
+}
+
+static bool convert_unsqueeze(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  int64_t axes[ONNX_MAX_RANK];
+  size_t n = 0;
+  bool given = false;
+  if (!in || !axes_operand(im, axes, &n, &given))
+    return false;
+  if (!given || n == 0)
+    return onnx_node_error(im, "axes are required");
+  size_t rank = in->type.rank + n;
+  if (rank > ONNX_MAX_RANK)
+    return onnx_node_error(im, "the result would have rank %zu (at most %d)", rank, ONNX_MAX_RANK);
+  if (!onnx_norm_axes(im, axes, n, rank, "axes"))
+    return false;
+  OnnxType r = {.dtype = in->type.dtype, .rank = rank};
+  for (size_t d = 0, k = 0, src = 0; d < rank; ++d) {
+    bool inserted = k < n && axes[k] == (int64_t)d;
+    k += inserted;
+    r.dims[d] = inserted ? 1 : in->type.dims[src++];
+  }
+  return reshape_to(im, in, &r);
+}
+
+static bool convert_squeeze(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  int64_t axes[ONNX_MAX_RANK];
+  size_t n = 0;
+  bool given = false;
+  if (!in || !axes_operand(im, axes, &n, &given) || !onnx_norm_axes(im, axes, n, in->type.rank, "axes"))
+    return false;
+  OnnxType r = {.dtype = in->type.dtype};
+  for (size_t d = 0, k = 0; d < in->type.rank; ++d) {
+    bool listed = k < n && axes[k] == (int64_t)d;
+    k += listed;
+    if (listed && in->type.dims[d] != 1)
+      return onnx_node_error(im, "cannot squeeze dim %zu of size %lld", d, (long long)in->type.dims[d]);
+    if (!(listed || (!given && in->type.dims[d] == 1)))
+      r.dims[r.rank++] = in->type.dims[d];
+  }
+  return reshape_to(im, in, &r);
+}
+
+/* Expand broadcasts both ways: the result is broadcast(input shape, shape). */
+static bool convert_expand(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  OnnxType want = {0}, r;
+  size_t n = 0;
+  if (!in || !onnx_const_input_ints(im, 1, "the shape input", want.dims, ONNX_MAX_RANK, &n))
+    return false;
+  want.rank = n;
+  want.dtype = in->type.dtype;
+  for (size_t i = 0; i < n; ++i)
+    if (want.dims[i] <= 0)
+      return onnx_node_error(im, "shape entry %zu is %lld", i, (long long)want.dims[i]);
+  if (!onnx_broadcast(im, &in->type, &want, &r))
+    return false;
+  if (onnx_same_shape(&r, &in->type))
+    return onnx_alias_output(im, 0, in);
+  MlirValue x = onnx_materialize(im, in);
+  return onnx_set_output(im, 0, onnx_build_unary(im, "broadcast_to", x, &r), &r);
+}
+
+static bool convert_concat(OnnxImporter *im) {
+  size_t n = onnx_num_inputs(im->node);
+  if (n == 0)
+    return onnx_node_error(im, "needs at least one input");
+  if (n == 1) {
+    OnnxValue *only = onnx_input(im, 0);
+    return only && onnx_alias_output(im, 0, only);
+  }
+  const Onnx__AttributeProto *axis_attr = onnx_attr(im->node, "axis");
+  if (!axis_attr || !axis_attr->has_i)
+    return onnx_node_error(im, "attribute 'axis' is missing");
+  MlirValue *xs = calloc(n, sizeof *xs);
+  OnnxType r, t;
+  int64_t axis = 0;
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; ++i) {
+    xs[i] = onnx_operand(im, i, &t);
+    ok = !mlirValueIsNull(xs[i]);
+    if (!ok)
+      break;
+    if (i == 0) {
+      r = t;
+      ok = onnx_norm_axis(im, axis_attr->i, t.rank, "axis", &axis);
+      continue;
+    }
+    bool compatible = t.dtype == r.dtype && t.rank == r.rank;
+    for (size_t d = 0; compatible && d < t.rank; ++d)
+      compatible = (int64_t)d == axis || t.dims[d] == r.dims[d];
+    if (!compatible) {
+      char s1[128], s2[128];
+      ok = onnx_node_error(im, "input #%zu (%s) does not match input #0 (%s) outside axis %lld", i,
+                           onnx_type_str(&t, s1, sizeof s1), onnx_type_str(&r, s2, sizeof s2),
+                           (long long)axis);
+    } else {
+      r.dims[axis] += t.dims[axis];
+    }
+  }
+  OnnxNamedAttr attr = {"dim", onnx_i64_attr(im, axis)};
+  if (ok)
+    ok = onnx_set_output(im, 0, onnx_build(im, "concat", &r, xs, n, &attr, 1), &r);
+  free(xs);
+  return ok;
+}
+
+/* ONNX Slice bounds for one axis of size `dim`, positive step: negative indices count
+ * from the end, then both are clamped into [0, dim]; an empty range gives limit = start. */
+static void clamp_bounds(int64_t dim, int64_t start, int64_t end, int64_t *lo, int64_t *hi) {
+  start = start < 0 ? (start < -dim ? 0 : start + dim) : (start > dim ? dim : start);
+  end = end < 0 ? (end < -dim ? 0 : end + dim) : (end > dim ? dim : end);
+  *lo = start;
+  *hi = end < start ? start : end;
+}
+
+static bool convert_slice(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  int64_t starts[ONNX_MAX_RANK], ends[ONNX_MAX_RANK], axes[ONNX_MAX_RANK], steps[ONNX_MAX_RANK];
+  size_t ns = 0, ne = 0, na = 0, nst = 0;
+  if (!in || !onnx_const_input_ints(im, 1, "the starts input", starts, ONNX_MAX_RANK, &ns) ||
+      !onnx_const_input_ints(im, 2, "the ends input", ends, ONNX_MAX_RANK, &ne))
+    return false;
+  if (onnx_has_input(im->node, 3) && !onnx_const_input_ints(im, 3, "the axes input", axes, ONNX_MAX_RANK, &na))
+    return false;
+  if (onnx_has_input(im->node, 4) && !onnx_const_input_ints(im, 4, "the steps input", steps, ONNX_MAX_RANK, &nst))
+    return false;
+  if (!onnx_has_input(im->node, 3))
+    for (na = 0; na < ns; ++na)
+      axes[na] = (int64_t)na;
+  if (!onnx_has_input(im->node, 4))
+    for (nst = 0; nst < ns; ++nst)
+      steps[nst] = 1;
+  if (ne != ns || na != ns || nst != ns)
+    return onnx_node_error(im, "starts, ends, axes and steps have different lengths (%zu, %zu, %zu, %zu)", ns,
+                           ne, na, nst);
+  const OnnxType *t = &in->type;
+  int64_t lo[ONNX_MAX_RANK], hi[ONNX_MAX_RANK], st[ONNX_MAX_RANK];
+  bool sliced[ONNX_MAX_RANK] = {false};
+  for (size_t d = 0; d < t->rank; ++d)
+    lo[d] = 0, hi[d] = t->dims[d], st[d] = 1;
+  for (size_t i = 0; i < ns; ++i) {
+    int64_t a;
+    if (!onnx_norm_axis(im, axes[i], t->rank, "axis", &a))
+      return false;
+    if (sliced[a])
+      return onnx_node_error(im, "axis %lld is sliced twice", (long long)a);
+    sliced[a] = true;
+    if (steps[i] <= 0)
+      return onnx_node_error(im, "step %lld on axis %lld is not supported (steps must be positive)",
+                             (long long)steps[i], (long long)a);
+    clamp_bounds(t->dims[a], starts[i], ends[i], &lo[a], &hi[a]);
+    st[a] = steps[i];
+  }
+  OnnxType r = *t;
+  for (size_t d = 0; d < t->rank; ++d)
+    r.dims[d] = (hi[d] - lo[d] + st[d] - 1) / st[d];
+  if (onnx_same_shape(&r, t))
+    return onnx_alias_output(im, 0, in);
+  for (size_t d = 0; d < r.rank; ++d)
+    if (r.dims[d] == 0)
+      return onnx_node_error(im, "the slice of axis %zu is empty (zero-size tensors are not supported)", d);
+  MlirValue x = onnx_materialize(im, in);
+  OnnxNamedAttr attrs[3] = {{"starts", onnx_i64_array(im, lo, t->rank)},
+                            {"limits", onnx_i64_array(im, hi, t->rank)},
+                            {"strides", onnx_i64_array(im, st, t->rank)}};
+  return onnx_set_output(im, 0, onnx_build(im, "slice", &r, &x, 1, attrs, 3), &r);
+}
+
+static bool convert_flatten(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  if (!in)
+    return false;
+  int64_t axis = onnx_attr_int(im->node, "axis", 1), rank = (int64_t)in->type.rank;
+  if (axis < -rank || axis > rank)
+    return onnx_node_error(im, "axis %lld is out of range for rank %lld", (long long)axis, (long long)rank);
+  if (axis < 0)
+    axis += rank;
+  OnnxType r = {.dtype = in->type.dtype, .rank = 2, .dims = {1, 1}};
+  for (int64_t d = 0; d < rank; ++d)
+    r.dims[d < axis ? 0 : 1] *= in->type.dims[d];
+  return reshape_to(im, in, &r);
+}
+
+/* Constant: `value` (a tensor) or value_float(s) / value_int(s). */
+static bool constant_data(OnnxImporter *im, OnnxType *type, OnnxData *data) {
+  const Onnx__NodeProto *node = im->node;
+  const Onnx__AttributeProto *a;
+  *data = (OnnxData){0};
+  if ((a = onnx_attr(node, "value")) && a->t)
+    return onnx_decode_tensor(im, a->t, "the value", type, data);
+  bool is_list = false;
+  size_t count = 1;
+  if ((a = onnx_attr(node, "value_float")) || (a = onnx_attr(node, "value_floats"))) {
+    is_list = a->n_floats > 0 || !a->has_f;
+    count = is_list ? a->n_floats : 1;
+    *type = (OnnxType){.dtype = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, .rank = is_list, .dims = {(int64_t)count}};
+    data->owned = malloc(count * 4 + 1);
+    memcpy(data->owned, is_list ? a->floats : &a->f, count * 4);
+  } else if ((a = onnx_attr(node, "value_int")) || (a = onnx_attr(node, "value_ints"))) {
+    is_list = a->n_ints > 0 || !a->has_i;
+    count = is_list ? a->n_ints : 1;
+    *type = (OnnxType){.dtype = ONNX__TENSOR_PROTO__DATA_TYPE__INT64, .rank = is_list, .dims = {(int64_t)count}};
+    data->owned = malloc(count * 8 + 1);
+    memcpy(data->owned, is_list ? (void *)a->ints : (void *)&a->i, count * 8);
+  } else {
+    return onnx_node_error(im, "only value, value_float(s) and value_int(s) are supported");
+  }
+  data->data = data->owned;
+  data->nbytes = count * onnx_dtype_size(type->dtype);
+  return true;
+}
+
+static bool convert_constant(OnnxImporter *im) {
+  OnnxType type;
+  OnnxData data;
+  if (!constant_data(im, &type, &data))
+    return false;
+  if (im->node->n_output < 1 || !im->node->output[0][0]) {
+    onnx_data_free(&data);
+    return true;
+  }
+  OnnxValue *v = onnx_define_value(im, im->node->output[0], &type);
+  if (!v) {
+    onnx_data_free(&data);
+    return false;
+  }
+  v->is_const = true;
+  v->data = data;
+  return true;
+}
+
+const OnnxOpEntry onnx_shape_ops[] = {
+    {"Transpose", convert_transpose}, {"Reshape", convert_reshape}, {"Unsqueeze", convert_unsqueeze},
+    {"Squeeze", convert_squeeze},     {"Expand", convert_expand},   {"Concat", convert_concat},
+    {"Slice", convert_slice},         {"Flatten", convert_flatten}, {"Constant", convert_constant},
+    {NULL, NULL},
+};
