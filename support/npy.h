@@ -1,0 +1,30 @@
+/* numpy .npy files (format versions 1.0, 2.0 and 3.0), C order, little-endian.
+ *
+ * dtype mapping (descr <-> BrazeDType):
+ *   '<f4' f32   '<f2' f16   '<u2' bf16 (raw bfloat16 bits; numpy has no bfloat16)
+ *   '<i4' i32   '<i8' i64   '|b1' i1
+ * Anything else (fortran order, big-endian, other dtypes, truncated data, trailing
+ * bytes, object arrays) is refused with a message naming the file and the problem. */
+#ifndef BRAZE_SUPPORT_NPY_H
+#define BRAZE_SUPPORT_NPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "support/strbuf.h"
+#include "support/tensor.h"
+
+/* Read `path` into `out` (initialized by the call). On failure `out` is left empty
+ * (data NULL) and *error holds "PATH: what is wrong". */
+bool braze_npy_read(const char *path, BrazeHostTensor *out, BrazeStr *error);
+
+/* Parse an in-memory .npy image; `name` is used in error messages. */
+bool braze_npy_parse(const char *bytes, size_t len, const char *name, BrazeHostTensor *out, BrazeStr *error);
+
+/* Serialize `t` as a version 1.0 .npy image appended to `out`. */
+void braze_npy_encode(const BrazeHostTensor *t, BrazeStr *out);
+
+/* Write `t` to `path` atomically (nothing is left behind on failure). */
+bool braze_npy_write(const char *path, const BrazeHostTensor *t, BrazeStr *error);
+
+#endif

@@ -1,0 +1,265 @@
+#include "support/tensor.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinTypes.h"
+
+static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1"};
+
+const char *braze_dtype_str(BrazeDType dtype) { return dtype_names[dtype]; }
+
+bool braze_dtype_parse(const char *name, BrazeDType *out) {
+  for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; ++i) {
+    if (strcmp(name, dtype_names[i]) == 0) {
+      *out = (BrazeDType)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool braze_dtype_is_float(BrazeDType dtype) {
+  return dtype == BRAZE_DTYPE_F32 || dtype == BRAZE_DTYPE_F16 || dtype == BRAZE_DTYPE_BF16;
+}
+
+size_t braze_dtype_size(BrazeDType dtype) {
+  switch (dtype) {
+  case BRAZE_DTYPE_F32: return 4;
+  case BRAZE_DTYPE_F16: return 2;
+  case BRAZE_DTYPE_BF16: return 2;
+  case BRAZE_DTYPE_I32: return 4;
+  case BRAZE_DTYPE_I64: return 8;
+  case BRAZE_DTYPE_I1: return 1;
+  }
+  return 0;
+}
+
+bool braze_dtype_from_mlir(MlirType e, BrazeDType *out) {
+  if (mlirTypeIsAF32(e))
+    *out = BRAZE_DTYPE_F32;
+  else if (mlirTypeIsAF16(e))
+    *out = BRAZE_DTYPE_F16;
+  else if (mlirTypeIsABF16(e))
+    *out = BRAZE_DTYPE_BF16;
+  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 32)
+    *out = BRAZE_DTYPE_I32;
+  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 64)
+    *out = BRAZE_DTYPE_I64;
+  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1)
+    *out = BRAZE_DTYPE_I1;
+  else
+    return false;
+  return true;
+}
+
+/* Round |v| to a binary format with `precision` significand bits (implicit bit
+ * included), smallest normal exponent `emin` and largest finite value `max_finite`;
+ * round to nearest, ties to even (nearbyint in the default rounding mode). Scaling by
+ * powers of two is exact, so the only rounding is nearbyint's. */
+static double round_binary_format(double v, int precision, int emin, double max_finite) {
+  if (isnan(v) || isinf(v) || v == 0.0)
+    return v;
+  int e2;
+  frexp(fabs(v), &e2); /* |v| = m * 2^e2, m in [0.5, 1): exponent of |v| is e2 - 1 */
+  int exponent = e2 - 1 < emin ? emin : e2 - 1;
+  int ulp_exp = exponent - (precision - 1);
+  double q = ldexp(nearbyint(ldexp(fabs(v), -ulp_exp)), ulp_exp);
+  if (q > max_finite)
+    q = INFINITY;
+  return copysign(q, v);
+}
+
+static const double f16_max = 65504.0;
+#define BF16_MAX (0x1.fep127)
+
+/* Truncate toward zero, then wrap into [-2^(bits-1), 2^(bits-1)). */
+static double wrap_signed(double v, int bits) {
+  if (isnan(v) || isinf(v))
+    return 0.0; /* callers reject these before storing; keep a defined value */
+  double modulus = ldexp(1.0, bits), half = ldexp(1.0, bits - 1);
+  double t = fmod(trunc(v), modulus);
+  if (t < -half)
+    t += modulus;
+  else if (t >= half)
+    t -= modulus;
+  return t + 0.0; /* turn -0 into +0 */
+}
+
+double braze_dtype_round(double v, BrazeDType dtype) {
+  switch (dtype) {
+  case BRAZE_DTYPE_F32: return (double)(float)v;
+  case BRAZE_DTYPE_F16: return round_binary_format(v, 11, -14, f16_max);
+  case BRAZE_DTYPE_BF16: return round_binary_format(v, 8, -126, BF16_MAX);
+  case BRAZE_DTYPE_I32: return wrap_signed(v, 32);
+  case BRAZE_DTYPE_I64: return wrap_signed(v, 64);
+  case BRAZE_DTYPE_I1: return fabs(wrap_signed(v, 1)); /* 0 or 1 (two's complement -1) */
+  }
+  return v;
+}
+
+/* Bits of a value already rounded to a format with `mant_bits` stored significand
+ * bits, `exp_bits` exponent bits. */
+static uint16_t encode_small_float(double v, int mant_bits, int exp_bits) {
+  int bias = (1 << (exp_bits - 1)) - 1;
+  uint16_t sign = signbit(v) ? (uint16_t)(1u << 15) : 0;
+  uint16_t exp_all_ones = (uint16_t)(((1u << exp_bits) - 1) << mant_bits);
+  if (isnan(v))
+    return (uint16_t)(sign | exp_all_ones | (1u << (mant_bits - 1)));
+  if (isinf(v))
+    return (uint16_t)(sign | exp_all_ones);
+  double a = fabs(v);
+  if (a == 0.0)
+    return sign;
+  int e2;
+  frexp(a, &e2);
+  int exponent = e2 - 1;
+  if (exponent < 1 - bias) /* subnormal: a = mant * 2^(1 - bias - mant_bits) */
+    return (uint16_t)(sign | (uint16_t)ldexp(a, bias - 1 + mant_bits));
+  uint16_t mant = (uint16_t)(ldexp(a, mant_bits - exponent) - ldexp(1.0, mant_bits));
+  return (uint16_t)(sign | (uint16_t)((exponent + bias) << mant_bits) | mant);
+}
+
+static double decode_small_float(uint16_t bits, int mant_bits, int exp_bits) {
+  int bias = (1 << (exp_bits - 1)) - 1;
+  unsigned exp_field = (bits >> mant_bits) & ((1u << exp_bits) - 1);
+  unsigned mant = bits & ((1u << mant_bits) - 1);
+  double sign = (bits & 0x8000) ? -1.0 : 1.0;
+  if (exp_field == (1u << exp_bits) - 1)
+    return mant ? NAN : sign * INFINITY;
+  if (exp_field == 0)
+    return sign * ldexp((double)mant, 1 - bias - mant_bits);
+  return sign * ldexp((double)(mant | (1u << mant_bits)), (int)exp_field - bias - mant_bits);
+}
+
+uint16_t braze_f16_bits(double v) { return encode_small_float(braze_dtype_round(v, BRAZE_DTYPE_F16), 10, 5); }
+double braze_f16_value(uint16_t bits) { return decode_small_float(bits, 10, 5); }
+uint16_t braze_bf16_bits(double v) { return encode_small_float(braze_dtype_round(v, BRAZE_DTYPE_BF16), 7, 8); }
+double braze_bf16_value(uint16_t bits) { return decode_small_float(bits, 7, 8); }
+
+int64_t braze_tensor_numel(const BrazeHostTensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->rank; ++i)
+    n *= t->shape[i];
+  return n;
+}
+
+bool braze_tensor_init(BrazeHostTensor *t, BrazeDType dtype, int rank, const int64_t *shape) {
+  memset(t, 0, sizeof *t);
+  if (rank < 0 || rank > BRAZE_TENSOR_MAX_RANK)
+    return false;
+  int64_t n = 1;
+  for (int i = 0; i < rank; ++i) {
+    if (shape[i] < 0 || (shape[i] > 0 && n > INT64_MAX / 8 / shape[i]))
+      return false;
+    n *= shape[i];
+  }
+  t->data = calloc(n ? (size_t)n : 1, sizeof *t->data);
+  if (!t->data)
+    return false;
+  t->dtype = dtype;
+  t->rank = rank;
+  for (int i = 0; i < rank; ++i)
+    t->shape[i] = shape[i];
+  return true;
+}
+
+bool braze_tensor_init_from_type(BrazeHostTensor *t, MlirType type) {
+  memset(t, 0, sizeof *t);
+  BrazeDType dtype;
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type) ||
+      !braze_dtype_from_mlir(mlirShapedTypeGetElementType(type), &dtype))
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (rank > BRAZE_TENSOR_MAX_RANK)
+    return false;
+  int64_t shape[BRAZE_TENSOR_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(type, i);
+  return braze_tensor_init(t, dtype, (int)rank, shape);
+}
+
+void braze_tensor_free(BrazeHostTensor *t) {
+  if (!t)
+    return;
+  free(t->data);
+  t->data = NULL;
+}
+
+void braze_tensors_free(BrazeHostTensor *ts, size_t n) {
+  if (!ts)
+    return;
+  for (size_t i = 0; i < n; ++i)
+    braze_tensor_free(&ts[i]);
+  free(ts);
+}
+
+bool braze_tensor_copy(BrazeHostTensor *dst, const BrazeHostTensor *src) {
+  if (!braze_tensor_init(dst, src->dtype, src->rank, src->shape))
+    return false;
+  memcpy(dst->data, src->data, (size_t)braze_tensor_numel(src) * sizeof *src->data);
+  return true;
+}
+
+bool braze_tensor_matches_type(const BrazeHostTensor *t, MlirType type) {
+  BrazeDType dtype;
+  if (!mlirTypeIsARankedTensor(type) || !braze_dtype_from_mlir(mlirShapedTypeGetElementType(type), &dtype))
+    return false;
+  if (dtype != t->dtype || mlirShapedTypeGetRank(type) != t->rank)
+    return false;
+  for (int i = 0; i < t->rank; ++i)
+    if (mlirShapedTypeGetDimSize(type, i) != t->shape[i])
+      return false;
+  return true;
+}
+
+void braze_tensor_type_str(const BrazeHostTensor *t, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < t->rank && used < size; ++i)
+    used += (size_t)snprintf(buf + used, size - used, "%lldx", (long long)t->shape[i]);
+  if (used < size)
+    snprintf(buf + used, size - used, "%s", braze_dtype_str(t->dtype));
+}
+
+void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
+  int64_t n = braze_tensor_numel(t);
+  unsigned char *out = raw;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = t->data[i];
+    switch (t->dtype) {
+    case BRAZE_DTYPE_F32: { float f = (float)v; memcpy(out + 4 * i, &f, 4); break; }
+    case BRAZE_DTYPE_F16: { uint16_t b = braze_f16_bits(v); memcpy(out + 2 * i, &b, 2); break; }
+    case BRAZE_DTYPE_BF16: { uint16_t b = braze_bf16_bits(v); memcpy(out + 2 * i, &b, 2); break; }
+    case BRAZE_DTYPE_I32: { int32_t x = (int32_t)braze_dtype_round(v, BRAZE_DTYPE_I32); memcpy(out + 4 * i, &x, 4); break; }
+    case BRAZE_DTYPE_I64: {
+      /* 2^63 itself is not an int64; braze_dtype_round keeps values below it. */
+      double r = braze_dtype_round(v, BRAZE_DTYPE_I64);
+      int64_t x = r >= 0x1p63 ? INT64_MAX : (int64_t)r;
+      memcpy(out + 8 * i, &x, 8);
+      break;
+    }
+    case BRAZE_DTYPE_I1: out[i] = v != 0.0; break;
+    }
+  }
+}
+
+void braze_tensor_unpack(BrazeHostTensor *t, const void *raw) {
+  int64_t n = braze_tensor_numel(t);
+  const unsigned char *in = raw;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = 0.0;
+    switch (t->dtype) {
+    case BRAZE_DTYPE_F32: { float f; memcpy(&f, in + 4 * i, 4); v = f; break; }
+    case BRAZE_DTYPE_F16: { uint16_t b; memcpy(&b, in + 2 * i, 2); v = braze_f16_value(b); break; }
+    case BRAZE_DTYPE_BF16: { uint16_t b; memcpy(&b, in + 2 * i, 2); v = braze_bf16_value(b); break; }
+    case BRAZE_DTYPE_I32: { int32_t x; memcpy(&x, in + 4 * i, 4); v = x; break; }
+    case BRAZE_DTYPE_I64: { int64_t x; memcpy(&x, in + 8 * i, 8); v = (double)x; break; }
+    case BRAZE_DTYPE_I1: v = in[i] != 0; break;
+    }
+    t->data[i] = v;
+  }
+}

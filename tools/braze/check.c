@@ -1,0 +1,184 @@
+/* `braze check`: compile a module, run every entry (or --func) on seeded random
+ * inputs (or --inputs), and compare each output with the reference interpreter.
+ *
+ * Metric per output, for floats: err = max_i |a_i - b_i| / max(|b_i|, 1e-3 * max_j |b_j|)
+ * (a relative error whose denominator is floored at a thousandth of the output's scale,
+ * so values near zero do not blow it up). NaN must meet NaN and infinities must be
+ * equal. Bounds: f32 1e-4, f16 1e-2, bf16 5e-2 (--rtol overrides). Integers and i1 must
+ * match exactly. Exit 1 when any output fails. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "reference/reference.h"
+#include "support/context.h"
+#include "tools/braze/commands.h"
+#include "tools/braze/common.h"
+#include "tools/braze/compile.h"
+
+static const char help_head[] =
+    "usage: braze check FILE.mlir [options]\n"
+    "  --target=NAME           target to compile for (default cpu)\n"
+    "  --pipeline=NAME|FILE    pipeline (default: the target's default)\n"
+    "  --rtol=X                bound on the relative error for every float dtype\n"
+    "Without --func every public function is checked.\n";
+
+typedef struct {
+  BrazeCommonFlags common;
+  const char *target, *pipeline, *rtol;
+} CheckFlags;
+
+typedef struct {
+  double err;     /* the metric above; +inf on a NaN/inf mismatch */
+  int64_t worst;  /* element index of the largest error */
+  bool exact_dtype;
+} Comparison;
+
+static double default_bound(BrazeDType dtype) {
+  switch (dtype) {
+  case BRAZE_DTYPE_F32:
+    return 1e-4;
+  case BRAZE_DTYPE_F16:
+    return 1e-2;
+  case BRAZE_DTYPE_BF16:
+    return 5e-2;
+  default:
+    return 0.0;
+  }
+}
+
+static Comparison compare(const BrazeHostTensor *got, const BrazeHostTensor *want) {
+  Comparison c = {0.0, 0, !braze_dtype_is_float(want->dtype)};
+  int64_t n = braze_tensor_numel(want);
+  double scale = 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    if (isfinite(want->data[i]) && fabs(want->data[i]) > scale)
+      scale = fabs(want->data[i]);
+  double floor_denom = scale > 0 ? 1e-3 * scale : 1e-30;
+  for (int64_t i = 0; i < n; ++i) {
+    double a = got->data[i], b = want->data[i], e;
+    if (isnan(a) || isnan(b) || isinf(a) || isinf(b))
+      e = (isnan(a) && isnan(b)) || a == b ? 0.0 : INFINITY;
+    else
+      e = fabs(a - b) / fmax(fabs(b), floor_denom);
+    if (e > c.err || (isinf(e) && !isinf(c.err))) {
+      c.err = e;
+      c.worst = i;
+    }
+  }
+  return c;
+}
+
+/* Compare all outputs; prints one line per output. */
+static bool report(const char *func, const BrazeHostTensor *got, const BrazeHostTensor *want, size_t n,
+                   const CheckFlags *f) {
+  bool all = true;
+  for (size_t o = 0; o < n; ++o) {
+    char type[128];
+    braze_tensor_type_str(&want[o], type, sizeof type);
+    Comparison c = compare(&got[o], &want[o]);
+    double bound = c.exact_dtype ? 0.0 : f->rtol ? atof(f->rtol) : default_bound(want[o].dtype);
+    bool pass = c.err <= bound;
+    all = all && pass;
+    printf("%s  @%s out%zu %-18s max rel err %.3g (bound %.0e)", pass ? "PASS" : "FAIL", func, o, type, c.err,
+           bound);
+    if (!pass)
+      printf("  worst at element %lld: got %.9g, reference %.9g", (long long)c.worst, got[o].data[c.worst],
+             want[o].data[c.worst]);
+    printf("\n");
+  }
+  return all;
+}
+
+static bool check_func(MlirOperation func, const BrazeCompiled *compiled, const CheckFlags *f) {
+  MlirStringRef ref = braze_cli_func_name(func);
+  char *name = strndup(ref.data, ref.length);
+  BrazeHostTensor *inputs = NULL, *want = NULL, *got = NULL;
+  size_t n_in = 0, n_want = 0, n_got = 0;
+  bool ok = braze_cli_make_inputs("check", func, &f->common, &inputs, &n_in) &&
+            braze_reference_run(func, inputs, n_in, &want, &n_want) &&
+            braze_compiled_call("check", compiled, name, inputs, n_in, &got, &n_got);
+  if (ok && n_got != n_want) {
+    fprintf(stderr, "braze check: @%s: compiled code gives %zu outputs, the reference %zu\n", name, n_got, n_want);
+    ok = false;
+  }
+  if (ok && f->common.save_outputs)
+    ok = braze_cli_save_tensors("check", f->common.save_outputs, "out", got, n_got);
+  if (ok)
+    ok = report(name, got, want, n_want, f);
+  braze_tensors_free(inputs, n_in);
+  braze_tensors_free(want, n_want);
+  braze_tensors_free(got, n_got);
+  free(name);
+  return ok;
+}
+
+static bool is_public_definition(MlirOperation op) {
+  if (!braze_op_is(op, "func.func") || mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+    return false;
+  MlirAttribute vis = mlirOperationGetAttributeByName(op, braze_ref("sym_visibility"));
+  return mlirAttributeIsNull(vis) || !braze_ref_eq(mlirStringAttrGetValue(vis), "private");
+}
+
+static bool check_module(MlirOperation module, const BrazeCompiled *compiled, const CheckFlags *f) {
+  if (f->common.func) {
+    MlirOperation func = braze_cli_find_func("check", module, f->common.func);
+    return !mlirOperationIsNull(func) && check_func(func, compiled, f);
+  }
+  bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (is_public_definition(op))
+      ok = check_func(op, compiled, f) && ok;
+  return ok;
+}
+
+static int parse_flags(int argc, char **argv, CheckFlags *f) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("%s%s", help_head, braze_cli_common_help);
+      return -2;
+    }
+    int r = braze_cli_common_flag("check", argc, argv, &i, &f->common);
+    if (!r && !(r = braze_cli_flag_value("check", argc, argv, &i, "--target", &f->target)) &&
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--pipeline", &f->pipeline)))
+      r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol);
+    if (r < 0)
+      return -1;
+    if (r == 0) {
+      fprintf(stderr, "braze check: unexpected argument '%s' (braze check --help)\n", argv[i]);
+      return -1;
+    }
+  }
+  if (!f->common.file) {
+    fprintf(stderr, "braze check: no input file (braze check --help)\n");
+    return -1;
+  }
+  if (f->rtol && !(atof(f->rtol) >= 0)) {
+    fprintf(stderr, "braze check: bad --rtol '%s'\n", f->rtol);
+    return -1;
+  }
+  return 0;
+}
+
+int braze_cmd_check(int argc, char **argv) {
+  CheckFlags f = {0};
+  int r = parse_flags(argc, argv, &f);
+  if (r)
+    return r == -2 ? 0 : 1;
+  BrazeCompiled compiled;
+  if (!braze_compiled_build("check", f.common.file, f.target, f.pipeline, &compiled))
+    return 1;
+  BrazeCliModule m;
+  bool ok = braze_cli_load("check", f.common.file, &m);
+  if (ok) {
+    ok = check_module(m.module, &compiled, &f);
+    braze_cli_unload(&m);
+  }
+  braze_compiled_free(&compiled);
+  printf("%s\n", ok ? "check passed" : "check FAILED");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,172 @@
+/* `braze compile`: a graph module to a shared library (+ C header), an object, or
+ * the target-level MLIR / optimized LLVM IR for inspection.
+ *
+ *   braze compile FILE.mlir [--target=cpu] [--pipeline=NAME|FILE] [-o OUT]
+ *                 [-c | --emit=so|obj|mlir|llvm] [--header=FILE | --no-header]
+ *                 [--dump-kernels=DIR] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/context.h"
+#include "tools/braze/commands.h"
+#include "tools/braze/common.h"
+#include "tools/braze/compile.h"
+
+static const char help[] =
+    "usage: braze compile FILE.mlir [options]\n"
+    "  --target=NAME           target to compile for (default cpu)\n"
+    "  --pipeline=NAME|FILE    named pipeline (cpu-default, cpu-no-fusion, cpu-no-inline,\n"
+    "                          cpu-no-epilogue, cpu-no-decompose, cpu-lower, none) or a\n"
+    "                          pipeline file; default: the target's default pipeline\n"
+    "  -o OUT                  output (default libSTEM.so, STEM.o, or stdout for text)\n"
+    "  -c                      emit a relocatable object instead of a shared library\n"
+    "  --emit=so|obj|mlir|llvm shared library, object, target-level MLIR (after the\n"
+    "                          pipeline), or optimized LLVM IR with the ABI wrappers\n"
+    "  --header=FILE           where to write the C header (default: OUT with .h)\n"
+    "  --no-header             write no header\n"
+    "  --dump-kernels=DIR      write DIR/KERNEL.mlir (loop IR) and DIR/KERNEL.ll (LLVM IR)\n";
+
+typedef struct {
+  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit;
+  bool object, no_header;
+} CompileFlags;
+
+static void print_error(const char *cmd, const char *input, const BrazeStr *error) {
+  if (error->len)
+    fprintf(stderr, "braze %s: %s: error: %s\n", cmd, input, error->data);
+}
+
+bool braze_compile_file(const char *cmd, const char *input, const char *target_name, const char *pipeline,
+                        const BrazeEmitOptions *emit) {
+  const BrazeTarget *target = braze_target_lookup(target_name ? target_name : "cpu");
+  if (!target) {
+    fprintf(stderr, "braze %s: unknown target '%s' (known: cpu)\n", cmd, target_name);
+    return false;
+  }
+  BrazeStr text = {0}, error = {0};
+  bool ok = braze_pipeline_resolve(pipeline ? pipeline : target->default_pipeline, &text, &error);
+  if (!ok) {
+    fprintf(stderr, "braze %s: %s\n", cmd, error.data);
+    braze_str_free(&text);
+    braze_str_free(&error);
+    return false;
+  }
+  BrazeCliModule m;
+  ok = braze_cli_load(cmd, input, &m);
+  if (ok) {
+    ok = braze_target_compile(target, m.module, braze_str_cstr(&text), emit, &error) && m.sink.num_errors == 0;
+    print_error(cmd, input, &error);
+    braze_cli_unload(&m);
+  }
+  braze_str_free(&text);
+  braze_str_free(&error);
+  return ok;
+}
+
+/* "dir/libmlp.so" -> "mlp" (no directory, no lib prefix, no extension). */
+static char *stem_of(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (strncmp(base, "lib", 3) == 0 && base[3])
+    base += 3;
+  char *stem = strdup(base);
+  char *dot = strrchr(stem, '.');
+  if (dot && dot != stem)
+    *dot = '\0';
+  return stem;
+}
+
+/* OUT with its extension replaced by .h (lib prefix dropped): out/libmlp.so -> out/mlp.h. */
+static char *default_header(const char *output) {
+  const char *base = strrchr(output, '/');
+  size_t dir_len = base ? (size_t)(base - output) + 1 : 0;
+  char *stem = stem_of(output);
+  size_t n = dir_len + strlen(stem) + 3;
+  char *h = malloc(n);
+  snprintf(h, n, "%.*s%s.h", (int)dir_len, output, stem);
+  free(stem);
+  return h;
+}
+
+static bool parse_emit(const CompileFlags *f, BrazeEmitKind *kind) {
+  const char *e = f->emit ? f->emit : f->object ? "obj" : "so";
+  static const char *const names[] = {"so", "obj", "mlir", "llvm"};
+  static const BrazeEmitKind kinds[] = {BRAZE_EMIT_SHARED, BRAZE_EMIT_OBJECT, BRAZE_EMIT_MLIR, BRAZE_EMIT_LLVM};
+  for (int i = 0; i < 4; ++i)
+    if (strcmp(e, names[i]) == 0) {
+      *kind = kinds[i];
+      return !(f->object && kinds[i] != BRAZE_EMIT_OBJECT);
+    }
+  return false;
+}
+
+static int parse_flags(int argc, char **argv, CompileFlags *f) {
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    int r = 0;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(help, stdout);
+      return -2;
+    }
+    if (strcmp(a, "-c") == 0) {
+      f->object = true;
+      continue;
+    }
+    if (strcmp(a, "--no-header") == 0) {
+      f->no_header = true;
+      continue;
+    }
+    if ((r = braze_cli_flag_value("compile", argc, argv, &i, "-o", &f->output)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--target", &f->target)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--pipeline", &f->pipeline)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--header", &f->header)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--emit", &f->emit)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels))) {
+      if (r < 0)
+        return -1;
+      continue;
+    }
+    if ((a[0] != '-' || strcmp(a, "-") == 0) && !f->input) {
+      f->input = a;
+      continue;
+    }
+    fprintf(stderr, "braze compile: unexpected argument '%s' (braze compile --help)\n", a);
+    return -1;
+  }
+  if (!f->input) {
+    fprintf(stderr, "braze compile: no input file (braze compile --help)\n");
+    return -1;
+  }
+  return 0;
+}
+
+int braze_cmd_compile(int argc, char **argv) {
+  CompileFlags f = {0};
+  int r = parse_flags(argc, argv, &f);
+  if (r)
+    return r == -2 ? 0 : 1;
+  BrazeEmitOptions emit = {.dump_kernels = f.dump_kernels, .source_name = f.input};
+  if (!parse_emit(&f, &emit.kind)) {
+    fprintf(stderr, "braze compile: bad --emit '%s' (so, obj, mlir or llvm; -c means obj)\n",
+            f.emit ? f.emit : "");
+    return 1;
+  }
+  char *stem = stem_of(strcmp(f.input, "-") == 0 ? "stdin" : f.input);
+  char *default_out = NULL;
+  if (!f.output && (emit.kind == BRAZE_EMIT_SHARED || emit.kind == BRAZE_EMIT_OBJECT)) {
+    size_t n = strlen(stem) + 8;
+    default_out = malloc(n);
+    snprintf(default_out, n, emit.kind == BRAZE_EMIT_SHARED ? "lib%s.so" : "%s.o", stem);
+  }
+  emit.output = f.output ? f.output : default_out ? default_out : "-";
+  char *header = NULL;
+  bool binary = emit.kind == BRAZE_EMIT_SHARED || emit.kind == BRAZE_EMIT_OBJECT;
+  if (binary && !f.no_header)
+    emit.header = f.header ? f.header : (header = default_header(emit.output));
+  bool ok = braze_compile_file("compile", f.input, f.target, f.pipeline, &emit);
+  free(header);
+  free(default_out);
+  free(stem);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,36 @@
+/* Compiling a module file for a target, shared by `braze compile`, `braze check` and
+ * `braze run --target=...` (which compile into a temporary library and call it). */
+#ifndef BRAZE_TOOLS_BRAZE_COMPILE_H
+#define BRAZE_TOOLS_BRAZE_COMPILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runtime/braze_runtime.h"
+#include "support/tensor.h"
+#include "targets/target.h"
+
+/* Parse and verify `input`, run `pipeline` (a name or a file; NULL: the target's
+ * default), lower and emit as `emit` says. `target` NULL means cpu. Diagnostics and
+ * errors are printed as "braze <cmd>: ..." or file:line:col; returns false on failure
+ * (and writes nothing). */
+bool braze_compile_file(const char *cmd, const char *input, const char *target, const char *pipeline,
+                        const BrazeEmitOptions *emit);
+
+/* A library compiled into a private temporary directory and loaded; the file is
+ * removed as soon as it is loaded. */
+typedef struct {
+  BrazeLibrary *lib;
+} BrazeCompiled;
+
+bool braze_compiled_build(const char *cmd, const char *input, const char *target, const char *pipeline,
+                          BrazeCompiled *out);
+void braze_compiled_free(BrazeCompiled *c);
+
+/* Call entry `name` (NULL: the first) on host tensors; on success *outputs holds
+ * n_out tensors (free with braze_tensors_free). Checks the inputs' dtypes and shapes
+ * against the library's tables. */
+bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *name, const BrazeHostTensor *inputs,
+                         size_t n_in, BrazeHostTensor **outputs, size_t *n_out);
+
+#endif

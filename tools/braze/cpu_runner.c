@@ -1,0 +1,106 @@
+/* Running compiled code from the tools: compile into a private temporary directory,
+ * load with the runtime's loader (runtime/braze_runtime.h), convert host tensors to
+ * and from the ABI's native buffers. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/braze/compile.h"
+
+bool braze_compiled_build(const char *cmd, const char *input, const char *target, const char *pipeline,
+                          BrazeCompiled *out) {
+  out->lib = NULL;
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/braze-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "braze %s: cannot create a temporary directory: %s\n", cmd, strerror(errno));
+    return false;
+  }
+  char so[4096 + 16];
+  snprintf(so, sizeof so, "%s/lib.so", dir);
+  BrazeEmitOptions emit = {.kind = BRAZE_EMIT_SHARED, .output = so, .source_name = input};
+  bool ok = braze_compile_file(cmd, input, target, pipeline, &emit);
+  if (ok) {
+    char err[1024];
+    out->lib = braze_library_open(so, err, sizeof err);
+    if (!out->lib)
+      fprintf(stderr, "braze %s: %s\n", cmd, err);
+    ok = out->lib != NULL;
+  }
+  /* Loaded libraries stay mapped: the file is not needed any more. */
+  unlink(so);
+  rmdir(dir);
+  return ok;
+}
+
+void braze_compiled_free(BrazeCompiled *c) {
+  braze_library_close(c->lib);
+  c->lib = NULL;
+}
+
+static bool arg_matches(const BrazeArgInfo *arg, const BrazeHostTensor *t) {
+  if ((int)t->dtype != arg->dtype || t->rank != arg->rank)
+    return false;
+  for (int d = 0; d < arg->rank; ++d)
+    if (t->shape[d] != arg->dims[d])
+      return false;
+  return true;
+}
+
+static const BrazeEntry *pick_entry(const char *cmd, const BrazeCompiled *c, const char *name) {
+  const BrazeEntry *e = name ? braze_library_entry(c->lib, name) : braze_library_entry_at(c->lib, 0);
+  if (!e)
+    fprintf(stderr, "braze %s: the compiled library has no entry '%s'\n", cmd, name ? name : "");
+  return e;
+}
+
+bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *name, const BrazeHostTensor *inputs,
+                         size_t n_in, BrazeHostTensor **outputs, size_t *n_out) {
+  *outputs = NULL;
+  *n_out = 0;
+  const BrazeEntry *e = pick_entry(cmd, c, name);
+  if (!e)
+    return false;
+  if (n_in != (size_t)e->num_inputs) {
+    fprintf(stderr, "braze %s: '%s' takes %d inputs, got %zu\n", cmd, e->name, e->num_inputs, n_in);
+    return false;
+  }
+  size_t n = (size_t)(e->num_inputs + e->num_outputs);
+  void **buffers = calloc(n ? n : 1, sizeof *buffers);
+  BrazeHostTensor *outs = calloc(e->num_outputs ? (size_t)e->num_outputs : 1, sizeof *outs);
+  bool ok = true;
+  for (size_t i = 0; ok && i < n; ++i) {
+    const BrazeArgInfo *arg = &e->args[i];
+    /* One spare byte: malloc(0) may return NULL for empty tensors. */
+    buffers[i] = malloc(arg->bytes + 1);
+    if (i < n_in) {
+      if (!(ok = arg_matches(arg, &inputs[i])))
+        fprintf(stderr, "braze %s: input %zu of '%s' does not match the compiled signature\n", cmd, i, e->name);
+      else
+        braze_tensor_pack(&inputs[i], buffers[i]);
+    }
+  }
+  if (ok && braze_entry_call(e, buffers) != 0) {
+    fprintf(stderr, "braze %s: '%s' returned an error status\n", cmd, e->name);
+    ok = false;
+  }
+  for (int o = 0; ok && o < e->num_outputs; ++o) {
+    const BrazeArgInfo *arg = &e->args[e->num_inputs + o];
+    ok = braze_tensor_init(&outs[o], (BrazeDType)arg->dtype, arg->rank, arg->dims);
+    if (ok)
+      braze_tensor_unpack(&outs[o], buffers[e->num_inputs + o]);
+  }
+  for (size_t i = 0; i < n; ++i)
+    free(buffers[i]);
+  free(buffers);
+  if (!ok) {
+    braze_tensors_free(outs, (size_t)e->num_outputs);
+    return false;
+  }
+  *outputs = outs;
+  *n_out = (size_t)e->num_outputs;
+  return true;
+}
