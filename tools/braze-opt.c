@@ -2,6 +2,7 @@
  * pipeline of braze and upstream passes, prints the result. Behaves like mlir-opt:
  *
  *   braze-opt [FILE|-] [-o FILE] [--pass-pipeline='builtin.module(...)'] [--PASS[=OPTS]]...
+ *             [--pipeline=NAME|FILE]
  *             [--split-input-file] [--verify-diagnostics] [--list-passes]
  *             [--mlir-print-ir-after-all] [--mlir-print-ir-before-all]
  *             [--mlir-print-ir-before=PASS,...] [--mlir-print-ir-after=PASS,...]
@@ -18,6 +19,7 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/strbuf.h"
+#include "targets/target.h"
 #include "tools/verify_diagnostics.h"
 
 typedef struct {
@@ -36,6 +38,7 @@ static void usage(FILE *to) {
   fputs("usage: braze-opt [FILE|-] [-o FILE] [--pass-pipeline=PIPELINE] [--PASS[=OPTIONS]]...\n"
         "  --pass-pipeline=P            MLIR textual pipeline mixing braze and upstream passes\n"
         "  --PASS[=key=value ...]       append one pass (braze or upstream) to the pipeline\n"
+        "  --pipeline=NAME|FILE         append a named pipeline (cpu-default, ...) or a pipeline file\n"
         "  --list-passes                list braze's passes with summaries and options\n"
         "  --split-input-file           process each '// -----' chunk separately\n"
         "  --verify-diagnostics         check expected-error/warning/remark comments\n"
@@ -94,6 +97,18 @@ static int parse_args(int argc, char **argv, Options *o) {
         append_pipeline_element(o, p + sizeof wrap - 1, strlen(p) - sizeof wrap);
       else
         append_pipeline_element(o, p, strlen(p));
+    } else if (starts_with(a, "--pipeline=")) {
+      /* A named pipeline (pipelines/NAME.pipeline, embedded) or a pipeline file. */
+      BrazeStr text = {0}, error = {0};
+      bool found = braze_pipeline_resolve(a + strlen("--pipeline="), &text, &error);
+      if (found && text.len)
+        append_pipeline_element(o, text.data, text.len);
+      else if (!found)
+        fprintf(stderr, "braze-opt: %s\n", braze_str_cstr(&error));
+      braze_str_free(&text);
+      braze_str_free(&error);
+      if (!found)
+        return 1;
     } else if (strcmp(a, "--split-input-file") == 0) {
       o->split_input = true;
     } else if (strcmp(a, "--verify-diagnostics") == 0) {

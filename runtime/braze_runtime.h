@@ -1,0 +1,80 @@
+/* Calling a braze-compiled CPU library from C without its generated header.
+ *
+ * What a library exports for each entry NAME (docs/decisions/0003-output-abi.md):
+ *   int NAME(const T *in0, ..., T *out0, ...);   returns 0 on success
+ *   int NAME_packed(void **args);                the same, pointers in an array
+ *   const int32_t NAME_num_inputs, NAME_num_outputs;
+ *   const int32_t NAME_arg_dtypes[n];            BrazeRtDType codes, inputs then outputs
+ *   const int32_t NAME_arg_ranks[n];
+ *   const int64_t NAME_arg_dims[n * BRAZE_ABI_MAX_RANK];  row i: arg i's dims, padded with 1
+ * and once per library:
+ *   const char *const braze_entry_names[];       NULL-terminated
+ *
+ * This loader reads those tables (dlopen/dlsym) so `braze run`, `braze check` and any
+ * other generic caller can allocate buffers and call an entry. It depends on libc only. */
+#ifndef BRAZE_RUNTIME_H
+#define BRAZE_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element type codes shared by the compiler (which writes them into the tables) and
+ * callers. Values are part of the ABI: never renumber. They equal support/tensor.h's
+ * BrazeDType (checked at compile time in targets/entries.c). */
+typedef enum {
+  BRAZE_RT_F32 = 0,
+  BRAZE_RT_F16 = 1,  /* uint16_t holding the IEEE half bits */
+  BRAZE_RT_BF16 = 2, /* uint16_t holding the bfloat16 bits */
+  BRAZE_RT_I32 = 3,
+  BRAZE_RT_I64 = 4,
+  BRAZE_RT_I1 = 5, /* bool, one byte per element */
+} BrazeRtDType;
+
+enum { BRAZE_ABI_MAX_RANK = 8 };
+
+/* Bytes per element; 0 for an unknown code. */
+size_t braze_rt_dtype_size(int dtype);
+/* "f32", ..., or NULL for an unknown code. */
+const char *braze_rt_dtype_str(int dtype);
+/* The C type the ABI uses ("float", "uint16_t", ...), or NULL. */
+const char *braze_rt_dtype_ctype(int dtype);
+
+typedef struct {
+  int dtype;
+  int rank;
+  int64_t dims[BRAZE_ABI_MAX_RANK];
+  int64_t num_elements;
+  size_t bytes;
+} BrazeArgInfo;
+
+typedef struct {
+  char *name;
+  int num_inputs, num_outputs;
+  BrazeArgInfo *args; /* num_inputs + num_outputs entries */
+  int (*packed)(void **args);
+} BrazeEntry;
+
+typedef struct BrazeLibrary BrazeLibrary;
+
+/* Open a compiled library and read every entry's tables. On failure returns NULL and
+ * writes the reason into err (errlen bytes). */
+BrazeLibrary *braze_library_open(const char *path, char *err, size_t errlen);
+void braze_library_close(BrazeLibrary *lib);
+size_t braze_library_num_entries(const BrazeLibrary *lib);
+const BrazeEntry *braze_library_entry_at(const BrazeLibrary *lib, size_t i);
+/* The entry called `name`, or NULL. */
+const BrazeEntry *braze_library_entry(const BrazeLibrary *lib, const char *name);
+
+/* Call an entry: args holds num_inputs + num_outputs buffer pointers. Returns the
+ * entry's status (0 on success). */
+int braze_entry_call(const BrazeEntry *entry, void **args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

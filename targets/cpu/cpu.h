@@ -1,0 +1,26 @@
+/* Internals of the CPU target shared between its files (not a public interface:
+ * everything outside targets/ goes through targets/target.h). */
+#ifndef BRAZE_TARGETS_CPU_CPU_H
+#define BRAZE_TARGETS_CPU_CPU_H
+
+#include "llvm-c/Core.h"
+#include "targets/target.h"
+
+/* The upstream pipeline from target-level IR to the LLVM dialect. */
+const char *braze_cpu_lowering_pipeline(void);
+
+/* emit.c: translate, optimize, write the object/.so/LLVM IR and the header. */
+bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const BrazeEmitOptions *opts,
+                    BrazeStr *error);
+
+/* abi.c: in the translated LLVM module, give every function but the ABI wrappers
+ * internal linkage, and add for each entry `int NAME(T *...)`, `int NAME_packed(void **)`,
+ * the shape tables and `braze_entry_names` (see runtime/braze_runtime.h). The entry's
+ * own function is renamed NAME__braze_impl. */
+bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr *error);
+
+/* abi_header.c: the C header declaring the entries, with shapes in comments. */
+void braze_cpu_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
+                          BrazeStr *out);
+
+#endif

@@ -1,0 +1,71 @@
+/* The CPU target: OpenMP-parallel loops lowered through the LLVM dialect, compiled
+ * by LLVM for the host CPU, linked into a shared library against libomp. */
+#include <string.h>
+#include <unistd.h>
+
+#include "llvm-c/TargetMachine.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Pass.h"
+#include "passes/passes.h"
+#include "support/context.h"
+#include "targets/cpu/cpu.h"
+#include "targets/target.h"
+
+/* Target-level IR (scf.parallel/scf.for over memrefs, arith/math/vector) to the LLVM
+ * dialect. Order matters: scf-to-openmp wraps bodies in memref.alloca_scope, which
+ * must be lowered (finalize-memref-to-llvm) before scf-to-cf (TOOLCHAIN.md).
+ * math-to-llvm takes what has an LLVM intrinsic; math-to-libm the rest (erf, ...). */
+static const char lowering_pipeline[] =
+    "convert-vector-to-scf,lower-affine,convert-scf-to-openmp,expand-strided-metadata,"
+    "finalize-memref-to-llvm,convert-scf-to-cf,convert-openmp-to-llvm,convert-vector-to-llvm,"
+    "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
+    "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
+
+const char *braze_cpu_lowering_pipeline(void) { return lowering_pipeline; }
+
+/* Kernels stay separate functions in the object (like Inductor's kernels): they show
+ * up by name in profiles and --dump-kernels; one call per kernel costs nothing. */
+static void mark_kernels_noinline(MlirOperation module) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirAttribute noinline = mlirStringAttrGet(ctx, braze_ref("noinline"));
+  MlirAttribute passthrough = mlirArrayAttrGet(ctx, 1, &noinline);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    bool kernel = braze_op_is(op, "func.func") &&
+                  !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("kernel.kind")));
+    if (kernel && mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("passthrough"))))
+      mlirOperationSetAttributeByName(op, braze_ref("passthrough"), passthrough);
+  }
+}
+
+static bool cpu_lower_to_llvm(MlirOperation module, BrazeStr *error) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  mark_kernels_noinline(module);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, braze_ref("builtin.module"));
+  bool ok = braze_pipeline_build(pm, lowering_pipeline, NULL, error);
+  if (ok)
+    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+static void cpu_query_costs(BrazeTargetCosts *costs) {
+  char *features = LLVMGetHostCPUFeatures();
+  costs->vector_width_bits = strstr(features, "+avx512f") ? 512 : strstr(features, "+avx") ? 256 : 128;
+  LLVMDisposeMessage(features);
+  costs->cache_line_bytes = 64;
+  costs->l2_cache_bytes = 1 << 20; /* a common size; sysconf's cache sizes are a glibc extension */
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  costs->num_cores = cores > 0 ? (int)cores : 0;
+}
+
+const BrazeTarget braze_target_cpu = {
+    .name = "cpu",
+    .description = "host CPU: scf.parallel -> OpenMP, LLVM -O3 for the host, shared library + C header",
+    .default_pipeline = "cpu-default",
+    .codegen_pipeline = "cpu-codegen,math-approx",
+    .lower_to_llvm = cpu_lower_to_llvm,
+    .emit = braze_cpu_emit,
+    .query_costs = cpu_query_costs,
+};
