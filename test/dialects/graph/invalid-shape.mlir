@@ -1,0 +1,171 @@
+// Shape ops: transpose perm, broadcast_to compatibility, reshape element count,
+// slice bounds/strides/result, concat ranks/dims.
+// RUN: braze-opt %s --split-input-file --verify-diagnostics
+
+func.func @perm_length(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'graph.transpose' op perm has 3 entries; expected one per dim (rank 2)}}
+  %0 = "graph.transpose"(%x) {perm = array<i64: 1, 0, 2>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @perm_repeat(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'graph.transpose' op perm [0, 0] is not a permutation of 0..1}}
+  %0 = "graph.transpose"(%x) {perm = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @perm_range(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'graph.transpose' op perm [2, 0] is not a permutation of 0..1}}
+  %0 = "graph.transpose"(%x) {perm = array<i64: 2, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @transpose_result(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.transpose' op result shape [4, 8] must be [8, 4] (result dim i = operand dim perm[i])}}
+  %0 = "graph.transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @transpose_elt(%x: tensor<4x8xf32>) -> tensor<8x4xf16> {
+  // expected-error @+1 {{'graph.transpose' op result element type f16 must equal the operand element type f32}}
+  %0 = "graph.transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf16>
+  return %0 : tensor<8x4xf16>
+}
+
+// -----
+
+func.func @broadcast_to_incompatible(%x: tensor<3xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.broadcast_to' op operand shape [3] cannot be broadcast to the result shape [4, 8]}}
+  %0 = "graph.broadcast_to"(%x) : (tensor<3xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @broadcast_to_shrink(%x: tensor<4x8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'graph.broadcast_to' op operand shape [4, 8] cannot be broadcast to the result shape [8]}}
+  %0 = "graph.broadcast_to"(%x) : (tensor<4x8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @broadcast_to_reverse(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{'graph.broadcast_to' op operand shape [4, 8] cannot be broadcast to the result shape [4, 1]}}
+  %0 = "graph.broadcast_to"(%x) : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<4x8xf32>) -> tensor<3x8xf32> {
+  // expected-error @+1 {{'graph.reshape' op result shape [3, 8] has 24 elements but the operand shape [4, 8] has 32}}
+  %0 = "graph.reshape"(%x) : (tensor<4x8xf32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
+// -----
+
+func.func @reshape_elt(%x: tensor<4x8xf32>) -> tensor<32xi32> {
+  // expected-error @+1 {{'graph.reshape' op result element type i32 must equal the operand element type f32}}
+  %0 = "graph.reshape"(%x) : (tensor<4x8xf32>) -> tensor<32xi32>
+  return %0 : tensor<32xi32>
+}
+
+// -----
+
+func.func @slice_entries(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'graph.slice' op limits has 1 entries; expected one per dim (rank 2)}}
+  %0 = "graph.slice"(%x) {starts = array<i64: 0, 0>, limits = array<i64: 2>, strides = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @slice_limit(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.slice' op dim 1: expected 0 <= start (0) <= limit (9) <= size (8)}}
+  %0 = "graph.slice"(%x) {starts = array<i64: 0, 0>, limits = array<i64: 4, 9>, strides = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @slice_start(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.slice' op dim 0: expected 0 <= start (3) <= limit (2) <= size (4)}}
+  %0 = "graph.slice"(%x) {starts = array<i64: 3, 0>, limits = array<i64: 2, 8>, strides = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @slice_negative_start(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.slice' op dim 0: expected 0 <= start (-1) <= limit (3) <= size (4)}}
+  %0 = "graph.slice"(%x) {starts = array<i64: -1, 0>, limits = array<i64: 3, 8>, strides = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @slice_stride(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.slice' op dim 1: stride must be >= 1, got 0}}
+  %0 = "graph.slice"(%x) {starts = array<i64: 0, 0>, limits = array<i64: 4, 8>, strides = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @slice_result(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{'graph.slice' op result shape [4, 2] must be [4, 3] (ceil((limit - start) / stride) per dim)}}
+  %0 = "graph.slice"(%x) {starts = array<i64: 0, 1>, limits = array<i64: 4, 8>, strides = array<i64: 1, 3>} : (tensor<4x8xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @concat_dim(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'graph.concat' op dim 2 is out of range for rank 2}}
+  %0 = "graph.concat"(%x, %x) {dim = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @concat_result(%x: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'graph.concat' op result shape [8, 8] must be [4, 16] (the inputs' sizes along dim added up)}}
+  %0 = "graph.concat"(%x, %x) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @concat_elt(%x: tensor<4x8xf32>) -> tensor<8x8xf16> {
+  // expected-error @+1 {{'graph.concat' op result element type f16 must equal the operand element type f32}}
+  %0 = "graph.concat"(%x, %x) {dim = 0 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf16>
+  return %0 : tensor<8x8xf16>
+}
+
+// -----
+
+func.func @concat_empty() -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.concat' op expects at least one input}}
+  %0 = "graph.concat"() {dim = 0 : i64} : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// IRDL binds one constraint variable for the whole variadic group, so today every
+// concat input must have the same type (see docs/dialect-graph.md, concat).
+func.func @concat_mixed(%x: tensor<4x8xf32>, %y: tensor<4x2xf32>) -> tensor<4x10xf32> {
+  // expected-error @+1 {{expected 'tensor<4x8xf32>' but got 'tensor<4x2xf32>'}}
+  %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
