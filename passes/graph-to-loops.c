@@ -1,0 +1,741 @@
+/* graph-to-loops: lower primitive graph ops to the loop level (docs/architecture.md,
+ * "2. loop level"): linalg.generic on tensors with scalar arith/math bodies.
+ *
+ * Views (transpose, broadcast_to, slice, reshape) emit nothing: each is recorded as
+ * (base tensor, affine map from the view's index space to the base's), and every
+ * consumer composes its read map through it. A view still used by a non-graph op
+ * (func.return, func.call, ...) is materialized by a copy generic at the end.
+ * Splat constants (the scalars graph-decompose introduces) are read as scalar
+ * arith.constants inside the body instead of as tensor inputs.
+ *
+ * Composite ops and reduce_var are refused before anything changes: they belong to
+ * graph-decompose. Options: none. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/graph/graph.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/loop_utils.h"
+#include "passes/passes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+enum { MAX_READS = 16, MAX_LOOPS = BRAZE_MAX_RANK + 1 };
+
+/* A view op's result: it reads `base` through `map` (view index -> base index). */
+typedef struct {
+  MlirOperation op;
+  MlirValue base;
+  MlirAffineMap map;
+  MlirValue copy; /* the materialized copy, null until something needs a tensor */
+} View;
+
+typedef struct {
+  MlirContext ctx;
+  View *views;
+  size_t num_views, cap_views;
+  MlirOperation *constants; /* arith.constants made from graph.constant (erased if unused) */
+  size_t num_constants, cap_constants;
+} Lowering;
+
+/* How a generic reads its graph operands: deduplicated tensor inputs with their
+ * maps, and per graph operand either the block argument or a splat scalar. */
+typedef struct {
+  MlirValue inputs[MAX_READS];
+  MlirAffineMap maps[MAX_READS + 1]; /* + room for the output map */
+  intptr_t num_inputs;
+  intptr_t arg_of[MAX_READS];     /* block argument index, or -1 for a splat */
+  MlirAttribute splat_of[MAX_READS];
+} Reads;
+
+/* ---- views ---- */
+
+static View *find_view(Lowering *L, MlirValue v) {
+  for (size_t i = 0; i < L->num_views; ++i)
+    if (mlirValueEqual(mlirOperationGetResult(L->views[i].op, 0), v))
+      return &L->views[i];
+  return NULL;
+}
+
+/* The tensor `v` reads and the map from v's index space into it. */
+static void resolve(Lowering *L, MlirValue v, MlirValue *base, MlirAffineMap *map) {
+  View *view = find_view(L, v);
+  if (view) {
+    *base = view->base;
+    *map = view->map;
+  } else {
+    *base = v;
+    *map = braze_map_identity(L->ctx, braze_rank(mlirValueGetType(v)));
+  }
+}
+
+static void add_view(Lowering *L, MlirOperation op, MlirAffineMap view_to_input) {
+  MlirValue base;
+  MlirAffineMap input_map;
+  resolve(L, mlirOperationGetOperand(op, 0), &base, &input_map);
+  if (L->num_views == L->cap_views) {
+    L->cap_views = L->cap_views ? 2 * L->cap_views : 8;
+    L->views = realloc(L->views, L->cap_views * sizeof *L->views);
+  }
+  L->views[L->num_views++] = (View){op, base, braze_map_compose(input_map, view_to_input), {NULL}};
+}
+
+/* ---- reads ---- */
+
+/* The scalar of a splat arith.constant tensor, or a null attribute. */
+static MlirAttribute splat_scalar(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return (MlirAttribute){NULL};
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!braze_op_is(def, "arith.constant"))
+    return (MlirAttribute){NULL};
+  MlirAttribute value = mlirOperationGetAttributeByName(def, braze_ref("value"));
+  if (!mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value))
+    return (MlirAttribute){NULL};
+  return mlirDenseElementsAttrGetSplatValue(value);
+}
+
+/* Record that graph operand `k` (value v) is read through `logical` (loop dims ->
+ * v's dims), composed through any view. */
+static void add_read(Lowering *L, Reads *r, intptr_t k, MlirValue v, MlirAffineMap logical) {
+  MlirValue base;
+  MlirAffineMap view_map;
+  resolve(L, v, &base, &view_map);
+  r->splat_of[k] = splat_scalar(base);
+  r->arg_of[k] = -1;
+  if (!mlirAttributeIsNull(r->splat_of[k]))
+    return;
+  MlirAffineMap map = braze_map_compose(view_map, logical);
+  for (intptr_t i = 0; i < r->num_inputs; ++i) {
+    if (mlirValueEqual(r->inputs[i], base) && mlirAffineMapEqual(r->maps[i], map)) {
+      r->arg_of[k] = i;
+      return;
+    }
+  }
+  r->arg_of[k] = r->num_inputs;
+  r->inputs[r->num_inputs] = base;
+  r->maps[r->num_inputs++] = map;
+}
+
+static MlirValue operand_scalar(BrazeBuilder *b, const Reads *r, const MlirValue *args, intptr_t k) {
+  if (r->arg_of[k] >= 0)
+    return args[r->arg_of[k]];
+  return braze_build_constant_attr(b, r->splat_of[k]);
+}
+
+/* ---- scalar bodies ---- */
+
+static bool is_float(MlirValue v) { return mlirTypeIsAFloat(mlirValueGetType(v)); }
+
+static unsigned bit_width(MlirType t) {
+  return mlirTypeIsAFloat(t) ? mlirFloatTypeGetWidth(t) : mlirIntegerTypeGetWidth(t);
+}
+
+/* i1 is treated as unsigned (false < true); other integers as signed. */
+static bool is_bool(MlirValue v) { return !is_float(v) && bit_width(mlirValueGetType(v)) == 1; }
+
+static MlirValue build_cmp(BrazeBuilder *b, bool is_f, int64_t predicate, MlirValue x, MlirValue y) {
+  MlirValue operands[2] = {x, y};
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(b->ctx, braze_ref("predicate")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), predicate));
+  return braze_build_typed(b, is_f ? "arith.cmpf" : "arith.cmpi", operands, 2, mlirIntegerTypeGet(b->ctx, 1),
+                           &attr, 1);
+}
+
+/* arith.cmpf / arith.cmpi predicate numbers (mlir/Dialect/Arith/IR/ArithBase.td). */
+enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13 };
+enum { CMPI_EQ = 0, CMPI_NE = 1, CMPI_SLT = 2, CMPI_SLE = 3, CMPI_SGT = 4, CMPI_SGE = 5 };
+enum { CMPI_UNSIGNED_SHIFT = 4 }; /* slt -> ult, ... */
+
+static MlirValue scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y) {
+  static const struct { const char *name; int64_t f, i; } table[] = {
+      {"eq", CMPF_OEQ, CMPI_EQ},  {"ne", CMPF_UNE, CMPI_NE},  {"lt", CMPF_OLT, CMPI_SLT},
+      {"le", CMPF_OLE, CMPI_SLE}, {"gt", CMPF_OGT, CMPI_SGT}, {"ge", CMPF_OGE, CMPI_SGE},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
+    if (strlen(table[i].name) != len || memcmp(table[i].name, pred, len) != 0)
+      continue;
+    int64_t ipred = table[i].i + (is_bool(x) && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
+    return build_cmp(b, is_float(x), is_float(x) ? table[i].f : ipred, x, y);
+  }
+  return (MlirValue){NULL};
+}
+
+/* The arith op of a binary graph op for float / signed int / unsigned (i1) operands. */
+static MlirValue scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y) {
+  static const struct { const char *graph, *f, *si, *ui; } table[] = {
+      {"add", "arith.addf", "arith.addi", "arith.addi"},
+      {"sub", "arith.subf", "arith.subi", "arith.subi"},
+      {"mul", "arith.mulf", "arith.muli", "arith.muli"},
+      {"div", "arith.divf", "arith.divsi", "arith.divui"},
+      {"max", "arith.maximumf", "arith.maxsi", "arith.maxui"},
+      {"min", "arith.minimumf", "arith.minsi", "arith.minui"},
+      {"pow", "math.powf", NULL, NULL},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
+    if (strcmp(table[i].graph, m) != 0)
+      continue;
+    const char *name = is_float(x) ? table[i].f : is_bool(x) ? table[i].ui : table[i].si;
+    return name ? braze_build_binary(b, name, x, y) : (MlirValue){NULL};
+  }
+  return (MlirValue){NULL};
+}
+
+/* The reduction combiner: acc op x. */
+static MlirValue scalar_combine(BrazeBuilder *b, const char *reduce, MlirValue x, MlirValue acc) {
+  const char *m = strcmp(reduce, "reduce_max") == 0 ? "max" : strcmp(reduce, "reduce_min") == 0 ? "min" : "add";
+  return scalar_binary(b, m, x, acc);
+}
+
+/* The identity of a reduction: 0 for sums, -inf / the smallest integer for max,
+ * +inf / the largest integer for min. */
+static MlirValue scalar_identity(BrazeBuilder *b, const char *reduce, MlirType element) {
+  bool max = strcmp(reduce, "reduce_max") == 0, min = strcmp(reduce, "reduce_min") == 0;
+  if (mlirTypeIsAFloat(element))
+    return braze_build_scalar_constant(b, element, max ? -INFINITY : min ? INFINITY : 0.0);
+  unsigned w = bit_width(element);
+  if (w == 1) /* unsigned: false is the smallest */
+    return braze_build_int_constant(b, element, min ? 1 : 0);
+  int64_t largest = w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
+  return braze_build_int_constant(b, element, max ? -largest - 1 : min ? largest : 0);
+}
+
+static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
+  return braze_build_scalar_constant(b, mlirValueGetType(x), 0.0);
+}
+
+/* cast: float<->float by ext/trunc (f16<->bf16 through f32), float->int fptosi,
+ * int->float sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), and
+ * to i1 as x != 0. */
+static MlirValue scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
+  MlirType from = mlirValueGetType(x);
+  if (mlirTypeEqual(from, to))
+    return x;
+  bool ff = mlirTypeIsAFloat(from), ft = mlirTypeIsAFloat(to);
+  unsigned wf = bit_width(from), wt = bit_width(to);
+  if (!ft && wt == 1)
+    return ff ? build_cmp(b, true, CMPF_UNE, x, zero_like(b, x)) : build_cmp(b, false, CMPI_NE, x, zero_like(b, x));
+  const char *name;
+  if (ff && ft && wf == wt) {
+    x = braze_build_typed(b, "arith.extf", &x, 1, mlirF32TypeGet(b->ctx), NULL, 0);
+    name = "arith.truncf";
+  } else if (ff && ft) {
+    name = wt > wf ? "arith.extf" : "arith.truncf";
+  } else if (ff) {
+    name = "arith.fptosi";
+  } else if (ft) {
+    name = wf == 1 ? "arith.uitofp" : "arith.sitofp";
+  } else {
+    name = wf == 1 ? "arith.extui" : wt > wf ? "arith.extsi" : "arith.trunci";
+  }
+  return braze_build_typed(b, name, &x, 1, to, NULL, 0);
+}
+
+static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirType result) {
+  static const char *const math_ops[] = {"exp", "log", "sqrt", "rsqrt", "tanh", "erf"};
+  for (size_t i = 0; i < sizeof math_ops / sizeof *math_ops; ++i) {
+    if (strcmp(m, math_ops[i]) == 0) {
+      char name[16] = "math.";
+      strcat(name, m);
+      return braze_build_unary(b, name, x);
+    }
+  }
+  if (strcmp(m, "neg") == 0)
+    return is_float(x) ? braze_build_unary(b, "arith.negf", x) : braze_build_binary(b, "arith.subi", zero_like(b, x), x);
+  if (strcmp(m, "abs") == 0)
+    return braze_build_unary(b, is_float(x) ? "math.absf" : "math.absi", x);
+  if (strcmp(m, "relu") == 0)
+    return scalar_binary(b, "max", x, zero_like(b, x));
+  if (strcmp(m, "sigmoid") == 0) { /* 1 / (1 + exp(-x)) */
+    MlirValue one = braze_build_scalar_constant(b, mlirValueGetType(x), 1.0);
+    MlirValue e = braze_build_unary(b, "math.exp", braze_build_unary(b, "arith.negf", x));
+    return braze_build_binary(b, "arith.divf", one, braze_build_binary(b, "arith.addf", one, e));
+  }
+  if (strcmp(m, "cast") == 0)
+    return scalar_cast(b, x, result);
+  return (MlirValue){NULL};
+}
+
+/* The scalar computation of pointwise graph op `op` on `x` (one per operand). */
+static MlirValue scalar_graph_op(BrazeBuilder *b, MlirOperation op, const MlirValue *x, intptr_t n,
+                                 MlirType result) {
+  const char *m = braze_graph_op_mnemonic(op);
+  MlirValue v = {NULL};
+  const char *pred;
+  size_t len;
+  if (strcmp(m, "select") == 0 && n == 3) {
+    MlirValue operands[3] = {x[0], x[1], x[2]};
+    v = braze_build_typed(b, "arith.select", operands, 3, result, NULL, 0);
+  } else if (strcmp(m, "cmp") == 0 && n == 2) {
+    if (braze_attr_str(op, "predicate", &pred, &len))
+      v = scalar_cmp(b, pred, len, x[0], x[1]);
+  } else if (n == 2) {
+    v = scalar_binary(b, m, x[0], x[1]);
+  } else if (n == 1) {
+    v = scalar_unary(b, m, x[0], result);
+  }
+  if (mlirValueIsNull(v))
+    braze_emit_error(mlirOperationGetLocation(op), "graph-to-loops cannot lower 'graph.%s' on these types", m);
+  return v;
+}
+
+/* ---- building generics ---- */
+
+typedef enum { BODY_POINTWISE, BODY_COPY, BODY_REDUCE, BODY_SCALE, BODY_CONTRACT } BodyKind;
+
+typedef struct {
+  BodyKind kind;
+  MlirOperation op; /* the graph op (attributes, mnemonic) */
+  const Reads *reads;
+  intptr_t num_operands;
+  MlirType result_element;
+  double scale; /* BODY_SCALE */
+} BodyData;
+
+static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_args, MlirValue *yields, void *data) {
+  const BodyData *d = data;
+  MlirValue x[MAX_READS];
+  for (intptr_t k = 0; k < d->num_operands; ++k)
+    x[k] = operand_scalar(b, d->reads, args, k);
+  MlirValue acc = args[num_args - 1];
+  switch (d->kind) {
+  case BODY_COPY:
+    yields[0] = x[0];
+    return true;
+  case BODY_REDUCE:
+    yields[0] = scalar_combine(b, braze_graph_op_mnemonic(d->op), x[0], acc);
+    return true;
+  case BODY_SCALE:
+    yields[0] = braze_build_binary(b, "arith.mulf", x[0],
+                                   braze_build_scalar_constant(b, mlirValueGetType(x[0]), d->scale));
+    return true;
+  case BODY_CONTRACT:
+    yields[0] = scalar_combine(b, "reduce_sum", scalar_binary(b, "mul", x[0], x[1]), acc);
+    return true;
+  case BODY_POINTWISE:
+    yields[0] = scalar_graph_op(b, d->op, x, d->num_operands, d->result_element);
+    return !mlirValueIsNull(yields[0]);
+  }
+  return false;
+}
+
+static MlirAttribute ops_attr(MlirContext ctx, const char *mnemonic) {
+  return braze_string_array(ctx, &mnemonic, 1);
+}
+
+/* Build a generic at `op` writing into `init` (whose type is the result type), with
+ * `reads`, the output map `out_map`, and loops `reduction` flags. */
+static MlirValue build(Lowering *L, MlirOperation op, const char *mnemonic, Reads *reads, MlirValue init,
+                       MlirAffineMap out_map, intptr_t num_loops, const bool *reduction, BodyData *body) {
+  BrazeBuilder b = braze_builder_before(op);
+  reads->maps[reads->num_inputs] = out_map;
+  BrazeGenericSpec spec = {
+      .inputs = reads->inputs,
+      .num_inputs = reads->num_inputs,
+      .outputs = &init,
+      .num_outputs = 1,
+      .maps = reads->maps,
+      .num_loops = num_loops,
+      .reduction = reduction,
+      .ops = ops_attr(L->ctx, mnemonic),
+      .body = generic_body,
+      .body_data = body,
+  };
+  body->reads = reads;
+  MlirOperation generic = braze_build_generic(&b, &spec);
+  return mlirOperationIsNull(generic) ? (MlirValue){NULL} : mlirOperationGetResult(generic, 0);
+}
+
+static MlirValue empty_like(MlirOperation op, MlirType type) {
+  BrazeBuilder b = braze_builder_before(op);
+  return braze_build_empty(&b, type);
+}
+
+/* An all-parallel generic over `type`'s shape whose body is `body` and whose
+ * graph operands `operands` broadcast numpy-style into it. */
+static MlirValue build_parallel(Lowering *L, MlirOperation op, const char *mnemonic, const MlirValue *operands,
+                                intptr_t n, MlirType type, BodyData *body) {
+  int64_t shape[BRAZE_MAX_RANK], oshape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(type, shape);
+  Reads reads = {.num_inputs = 0};
+  for (intptr_t k = 0; k < n; ++k) {
+    intptr_t orank = braze_shape(mlirValueGetType(operands[k]), oshape);
+    add_read(L, &reads, k, operands[k], braze_map_broadcast(L->ctx, rank, shape, rank, oshape, orank));
+  }
+  body->num_operands = n;
+  body->result_element = braze_element_type(type);
+  return build(L, op, mnemonic, &reads, empty_like(op, type), braze_map_identity(L->ctx, rank), rank, NULL, body);
+}
+
+/* A copy of a view into a new tensor (for consumers that need a real tensor). */
+static MlirValue materialize(Lowering *L, MlirValue v) {
+  View *view = find_view(L, v);
+  if (!view)
+    return v;
+  if (mlirValueIsNull(view->copy)) {
+    BodyData body = {.kind = BODY_COPY, .op = view->op};
+    MlirOperation op = view->op; /* build_parallel may grow L->views */
+    MlirValue copy = build_parallel(L, op, braze_graph_op_mnemonic(op), &v, 1, mlirValueGetType(v), &body);
+    view = find_view(L, v);
+    view->copy = copy;
+  }
+  return view->copy;
+}
+
+/* ---- lowering each class of op ---- */
+
+static MlirValue lower_pointwise(Lowering *L, MlirOperation op) {
+  MlirValue operands[MAX_READS];
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t k = 0; k < n && k < MAX_READS; ++k)
+    operands[k] = mlirOperationGetOperand(op, k);
+  BodyData body = {.kind = BODY_POINTWISE, .op = op};
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return build_parallel(L, op, braze_graph_op_mnemonic(op), operands, n, type, &body);
+}
+
+/* linalg.fill of the reduction's identity over a tensor.empty of `type`. */
+static MlirValue identity_init(MlirOperation op, const char *combiner, MlirType type) {
+  BrazeBuilder b = braze_builder_before(op);
+  MlirValue init = scalar_identity(&b, combiner, braze_element_type(type));
+  return braze_build_fill(&b, init, braze_build_empty(&b, type));
+}
+
+/* reduce_sum/max/min/mean: reduction iterators for `dims`; keepdim sends them to 0. */
+static MlirValue lower_reduce(Lowering *L, MlirOperation op) {
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  int64_t dims[BRAZE_MAX_RANK];
+  intptr_t num_dims = braze_attr_i64_array(op, "dims", dims, BRAZE_MAX_RANK);
+  int64_t keepdim = 0;
+  MlirAttribute keep = mlirOperationGetAttributeByName(op, braze_ref("keepdim"));
+  if (!mlirAttributeIsNull(keep) && mlirAttributeIsABool(keep))
+    keepdim = mlirBoolAttrGetValue(keep);
+  intptr_t rank = braze_rank(mlirValueGetType(x));
+  bool reduction[BRAZE_MAX_RANK] = {false};
+  for (intptr_t i = 0; i < num_dims; ++i)
+    reduction[dims[i]] = true;
+  MlirAffineExpr out[BRAZE_MAX_RANK];
+  intptr_t num_out = 0;
+  double count = 1;
+  for (intptr_t i = 0; i < rank; ++i) {
+    if (reduction[i])
+      count *= (double)mlirShapedTypeGetDimSize(mlirValueGetType(x), i);
+    if (!reduction[i])
+      out[num_out++] = mlirAffineDimExprGet(L->ctx, i);
+    else if (keepdim)
+      out[num_out++] = mlirAffineConstantExprGet(L->ctx, 0);
+  }
+  MlirAffineMap out_map = num_out ? mlirAffineMapGet(L->ctx, rank, 0, num_out, out)
+                                  : mlirAffineMapZeroResultGet(L->ctx, rank, 0);
+  const char *mnemonic = braze_graph_op_mnemonic(op);
+  bool mean = strcmp(mnemonic, "reduce_mean") == 0;
+  const char *combiner = mean ? "reduce_sum" : mnemonic;
+  Reads reads = {.num_inputs = 0};
+  add_read(L, &reads, 0, x, braze_map_identity(L->ctx, rank));
+  BodyData body = {.kind = BODY_REDUCE, .op = op, .num_operands = 1};
+  MlirValue sum = build(L, op, mnemonic, &reads, identity_init(op, combiner, type), out_map, rank, reduction, &body);
+  if (!mean || mlirValueIsNull(sum))
+    return sum;
+  BodyData scale = {.kind = BODY_SCALE, .op = op, .scale = 1.0 / count};
+  return build_parallel(L, op, mnemonic, &sum, 1, type, &scale);
+}
+
+/* One side of a (batch) matmul: batch dims broadcast into loops [0, nb), then the
+ * two matrix dims as loops `row` and `col`. */
+static MlirAffineMap contraction_read(Lowering *L, MlirType operand, const int64_t *batch, intptr_t nb,
+                                      intptr_t row, intptr_t col) {
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(operand, shape);
+  MlirAffineMap batch_map = braze_map_broadcast(L->ctx, nb + 3, batch, nb, shape, rank - 2);
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  for (intptr_t i = 0; i < rank - 2; ++i)
+    exprs[i] = mlirAffineMapGetResult(batch_map, i);
+  exprs[rank - 2] = mlirAffineDimExprGet(L->ctx, row);
+  exprs[rank - 1] = mlirAffineDimExprGet(L->ctx, col);
+  return mlirAffineMapGet(L->ctx, nb + 3, 0, rank, exprs);
+}
+
+/* matmul/batch_matmul: loops (batch..., m, n, k); k is the reduction. */
+static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
+  MlirValue a = mlirOperationGetOperand(op, 0), b = mlirOperationGetOperand(op, 1);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(type, shape), nb = rank - 2;
+  intptr_t m = nb, n = nb + 1, k = nb + 2;
+  Reads reads = {.num_inputs = 0};
+  add_read(L, &reads, 0, a, contraction_read(L, mlirValueGetType(a), shape, nb, m, k));
+  add_read(L, &reads, 1, b, contraction_read(L, mlirValueGetType(b), shape, nb, k, n));
+  bool reduction[MAX_LOOPS] = {false};
+  reduction[k] = true;
+  MlirAffineExpr out[BRAZE_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i)
+    out[i] = mlirAffineDimExprGet(L->ctx, i);
+  MlirAffineMap out_map = mlirAffineMapGet(L->ctx, nb + 3, 0, rank, out);
+  BodyData body = {.kind = BODY_CONTRACT, .op = op, .num_operands = 2};
+  return build(L, op, braze_graph_op_mnemonic(op), &reads, identity_init(op, "reduce_sum", type), out_map, nb + 3,
+               reduction, &body);
+}
+
+static void set_ops_attr(Lowering *L, MlirValue v, const char *mnemonic) {
+  mlirOperationSetAttributeByName(mlirOpResultGetOwner(v), braze_ref(BRAZE_OPS_ATTR), ops_attr(L->ctx, mnemonic));
+}
+
+/* concat: tensor.insert_slice of each input into a tensor.empty. */
+static MlirValue lower_concat(Lowering *L, MlirOperation op) {
+  int64_t dim = 0;
+  braze_attr_i64(op, "dim", &dim);
+  MlirValue acc = empty_like(op, mlirValueGetType(mlirOperationGetResult(op, 0)));
+  int64_t offsets[BRAZE_MAX_RANK] = {0};
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    MlirValue input = materialize(L, mlirOperationGetOperand(op, i));
+    BrazeBuilder b = braze_builder_before(op);
+    acc = braze_build_insert_slice(&b, input, acc, offsets);
+    set_ops_attr(L, acc, "concat");
+    offsets[dim] += mlirShapedTypeGetDimSize(mlirValueGetType(input), dim);
+  }
+  return acc;
+}
+
+static MlirValue lower_constant(Lowering *L, MlirOperation op) {
+  BrazeBuilder b = braze_builder_before(op);
+  MlirValue c = braze_build_constant_attr(&b, mlirOperationGetAttributeByName(op, braze_ref("value")));
+  if (L->num_constants == L->cap_constants) {
+    L->cap_constants = L->cap_constants ? 2 * L->cap_constants : 8;
+    L->constants = realloc(L->constants, L->cap_constants * sizeof *L->constants);
+  }
+  L->constants[L->num_constants++] = mlirOpResultGetOwner(c);
+  return c;
+}
+
+static MlirValue lower_user_kernel(Lowering *L, MlirOperation op) {
+  MlirValue operands[MAX_READS];
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (n > MAX_READS) {
+    braze_emit_error(mlirOperationGetLocation(op), "user_kernel with more than %d operands", MAX_READS);
+    return (MlirValue){NULL};
+  }
+  for (intptr_t k = 0; k < n; ++k)
+    operands[k] = materialize(L, mlirOperationGetOperand(op, k));
+  BrazeBuilder b = braze_builder_before(op);
+  MlirNamedAttribute callee = mlirNamedAttributeGet(
+      mlirIdentifierGet(L->ctx, braze_ref("callee")), mlirOperationGetAttributeByName(op, braze_ref("callee")));
+  return braze_build_typed(&b, "func.call", operands, n, mlirValueGetType(mlirOperationGetResult(op, 0)), &callee, 1);
+}
+
+/* ---- view maps (view index -> input index) ---- */
+
+static MlirAffineMap transpose_map(Lowering *L, MlirOperation op) {
+  int64_t perm[BRAZE_MAX_RANK];
+  intptr_t rank = braze_attr_i64_array(op, "perm", perm, BRAZE_MAX_RANK);
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i) /* result dim i is input dim perm[i] */
+    exprs[perm[i]] = mlirAffineDimExprGet(L->ctx, i);
+  return rank ? mlirAffineMapGet(L->ctx, rank, 0, rank, exprs) : mlirAffineMapZeroResultGet(L->ctx, 0, 0);
+}
+
+static MlirAffineMap broadcast_map(Lowering *L, MlirOperation op) {
+  int64_t shape[BRAZE_MAX_RANK], xshape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape);
+  intptr_t xrank = braze_shape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xshape);
+  return braze_map_broadcast(L->ctx, rank, shape, rank, xshape, xrank);
+}
+
+static MlirAffineMap slice_map(Lowering *L, MlirOperation op) {
+  int64_t starts[BRAZE_MAX_RANK], strides[BRAZE_MAX_RANK];
+  intptr_t rank = braze_attr_i64_array(op, "starts", starts, BRAZE_MAX_RANK);
+  braze_attr_i64_array(op, "strides", strides, BRAZE_MAX_RANK);
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  for (intptr_t i = 0; i < rank; ++i) {
+    MlirAffineExpr d = mlirAffineDimExprGet(L->ctx, i);
+    MlirAffineExpr scaled = mlirAffineMulExprGet(d, mlirAffineConstantExprGet(L->ctx, strides[i]));
+    exprs[i] = mlirSimplifyAffineExpr(mlirAffineAddExprGet(scaled, mlirAffineConstantExprGet(L->ctx, starts[i])),
+                                      (uint32_t)rank, 0);
+  }
+  return rank ? mlirAffineMapGet(L->ctx, rank, 0, rank, exprs) : mlirAffineMapZeroResultGet(L->ctx, 0, 0);
+}
+
+/* reshape of row-major data. Dims are matched in groups of equal element count
+ * (size-1 dims aside: an input size-1 dim is read at 0, a result size-1 dim is
+ * always 0); within a group the result index is linearized and split into the input
+ * dims with floordiv/mod, so 1:1 groups stay plain dims. */
+static MlirAffineMap reshape_map(Lowering *L, MlirOperation op) {
+  int64_t out[BRAZE_MAX_RANK], in[BRAZE_MAX_RANK];
+  intptr_t out_rank = braze_shape(mlirValueGetType(mlirOperationGetResult(op, 0)), out);
+  intptr_t in_rank = braze_shape(mlirValueGetType(mlirOperationGetOperand(op, 0)), in);
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  MlirAffineExpr zero = mlirAffineConstantExprGet(L->ctx, 0);
+  intptr_t i = 0, j = 0; /* next result dim, next input dim */
+  while (j < in_rank) {
+    while (i < out_rank && out[i] == 1)
+      ++i;
+    if (in[j] == 1 || i == out_rank) {
+      exprs[j++] = zero;
+      continue;
+    }
+    intptr_t i2 = i + 1, j2 = j + 1;
+    int64_t size_out = out[i], size_in = in[j];
+    while (size_out != size_in) {
+      if (size_out < size_in && i2 < out_rank)
+        size_out *= out[i2++];
+      else if (size_in < size_out && j2 < in_rank)
+        size_in *= in[j2++];
+      else
+        break; /* element counts differ: the verifier rejects this */
+    }
+    MlirAffineExpr linear = zero;
+    for (intptr_t d = i; d < i2; ++d) {
+      if (out[d] == 1)
+        continue;
+      MlirAffineExpr scaled = mlirAffineMulExprGet(linear, mlirAffineConstantExprGet(L->ctx, out[d]));
+      linear = mlirAffineAddExprGet(scaled, mlirAffineDimExprGet(L->ctx, d));
+    }
+    int64_t stride = size_in;
+    for (intptr_t d = j; d < j2; ++d) {
+      if (in[d] == 1) {
+        exprs[d] = zero;
+        continue;
+      }
+      stride /= in[d];
+      MlirAffineExpr e = mlirAffineFloorDivExprGet(linear, mlirAffineConstantExprGet(L->ctx, stride));
+      if (d > j) /* the group's first dim needs no mod: its index is < in[d] */
+        e = mlirAffineModExprGet(e, mlirAffineConstantExprGet(L->ctx, in[d]));
+      exprs[d] = mlirSimplifyAffineExpr(e, (uint32_t)out_rank, 0);
+    }
+    i = i2;
+    j = j2;
+  }
+  return in_rank ? mlirAffineMapGet(L->ctx, out_rank, 0, in_rank, exprs)
+                 : mlirAffineMapZeroResultGet(L->ctx, out_rank, 0);
+}
+
+static MlirAffineMap view_map(Lowering *L, MlirOperation op) {
+  const char *m = braze_graph_op_mnemonic(op);
+  if (strcmp(m, "transpose") == 0)
+    return transpose_map(L, op);
+  if (strcmp(m, "broadcast_to") == 0)
+    return broadcast_map(L, op);
+  if (strcmp(m, "slice") == 0)
+    return slice_map(L, op);
+  return reshape_map(L, op);
+}
+
+/* ---- the pass ---- */
+
+static bool is_refused(MlirOperation op) {
+  const char *m = braze_graph_op_mnemonic(op);
+  return braze_graph_op_class(op) == GRAPH_COMPOSITE || (m && strcmp(m, "reduce_var") == 0);
+}
+
+static bool is_view(MlirOperation op) {
+  return braze_graph_op_class(op) == GRAPH_SHAPE && strcmp(braze_graph_op_mnemonic(op), "concat") != 0;
+}
+
+static MlirValue lower_op(Lowering *L, MlirOperation op) {
+  switch (braze_graph_op_class(op)) {
+  case GRAPH_UNARY:
+  case GRAPH_BINARY:
+  case GRAPH_CMP:
+  case GRAPH_SELECT:
+    return lower_pointwise(L, op);
+  case GRAPH_REDUCE:
+    return lower_reduce(L, op);
+  case GRAPH_CONTRACTION:
+    return lower_contraction(L, op);
+  case GRAPH_SHAPE:
+    return lower_concat(L, op);
+  case GRAPH_CONSTANT:
+    return lower_constant(L, op);
+  case GRAPH_USER_KERNEL:
+    return lower_user_kernel(L, op);
+  default:
+    braze_emit_error(mlirOperationGetLocation(op), "graph-to-loops cannot lower '%s'",
+                     braze_graph_op_mnemonic(op));
+    return (MlirValue){NULL};
+  }
+}
+
+typedef struct {
+  MlirOperation *ops;
+  size_t count, cap;
+} OpList;
+
+static MlirWalkResult collect_graph_op(MlirOperation op, void *data) {
+  OpList *list = data;
+  if (!braze_is_graph_op(op))
+    return MlirWalkResultAdvance;
+  if (list->count == list->cap) {
+    list->cap = list->cap ? 2 * list->cap : 32;
+    list->ops = realloc(list->ops, list->cap * sizeof *list->ops);
+  }
+  list->ops[list->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+static bool refuse_composites(const OpList *ops) {
+  bool ok = true;
+  for (size_t i = 0; i < ops->count; ++i) {
+    if (!is_refused(ops->ops[i]))
+      continue;
+    MlirStringRef name = braze_op_name(ops->ops[i]);
+    braze_emit_error(mlirOperationGetLocation(ops->ops[i]),
+                     "'%.*s' is a composite op: run graph-decompose before graph-to-loops", (int)name.length,
+                     name.data);
+    ok = false;
+  }
+  return ok;
+}
+
+/* Views still used (by func.return, func.call, ...) get a copy; then every view op
+ * and every unused constant we made is erased, latest first. */
+static void finish(Lowering *L) {
+  for (size_t i = L->num_views; i-- > 0;) {
+    MlirValue result = mlirOperationGetResult(L->views[i].op, 0);
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(result)))
+      mlirValueReplaceAllUsesOfWith(result, materialize(L, result));
+    mlirOperationDestroy(L->views[i].op);
+  }
+  for (size_t i = L->num_constants; i-- > 0;)
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(L->constants[i], 0))))
+      mlirOperationDestroy(L->constants[i]);
+}
+
+static bool run(MlirOperation func, void *state) {
+  (void)state;
+  OpList ops = {0};
+  mlirOperationWalk(func, collect_graph_op, &ops, MlirWalkPreOrder);
+  Lowering L = {.ctx = mlirOperationGetContext(func)};
+  bool ok = refuse_composites(&ops);
+  for (size_t i = 0; ok && i < ops.count; ++i) {
+    MlirOperation op = ops.ops[i];
+    if (is_view(op)) {
+      add_view(&L, op, view_map(&L, op));
+      continue;
+    }
+    MlirValue lowered = lower_op(&L, op);
+    if (mlirValueIsNull(lowered)) {
+      ok = false;
+      break;
+    }
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), lowered);
+    mlirOperationDestroy(op);
+  }
+  if (ok)
+    finish(&L);
+  free(ops.ops);
+  free(L.views);
+  free(L.constants);
+  return ok;
+}
+
+const BrazePassInfo braze_pass_graph_to_loops = {
+    .argument = "graph-to-loops",
+    .summary = "Lower primitive graph ops to linalg.generic on tensors (views become indexing maps)",
+    .options_help = "",
+    .anchor = "func.func",
+    .run = run,
+};
