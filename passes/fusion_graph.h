@@ -1,0 +1,148 @@
+/* The fusion graph of form-kernels: nodes (realized loop-level ops), their data
+ * edges, fusion groups, can_fuse with named refusal reasons, scores, and the greedy
+ * scheduler that merges groups in score order (Inductor's Scheduler.can_fuse /
+ * score_fusion / fuse_nodes, over MLIR ops). docs/passes.md#form-kernels has the rules. */
+#ifndef BRAZE_PASSES_FUSION_GRAPH_H
+#define BRAZE_PASSES_FUSION_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/IR.h"
+
+typedef enum {
+  FK_NODE_GENERIC, /* linalg.generic */
+  FK_NODE_INSERT,  /* tensor.insert_slice (concat) */
+  FK_NODE_CALL,    /* func.call of a user kernel: an extern (ext) node */
+  FK_NODE_OPAQUE,  /* any other op with operands: kept in the graph function, never fused */
+} FkNodeClass;
+
+/* One value a node reads: an operand, or a value its regions capture. */
+typedef struct {
+  MlirValue value;
+  int producer;      /* node index, or -1 (function argument, constant, support op) */
+  bool support;      /* produced by a clonable support op (empty, fill, small constant) */
+  bool has_map;      /* map: node loops -> tensor indices of the read */
+  MlirAffineMap map;
+  int64_t bytes;
+} FkRead;
+
+/* One result of a node. */
+typedef struct {
+  MlirValue value;
+  bool has_map; /* map: node loops -> tensor indices of the write */
+  MlirAffineMap map;
+  int64_t bytes;
+  int *users;   /* consumer node indices (deduplicated) */
+  size_t num_users;
+  bool escapes; /* also used by the return or another non-node op */
+} FkResult;
+
+typedef struct {
+  MlirOperation op;
+  FkNodeClass cls;
+  char **ops; /* graph op mnemonics (braze.ops, or a default) */
+  size_t num_ops;
+  int rank;       /* loops; -1 when the loop ranges are unknown (dynamic) */
+  int64_t *space; /* loop ranges */
+  bool *reduced;  /* per loop: a reduction iterator */
+  bool has_red;
+  bool contraction; /* matmul / batch_matmul */
+  FkRead *reads;
+  size_t num_reads;
+  FkResult *results;
+  size_t num_results;
+  int group;
+  int *align; /* node loop -> loop of its group */
+} FkNode;
+
+typedef enum { FK_CAT_VERTICAL, FK_CAT_EPILOGUE, FK_CAT_HORIZONTAL } FkCategory;
+
+typedef enum {
+  FK_OK,
+  FK_DISABLED,
+  FK_NOT_FUSABLE,
+  FK_EXTERN,
+  FK_TWO_CONTRACTIONS,
+  FK_MATMUL_EPILOGUE_DISABLED,
+  FK_SPACE_MISMATCH,
+  FK_HORIZONTAL_DISABLED,
+  FK_EPILOGUE_DISABLED,
+  FK_INDEXING_MISMATCH,
+  FK_MAX_OPS,
+  FK_CYCLE,
+  FK_NOT_ADJACENT,
+} FkReason;
+
+typedef struct {
+  bool alive;
+  int rank; /* the group's loops: the full space of its reductions, or its pointwise space */
+  int64_t *space;
+  bool *reduced;
+  bool has_red, has_contraction, has_ext, opaque;
+  size_t num_ops;  /* graph ops in the group (max-ops counts these) */
+  int64_t score;   /* bytes saved by the fusions that built the group */
+} FkGroup;
+
+/* A pair of nodes that could fuse: a data edge or a shared input. */
+typedef struct {
+  int a, b; /* node indices, a < b */
+  FkCategory category; /* as first evaluated */
+  int64_t score;       /* as first evaluated (both nodes alone) */
+  int step;            /* fusion step that put them in one group, or 0 */
+  FkReason reason;     /* final refusal reason when step == 0 */
+} FkCandidate;
+
+typedef struct {
+  int a, b; /* representative nodes of the two groups (lowest indices) */
+  FkCategory category;
+  int64_t score;
+} FkStep;
+
+typedef struct {
+  bool disable, no_horizontal, no_epilogue, epilogue_templates;
+  long long max_ops;
+} FkRules;
+
+typedef struct {
+  MlirOperation func;
+  FkNode *nodes;
+  size_t num_nodes;
+  FkGroup *groups; /* indexed like nodes: group g starts as node g */
+  FkCandidate *cands;
+  size_t num_cands;
+  FkStep *steps;
+  size_t num_steps;
+  FkRules rules;
+} FkGraph;
+
+/* Build the graph of `func` (a func.func with a body). */
+void fk_graph_build(FkGraph *g, MlirOperation func, const FkRules *rules);
+void fk_graph_free(FkGraph *g);
+
+/* Fuse greedily in score order until no legal fusion is left; fills steps and the
+ * candidates' outcomes. */
+void fk_schedule(FkGraph *g);
+
+/* The verdict for fusing the groups of nodes a and b now. */
+typedef struct {
+  FkReason reason;
+  FkCategory category;
+  int64_t score;
+} FkVerdict;
+FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b);
+
+/* tensor.empty, small constants (scalars, splats, <= 64 elements) and linalg.fill of
+ * those: not nodes; cloned into each kernel that uses them. */
+bool fk_is_support_op(MlirOperation op);
+
+const char *fk_reason_name(FkReason r);
+const char *fk_category_name(FkCategory c);
+/* "poi", "red", "tem", "ext" for group g; NULL for opaque groups (not outlined). */
+const char *fk_group_kind(const FkGraph *g, int group);
+/* Nodes of group g in program order; returns the count (caller frees *out). */
+size_t fk_group_nodes(const FkGraph *g, int group, int **out);
+
+#endif

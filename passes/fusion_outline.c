@@ -1,0 +1,376 @@
+/* Outlining fusion groups into kernel functions (see fusion_outline.h). */
+#include "passes/fusion_outline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/strbuf.h"
+
+/* ---- order and names ---- */
+
+static bool group_ready(const FkGraph *g, int group, const bool *done) {
+  for (size_t i = 0; i < g->num_nodes; ++i) {
+    const FkNode *n = &g->nodes[i];
+    if (n->group != group)
+      continue;
+    for (size_t k = 0; k < n->num_reads; ++k) {
+      int p = n->reads[k].producer;
+      if (p >= 0 && g->nodes[p].group != group && !done[g->nodes[p].group])
+        return false;
+    }
+  }
+  return true;
+}
+
+static bool symbol_exists(MlirOperation func, const char *name) {
+  MlirOperation module = mlirOperationGetParentOperation(func);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
+      return true;
+  }
+  return false;
+}
+
+/* The group's graph ops in program order, duplicates dropped (Inductor style). */
+static void append_unique_ops(const FkGraph *g, int group, BrazeStr *name) {
+  const char **seen = calloc(1, sizeof *seen);
+  size_t num_seen = 0;
+  for (size_t i = 0; i < g->num_nodes; ++i) {
+    const FkNode *n = &g->nodes[i];
+    if (n->group != group)
+      continue;
+    for (size_t k = 0; k < n->num_ops; ++k) {
+      bool dup = false;
+      for (size_t s = 0; s < num_seen && !dup; ++s)
+        dup = strcmp(seen[s], n->ops[k]) == 0;
+      if (dup)
+        continue;
+      seen = realloc(seen, (num_seen + 1) * sizeof *seen);
+      seen[num_seen++] = n->ops[k];
+      braze_str_printf(name, "_%s", n->ops[k]);
+    }
+  }
+  free(seen);
+}
+
+static char *kernel_name(const FkGraph *g, int group, const char *kind, const char *target, int *next_index) {
+  BrazeStr ops = {0};
+  append_unique_ops(g, group, &ops);
+  for (;;) {
+    BrazeStr name = {0};
+    braze_str_printf(&name, "%s_%s_fused%s_%d", target, kind, braze_str_cstr(&ops), (*next_index)++);
+    if (!symbol_exists(g->func, braze_str_cstr(&name))) {
+      braze_str_free(&ops);
+      return name.data;
+    }
+    braze_str_free(&name);
+  }
+}
+
+void fk_kernels_plan(const FkGraph *g, const char *target, int *next_index, FkKernelList *out) {
+  out->items = calloc(g->num_nodes + 1, sizeof *out->items);
+  out->count = 0;
+  bool *done = calloc(g->num_nodes + 1, sizeof *done);
+  /* Kahn's algorithm; among ready groups the one whose first node comes first. */
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (size_t i = 0; i < g->num_nodes && !progress; ++i) {
+      int group = g->nodes[i].group;
+      if (done[group] || !group_ready(g, group, done))
+        continue;
+      done[group] = true;
+      FkKernel *k = &out->items[out->count++];
+      k->group = group;
+      k->kind = fk_group_kind(g, group);
+      k->name = k->kind ? kernel_name(g, group, k->kind, target, next_index) : NULL;
+      progress = true;
+    }
+  }
+  free(done);
+}
+
+void fk_kernels_free(FkKernelList *list) {
+  for (size_t i = 0; i < list->count; ++i)
+    free(list->items[i].name);
+  free(list->items);
+  list->items = NULL;
+  list->count = 0;
+}
+
+const FkKernel *fk_kernel_of(const FkKernelList *list, const FkGraph *g, int node) {
+  for (size_t i = 0; i < list->count; ++i)
+    if (list->items[i].group == g->nodes[node].group)
+      return &list->items[i];
+  return NULL;
+}
+
+/* ---- value mapping while cloning into a kernel ---- */
+
+typedef struct {
+  MlirValue *from, *to;
+  size_t count;
+} ValueMap;
+
+static void map_add(ValueMap *m, MlirValue from, MlirValue to) {
+  m->from = realloc(m->from, (m->count + 1) * sizeof *m->from);
+  m->to = realloc(m->to, (m->count + 1) * sizeof *m->to);
+  m->from[m->count] = from;
+  m->to[m->count++] = to;
+}
+
+static bool map_find(const ValueMap *m, MlirValue v, MlirValue *to) {
+  for (size_t i = 0; i < m->count; ++i)
+    if (mlirValueEqual(m->from[i], v)) {
+      *to = m->to[i];
+      return true;
+    }
+  return false;
+}
+
+static void map_free(ValueMap *m) {
+  free(m->from);
+  free(m->to);
+}
+
+typedef struct {
+  MlirBlock fn_body;   /* the graph function's body */
+  MlirBlock kernel;    /* the kernel's entry block */
+  MlirLocation loc;
+  ValueMap map;        /* graph-function value -> kernel value */
+  MlirValue *inputs;   /* graph-function values passed to the kernel, in argument order */
+  size_t num_inputs;
+} Outliner;
+
+static MlirWalkResult remap_operands(MlirOperation op, void *user) {
+  const ValueMap *m = user;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    MlirValue to;
+    if (map_find(m, mlirOperationGetOperand(op, i), &to))
+      mlirOperationSetOperand(op, i, to);
+  }
+  return MlirWalkResultAdvance;
+}
+
+static void materialize(Outliner *o, MlirValue v);
+
+/* Clone `op` (from the graph function) at the end of the kernel, after making its
+ * operands and captured values available there. */
+static MlirWalkResult materialize_captures(MlirOperation op, void *user);
+
+static void clone_into_kernel(Outliner *o, MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
+    materialize(o, mlirOperationGetOperand(op, i));
+  if (mlirOperationGetNumRegions(op))
+    mlirOperationWalk(op, materialize_captures, o, MlirWalkPreOrder);
+  MlirOperation clone = mlirOperationClone(op);
+  mlirBlockAppendOwnedOperation(o->kernel, clone);
+  mlirOperationWalk(clone, remap_operands, &o->map, MlirWalkPreOrder);
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
+    map_add(&o->map, mlirOperationGetResult(op, i), mlirOperationGetResult(clone, i));
+}
+
+static bool in_fn_body(const Outliner *o, MlirValue v) {
+  if (mlirValueIsABlockArgument(v))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), o->fn_body);
+  return mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(v)), o->fn_body);
+}
+
+static MlirWalkResult materialize_captures(MlirOperation op, void *user) {
+  Outliner *o = user;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (in_fn_body(o, v))
+      materialize(o, v);
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Make graph-function value `v` available in the kernel: a support op is cloned,
+ * anything else becomes a kernel argument. Group results are mapped already. */
+static void materialize(Outliner *o, MlirValue v) {
+  MlirValue to;
+  if (map_find(&o->map, v, &to))
+    return;
+  if (mlirValueIsAOpResult(v) && fk_is_support_op(mlirOpResultGetOwner(v))) {
+    clone_into_kernel(o, mlirOpResultGetOwner(v));
+    return;
+  }
+  MlirValue arg = mlirBlockAddArgument(o->kernel, mlirValueGetType(v), o->loc);
+  map_add(&o->map, v, arg);
+  o->inputs = realloc(o->inputs, (o->num_inputs + 1) * sizeof *o->inputs);
+  o->inputs[o->num_inputs++] = v;
+}
+
+/* ---- one kernel ---- */
+
+static bool is_group_op(const FkGraph *g, int group, MlirOperation op) {
+  for (size_t i = 0; i < g->num_nodes; ++i)
+    if (g->nodes[i].group == group && mlirOperationEqual(g->nodes[i].op, op))
+      return true;
+  return false;
+}
+
+static MlirOperation body_ancestor(MlirBlock body, MlirOperation op) {
+  while (!mlirOperationIsNull(op) && !mlirBlockEqual(mlirOperationGetBlock(op), body))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+static bool used_outside(const FkGraph *g, int group, MlirBlock body, MlirValue v) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!is_group_op(g, group, body_ancestor(body, mlirOpOperandGetOwner(u))))
+      return true;
+  return false;
+}
+
+static MlirAttribute ops_attr(MlirContext ctx, const FkGraph *g, int group) {
+  size_t count = 0;
+  for (size_t i = 0; i < g->num_nodes; ++i)
+    if (g->nodes[i].group == group)
+      count += g->nodes[i].num_ops;
+  MlirAttribute *items = calloc(count + 1, sizeof *items);
+  size_t k = 0;
+  for (size_t i = 0; i < g->num_nodes; ++i)
+    for (size_t j = 0; g->nodes[i].group == group && j < g->nodes[i].num_ops; ++j)
+      items[k++] = mlirStringAttrGet(ctx, braze_ref(g->nodes[i].ops[j]));
+  MlirAttribute a = mlirArrayAttrGet(ctx, (intptr_t)k, items);
+  free(items);
+  return a;
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref(name)), a);
+}
+
+static MlirOperation create_kernel_func(const FkGraph *g, const FkKernel *k, MlirBlock block, MlirType fn_type,
+                                        MlirLocation loc) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute attrs[] = {
+      named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(k->name))),
+      named(ctx, "function_type", mlirTypeAttrGet(fn_type)),
+      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+      named(ctx, "kernel.kind", mlirStringAttrGet(ctx, braze_ref(k->kind))),
+      named(ctx, "kernel.ops", ops_attr(ctx, g, k->group)),
+      named(ctx, "kernel.score", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), g->groups[k->group].score)),
+  };
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, sizeof attrs / sizeof *attrs, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  return mlirOperationCreate(&st);
+}
+
+static MlirOperation create_op(const char *name, MlirLocation loc, size_t num_operands, const MlirValue *operands,
+                               size_t num_results, const MlirType *results, MlirNamedAttribute *attr) {
+  MlirOperationState st = mlirOperationStateGet(braze_ref(name), loc);
+  mlirOperationStateAddOperands(&st, (intptr_t)num_operands, operands);
+  mlirOperationStateAddResults(&st, (intptr_t)num_results, results);
+  if (attr)
+    mlirOperationStateAddAttributes(&st, 1, attr);
+  return mlirOperationCreate(&st);
+}
+
+static MlirType *value_types(const MlirValue *values, size_t n) {
+  MlirType *types = calloc(n + 1, sizeof *types);
+  for (size_t i = 0; i < n; ++i)
+    types[i] = mlirValueGetType(values[i]);
+  return types;
+}
+
+static void outline_group(FkGraph *g, const FkKernel *k, MlirBlock body) {
+  int *nodes = NULL;
+  size_t num_nodes = fk_group_nodes(g, k->group, &nodes);
+  MlirLocation loc = mlirOperationGetLocation(g->nodes[nodes[0]].op);
+  MlirContext ctx = mlirLocationGetContext(loc);
+  Outliner o = {.fn_body = body, .kernel = mlirBlockCreate(0, NULL, NULL), .loc = loc};
+  MlirValue *outs = calloc(1, sizeof *outs);
+  size_t num_outs = 0;
+  for (size_t i = 0; i < num_nodes; ++i) {
+    MlirOperation op = g->nodes[nodes[i]].op;
+    clone_into_kernel(&o, op);
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r) {
+      MlirValue v = mlirOperationGetResult(op, r);
+      if (!used_outside(g, k->group, body, v))
+        continue;
+      outs = realloc(outs, (num_outs + 1) * sizeof *outs);
+      outs[num_outs++] = v;
+    }
+  }
+  MlirValue *kernel_outs = calloc(num_outs + 1, sizeof *kernel_outs);
+  for (size_t i = 0; i < num_outs; ++i)
+    map_find(&o.map, outs[i], &kernel_outs[i]);
+  mlirBlockAppendOwnedOperation(o.kernel, create_op("func.return", loc, num_outs, kernel_outs, 0, NULL, NULL));
+
+  MlirType *in_types = value_types(o.inputs, o.num_inputs), *out_types = value_types(outs, num_outs);
+  MlirType fn_type = mlirFunctionTypeGet(ctx, (intptr_t)o.num_inputs, in_types, (intptr_t)num_outs, out_types);
+  MlirOperation kernel = create_kernel_func(g, k, o.kernel, fn_type, loc);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(g->func), g->func, kernel);
+
+  MlirNamedAttribute callee = named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(k->name)));
+  MlirOperation call = create_op("func.call", loc, o.num_inputs, o.inputs, num_outs, out_types, &callee);
+  mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetTerminator(body), call);
+  for (size_t i = 0; i < num_outs; ++i)
+    mlirValueReplaceAllUsesOfWith(outs[i], mlirOperationGetResult(call, (intptr_t)i));
+  for (size_t i = num_nodes; i-- > 0;) {
+    mlirOperationRemoveFromParent(g->nodes[nodes[i]].op);
+    mlirOperationDestroy(g->nodes[nodes[i]].op);
+    g->nodes[nodes[i]].op = (MlirOperation){NULL};
+  }
+  free(in_types);
+  free(out_types);
+  free(kernel_outs);
+  free(outs);
+  free(o.inputs);
+  map_free(&o.map);
+  free(nodes);
+}
+
+static bool has_uses(MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+      return true;
+  return false;
+}
+
+/* Support ops that only fed now-outlined nodes are dead in the graph function. */
+static void erase_dead_support(MlirBlock body) {
+  MlirOperation *ops = calloc(1, sizeof *ops);
+  size_t n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    ops = realloc(ops, (n + 1) * sizeof *ops);
+    ops[n++] = op;
+  }
+  /* Backwards, so that a fill goes before the empty it fills. */
+  for (size_t i = n; i-- > 0;)
+    if (fk_is_support_op(ops[i]) && !has_uses(ops[i])) {
+      mlirOperationRemoveFromParent(ops[i]);
+      mlirOperationDestroy(ops[i]);
+    }
+  free(ops);
+}
+
+void fk_outline(FkGraph *g, const FkKernelList *kernels) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->func, 0));
+  for (size_t i = 0; i < kernels->count; ++i) {
+    const FkKernel *k = &kernels->items[i];
+    if (k->name) {
+      outline_group(g, k, body);
+      continue;
+    }
+    /* An opaque op stays, moved to its place in the new order. */
+    int *nodes = NULL;
+    size_t n = fk_group_nodes(g, k->group, &nodes);
+    for (size_t j = 0; j < n; ++j)
+      mlirOperationMoveBefore(g->nodes[nodes[j]].op, mlirBlockGetTerminator(body));
+    free(nodes);
+  }
+  erase_dead_support(body);
+}

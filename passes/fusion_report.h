@@ -1,0 +1,23 @@
+/* What form-kernels decided, for people: the fusion report (text or JSON), the
+ * remarks of the `remarks` option, and `explain=A,B`. */
+#ifndef BRAZE_PASSES_FUSION_REPORT_H
+#define BRAZE_PASSES_FUSION_REPORT_H
+
+#include "passes/fusion_graph.h"
+#include "passes/fusion_outline.h"
+#include "support/strbuf.h"
+
+/* Append the report of one function. JSON: one object per function; the caller
+ * joins them (fk_report_json_begin/end wrap the list). */
+void fk_report_text(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels);
+void fk_report_json_begin(BrazeStr *out);
+void fk_report_json(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels, bool first);
+void fk_report_json_end(BrazeStr *out);
+
+/* One remark per candidate pair (at the later node) and per kernel (at its first node). */
+void fk_emit_remarks(const FkGraph *g, const FkKernelList *kernels);
+
+/* Remarks on why nodes computing (or named) `a` and `b` did or did not fuse. */
+void fk_explain(const FkGraph *g, const FkKernelList *kernels, const char *a, const char *b);
+
+#endif
