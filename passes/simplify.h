@@ -1,0 +1,68 @@
+/* graph-simplify internals, shared by graph-simplify.c (options, driver) and the
+ * rule files simplify_rules.c (identities, views, select), simplify_fold.c
+ * (constant folding) and simplify_cse.c (CSE walk). */
+#ifndef BRAZE_PASSES_SIMPLIFY_H
+#define BRAZE_PASSES_SIMPLIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+#include "passes/graph_builder.h"
+
+/* Every rule, by the name disable= and remarks use. */
+typedef enum {
+  RULE_ADD_ZERO,
+  RULE_SUB_ZERO,
+  RULE_MUL_ONE,
+  RULE_DIV_ONE,
+  RULE_DOUBLE_TRANSPOSE,
+  RULE_TRANSPOSE_OF_BROADCAST,
+  RULE_RESHAPE_CHAIN,
+  RULE_BROADCAST_NOOP,
+  RULE_SELECT_CONST,
+  RULE_CONST_FOLD,
+  RULE_CSE,
+  RULE_DCE,
+  NUM_RULES
+} SimplifyRule;
+
+extern const char *const simplify_rule_names[NUM_RULES];
+
+typedef struct {
+  bool enabled[NUM_RULES];
+  int64_t fold_limit; /* max element count of a folded constant */
+  bool remarks;       /* one remark per applied rewrite */
+} SimplifyOptions;
+
+/* One run of the pass on one function. */
+typedef struct {
+  const SimplifyOptions *opts;
+  size_t num_rewrites;
+} SimplifyRun;
+
+/* Record an applied rewrite of `rule` at `loc` (a remark when asked for);
+ * `detail` may be NULL. */
+void simplify_applied(SimplifyRun *run, MlirLocation loc, SimplifyRule rule, const char *detail);
+
+/* A pattern body: rewrite `op` through `b` and return true, or return false
+ * having changed nothing. */
+typedef bool (*SimplifyFn)(MlirOperation op, GraphBuilder *b, SimplifyRun *run);
+
+typedef struct {
+  SimplifyRule rule;
+  const char *root; /* the op mnemonic the pattern is anchored on */
+  SimplifyFn fn;
+} SimplifyPattern;
+
+/* The pattern tables of the rule files. */
+extern const SimplifyPattern simplify_rule_patterns[];
+extern const size_t simplify_num_rule_patterns;
+extern const SimplifyPattern simplify_fold_patterns[];
+extern const size_t simplify_num_fold_patterns;
+
+/* CSE of graph ops under `root`, block by block; returns how many were merged. */
+size_t simplify_cse(MlirOperation root, SimplifyRun *run);
+
+#endif
