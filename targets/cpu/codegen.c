@@ -1,0 +1,156 @@
+/* cpu-codegen: kernel-level IR (kernel functions over tensors holding linalg.generic,
+ * called from a graph function) -> target-level IR (scf.parallel / scf.for over
+ * memrefs, destination-passing kernels, an entry function that allocates
+ * intermediates by liveness). The produced IR is specified in docs/architecture.md,
+ * "4. target level"; docs/passes.md "## cpu-codegen" describes decisions and options.
+ *
+ * Options:
+ *   reassoc=true|false  fastmath<reassoc,contract> on reduction accumulations (default true)
+ *   remarks             remarks: each kernel's phases, the entry's peak intermediate bytes
+ *   row-buffer-bytes=N  largest per-iteration row buffer kept on the stack (default 65536) */
+#include "targets/cpu/codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/passes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+bool cg_attr_bool(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref(name)));
+}
+
+MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *args, MlirBlock *entry) {
+  MlirContext ctx = mlirOperationGetContext(old);
+  MlirLocation loc = mlirOperationGetLocation(old);
+  MlirType fty = mlirFunctionTypeGet(ctx, n_args, args, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(old, braze_ref("sym_name"))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+  };
+  MlirLocation locs[64];
+  for (intptr_t i = 0; i < n_args && i < 64; ++i)
+    locs[i] = loc;
+  *entry = mlirBlockCreate(n_args, args, locs);
+  MlirRegion body = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(body, *entry);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, 2, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &body);
+  MlirOperation fn = mlirOperationCreate(&st);
+  MlirAttribute vis = mlirOperationGetAttributeByName(old, braze_ref("sym_visibility"));
+  if (!mlirAttributeIsNull(vis))
+    mlirOperationSetAttributeByName(fn, braze_ref("sym_visibility"), vis);
+  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(old); ++i) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, i);
+    mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);
+  }
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, fn);
+  return fn;
+}
+
+/* A private constant memref.global holding `dense` (named __braze_const_N, first
+ * free N), and its memref.get_global at b. */
+MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense) {
+  MlirContext ctx = b->ctx;
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  char name[64];
+  for (int n = 0;; ++n) {
+    snprintf(name, sizeof name, "__braze_const_%d", n);
+    if (mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(name))))
+      break;
+  }
+  mlirSymbolTableDestroy(table);
+  MlirType type = cg_memref_like(mlirAttributeGetType(dense));
+  MlirNamedAttribute attrs[6] = {
+      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(name))),
+      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+      cg_named(ctx, "type", mlirTypeAttrGet(type)),
+      cg_named(ctx, "initial_value", dense),
+      cg_named(ctx, "constant", mlirUnitAttrGet(ctx)),
+      cg_named(ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
+  };
+  MlirOperationState st = mlirOperationStateGet(braze_ref("memref.global"), b->loc);
+  mlirOperationStateAddAttributes(&st, 6, attrs);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreate(&st));
+  MlirNamedAttribute ref = cg_named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
+  return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &type, 1, &ref), 0);
+}
+
+static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", NULL};
+
+static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
+  if (!braze_options_check(options, "cpu-codegen", allowed_options, error))
+    return NULL;
+  CgOptions *o = calloc(1, sizeof *o);
+  const BrazeOption *re = braze_option_find(options, "reassoc");
+  o->reassoc = true;
+  if (re && re->value && (strcmp(re->value, "false") == 0 || strcmp(re->value, "0") == 0))
+    o->reassoc = false;
+  else if (re && re->value && strcmp(re->value, "true") != 0 && strcmp(re->value, "1") != 0) {
+    braze_str_printf(error, "option 'reassoc' expects true or false, got '%s'", re->value);
+    free(o);
+    return NULL;
+  }
+  o->remarks = braze_option_flag(options, "remarks");
+  if (!braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error)) {
+    free(o);
+    return NULL;
+  }
+  return o;
+}
+
+static void destroy_state(void *state) { free(state); }
+
+static bool is_func(MlirOperation op) { return braze_op_is(op, "func.func"); }
+static bool is_kernel(MlirOperation op) { return is_func(op) && cg_attr_bool(op, "kernel.kind"); }
+static bool is_declaration(MlirOperation op) {
+  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+}
+
+/* Collect the module's functions of one class first: converting replaces them. */
+static size_t collect(MlirOperation module, bool kernels, MlirOperation *out, size_t cap) {
+  size_t n = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!is_func(op) || is_declaration(op) || is_kernel(op) != kernels)
+      continue;
+    if (n < cap)
+      out[n] = op;
+    ++n;
+  }
+  return n;
+}
+
+static bool run(MlirOperation module, void *state) {
+  const CgOptions *opts = state;
+  size_t nk = collect(module, true, NULL, 0), ng = collect(module, false, NULL, 0);
+  MlirOperation *funcs = malloc((nk + ng + 1) * sizeof *funcs);
+  collect(module, true, funcs, nk);
+  collect(module, false, funcs + nk, ng);
+  bool ok = true;
+  for (size_t i = 0; i < nk && ok; ++i)
+    ok = cg_convert_kernel(funcs[i], module, opts);
+  for (size_t i = nk; i < nk + ng && ok; ++i)
+    ok = cg_convert_graph(funcs[i], module, opts);
+  free(funcs);
+  return ok;
+}
+
+const BrazePassInfo braze_pass_cpu_codegen = {
+    .argument = "cpu-codegen",
+    .summary = "Kernel functions -> scf.parallel/scf.for over memrefs; graph function -> entry with buffers",
+    .options_help = "  reassoc=true|false   fastmath<reassoc,contract> on reduction accumulations (default true)\n"
+                    "  remarks              remark each kernel's phases and the entry's peak intermediate bytes\n"
+                    "  row-buffer-bytes=N   per-iteration row buffers up to N bytes live on the stack (65536)\n",
+    .anchor = "builtin.module",
+    .create_state = create_state,
+    .destroy_state = destroy_state,
+    .run = run,
+};

@@ -1,0 +1,214 @@
+/* cpu-codegen: a small IR builder over the MLIR C API (ops, constants, loops,
+ * affine expressions expanded into arith on index values). */
+#include "targets/cpu/codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+
+CgBuilder cg_builder_at_end(MlirBlock block, MlirLocation loc) {
+  return (CgBuilder){mlirLocationGetContext(loc), loc, block, {NULL}, NULL};
+}
+
+MlirOperation cg_insert(CgBuilder *b, MlirOperation op) {
+  if (mlirOperationIsNull(b->before))
+    mlirBlockAppendOwnedOperation(b->block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  return op;
+}
+
+MlirOperation cg_create(CgBuilder *b, const char *name, intptr_t n_operands, const MlirValue *operands,
+                        intptr_t n_results, const MlirType *results, intptr_t n_attrs,
+                        const MlirNamedAttribute *attrs) {
+  MlirOperationState st = mlirOperationStateGet(braze_ref(name), b->loc);
+  if (n_operands)
+    mlirOperationStateAddOperands(&st, n_operands, operands);
+  if (n_results)
+    mlirOperationStateAddResults(&st, n_results, results);
+  if (n_attrs)
+    mlirOperationStateAddAttributes(&st, n_attrs, attrs);
+  return cg_insert(b, mlirOperationCreate(&st));
+}
+
+MlirValue cg_op(CgBuilder *b, const char *name, MlirType result, intptr_t n, const MlirValue *operands) {
+  return mlirOperationGetResult(cg_create(b, name, n, operands, 1, &result, 0, NULL), 0);
+}
+
+MlirNamedAttribute cg_named(MlirContext ctx, const char *name, MlirAttribute attr) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref(name)), attr);
+}
+
+MlirAttribute cg_parse_attr(MlirContext ctx, const char *text) { return mlirAttributeParseGet(ctx, braze_ref(text)); }
+
+MlirType cg_index_type(MlirContext ctx) { return mlirIndexTypeGet(ctx); }
+
+MlirValue cg_constant(CgBuilder *b, MlirAttribute typed_attr) {
+  MlirNamedAttribute value = cg_named(b->ctx, "value", typed_attr);
+  MlirType type = mlirAttributeGetType(typed_attr);
+  return mlirOperationGetResult(cg_create(b, "arith.constant", 0, NULL, 1, &type, 1, &value), 0);
+}
+
+MlirValue cg_index(CgBuilder *b, int64_t value) {
+  MlirAttribute attr = mlirIntegerAttrGet(cg_index_type(b->ctx), value);
+  CgConstPool *pool = b->pool;
+  if (!pool)
+    return cg_constant(b, attr);
+  for (int i = 0; i < pool->n; ++i)
+    if (pool->value[i] == value)
+      return pool->result[i];
+  MlirOperation first = mlirBlockGetFirstOperation(pool->block);
+  CgBuilder at_start = {b->ctx, b->loc, pool->block, first, NULL};
+  MlirValue v = cg_constant(&at_start, attr);
+  if (pool->n < 64) {
+    pool->value[pool->n] = value;
+    pool->result[pool->n++] = v;
+  }
+  return v;
+}
+
+MlirValue cg_load(CgBuilder *b, MlirValue memref, intptr_t n, const MlirValue *indices) {
+  MlirValue ops[9];
+  ops[0] = memref;
+  for (intptr_t i = 0; i < n; ++i)
+    ops[i + 1] = indices[i];
+  MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(memref));
+  return cg_op(b, "memref.load", elem, n + 1, ops);
+}
+
+void cg_store(CgBuilder *b, MlirValue value, MlirValue memref, intptr_t n, const MlirValue *indices) {
+  MlirValue ops[10];
+  ops[0] = value;
+  ops[1] = memref;
+  for (intptr_t i = 0; i < n; ++i)
+    ops[i + 2] = indices[i];
+  cg_create(b, "memref.store", n + 2, ops, 0, NULL, 0, NULL);
+}
+
+MlirType cg_memref_of(MlirType elem, intptr_t rank, const int64_t *shape) {
+  return mlirMemRefTypeContiguousGet(elem, rank, shape, mlirAttributeGetNull());
+}
+
+MlirType cg_memref_like(MlirType shaped) {
+  int64_t shape[8];
+  intptr_t rank = mlirShapedTypeGetRank(shaped);
+  for (intptr_t i = 0; i < rank && i < 8; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(shaped, i);
+  return cg_memref_of(mlirShapedTypeGetElementType(shaped), rank, shape);
+}
+
+int64_t cg_num_elements(MlirType shaped) {
+  int64_t n = 1;
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(shaped); ++i)
+    n *= mlirShapedTypeGetDimSize(shaped, i);
+  return n;
+}
+
+int64_t cg_elem_bytes(MlirType elem) {
+  if (mlirTypeIsAIndex(elem))
+    return 8;
+  if (mlirTypeIsAInteger(elem)) {
+    unsigned w = mlirIntegerTypeGetWidth(elem);
+    return w <= 8 ? 1 : (w + 7) / 8;
+  }
+  if (mlirTypeIsAFloat(elem))
+    return (mlirFloatTypeGetWidth(elem) + 7) / 8;
+  return 8;
+}
+
+/* A block with `n` arguments of the given types, located at b->loc. */
+static MlirBlock new_block(CgBuilder *b, intptr_t n, const MlirType *types) {
+  MlirLocation locs[16];
+  for (intptr_t i = 0; i < n && i < 16; ++i)
+    locs[i] = b->loc;
+  return mlirBlockCreate(n, types, locs);
+}
+
+MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
+                     CgBuilder *body, MlirValue *iv, MlirValue *iter) {
+  MlirValue operands[3 + 8] = {lb, ub, cg_index(b, 1)};
+  MlirType types[1 + 8] = {cg_index_type(b->ctx)};
+  for (intptr_t i = 0; i < n_iter; ++i) {
+    operands[3 + i] = inits[i];
+    types[1 + i] = mlirValueGetType(inits[i]);
+  }
+  MlirBlock block = new_block(b, 1 + n_iter, types);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.for"), b->loc);
+  mlirOperationStateAddOperands(&st, 3 + n_iter, operands);
+  if (n_iter)
+    mlirOperationStateAddResults(&st, n_iter, types + 1);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
+  *body = cg_builder_at_end(block, b->loc);
+  body->pool = b->pool;
+  *iv = mlirBlockGetArgument(block, 0);
+  for (intptr_t i = 0; i < n_iter; ++i)
+    iter[i] = mlirBlockGetArgument(block, 1 + i);
+  return op;
+}
+
+void cg_yield(CgBuilder *b, intptr_t n, const MlirValue *values) {
+  cg_create(b, "scf.yield", n, values, 0, NULL, 0, NULL);
+}
+
+MlirOperation cg_parallel(CgBuilder *b, intptr_t n, const int64_t *ub, CgBuilder *body, MlirValue *ivs) {
+  MlirValue operands[3 * 8];
+  MlirType types[8];
+  MlirValue zero = cg_index(b, 0), one = cg_index(b, 1);
+  for (intptr_t i = 0; i < n; ++i) {
+    operands[i] = zero;
+    operands[n + i] = cg_index(b, ub[i]);
+    operands[2 * n + i] = one;
+    types[i] = cg_index_type(b->ctx);
+  }
+  MlirBlock block = new_block(b, n, types);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  char seg[64];
+  snprintf(seg, sizeof seg, "array<i32: %d, %d, %d, 0>", (int)n, (int)n, (int)n);
+  MlirNamedAttribute attr = cg_named(b->ctx, "operandSegmentSizes", cg_parse_attr(b->ctx, seg));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.parallel"), b->loc);
+  mlirOperationStateAddOperands(&st, 3 * n, operands);
+  mlirOperationStateAddAttributes(&st, 1, &attr);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
+  CgBuilder end = cg_builder_at_end(block, b->loc);
+  end.pool = b->pool;
+  MlirOperation reduce = cg_create(&end, "scf.reduce", 0, NULL, 0, NULL, 0, NULL);
+  *body = end;
+  body->before = reduce;
+  for (intptr_t i = 0; i < n; ++i)
+    ivs[i] = mlirBlockGetArgument(block, i);
+  return op;
+}
+
+/* Affine expressions on non-negative index values (loop indices of views):
+ * floordiv and mod become unsigned division and remainder. */
+MlirValue cg_affine(CgBuilder *b, MlirAffineExpr expr, const MlirValue *dims) {
+  if (mlirAffineExprIsADim(expr))
+    return dims[mlirAffineDimExprGetPosition(expr)];
+  if (mlirAffineExprIsAConstant(expr))
+    return cg_index(b, mlirAffineConstantExprGetValue(expr));
+  MlirValue ops[2] = {cg_affine(b, mlirAffineBinaryOpExprGetLHS(expr), dims),
+                      cg_affine(b, mlirAffineBinaryOpExprGetRHS(expr), dims)};
+  const char *name = mlirAffineExprIsAAdd(expr)        ? "arith.addi"
+                     : mlirAffineExprIsAMul(expr)      ? "arith.muli"
+                     : mlirAffineExprIsAFloorDiv(expr) ? "arith.divui"
+                     : mlirAffineExprIsAMod(expr)      ? "arith.remui"
+                                                       : "arith.ceildivui";
+  return cg_op(b, name, cg_index_type(b->ctx), 2, ops);
+}
+
+uint64_t cg_affine_dims(MlirAffineExpr expr) {
+  if (mlirAffineExprIsADim(expr))
+    return 1ull << mlirAffineDimExprGetPosition(expr);
+  if (mlirAffineExprIsABinary(expr))
+    return cg_affine_dims(mlirAffineBinaryOpExprGetLHS(expr)) | cg_affine_dims(mlirAffineBinaryOpExprGetRHS(expr));
+  return 0;
+}

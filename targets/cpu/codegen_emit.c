@@ -1,0 +1,414 @@
+/* cpu-codegen, kernel functions: emission. One phase = one scf.parallel over its
+ * outer dims (or none); inside, each generic becomes loops over its remaining dims:
+ *   - pointwise: loops in order, the innermost dim last (contiguous, vectorizable);
+ *   - reduction dims a suffix: accumulate in scf.for iter_args (a register);
+ *   - contraction (mulf+addf) and other reductions: zero/identity-initialize the
+ *     output, then accumulate in memory with reduction loops outside the parallel
+ *     ones (i-k-j for matmul: the innermost loop runs along the output row).
+ * Loads are emitted at the outermost loop where all their indices are known. */
+#include "targets/cpu/codegen_kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+typedef struct {
+  CgKernel *K;
+  CgItem *it;
+  int k;
+  MlirValue ivs[CG_MAX_DIMS];
+  uint64_t bound;
+  MlirValue in[CG_MAX_INPUTS];
+  bool loaded[CG_MAX_INPUTS];
+  bool failed;
+} Gen;
+
+static void gen_error(Gen *g, const char *what) {
+  if (!g->failed)
+    braze_emit_error(mlirOperationGetLocation(g->it->op), "cpu-codegen: kernel @%s: %s", g->K->name, what);
+  g->failed = true;
+}
+
+/* scf.for 0..ext without iter_args, terminated; *body inserts before the yield. */
+static MlirValue open_loop(CgBuilder *b, int64_t ext, CgBuilder *body) {
+  MlirValue iv, none;
+  cg_for(b, cg_index(b, 0), cg_index(b, ext), 0, NULL, body, &iv, &none);
+  MlirOperation y = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  body->before = y;
+  return iv;
+}
+
+/* Indices of a value's element under `map` with g's dims; ST_ROW drops the outer results. */
+static int value_indices(Gen *g, CgBuilder *b, const CgVal *v, MlirAffineMap map, MlirValue *idx) {
+  int first = v->kind == ST_ROW ? g->k : 0, n = 0;
+  for (intptr_t r = first; r < mlirAffineMapGetNumResults(map); ++r)
+    idx[n++] = cg_affine(b, mlirAffineMapGetResult(map, r), g->ivs);
+  return n;
+}
+
+static uint64_t map_dims(MlirAffineMap m) {
+  uint64_t used = 0;
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(m); ++r)
+    used |= cg_affine_dims(mlirAffineMapGetResult(m, r));
+  return used;
+}
+
+/* Load the inputs whose indices are all bound now. */
+static void load_ready(Gen *g, CgBuilder *b) {
+  for (int j = 0; j < g->it->n_in; ++j) {
+    if (g->loaded[j])
+      continue;
+    const CgVal *v = &g->K->vals[g->it->in_val[j]];
+    if (v->kind == ST_SPLAT || v->kind == ST_SCALAR) {
+      g->in[j] = v->scalar;
+      g->loaded[j] = true;
+    } else if (v->kind == ST_NONE) {
+      gen_error(g, "linalg.generic reads an uninitialized tensor (tensor.empty)");
+      g->loaded[j] = true;
+    } else if ((map_dims(g->it->maps[j]) & ~g->bound) == 0) {
+      MlirValue idx[CG_MAX_DIMS];
+      int n = value_indices(g, b, v, g->it->maps[j], idx);
+      g->in[j] = cg_load(b, v->mem, n, idx);
+      g->loaded[j] = true;
+    }
+  }
+}
+
+static void bind(Gen *g, CgBuilder *b, int d, MlirValue iv) {
+  g->ivs[d] = iv;
+  g->bound |= 1ull << d;
+  load_ready(g, b);
+}
+
+static const CgVal *out_val(Gen *g) { return &g->K->vals[g->it->out_val]; }
+
+static MlirValue load_output(Gen *g, CgBuilder *b) {
+  MlirValue idx[CG_MAX_DIMS];
+  int n = value_indices(g, b, out_val(g), g->it->maps[g->it->n_in], idx);
+  return cg_load(b, out_val(g)->mem, n, idx);
+}
+
+static void store_output(Gen *g, CgBuilder *b, MlirValue value) {
+  CgVal *v = &g->K->vals[g->it->out_val];
+  if (v->kind == ST_SCALAR) {
+    v->scalar = value;
+    return;
+  }
+  MlirValue idx[CG_MAX_DIMS];
+  int n = value_indices(g, b, v, g->it->maps[g->it->n_in], idx);
+  cg_store(b, value, v->mem, n, idx);
+}
+
+/* The outs operand's value as a scalar (linalg.fill or splat), or null. */
+static MlirValue init_scalar(Gen *g) {
+  const CgVal *init = &g->K->vals[g->it->init_val];
+  return init->kind == ST_SPLAT ? init->scalar : (MlirValue){NULL};
+}
+
+/* ---- body cloning ---- */
+
+typedef struct {
+  MlirValue *old, *new_values;
+  int n, cap;
+} LocalMap;
+
+static void local_add(LocalMap *m, MlirValue o, MlirValue n) {
+  if (m->n == m->cap) {
+    m->cap = m->cap ? 2 * m->cap : 16;
+    m->old = realloc(m->old, (size_t)m->cap * sizeof *m->old);
+    m->new_values = realloc(m->new_values, (size_t)m->cap * sizeof *m->new_values);
+  }
+  m->old[m->n] = o;
+  m->new_values[m->n++] = n;
+}
+
+static MlirValue local_get(Gen *g, const LocalMap *m, MlirValue v) {
+  for (int i = m->n - 1; i >= 0; --i)
+    if (mlirValueEqual(m->old[i], v))
+      return m->new_values[i];
+  return cg_kernel_map(g->K, v);
+}
+
+static bool reassociable(MlirOperation op) {
+  static const char *const names[] = {"arith.addf",    "arith.mulf",   "arith.subf",   "arith.maximumf",
+                                      "arith.minimumf", "arith.maxnumf", "arith.minnumf", NULL};
+  for (const char *const *n = names; *n; ++n)
+    if (braze_op_is(op, *n))
+      return true;
+  return false;
+}
+
+static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *m) {
+  if (mlirOperationGetNumRegions(op) != 0) {
+    gen_error(g, "ops with regions inside linalg.generic bodies are not supported");
+    return (MlirOperation){NULL};
+  }
+  MlirOperation c = mlirOperationClone(op);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue nv = local_get(g, m, mlirOperationGetOperand(op, i));
+    if (mlirValueIsNull(nv)) {
+      mlirOperationDestroy(c);
+      gen_error(g, "linalg.generic body reads its output, which is uninitialized, or a value from outside "
+                   "that is not a constant");
+      return (MlirOperation){NULL};
+    }
+    mlirOperationSetOperand(c, i, nv);
+  }
+  if (g->it->has_reduction && g->K->opts->reassoc && reassociable(op))
+    mlirOperationSetAttributeByName(c, braze_ref("fastmath"),
+                                    cg_parse_attr(g->K->ctx, "#arith.fastmath<reassoc,contract>"));
+  return cg_insert(b, c);
+}
+
+/* Clone the generic's body at b with block arguments = loaded inputs and `acc`
+ * (the output element; null when the body must not read it). Returns the yielded value. */
+static MlirValue clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->it->op, 0));
+  LocalMap m = {0};
+  for (int j = 0; j < g->it->n_in; ++j)
+    local_add(&m, mlirBlockGetArgument(body, j), g->in[j]);
+  if (!mlirValueIsNull(acc))
+    local_add(&m, mlirBlockGetArgument(body, g->it->n_in), acc);
+  MlirValue result = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && !g->failed;
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "linalg.yield")) {
+      result = local_get(g, &m, mlirOperationGetOperand(op, 0));
+      break;
+    }
+    if (braze_op_is(op, "linalg.index")) {
+      int64_t d = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")));
+      local_add(&m, mlirOperationGetResult(op, 0), g->ivs[d]);
+      continue;
+    }
+    MlirOperation c = clone_op(g, b, op, &m);
+    for (intptr_t r = 0; !mlirOperationIsNull(c) && r < mlirOperationGetNumResults(op); ++r)
+      local_add(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(c, r));
+  }
+  free(m.old);
+  free(m.new_values);
+  if (mlirValueIsNull(result))
+    gen_error(g, "linalg.generic body does not yield a value");
+  return g->failed ? (MlirValue){NULL} : result;
+}
+
+/* ---- loop nests ---- */
+
+/* Reduction loops d..n-1 carrying the accumulator; returns the final value. */
+static MlirValue reduce_loops(Gen *g, CgBuilder *b, int d, MlirValue acc) {
+  if (d == g->it->n_dims) {
+    load_ready(g, b);
+    return clone_body(g, b, acc);
+  }
+  if (g->it->ext[d] == 1) {
+    bind(g, b, d, cg_index(b, 0));
+    return reduce_loops(g, b, d + 1, acc);
+  }
+  CgBuilder body;
+  MlirValue iv, iter;
+  MlirOperation f = cg_for(b, cg_index(b, 0), cg_index(b, g->it->ext[d]), 1, &acc, &body, &iv, &iter);
+  bind(g, &body, d, iv);
+  MlirValue inner = reduce_loops(g, &body, d + 1, iter);
+  if (mlirValueIsNull(inner))
+    inner = iter; /* keep the IR well-formed; the error is already reported */
+  cg_yield(&body, 1, &inner);
+  return mlirOperationGetResult(f, 0);
+}
+
+/* Open loops over `dims` in order (extent-1 dims bind 0); b ends innermost. */
+static void open_loops(Gen *g, CgBuilder *b, const int *dims, int n) {
+  for (int i = 0; i < n; ++i) {
+    int d = dims[i];
+    if (g->it->ext[d] == 1) {
+      bind(g, b, d, cg_index(b, 0));
+      continue;
+    }
+    CgBuilder body;
+    MlirValue iv = open_loop(b, g->it->ext[d], &body);
+    *b = body;
+    bind(g, b, d, iv);
+  }
+}
+
+static void emit_scalar_mode(Gen *g, CgBuilder *b) {
+  int dims[CG_MAX_DIMS], n = 0, r = g->k;
+  while (r < g->it->n_dims && g->it->par[r])
+    dims[n++] = r++;
+  open_loops(g, b, dims, n);
+  MlirValue init = init_scalar(g);
+  if (mlirValueIsNull(init)) {
+    gen_error(g, "a reduction's initial value must be a linalg.fill or a splat constant");
+    return;
+  }
+  MlirValue result = reduce_loops(g, b, r, init);
+  if (!g->failed)
+    store_output(g, b, result);
+}
+
+static void emit_memory_mode(Gen *g, CgBuilder *b) {
+  MlirValue init = init_scalar(g);
+  if (mlirValueIsNull(init)) {
+    gen_error(g, "a reduction's initial value must be a linalg.fill or a splat constant");
+    return;
+  }
+  int par[CG_MAX_DIMS], red[CG_MAX_DIMS], order[CG_MAX_DIMS], np = 0, nr = 0, n = 0;
+  for (int d = g->k; d < g->it->n_dims; ++d) {
+    if (g->it->par[d])
+      par[np++] = d;
+    else
+      red[nr++] = d;
+  }
+  /* Initialize the output over its parallel dims. */
+  Gen init_gen = *g;
+  for (int j = 0; j < g->it->n_in; ++j)
+    init_gen.loaded[j] = true; /* the init loops read no input */
+  CgBuilder ib = *b;
+  open_loops(&init_gen, &ib, par, np);
+  store_output(&init_gen, &ib, init);
+  /* Accumulate: contractions put reduction loops outside the parallel ones. */
+  if (g->it->contraction) {
+    memcpy(order, red, (size_t)nr * sizeof *red);
+    memcpy(order + nr, par, (size_t)np * sizeof *par);
+    n = nr + np;
+  } else {
+    for (int d = g->k; d < g->it->n_dims; ++d)
+      order[n++] = d;
+  }
+  CgBuilder lb = *b;
+  open_loops(g, &lb, order, n);
+  load_ready(g, &lb);
+  MlirValue acc = load_output(g, &lb);
+  MlirValue result = clone_body(g, &lb, acc);
+  if (!g->failed)
+    store_output(g, &lb, result);
+}
+
+static void emit_pointwise(Gen *g, CgBuilder *b) {
+  int dims[CG_MAX_DIMS], n = 0;
+  for (int d = g->k; d < g->it->n_dims; ++d)
+    dims[n++] = d;
+  CgBuilder lb = *b;
+  open_loops(g, &lb, dims, n);
+  load_ready(g, &lb);
+  MlirValue result = clone_body(g, &lb, init_scalar(g));
+  if (!g->failed)
+    store_output(g, &lb, result);
+}
+
+static bool emit_generic(CgKernel *K, CgItem *it, CgBuilder *b, const MlirValue *outer, int k) {
+  Gen g = {.K = K, .it = it, .k = k};
+  for (int d = 0; d < k; ++d)
+    g.ivs[d] = outer[d];
+  g.bound = k ? (1ull << k) - 1 : 0;
+  load_ready(&g, b);
+  if (it->scalar_mode)
+    emit_scalar_mode(&g, b);
+  else if (it->has_reduction)
+    emit_memory_mode(&g, b);
+  else
+    emit_pointwise(&g, b);
+  return !g.failed;
+}
+
+/* ---- copies (concat slices, results that are not computed in place) ---- */
+
+static bool emit_copy(CgKernel *K, const CgItem *it, int src_index, MlirValue dst, const int64_t *off,
+                      const int64_t *stride) {
+  const CgVal *src = &K->vals[src_index];
+  if (src->kind != ST_BUF && src->kind != ST_SPLAT) {
+    braze_emit_error(mlirOperationGetLocation(it->op), "cpu-codegen: kernel @%s: cannot copy an uninitialized tensor",
+                     K->name);
+    return false;
+  }
+  MlirType t = mlirValueGetType(src->tensor);
+  int rank = (int)mlirShapedTypeGetRank(t);
+  CgBuilder b = K->fb;
+  MlirValue ivs[CG_MAX_DIMS];
+  for (int d = 0; d < rank; ++d) {
+    int64_t ext = mlirShapedTypeGetDimSize(t, d);
+    CgBuilder body;
+    if (d == 0 && ext > 1) {
+      cg_parallel(&b, 1, &ext, &body, &ivs[0]);
+    } else {
+      ivs[d] = open_loop(&b, ext, &body);
+    }
+    b = body;
+  }
+  MlirValue value = src->kind == ST_SPLAT ? src->scalar : cg_load(&b, src->mem, rank, ivs);
+  MlirValue idx[CG_MAX_DIMS];
+  for (int d = 0; d < rank; ++d) {
+    MlirValue mul[2] = {ivs[d], cg_index(&b, stride[d])};
+    MlirValue add[2] = {cg_index(&b, off[d]), stride[d] == 1 ? ivs[d] : cg_op(&b, "arith.muli", cg_index_type(K->ctx), 2, mul)};
+    idx[d] = off[d] == 0 ? add[1] : cg_op(&b, "arith.addi", cg_index_type(K->ctx), 2, add);
+  }
+  cg_store(&b, value, dst, rank, idx);
+  return true;
+}
+
+static bool emit_insert(CgKernel *K, const CgItem *it) {
+  MlirAttribute offs = mlirOperationGetAttributeByName(it->op, braze_ref("static_offsets"));
+  MlirAttribute strides = mlirOperationGetAttributeByName(it->op, braze_ref("static_strides"));
+  int64_t off[CG_MAX_DIMS], st[CG_MAX_DIMS];
+  intptr_t rank = mlirDenseArrayGetNumElements(offs);
+  MlirType src = mlirValueGetType(K->vals[it->in_val[0]].tensor);
+  if (rank != mlirShapedTypeGetRank(src) || rank > CG_MAX_DIMS) {
+    braze_emit_error(mlirOperationGetLocation(it->op),
+                     "cpu-codegen: kernel @%s: tensor.insert_slice must keep the source's rank", K->name);
+    return false;
+  }
+  for (intptr_t d = 0; d < rank; ++d) {
+    off[d] = mlirDenseI64ArrayGetElement(offs, d);
+    st[d] = mlirDenseI64ArrayGetElement(strides, d);
+  }
+  return emit_copy(K, it, it->in_val[0], K->vals[it->out_val].mem, off, st);
+}
+
+static bool emit_result_copy(CgKernel *K, const CgItem *it) {
+  static const int64_t zeros[CG_MAX_DIMS] = {0}, ones[CG_MAX_DIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+  int src = it->in_val[0];
+  while (K->vals[src].alias_of >= 0)
+    src = K->vals[src].alias_of;
+  MlirValue dst = mlirBlockGetArgument(K->entry, K->n_in + it->dst_out);
+  return emit_copy(K, it, src, dst, zeros, ones);
+}
+
+static void alloc_row_buffers(CgKernel *K, const CgPhase *ph, CgBuilder *b) {
+  for (int i = ph->first; i <= ph->last; ++i) {
+    CgVal *v = &K->vals[K->items[i].out_val];
+    if (v->kind != ST_ROW)
+      continue;
+    MlirType t = mlirValueGetType(v->tensor);
+    int64_t shape[CG_MAX_DIMS];
+    intptr_t rank = mlirShapedTypeGetRank(t) - ph->k;
+    for (intptr_t d = 0; d < rank; ++d)
+      shape[d] = mlirShapedTypeGetDimSize(t, ph->k + d);
+    MlirType mt = cg_memref_of(mlirShapedTypeGetElementType(t), rank, shape);
+    MlirNamedAttribute attrs[2] = {
+        cg_named(K->ctx, "operandSegmentSizes", cg_parse_attr(K->ctx, "array<i32: 0, 0>")),
+        cg_named(K->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(K->ctx, 64), 64)),
+    };
+    v->mem = mlirOperationGetResult(cg_create(b, "memref.alloca", 0, NULL, 1, &mt, 2, attrs), 0);
+  }
+}
+
+bool cg_emit_phase(CgKernel *K, int p) {
+  const CgPhase *ph = &K->phases[p];
+  const CgItem *first = &K->items[ph->first];
+  if (first->kind == IT_INSERT)
+    return emit_insert(K, first);
+  if (first->kind == IT_COPY)
+    return emit_result_copy(K, first);
+  CgBuilder b = K->fb;
+  MlirValue outer[CG_MAX_DIMS];
+  if (ph->k > 0)
+    cg_parallel(&K->fb, ph->k, ph->ext, &b, outer);
+  alloc_row_buffers(K, ph, &b);
+  for (int i = ph->first; i <= ph->last; ++i)
+    if (!emit_generic(K, &K->items[i], &b, outer, ph->k))
+      return false;
+  return true;
+}

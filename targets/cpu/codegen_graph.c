@@ -1,0 +1,284 @@
+/* cpu-codegen, the graph function: becomes the entry `@NAME(inputs..., outputs...)`
+ * that calls the converted kernels with memrefs. Graph results are produced in
+ * place in the out arguments; intermediates live in i8 buffers (64-byte aligned,
+ * viewed at their type) handed out by a best-fit free list in call order: a buffer
+ * returns to the list after the last call reading its value, and is deallocated
+ * after the last call using it at all. */
+#include "targets/cpu/codegen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+typedef struct {
+  int64_t bytes;
+  int first, last; /* calls that allocate it and use it last */
+  bool is_free;
+  MlirValue mem;
+} Buf;
+
+typedef struct {
+  MlirValue tensor;
+  MlirValue mem;  /* argument, out argument, global, or a view of a buffer */
+  int def;        /* defining call, -1 for arguments and constants */
+  int last_use;   /* last call reading it, -1 when none */
+  int buf;        /* buffer index, -1 */
+  int out_index;  /* graph result written in place, -1 */
+} GVal;
+
+typedef struct {
+  MlirOperation old, module;
+  const CgOptions *opts;
+  MlirContext ctx;
+  GVal *vals;
+  int n_vals;
+  Buf *bufs;
+  int n_bufs;
+  MlirOperation *calls;
+  int n_calls;
+  MlirBlock entry;
+  CgBuilder b;
+  CgConstPool pool;
+  int n_in;
+} Graph;
+
+static int gval(Graph *G, MlirValue v) {
+  for (int i = 0; i < G->n_vals; ++i)
+    if (mlirValueEqual(G->vals[i].tensor, v))
+      return i;
+  return -1;
+}
+
+static int add_gval(Graph *G, MlirValue v, int def) {
+  G->vals = realloc(G->vals, (size_t)(G->n_vals + 1) * sizeof *G->vals);
+  G->vals[G->n_vals] = (GVal){.tensor = v, .def = def, .last_use = -1, .buf = -1, .out_index = -1};
+  return G->n_vals++;
+}
+
+static bool gfail(MlirOperation op, const char *fmt, MlirStringRef name) {
+  braze_emit_error(mlirOperationGetLocation(op), fmt, (int)name.length, name.data);
+  return false;
+}
+
+static MlirStringRef func_name(MlirOperation f) {
+  return mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, braze_ref("sym_name")));
+}
+
+static bool static_tensor(MlirType t) { return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t); }
+
+/* Read the body: calls of kernels, tensor constants, the return. */
+static bool read_graph(Graph *G) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(G->old, 0));
+  for (intptr_t a = 0; a < mlirBlockGetNumArguments(body); ++a) {
+    int v = add_gval(G, mlirBlockGetArgument(body, a), -1);
+    G->vals[v].mem = mlirBlockGetArgument(G->entry, a);
+  }
+  MlirSymbolTable table = mlirSymbolTableCreate(G->module);
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "func.call")) {
+      MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+      MlirOperation k = mlirSymbolTableLookup(table, mlirFlatSymbolRefAttrGetValue(callee));
+      if (mlirOperationIsNull(k) || !cg_attr_bool(k, "braze.num_inputs")) {
+        ok = gfail(op, "cpu-codegen: graph function calls @%.*s, which is not a kernel",
+                   mlirFlatSymbolRefAttrGetValue(callee));
+        break;
+      }
+      for (intptr_t i = 0; ok && i < mlirOperationGetNumOperands(op); ++i) {
+        int v = gval(G, mlirOperationGetOperand(op, i));
+        if (v < 0)
+          ok = gfail(op, "cpu-codegen: call of @%.*s has an operand not produced in the graph function",
+                     mlirFlatSymbolRefAttrGetValue(callee));
+        else
+          G->vals[v].last_use = G->n_calls;
+      }
+      for (intptr_t r = 0; ok && r < mlirOperationGetNumResults(op); ++r)
+        add_gval(G, mlirOperationGetResult(op, r), G->n_calls);
+      G->calls = realloc(G->calls, (size_t)(G->n_calls + 1) * sizeof *G->calls);
+      G->calls[G->n_calls++] = op;
+    } else if (braze_op_is(op, "arith.constant") && mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)))) {
+      int v = add_gval(G, mlirOperationGetResult(op, 0), -1);
+      MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
+      if (!static_tensor(mlirAttributeGetType(value)) || !mlirAttributeIsADenseElements(value))
+        ok = gfail(op, "cpu-codegen: tensor constants must be static dense elements%.*s", braze_ref(""));
+      else
+        G->vals[v].mem = cg_global_constant(G->module, &G->b, value);
+    } else if (braze_op_is(op, "func.return")) {
+      for (intptr_t r = 0; r < mlirOperationGetNumOperands(op); ++r) {
+        GVal *v = &G->vals[gval(G, mlirOperationGetOperand(op, r))];
+        if (v->def >= 0 && v->out_index < 0)
+          v->out_index = (int)r;
+      }
+    } else {
+      ok = gfail(op, "cpu-codegen: unsupported op '%.*s' in a graph function", braze_op_name(op));
+    }
+  }
+  mlirSymbolTableDestroy(table);
+  return ok;
+}
+
+static int64_t value_bytes(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return cg_num_elements(t) * cg_elem_bytes(mlirShapedTypeGetElementType(t));
+}
+
+/* Best fit among free buffers, else a new one. */
+static int take_buffer(Graph *G, int64_t bytes, int call) {
+  int best = -1;
+  for (int i = 0; i < G->n_bufs; ++i)
+    if (G->bufs[i].is_free && G->bufs[i].bytes >= bytes && (best < 0 || G->bufs[i].bytes < G->bufs[best].bytes))
+      best = i;
+  if (best < 0) {
+    G->bufs = realloc(G->bufs, (size_t)(G->n_bufs + 1) * sizeof *G->bufs);
+    G->bufs[G->n_bufs] = (Buf){.bytes = bytes, .first = call, .last = call};
+    best = G->n_bufs++;
+  }
+  G->bufs[best].is_free = false;
+  return best;
+}
+
+/* Assign out arguments and buffers in call order (the free-list simulation). */
+static void plan_buffers(Graph *G) {
+  for (int c = 0; c < G->n_calls; ++c) {
+    for (int i = 0; i < G->n_vals; ++i) {
+      GVal *v = &G->vals[i];
+      if (v->def != c || v->out_index >= 0)
+        continue;
+      v->buf = take_buffer(G, value_bytes(v->tensor), c);
+      Buf *b = &G->bufs[v->buf];
+      int end = v->last_use > c ? v->last_use : c;
+      b->last = b->last > end ? b->last : end;
+    }
+    /* Release after the call's outputs are placed: a call never writes a buffer it reads. */
+    for (int i = 0; i < G->n_vals; ++i) {
+      GVal *v = &G->vals[i];
+      if (v->buf >= 0 && ((v->def == c && v->last_use < 0) || v->last_use == c))
+        G->bufs[v->buf].is_free = true;
+    }
+  }
+}
+
+static int64_t peak_bytes(const Graph *G) {
+  int64_t peak = 0;
+  for (int c = 0; c < G->n_calls; ++c) {
+    int64_t live = 0;
+    for (int i = 0; i < G->n_bufs; ++i)
+      if (G->bufs[i].first <= c && c <= G->bufs[i].last)
+        live += G->bufs[i].bytes;
+    peak = live > peak ? live : peak;
+  }
+  return peak;
+}
+
+static void emit_call(Graph *G, int c) {
+  MlirContext ctx = G->ctx;
+  MlirType i8 = mlirIntegerTypeGet(ctx, 8);
+  for (int i = 0; i < G->n_bufs; ++i) {
+    Buf *b = &G->bufs[i];
+    if (b->first != c)
+      continue;
+    MlirType t = cg_memref_of(i8, 1, &b->bytes);
+    MlirNamedAttribute attrs[2] = {
+        cg_named(ctx, "operandSegmentSizes", cg_parse_attr(ctx, "array<i32: 0, 0>")),
+        cg_named(ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
+    };
+    b->mem = mlirOperationGetResult(cg_create(&G->b, "memref.alloc", 0, NULL, 1, &t, 2, attrs), 0);
+  }
+  MlirOperation call = G->calls[c];
+  intptr_t n_in = mlirOperationGetNumOperands(call), n_out = mlirOperationGetNumResults(call);
+  MlirValue *operands = malloc((size_t)(n_in + n_out + 1) * sizeof *operands);
+  for (intptr_t i = 0; i < n_in; ++i)
+    operands[i] = G->vals[gval(G, mlirOperationGetOperand(call, i))].mem;
+  for (intptr_t r = 0; r < n_out; ++r) {
+    GVal *v = &G->vals[gval(G, mlirOperationGetResult(call, r))];
+    if (v->out_index >= 0) {
+      v->mem = mlirBlockGetArgument(G->entry, G->n_in + v->out_index);
+    } else {
+      MlirValue shift = cg_index(&G->b, 0);
+      MlirValue view_ops[2] = {G->bufs[v->buf].mem, shift};
+      v->mem = cg_op(&G->b, "memref.view", cg_memref_like(mlirValueGetType(v->tensor)), 2, view_ops);
+    }
+    operands[n_in + r] = v->mem;
+  }
+  MlirNamedAttribute callee = cg_named(ctx, "callee", mlirOperationGetAttributeByName(call, braze_ref("callee")));
+  G->b.loc = mlirOperationGetLocation(call);
+  cg_create(&G->b, "func.call", n_in + n_out, operands, 0, NULL, 1, &callee);
+  free(operands);
+  for (int i = 0; i < G->n_bufs; ++i)
+    if (G->bufs[i].last == c)
+      cg_create(&G->b, "memref.dealloc", 1, &G->bufs[i].mem, 0, NULL, 0, NULL);
+}
+
+/* Graph results not written in place (inputs, constants, a value returned twice). */
+static void emit_result_copies(Graph *G, MlirOperation ret) {
+  for (intptr_t r = 0; r < mlirOperationGetNumOperands(ret); ++r) {
+    GVal *v = &G->vals[gval(G, mlirOperationGetOperand(ret, r))];
+    if (v->out_index == r)
+      continue;
+    MlirValue ops[2] = {v->mem, mlirBlockGetArgument(G->entry, G->n_in + r)};
+    cg_create(&G->b, "memref.copy", 2, ops, 0, NULL, 0, NULL);
+  }
+}
+
+static bool build_entry(Graph *G) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(G->old, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  intptr_t n_in = mlirBlockGetNumArguments(body), n_out = mlirOperationGetNumOperands(ret);
+  MlirType *types = malloc((size_t)(n_in + n_out + 1) * sizeof *types);
+  bool ok = true;
+  for (intptr_t i = 0; i < n_in + n_out; ++i) {
+    MlirType t = mlirValueGetType(i < n_in ? mlirBlockGetArgument(body, i) : mlirOperationGetOperand(ret, i - n_in));
+    ok = ok && static_tensor(t);
+    types[i] = ok ? cg_memref_like(t) : t;
+  }
+  if (ok) {
+    MlirOperation fn = cg_new_func(G->old, n_in + n_out, types, &G->entry);
+    MlirType i64 = mlirIntegerTypeGet(G->ctx, 64);
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.entry"), mlirUnitAttrGet(G->ctx));
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, n_out));
+    G->b = cg_builder_at_end(G->entry, mlirOperationGetLocation(G->old));
+    G->pool.block = G->entry;
+    G->b.pool = &G->pool;
+    G->n_in = (int)n_in;
+  } else {
+    gfail(G->old, "cpu-codegen: graph function @%.*s: arguments and results must be static tensors",
+          func_name(G->old));
+  }
+  free(types);
+  return ok;
+}
+
+bool cg_convert_graph(MlirOperation func, MlirOperation module, const CgOptions *opts) {
+  Graph G = {.old = func, .module = module, .opts = opts, .ctx = mlirOperationGetContext(func)};
+  if (!build_entry(&G))
+    return false;
+  MlirOperation fn = mlirBlockGetParentOperation(G.entry);
+  bool ok = read_graph(&G);
+  if (ok) {
+    plan_buffers(&G);
+    for (int c = 0; c < G.n_calls; ++c)
+      emit_call(&G, c);
+    G.b.loc = mlirOperationGetLocation(func);
+    emit_result_copies(&G, mlirBlockGetTerminator(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0))));
+    cg_create(&G.b, "func.return", 0, NULL, 0, NULL, 0, NULL);
+    if (opts->remarks) {
+      MlirStringRef name = func_name(func);
+      braze_emit_remark(mlirOperationGetLocation(func),
+                        "cpu-codegen: entry @%.*s: peak intermediate bytes %lld in %d buffer(s), %d kernel call(s)",
+                        (int)name.length, name.data, (long long)peak_bytes(&G), G.n_bufs, G.n_calls);
+    }
+    mlirOperationDestroy(func);
+  } else {
+    mlirOperationDestroy(fn);
+  }
+  free(G.vals);
+  free(G.bufs);
+  free(G.calls);
+  return ok;
+}

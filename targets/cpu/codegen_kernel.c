@@ -1,0 +1,517 @@
+/* cpu-codegen, kernel functions: analysis. The kernel body is read as a list of
+ * items (generics, insert_slice copies, result copies); consecutive generics that
+ * share leading parallel dims form a phase (one scf.parallel); every tensor gets a
+ * storage: register (reduction values read only in their phase), row buffer
+ * (per-iteration alloca), whole buffer (argument, out argument, global, alloc). */
+#include "targets/cpu/codegen_kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/strbuf.h"
+
+MlirValue cg_kernel_map(CgKernel *K, MlirValue old) {
+  for (int i = 0; i < K->n_map; ++i)
+    if (mlirValueEqual(K->map_old[i], old))
+      return K->map_new[i];
+  return (MlirValue){NULL};
+}
+
+static void map_add(CgKernel *K, MlirValue old, MlirValue new_value) {
+  K->map_old = realloc(K->map_old, (size_t)(K->n_map + 1) * sizeof *K->map_old);
+  K->map_new = realloc(K->map_new, (size_t)(K->n_map + 1) * sizeof *K->map_new);
+  K->map_old[K->n_map] = old;
+  K->map_new[K->n_map++] = new_value;
+}
+
+static int find_val(CgKernel *K, MlirValue v) {
+  for (int i = 0; i < K->n_vals; ++i)
+    if (mlirValueEqual(K->vals[i].tensor, v))
+      return i;
+  return -1;
+}
+
+static int add_val(CgKernel *K, MlirValue v, CgStorage kind) {
+  K->vals = realloc(K->vals, (size_t)(K->n_vals + 1) * sizeof *K->vals);
+  K->vals[K->n_vals] = (CgVal){.tensor = v, .kind = kind, .producer = -1, .alias_of = -1, .out_index = -1};
+  return K->n_vals++;
+}
+
+static CgItem *add_item(CgKernel *K, CgItemKind kind, MlirOperation op) {
+  K->items = realloc(K->items, (size_t)(K->n_items + 1) * sizeof *K->items);
+  CgItem *it = &K->items[K->n_items++];
+  memset(it, 0, sizeof *it);
+  it->kind = kind;
+  it->op = op;
+  it->init_val = -1;
+  it->dst_out = -1;
+  return it;
+}
+
+static bool static_tensor(MlirType t) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t) && mlirShapedTypeGetRank(t) <= CG_MAX_DIMS;
+}
+
+static bool fail(MlirOperation op, CgKernel *K, const char *what) {
+  braze_emit_error(mlirOperationGetLocation(op), "cpu-codegen: kernel @%s: %s", K->name, what);
+  return false;
+}
+
+/* ---- generic facts ---- */
+
+static bool attr_text_has(MlirAttribute a, const char *needle) {
+  BrazeStr s = {0};
+  mlirAttributePrint(a, braze_str_callback, &s);
+  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
+  braze_str_free(&s);
+  return has;
+}
+
+/* Body is `mulf(a, b); addf(acc, m)` (either operand order): a contraction. */
+static bool body_is_mul_add(MlirOperation generic) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
+  MlirOperation mul = mlirBlockGetFirstOperation(body);
+  if (mlirOperationIsNull(mul) || !braze_op_is(mul, "arith.mulf"))
+    return false;
+  MlirOperation add = mlirOperationGetNextInBlock(mul);
+  if (mlirOperationIsNull(add) || !braze_op_is(add, "arith.addf"))
+    return false;
+  MlirOperation yield = mlirOperationGetNextInBlock(add);
+  return !mlirOperationIsNull(yield) && braze_op_is(yield, "linalg.yield") &&
+         mlirOperationIsNull(mlirOperationGetNextInBlock(yield));
+}
+
+/* Largest k such that dims [0,k) are parallel and the output map sends them to
+ * result positions [0,k) while results [k:] read none of them. */
+static int output_prefix(const CgItem *it) {
+  MlirAffineMap out = it->maps[it->n_in];
+  int k = 0;
+  while (k < it->n_dims && k < mlirAffineMapGetNumResults(out) && it->par[k]) {
+    MlirAffineExpr e = mlirAffineMapGetResult(out, k);
+    if (!mlirAffineExprIsADim(e) || mlirAffineDimExprGetPosition(e) != k)
+      break;
+    ++k;
+  }
+  uint64_t low = 0;
+  for (;;) {
+    low = k ? ((1ull << k) - 1) : 0;
+    bool clean = true;
+    for (intptr_t r = k; r < mlirAffineMapGetNumResults(out); ++r)
+      clean = clean && !(cg_affine_dims(mlirAffineMapGetResult(out, r)) & low);
+    if (clean || k == 0)
+      break;
+    --k;
+  }
+  return k;
+}
+
+static void classify_generic(CgItem *it) {
+  int last_par = -1, first_red = it->n_dims;
+  for (int d = 0; d < it->n_dims; ++d) {
+    if (it->par[d])
+      last_par = d;
+    else if (first_red == it->n_dims)
+      first_red = d;
+  }
+  it->has_reduction = first_red < it->n_dims;
+  bool suffix = last_par < first_red;
+  it->contraction = it->has_reduction && last_par >= 0 && body_is_mul_add(it->op);
+  it->scalar_mode = it->has_reduction && suffix && !it->contraction;
+  it->own = output_prefix(it);
+  if (!it->has_reduction && it->own > it->n_dims - 1)
+    it->own = it->n_dims - 1; /* keep the innermost dim as the contiguous inner loop */
+  if (it->contraction && it->own > last_par)
+    it->own = last_par; /* keep the innermost parallel dim inner (i-k-j order) */
+  if (it->own < 0)
+    it->own = 0;
+}
+
+static bool read_generic(CgKernel *K, MlirOperation op) {
+  intptr_t n_ops = mlirOperationGetNumOperands(op);
+  if (mlirOperationGetNumResults(op) != 1)
+    return fail(op, K, "linalg.generic with several results is not supported");
+  if (n_ops - 1 > CG_MAX_INPUTS)
+    return fail(op, K, "linalg.generic has too many inputs");
+  CgItem *it = add_item(K, IT_GENERIC, op);
+  it->n_in = (int)(n_ops - 1);
+  MlirAttribute maps = mlirOperationGetAttributeByName(op, braze_ref("indexing_maps"));
+  MlirAttribute iters = mlirOperationGetAttributeByName(op, braze_ref("iterator_types"));
+  if (mlirAttributeIsNull(maps) || mlirAttributeIsNull(iters) || mlirArrayAttrGetNumElements(maps) != n_ops)
+    return fail(op, K, "linalg.generic without indexing maps or iterator types");
+  it->n_dims = (int)mlirArrayAttrGetNumElements(iters);
+  if (it->n_dims > CG_MAX_DIMS)
+    return fail(op, K, "linalg.generic with more than 8 loops is not supported");
+  for (int d = 0; d < it->n_dims; ++d) {
+    it->par[d] = !attr_text_has(mlirArrayAttrGetElement(iters, d), "reduction");
+    it->ext[d] = -1;
+  }
+  for (intptr_t j = 0; j < n_ops; ++j) {
+    MlirValue v = mlirOperationGetOperand(op, j);
+    MlirType t = mlirValueGetType(v);
+    if (!static_tensor(t))
+      return fail(op, K, "linalg.generic operands must be static tensors of rank <= 8");
+    it->maps[j] = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, j));
+    if (mlirAffineMapGetNumSymbols(it->maps[j]) != 0)
+      return fail(op, K, "indexing maps with symbols are not supported");
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(it->maps[j]); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(it->maps[j], r);
+      if (mlirAffineExprIsADim(e))
+        it->ext[mlirAffineDimExprGetPosition(e)] = mlirShapedTypeGetDimSize(t, r);
+    }
+    int vi = find_val(K, v);
+    if (vi < 0)
+      return fail(op, K, "linalg.generic operand is not produced in the kernel");
+    if (j < it->n_in)
+      it->in_val[j] = vi;
+    else
+      it->init_val = vi;
+  }
+  for (int d = 0; d < it->n_dims; ++d)
+    if (it->ext[d] < 0)
+      return fail(op, K, "a loop's extent is not given by any operand dimension");
+  classify_generic(it);
+  it->out_val = add_val(K, mlirOperationGetResult(op, 0), ST_NONE);
+  K->vals[it->out_val].producer = K->n_items - 1;
+  return true;
+}
+
+static bool read_insert_slice(CgKernel *K, MlirOperation op) {
+  CgItem *it = add_item(K, IT_INSERT, op);
+  int src = find_val(K, mlirOperationGetOperand(op, 0));
+  int dst = find_val(K, mlirOperationGetOperand(op, 1));
+  if (src < 0 || dst < 0 || mlirOperationGetNumOperands(op) != 2)
+    return fail(op, K, "tensor.insert_slice needs static offsets and a source from the kernel");
+  if (!static_tensor(mlirValueGetType(mlirOperationGetOperand(op, 0))))
+    return fail(op, K, "tensor.insert_slice source must be a static tensor");
+  it->n_in = 1;
+  it->in_val[0] = src;
+  it->init_val = dst;
+  it->out_val = add_val(K, mlirOperationGetResult(op, 0), ST_NONE);
+  K->vals[it->out_val].producer = K->n_items - 1;
+  CgVal *d = &K->vals[dst];
+  if (d->producer >= 0 && K->items[d->producer].kind == IT_INSERT) {
+    /* Readers of the partial result see the later slices too: those elements are
+     * undefined in the partial result, so any value is correct. */
+    d->alias_of = it->out_val;
+  } else if (d->kind != ST_NONE) {
+    return fail(op, K, "tensor.insert_slice destination must be tensor.empty or another insert_slice");
+  }
+  d->used = true;
+  return true;
+}
+
+static bool read_constant(CgKernel *K, MlirOperation op) {
+  MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
+  MlirValue res = mlirOperationGetResult(op, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(res))) {
+    MlirOperation clone = mlirOperationClone(op);
+    cg_insert(&K->fb, clone);
+    map_add(K, res, mlirOperationGetResult(clone, 0));
+    return true;
+  }
+  if (!static_tensor(mlirValueGetType(res)) || !mlirAttributeIsADenseElements(value))
+    return fail(op, K, "tensor constants must be static dense elements");
+  if (mlirDenseElementsAttrIsSplat(value)) {
+    int v = add_val(K, res, ST_SPLAT);
+    K->vals[v].scalar = cg_constant(&K->fb, mlirDenseElementsAttrGetSplatValue(value));
+    return true;
+  }
+  int v = add_val(K, res, ST_BUF);
+  K->vals[v].mem = cg_global_constant(K->module, &K->fb, value);
+  return true;
+}
+
+static bool read_fill(CgKernel *K, MlirOperation op) {
+  MlirValue scalar = cg_kernel_map(K, mlirOperationGetOperand(op, 0));
+  if (mlirValueIsNull(scalar) || mlirOperationGetNumResults(op) != 1)
+    return fail(op, K, "linalg.fill value must be a constant defined in the kernel");
+  int v = add_val(K, mlirOperationGetResult(op, 0), ST_SPLAT);
+  K->vals[v].scalar = scalar;
+  return true;
+}
+
+static bool read_return(CgKernel *K, MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumOperands(op); ++r) {
+    int v = find_val(K, mlirOperationGetOperand(op, r));
+    if (v < 0)
+      return fail(op, K, "returned value is not produced in the kernel");
+    CgVal *val = &K->vals[v];
+    bool in_place = val->producer >= 0 && val->out_index < 0 && val->alias_of < 0;
+    if (in_place) {
+      val->out_index = (int)r;
+      continue;
+    }
+    CgItem *it = add_item(K, IT_COPY, op);
+    it->n_in = 1;
+    it->in_val[0] = v;
+    it->dst_out = (int)r;
+    it->out_val = -1;
+    val->used = true;
+  }
+  return true;
+}
+
+static bool read_body(CgKernel *K) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(K->old, 0));
+  for (intptr_t a = 0; a < mlirBlockGetNumArguments(body); ++a) {
+    int v = add_val(K, mlirBlockGetArgument(body, a), ST_BUF);
+    K->vals[v].mem = mlirBlockGetArgument(K->entry, a);
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    bool ok = true;
+    if (braze_op_is(op, "linalg.generic")) {
+      ok = read_generic(K, op);
+      for (int j = 0; ok && j < K->items[K->n_items - 1].n_in; ++j)
+        K->vals[K->items[K->n_items - 1].in_val[j]].used = true;
+    } else if (braze_op_is(op, "tensor.empty")) {
+      add_val(K, mlirOperationGetResult(op, 0), ST_NONE);
+    } else if (braze_op_is(op, "linalg.fill")) {
+      ok = read_fill(K, op);
+    } else if (braze_op_is(op, "arith.constant")) {
+      ok = read_constant(K, op);
+    } else if (braze_op_is(op, "tensor.insert_slice")) {
+      ok = read_insert_slice(K, op);
+      if (ok)
+        K->vals[K->items[K->n_items - 1].in_val[0]].used = true;
+    } else if (braze_op_is(op, "func.return")) {
+      ok = read_return(K, op);
+    } else {
+      MlirStringRef n = braze_op_name(op);
+      braze_emit_error(mlirOperationGetLocation(op), "cpu-codegen: kernel @%s: unsupported op '%.*s'", K->name,
+                       (int)n.length, n.data);
+      ok = false;
+    }
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* ---- phases ---- */
+
+static bool map_prefix_ok(MlirAffineMap m, int k) {
+  if (mlirAffineMapGetNumResults(m) < k)
+    return false;
+  uint64_t low = k ? ((1ull << k) - 1) : 0;
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(m); ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(m, r);
+    if (r < k && !(mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == r))
+      return false;
+    if (r >= k && (cg_affine_dims(e) & low))
+      return false;
+  }
+  return true;
+}
+
+/* The outer dims phase `p` keeps if generic `it` joins it (0: it cannot share). */
+static int joined_k(const CgKernel *K, const CgPhase *p, const CgItem *it) {
+  int k = p->k < it->own ? p->k : it->own;
+  for (; k > 0; --k) {
+    bool ok = true;
+    for (int d = 0; d < k && ok; ++d)
+      ok = p->ext[d] == it->ext[d];
+    for (int j = 0; j < it->n_in && ok; ++j) {
+      int prod = K->vals[it->in_val[j]].producer;
+      if (prod >= p->first && K->items[prod].kind == IT_GENERIC)
+        ok = map_prefix_ok(it->maps[j], k);
+    }
+    if (ok)
+      return k;
+  }
+  return 0;
+}
+
+static void new_phase(CgKernel *K, int item, int k, const int64_t *ext) {
+  K->phases = realloc(K->phases, (size_t)(K->n_phases + 1) * sizeof *K->phases);
+  CgPhase *p = &K->phases[K->n_phases++];
+  p->first = p->last = item;
+  p->k = k;
+  for (int d = 0; d < k; ++d)
+    p->ext[d] = ext[d];
+  K->items[item].phase = K->n_phases - 1;
+}
+
+static void form_phases(CgKernel *K) {
+  for (int i = 0; i < K->n_items; ++i) {
+    CgItem *it = &K->items[i];
+    CgPhase *cur = K->n_phases ? &K->phases[K->n_phases - 1] : NULL;
+    bool cur_generic = cur && K->items[cur->first].kind == IT_GENERIC;
+    if (it->kind == IT_GENERIC && cur_generic) {
+      int k = joined_k(K, cur, it);
+      if (k > 0 || (cur->k == 0 && it->own == 0)) {
+        cur->k = k;
+        cur->last = i;
+        it->phase = K->n_phases - 1;
+        continue;
+      }
+    }
+    new_phase(K, i, it->kind == IT_GENERIC ? it->own : 0, it->ext);
+  }
+}
+
+/* ---- storage ---- */
+
+static int resolve_alias(const CgKernel *K, int v) {
+  while (K->vals[v].alias_of >= 0)
+    v = K->vals[v].alias_of;
+  return v;
+}
+
+static void mark_cross_phase(CgKernel *K) {
+  for (int i = 0; i < K->n_items; ++i) {
+    const CgItem *it = &K->items[i];
+    for (int j = 0; j < it->n_in; ++j) {
+      CgVal *v = &K->vals[resolve_alias(K, it->in_val[j])];
+      if (v->producer >= 0 && K->items[v->producer].phase != it->phase)
+        v->cross_phase = true;
+    }
+  }
+}
+
+static void choose_storage(CgKernel *K, CgVal *v) {
+  const CgItem *it = &K->items[v->producer];
+  const CgPhase *p = &K->phases[it->phase];
+  MlirType t = mlirValueGetType(v->tensor);
+  if (v->out_index >= 0) {
+    v->kind = ST_BUF;
+    v->mem = mlirBlockGetArgument(K->entry, K->n_in + v->out_index);
+    return;
+  }
+  if (it->kind == IT_GENERIC && !v->cross_phase && p->k > 0) {
+    bool inner_parallel = false;
+    for (int d = p->k; d < it->n_dims; ++d)
+      inner_parallel = inner_parallel || it->par[d];
+    if (it->scalar_mode && !inner_parallel) {
+      v->kind = ST_SCALAR;
+      K->n_scalar_regs++;
+      return;
+    }
+    int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(t));
+    for (intptr_t d = p->k; d < mlirShapedTypeGetRank(t); ++d)
+      bytes *= mlirShapedTypeGetDimSize(t, d);
+    if (bytes <= K->opts->row_buffer_bytes) {
+      v->kind = ST_ROW;
+      K->n_row_bufs++;
+      return;
+    }
+  }
+  v->kind = ST_BUF;
+  v->local_alloc = true;
+  K->n_local_bufs++;
+  MlirNamedAttribute attrs[2] = {
+      cg_named(K->ctx, "operandSegmentSizes", cg_parse_attr(K->ctx, "array<i32: 0, 0>")),
+      cg_named(K->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(K->ctx, 64), 64)),
+  };
+  MlirType mt = cg_memref_like(t);
+  v->mem = mlirOperationGetResult(cg_create(&K->fb, "memref.alloc", 0, NULL, 1, &mt, 2, attrs), 0);
+}
+
+static void assign_storage(CgKernel *K) {
+  for (int i = 0; i < K->n_vals; ++i) {
+    CgVal *v = &K->vals[i];
+    if (v->producer >= 0 && v->alias_of < 0)
+      choose_storage(K, v);
+  }
+  for (int i = 0; i < K->n_vals; ++i) {
+    CgVal *v = &K->vals[i];
+    if (v->alias_of >= 0) {
+      const CgVal *root = &K->vals[resolve_alias(K, i)];
+      v->kind = root->kind;
+      v->mem = root->mem;
+    }
+  }
+}
+
+/* ---- driver ---- */
+
+static void remark_phases(const CgKernel *K) {
+  BrazeStr s = {0};
+  braze_str_printf(&s, "cpu-codegen: kernel @%s: %d phase(s)", K->name, K->n_phases);
+  for (int p = 0; p < K->n_phases; ++p) {
+    const CgPhase *ph = &K->phases[p];
+    braze_str_printf(&s, "; [%d] ", p);
+    if (ph->k == 0)
+      braze_str_puts(&s, "sequential");
+    else {
+      braze_str_puts(&s, "parallel ");
+      for (int d = 0; d < ph->k; ++d)
+        braze_str_printf(&s, "%s%lld", d ? "x" : "", (long long)ph->ext[d]);
+    }
+    braze_str_printf(&s, ", %d item(s)", ph->last - ph->first + 1);
+  }
+  braze_str_printf(&s, "; %d register reduction(s), %d row buffer(s), %d kernel buffer(s)", K->n_scalar_regs,
+                   K->n_row_bufs, K->n_local_bufs);
+  braze_emit_remark(mlirOperationGetLocation(K->old), "%s", braze_str_cstr(&s));
+  braze_str_free(&s);
+}
+
+static bool build_signature(CgKernel *K) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(K->old, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  intptr_t n_in = mlirBlockGetNumArguments(body), n_out = mlirOperationGetNumOperands(ret);
+  MlirType *types = malloc((size_t)(n_in + n_out + 1) * sizeof *types);
+  bool ok = true;
+  for (intptr_t i = 0; i < n_in + n_out; ++i) {
+    MlirType t = mlirValueGetType(i < n_in ? mlirBlockGetArgument(body, i) : mlirOperationGetOperand(ret, i - n_in));
+    ok = ok && static_tensor(t);
+    types[i] = ok ? cg_memref_like(t) : t;
+  }
+  if (!ok) {
+    free(types);
+    return fail(K->old, K, "kernel arguments and results must be static tensors of rank <= 8");
+  }
+  K->fn = cg_new_func(K->old, n_in + n_out, types, &K->entry);
+  K->n_in = (int)n_in;
+  free(types);
+  MlirType i64 = mlirIntegerTypeGet(K->ctx, 64);
+  mlirOperationSetDiscardableAttributeByName(K->fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
+  mlirOperationSetDiscardableAttributeByName(K->fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, n_out));
+  CgBuilder end = cg_builder_at_end(K->entry, mlirOperationGetLocation(K->old));
+  MlirOperation r = cg_create(&end, "func.return", 0, NULL, 0, NULL, 0, NULL);
+  K->fb = end;
+  K->fb.before = r;
+  K->pool.block = K->entry;
+  K->fb.pool = &K->pool;
+  return true;
+}
+
+static void dealloc_local_buffers(CgKernel *K) {
+  for (int i = 0; i < K->n_vals; ++i)
+    if (K->vals[i].local_alloc)
+      cg_create(&K->fb, "memref.dealloc", 1, &K->vals[i].mem, 0, NULL, 0, NULL);
+}
+
+bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions *opts) {
+  MlirAttribute name = mlirOperationGetAttributeByName(func, braze_ref("sym_name"));
+  MlirStringRef nref = mlirStringAttrGetValue(name);
+  char *cname = strndup(nref.data, nref.length);
+  CgKernel K = {.old = func, .module = module, .opts = opts, .ctx = mlirOperationGetContext(func), .name = cname};
+  bool ok = build_signature(&K) && read_body(&K);
+  if (ok) {
+    form_phases(&K);
+    mark_cross_phase(&K);
+    assign_storage(&K);
+    for (int p = 0; p < K.n_phases && ok; ++p)
+      ok = cg_emit_phase(&K, p);
+  }
+  if (ok) {
+    dealloc_local_buffers(&K);
+    if (opts->remarks)
+      remark_phases(&K);
+    mlirOperationDestroy(func);
+  } else if (!mlirOperationIsNull(K.fn)) {
+    mlirOperationDestroy(K.fn);
+  }
+  free(K.vals);
+  free(K.items);
+  free(K.phases);
+  free(K.map_old);
+  free(K.map_new);
+  free(cname);
+  return ok;
+}

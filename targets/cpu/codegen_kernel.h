@@ -1,0 +1,87 @@
+/* cpu-codegen: the state of one kernel's conversion, shared by the analysis
+ * (codegen_kernel.c: items, phases, storage) and the emitter (codegen_emit.c). */
+#ifndef BRAZE_TARGETS_CPU_CODEGEN_KERNEL_H
+#define BRAZE_TARGETS_CPU_CODEGEN_KERNEL_H
+
+#include "targets/cpu/codegen.h"
+
+enum { CG_MAX_DIMS = 8, CG_MAX_INPUTS = 16 };
+
+/* Where a kernel-level tensor lives in the target-level function. */
+typedef enum {
+  ST_NONE,   /* tensor.empty: no data */
+  ST_BUF,    /* a whole memref (argument, out argument, global, kernel-local alloc) */
+  ST_ROW,    /* a per-outer-iteration buffer (alloca) indexed by map results [k:] */
+  ST_SCALAR, /* a reduction value in a register, one per outer iteration */
+  ST_SPLAT,  /* a splat constant or linalg.fill: one scalar */
+} CgStorage;
+
+typedef struct {
+  MlirValue tensor;   /* the kernel-level value */
+  CgStorage kind;
+  MlirValue mem;      /* ST_BUF memref; ST_ROW: this iteration's buffer */
+  MlirValue scalar;   /* ST_SCALAR / ST_SPLAT value (new function) */
+  int producer;       /* item index, -1 for arguments and constants */
+  int alias_of;       /* insert_slice chains: the chain's final value, -1 */
+  bool cross_phase;   /* read by an item of another phase */
+  bool used;          /* read by any item */
+  bool local_alloc;   /* ST_BUF allocated inside the kernel */
+  int out_index;      /* kernel result written in place, -1 */
+} CgVal;
+
+typedef enum { IT_GENERIC, IT_INSERT, IT_COPY } CgItemKind;
+
+typedef struct {
+  CgItemKind kind;
+  MlirOperation op;
+  int phase;
+  int n_in;
+  int in_val[CG_MAX_INPUTS]; /* value indices of the inputs (insert/copy: in_val[0] = source) */
+  int out_val;               /* value index of the result */
+  int init_val;              /* value index of the outs operand (generic), -1 */
+  int dst_out;               /* IT_COPY: the kernel result index written */
+  /* generics */
+  int n_dims;
+  int64_t ext[CG_MAX_DIMS];
+  bool par[CG_MAX_DIMS];
+  MlirAffineMap maps[CG_MAX_INPUTS + 1]; /* inputs, then the output */
+  int own;            /* outer dims this generic allows on its own */
+  bool has_reduction;
+  bool contraction;   /* mulf+addf: memory accumulation, reduction loops outside */
+  bool scalar_mode;   /* reduction dims are a suffix: accumulate in iter_args */
+} CgItem;
+
+typedef struct {
+  int first, last; /* items [first, last] */
+  int k;           /* outer (scf.parallel) dims */
+  int64_t ext[CG_MAX_DIMS];
+} CgPhase;
+
+typedef struct {
+  MlirOperation old, module;
+  const CgOptions *opts;
+  MlirContext ctx;
+  const char *name;
+  CgVal *vals;
+  int n_vals;
+  CgItem *items;
+  int n_items;
+  CgPhase *phases;
+  int n_phases;
+  /* kernel-level scalars (constants) -> their clones at the new function's entry */
+  MlirValue *map_old, *map_new;
+  int n_map;
+  MlirOperation fn;
+  int n_in; /* kernel inputs; out arguments follow */
+  MlirBlock entry;
+  CgBuilder fb; /* the new function's body, before its return */
+  CgConstPool pool;
+  int n_scalar_regs, n_row_bufs, n_local_bufs;
+} CgKernel;
+
+/* Emit phase `p` at K->fb. */
+bool cg_emit_phase(CgKernel *K, int p);
+/* The new-function value of a kernel-level scalar (constants), or null. */
+MlirValue cg_kernel_map(CgKernel *K, MlirValue old);
+
+#endif
