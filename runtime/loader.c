@@ -1,4 +1,7 @@
 /* The generic loader for compiled braze libraries (see braze_runtime.h). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* strdup, dlopen: callers may build this with plain -std=c11 */
+#endif
 #include "runtime/braze_runtime.h"
 
 #include <dlfcn.h>

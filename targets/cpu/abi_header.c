@@ -1,6 +1,7 @@
 /* The generated C header: one prototype per entry, shapes in comments, and the
  * exported tables (runtime/braze_runtime.h describes them). */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "targets/cpu/cpu.h"
@@ -19,7 +20,9 @@ static void entry_decl(const BrazeEntrySig *sig, BrazeStr *out) {
   int n = sig->num_inputs + sig->num_outputs;
   for (int i = 0; i < n; ++i) {
     bool in = i < sig->num_inputs;
-    braze_str_printf(out, " *   %s%-3d ", in ? "in" : "out", in ? i : i - sig->num_inputs);
+    char label[24];
+    snprintf(label, sizeof label, "%s%d", in ? "in" : "out", in ? i : i - sig->num_inputs);
+    braze_str_printf(out, " *   %-5s ", label);
     shape_text(&sig->args[i], out);
     braze_str_printf(out, "  (%lld elements)\n", (long long)sig->args[i].num_elements);
   }

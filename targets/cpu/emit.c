@@ -259,9 +259,14 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
   ok = ok && braze_cpu_abi_wrap(m, entries, error) && optimize(m, tm, error);
   if (ok && opts->dump_kernels)
     ok = dump_kernels_llvm(module, m, opts->dump_kernels, error);
-  ok = ok && write_artifact(tm, m, opts, error);
+  /* The header first: if the artifact then fails, the header is removed again, so a
+   * failed compile leaves neither. */
+  bool header_written = false;
   if (ok && opts->header)
-    ok = write_header(entries, opts, error);
+    ok = header_written = write_header(entries, opts, error);
+  ok = ok && write_artifact(tm, m, opts, error);
+  if (!ok && header_written)
+    unlink(opts->header);
   if (m)
     LLVMDisposeModule(m);
   LLVMContextDispose(llctx);
