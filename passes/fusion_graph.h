@@ -55,7 +55,7 @@ typedef struct {
   FkResult *results;
   size_t num_results;
   int group;
-  int *align; /* node loop -> loop of its group */
+  int *align; /* node loop -> loop of its group; -1: a unit loop (index 0) */
 } FkNode;
 
 typedef enum { FK_CAT_VERTICAL, FK_CAT_EPILOGUE, FK_CAT_HORIZONTAL } FkCategory;

@@ -93,9 +93,12 @@ static Links links(const FkGraph *g, int ga, int gb) {
 
 /* ---- iteration spaces ---- */
 
+enum { MAX_RANK = 16 };
+
 typedef struct {
   int base, other; /* the merged group keeps base's id and loops */
-  bool outer;      /* other's loops map to base's parallel loops */
+  bool outer;      /* other runs over base's outer space: its loops map through outer_map */
+  int outer_map[MAX_RANK]; /* other's loop -> base's loop, -1 for a unit loop (index 0) */
 } Plan;
 
 static bool same_loops(const FkGroup *a, const FkGroup *b, bool masks) {
@@ -107,29 +110,38 @@ static bool same_loops(const FkGroup *a, const FkGroup *b, bool masks) {
   return true;
 }
 
-static int parallel_loops(const FkGroup *gr, int *par) {
+/* The parallel loops of a reduction group that are not unit loops. */
+static int outer_loops(const FkGroup *gr, int *par) {
   int n = 0;
   for (int d = 0; d < gr->rank; ++d)
-    if (!gr->reduced[d])
+    if (!gr->reduced[d] && gr->space[d] != 1)
       par[n++] = d;
   return n;
 }
 
-/* Does pointwise group p run over the parallel (outer) loops of reduction group r? */
-static bool is_outer_space(const FkGroup *r, const FkGroup *p) {
+/* Does pointwise group p run over the outer space of reduction group r? Unit loops
+ * do not count, so the keepdim form ([rows, 1], what the mean's scale and
+ * rsqrt(var + eps) run over) matches as well as [rows]. Fills plan->outer_map. */
+static bool is_outer_space(const FkGroup *r, const FkGroup *p, Plan *plan) {
   int par[r->rank + 1];
-  int n = parallel_loops(r, par);
-  if (n != p->rank)
+  int n = outer_loops(r, par), k = 0;
+  if (p->rank > MAX_RANK)
     return false;
-  for (int d = 0; d < n; ++d)
-    if (r->space[par[d]] != p->space[d])
+  for (int d = 0; d < p->rank; ++d) {
+    if (p->space[d] == 1) {
+      plan->outer_map[d] = -1;
+      continue;
+    }
+    if (k == n || r->space[par[k]] != p->space[d])
       return false;
-  return true;
+    plan->outer_map[d] = par[k++];
+  }
+  return k == n;
 }
 
 static bool space_plan(const FkGraph *g, int ga, int gb, Plan *plan) {
   const FkGroup *a = &g->groups[ga], *b = &g->groups[gb];
-  *plan = (Plan){ga, gb, false};
+  *plan = (Plan){.base = ga, .other = gb};
   if (a->rank < 0 || b->rank < 0)
     return false;
   if (a->has_red && b->has_red)
@@ -137,26 +149,22 @@ static bool space_plan(const FkGraph *g, int ga, int gb, Plan *plan) {
   if (!a->has_red && !b->has_red)
     return same_loops(a, b, false);
   if (b->has_red)
-    *plan = (Plan){gb, ga, false};
+    *plan = (Plan){.base = gb, .other = ga};
   const FkGroup *r = &g->groups[plan->base], *p = &g->groups[plan->other];
   if (!r->has_contraction && same_loops(r, p, false))
     return true;
-  plan->outer = is_outer_space(r, p);
+  plan->outer = is_outer_space(r, p, plan);
   return plan->outer;
 }
 
 /* ---- indexing ---- */
 
-/* Node loop d -> loop of the merged group. */
+/* Node loop d -> loop of the merged group, or -1 for a unit loop. */
 static int merged_loop(const FkGraph *g, const Plan *plan, int node, int d) {
   const FkNode *n = &g->nodes[node];
   int loop = n->align[d];
-  if (plan->outer && n->group == plan->other) {
-    const FkGroup *base = &g->groups[plan->base];
-    int par[base->rank + 1];
-    parallel_loops(base, par);
-    loop = par[loop];
-  }
+  if (loop >= 0 && plan->outer && n->group == plan->other)
+    loop = plan->outer_map[loop];
   return loop;
 }
 
@@ -171,8 +179,10 @@ static bool map_in_group(const FkGraph *g, const Plan *plan, int node, MlirAffin
   MlirContext ctx = mlirAffineMapGetContext(map);
   intptr_t total = dims > grank ? dims : grank;
   MlirAffineExpr rename[total + 1];
-  for (intptr_t d = 0; d < total; ++d)
-    rename[d] = mlirAffineDimExprGet(ctx, d < dims ? merged_loop(g, plan, node, (int)d) : d);
+  for (intptr_t d = 0; d < total; ++d) {
+    int loop = d < dims ? merged_loop(g, plan, node, (int)d) : (int)d;
+    rename[d] = loop < 0 ? mlirAffineConstantExprGet(ctx, 0) : mlirAffineDimExprGet(ctx, loop);
+  }
   MlirAffineMap sub = mlirAffineMapGet(ctx, total, 0, total, rename);
   for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(map); r < nr; ++r)
     out[r] = mlirAffineExprCompose(mlirAffineMapGetResult(map, r), sub);
@@ -376,14 +386,12 @@ FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b) {
 
 static void merge(FkGraph *g, const Plan *plan, int64_t saved) {
   FkGroup *base = &g->groups[plan->base], *other = &g->groups[plan->other];
-  int par[base->rank + 1];
-  parallel_loops(base, par);
   for (size_t i = 0; i < g->num_nodes; ++i) {
     FkNode *n = &g->nodes[i];
     if (n->group != plan->other)
       continue;
-    for (int d = 0; plan->outer && d < n->rank; ++d)
-      n->align[d] = par[n->align[d]];
+    for (int d = 0; d < n->rank; ++d)
+      n->align[d] = merged_loop(g, plan, (int)i, d);
     n->group = plan->base;
   }
   base->has_red |= other->has_red;
