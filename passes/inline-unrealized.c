@@ -1,0 +1,350 @@
+/* inline-unrealized: Inductor's buffer.realize() decisions at the loop level.
+ *
+ * Every linalg.generic is a producer candidate, in program order. Reductions and
+ * contractions are realized (they keep their own tensor); so is a generic read by
+ * anything but a linalg.generic input (func.return, func.call, tensor.insert_slice)
+ * or by a contraction (inlining there recomputes it per k). An all-parallel
+ * producer is otherwise inlined into every consumer generic: its body is cloned
+ * into the consumer, its inputs become the consumer's inputs with their maps
+ * composed (producer map ∘ inverse(producer output map) ∘ consumer map), and the
+ * consumer's braze.ops becomes producer ops ++ consumer ops. Inlining into a
+ * reduction consumer is a prologue and allowed. A producer read more than
+ * `reads-threshold` times, or whose body holds more than `opcount-threshold` ops,
+ * is realized (Inductor's realize_reads_threshold / realize_opcount_threshold).
+ * A producer whose every use was inlined is erased.
+ *
+ * Options: disable, reads-threshold=N (4), opcount-threshold=N (64), remarks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/loop_utils.h"
+#include "passes/passes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+enum { MAX_INPUTS = 64, MAX_LOOPS = 32, REASON_LEN = 160 };
+
+typedef struct {
+  bool disable;
+  bool remarks;
+  long long reads_threshold;
+  long long opcount_threshold;
+} Options;
+
+/* The generics of the function in program order; entries are updated when a
+ * consumer is rebuilt and nulled when a producer is erased. */
+typedef struct {
+  MlirOperation *ops;
+  size_t count, cap;
+} GenericList;
+
+/* ---- facts about producers ---- */
+
+static intptr_t body_op_count(MlirOperation generic) {
+  intptr_t n = 0;
+  MlirBlock body = braze_generic_body(generic);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    n++;
+  return n - 1; /* the linalg.yield */
+}
+
+static bool is_contraction(MlirOperation generic) {
+  return braze_ops_contains(generic, "matmul") || braze_ops_contains(generic, "batch_matmul");
+}
+
+/* Whether `use` reads the value as an input of a linalg.generic. */
+static bool is_generic_input_use(MlirOpOperand use) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  return braze_is_generic(user) && (intptr_t)mlirOpOperandGetOperandNumber(use) < braze_generic_num_inputs(user);
+}
+
+/* Why `producer` must be realized (written into `reason`), or false when it can be
+ * inlined into every consumer. `*reads` gets the number of uses. */
+static bool must_realize(MlirOperation producer, const Options *o, char *reason, intptr_t *reads) {
+  MlirValue result = mlirOperationGetResult(producer, 0);
+  *reads = 0;
+  if (is_contraction(producer))
+    return snprintf(reason, REASON_LEN, "contraction"), true;
+  if (!braze_generic_all_parallel(producer))
+    return snprintf(reason, REASON_LEN, "reduction"), true;
+  if (mlirOperationGetNumResults(producer) != 1)
+    return snprintf(reason, REASON_LEN, "several results"), true;
+  if (o->disable)
+    return snprintf(reason, REASON_LEN, "inlining disabled"), true;
+  for (MlirOpOperand use = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    ++*reads;
+    if (braze_op_is(user, "func.return"))
+      return snprintf(reason, REASON_LEN, "function result"), true;
+    if (!is_generic_input_use(use)) {
+      MlirStringRef name = braze_op_name(user);
+      return snprintf(reason, REASON_LEN, "read by '%.*s'", (int)name.length, name.data), true;
+    }
+    if (is_contraction(user))
+      return snprintf(reason, REASON_LEN, "read by a contraction"), true;
+  }
+  if (*reads > o->reads_threshold)
+    return snprintf(reason, REASON_LEN, "%ld reads > reads-threshold=%lld", (long)*reads, o->reads_threshold), true;
+  intptr_t ops = body_op_count(producer);
+  if (ops > o->opcount_threshold)
+    return snprintf(reason, REASON_LEN, "%ld ops > opcount-threshold=%lld", (long)ops, o->opcount_threshold), true;
+  MlirAffineMap inverse;
+  intptr_t num_inputs = braze_generic_num_inputs(producer);
+  if (!braze_map_inverse_permutation(braze_generic_map(producer, num_inputs), &inverse))
+    return snprintf(reason, REASON_LEN, "output map is not a permutation"), true;
+  MlirValue out_arg = mlirBlockGetArgument(braze_generic_body(producer), num_inputs);
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(out_arg)))
+    return snprintf(reason, REASON_LEN, "body reads its output"), true;
+  return false;
+}
+
+/* ---- rebuilding one consumer ---- */
+
+/* The consumer's new operand list. For each old input: the new block argument it
+ * maps to, or (when it reads the producer) the new argument of each producer input. */
+typedef struct {
+  MlirOperation producer, consumer;
+  MlirValue inputs[MAX_INPUTS];
+  MlirAffineMap maps[MAX_INPUTS + MAX_LOOPS];
+  intptr_t num_inputs;
+  intptr_t arg_of[MAX_INPUTS];                  /* per old input not from the producer */
+  intptr_t producer_arg[MAX_INPUTS][MAX_INPUTS]; /* per old input from the producer */
+} Inlining;
+
+static intptr_t add_input(Inlining *in, MlirValue v, MlirAffineMap map) {
+  for (intptr_t i = 0; i < in->num_inputs; ++i)
+    if (mlirValueEqual(in->inputs[i], v) && mlirAffineMapEqual(in->maps[i], map))
+      return i;
+  if (in->num_inputs == MAX_INPUTS)
+    return -1;
+  in->inputs[in->num_inputs] = v;
+  in->maps[in->num_inputs] = map;
+  return in->num_inputs++;
+}
+
+/* Fill the new operand list; false when it would exceed MAX_INPUTS. */
+static bool plan_inputs(Inlining *in) {
+  MlirValue produced = mlirOperationGetResult(in->producer, 0);
+  intptr_t p_inputs = braze_generic_num_inputs(in->producer);
+  intptr_t c_inputs = braze_generic_num_inputs(in->consumer);
+  if (c_inputs > MAX_INPUTS || p_inputs > MAX_INPUTS)
+    return false;
+  MlirAffineMap inverse;
+  braze_map_inverse_permutation(braze_generic_map(in->producer, p_inputs), &inverse);
+  for (intptr_t i = 0; i < c_inputs; ++i) {
+    MlirValue v = mlirOperationGetOperand(in->consumer, i);
+    MlirAffineMap map = braze_generic_map(in->consumer, i);
+    if (!mlirValueEqual(v, produced)) {
+      in->arg_of[i] = add_input(in, v, map);
+      if (in->arg_of[i] < 0)
+        return false;
+      continue;
+    }
+    /* consumer loops -> producer loops: inverse(producer out map) ∘ consumer map */
+    MlirAffineMap to_producer = braze_map_compose(inverse, map);
+    for (intptr_t j = 0; j < p_inputs; ++j) {
+      MlirAffineMap composed = braze_map_compose(braze_generic_map(in->producer, j), to_producer);
+      in->producer_arg[i][j] = add_input(in, mlirOperationGetOperand(in->producer, j), composed);
+      if (in->producer_arg[i][j] < 0)
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The new body: one clone of the producer's body per input reading it, then the
+ * consumer's body with its old block arguments remapped. */
+static bool inlined_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_args, MlirValue *yields, void *data) {
+  const Inlining *in = data;
+  MlirValue produced = mlirOperationGetResult(in->producer, 0);
+  MlirBlock p_body = braze_generic_body(in->producer), c_body = braze_generic_body(in->consumer);
+  intptr_t p_inputs = braze_generic_num_inputs(in->producer);
+  intptr_t c_inputs = braze_generic_num_inputs(in->consumer);
+  intptr_t c_args = mlirBlockGetNumArguments(c_body);
+  BrazeValueMap map = {0};
+  for (intptr_t i = 0; i < c_inputs; ++i) {
+    MlirValue old_arg = mlirBlockGetArgument(c_body, i);
+    if (!mlirValueEqual(mlirOperationGetOperand(in->consumer, i), produced)) {
+      braze_value_map_add(&map, old_arg, args[in->arg_of[i]]);
+      continue;
+    }
+    BrazeValueMap p_map = {0};
+    for (intptr_t j = 0; j < p_inputs; ++j)
+      braze_value_map_add(&p_map, mlirBlockGetArgument(p_body, j), args[in->producer_arg[i][j]]);
+    MlirValue y;
+    intptr_t num_y = 1;
+    bool ok = braze_clone_block_body(b, p_body, &p_map, &y, &num_y) && num_y == 1;
+    braze_value_map_free(&p_map);
+    if (!ok) {
+      braze_value_map_free(&map);
+      braze_emit_error(b->loc, "inline-unrealized: producer body does not yield one value");
+      return false;
+    }
+    braze_value_map_add(&map, old_arg, y);
+  }
+  for (intptr_t k = c_inputs; k < c_args; ++k) /* the outputs' block arguments */
+    braze_value_map_add(&map, mlirBlockGetArgument(c_body, k), args[num_args - (c_args - k)]);
+  intptr_t num_yields = c_args - c_inputs;
+  bool ok = braze_clone_block_body(b, c_body, &map, yields, &num_yields);
+  braze_value_map_free(&map);
+  return ok;
+}
+
+/* Rebuild `consumer` with `producer` inlined; returns the new op (null on failure). */
+static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer) {
+  Inlining *in = calloc(1, sizeof *in);
+  in->producer = producer;
+  in->consumer = consumer;
+  MlirOperation rebuilt = {NULL};
+  intptr_t c_inputs = braze_generic_num_inputs(consumer);
+  intptr_t num_outputs = mlirOperationGetNumOperands(consumer) - c_inputs;
+  intptr_t num_loops = braze_generic_num_loops(consumer);
+  if (num_loops <= MAX_LOOPS && num_outputs <= MAX_LOOPS && plan_inputs(in)) {
+    MlirValue outputs[MAX_LOOPS];
+    bool reduction[MAX_LOOPS];
+    for (intptr_t k = 0; k < num_outputs; ++k) {
+      outputs[k] = mlirOperationGetOperand(consumer, c_inputs + k);
+      in->maps[in->num_inputs + k] = braze_generic_map(consumer, c_inputs + k);
+    }
+    for (intptr_t l = 0; l < num_loops; ++l)
+      reduction[l] = braze_generic_loop_is_reduction(consumer, l);
+    MlirContext ctx = mlirOperationGetContext(consumer);
+    MlirAttribute ops = braze_string_array_concat(
+        ctx, mlirOperationGetAttributeByName(producer, braze_ref(BRAZE_OPS_ATTR)),
+        mlirOperationGetAttributeByName(consumer, braze_ref(BRAZE_OPS_ATTR)));
+    BrazeGenericSpec spec = {
+        .inputs = in->inputs,
+        .num_inputs = in->num_inputs,
+        .outputs = outputs,
+        .num_outputs = num_outputs,
+        .maps = in->maps,
+        .num_loops = num_loops,
+        .reduction = reduction,
+        .ops = ops,
+        .body = inlined_body,
+        .body_data = in,
+    };
+    BrazeBuilder b = braze_builder_before(consumer);
+    rebuilt = braze_build_generic(&b, &spec);
+  }
+  free(in);
+  return rebuilt;
+}
+
+/* ---- the pass ---- */
+
+static MlirWalkResult collect_generic(MlirOperation op, void *data) {
+  GenericList *list = data;
+  if (!braze_is_generic(op))
+    return MlirWalkResultAdvance;
+  if (list->count == list->cap) {
+    list->cap = list->cap ? 2 * list->cap : 32;
+    list->ops = realloc(list->ops, list->cap * sizeof *list->ops);
+  }
+  list->ops[list->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+static void replace_in_list(GenericList *list, size_t from, MlirOperation old, MlirOperation rebuilt) {
+  for (size_t i = from; i < list->count; ++i)
+    if (!mlirOperationIsNull(list->ops[i]) && mlirOperationEqual(list->ops[i], old))
+      list->ops[i] = rebuilt;
+}
+
+/* The next generic that reads `v` as an input, or null. */
+static MlirOperation next_consumer(MlirValue v) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (is_generic_input_use(use))
+      return mlirOpOperandGetOwner(use);
+  return (MlirOperation){NULL};
+}
+
+/* Erase a producer with no uses left, and its tensor.empty init if now unused. */
+static void erase_producer(MlirOperation producer) {
+  intptr_t n = mlirOperationGetNumOperands(producer);
+  MlirValue init = mlirOperationGetOperand(producer, n - 1);
+  mlirOperationDestroy(producer);
+  if (!mlirValueIsAOpResult(init))
+    return;
+  MlirOperation def = mlirOpResultGetOwner(init);
+  if (braze_op_is(def, "tensor.empty") && mlirOpOperandIsNull(mlirValueGetFirstUse(init)))
+    mlirOperationDestroy(def);
+}
+
+/* Decide for the generic at list index `i`; false on an internal failure. */
+static bool process(GenericList *list, size_t i, const Options *o) {
+  MlirOperation producer = list->ops[i];
+  MlirLocation loc = mlirOperationGetLocation(producer);
+  char reason[REASON_LEN];
+  intptr_t reads;
+  if (mlirOperationGetNumResults(producer) == 0 ||
+      mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(producer, 0))))
+    return true; /* dead: nothing reads it */
+  if (must_realize(producer, o, reason, &reads)) {
+    if (o->remarks)
+      braze_emit_remark(loc, "realized: %s", reason);
+    return true;
+  }
+  MlirValue produced = mlirOperationGetResult(producer, 0);
+  long consumers = 0;
+  for (MlirOperation c = next_consumer(produced); !mlirOperationIsNull(c); c = next_consumer(produced)) {
+    MlirOperation rebuilt = inline_into(producer, c);
+    if (mlirOperationIsNull(rebuilt)) {
+      braze_emit_error(mlirOperationGetLocation(c), "inline-unrealized: cannot rebuild this consumer");
+      return false;
+    }
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(c); r < n; ++r)
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(c, r), mlirOperationGetResult(rebuilt, r));
+    replace_in_list(list, i + 1, c, rebuilt);
+    mlirOperationDestroy(c);
+    consumers++;
+  }
+  if (o->remarks)
+    braze_emit_remark(loc, "inlined into %ld consumer%s", consumers, consumers == 1 ? "" : "s");
+  list->ops[i] = (MlirOperation){NULL};
+  erase_producer(producer);
+  return true;
+}
+
+static bool run(MlirOperation func, void *state) {
+  const Options *o = state;
+  GenericList list = {0};
+  mlirOperationWalk(func, collect_generic, &list, MlirWalkPreOrder);
+  bool ok = true;
+  for (size_t i = 0; ok && i < list.count; ++i)
+    ok = process(&list, i, o);
+  free(list.ops);
+  return ok;
+}
+
+static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
+  static const char *const allowed[] = {"disable", "reads-threshold", "opcount-threshold", "remarks", NULL};
+  if (!braze_options_check(opts, "inline-unrealized", allowed, error))
+    return NULL;
+  Options o = {.disable = braze_option_flag(opts, "disable"), .remarks = braze_option_flag(opts, "remarks")};
+  if (!braze_option_int(opts, "reads-threshold", 4, &o.reads_threshold, error) ||
+      !braze_option_int(opts, "opcount-threshold", 64, &o.opcount_threshold, error))
+    return NULL;
+  if (o.reads_threshold < 0 || o.opcount_threshold < 0) {
+    braze_str_printf(error, "inline-unrealized: thresholds must be >= 0");
+    return NULL;
+  }
+  Options *state = malloc(sizeof *state);
+  *state = o;
+  return state;
+}
+
+const BrazePassInfo braze_pass_inline_unrealized = {
+    .argument = "inline-unrealized",
+    .summary = "Inline unrealized pointwise producers into their consumer generics (Inductor's realize decisions)",
+    .options_help = "  disable              realize every producer (inline nothing)\n"
+                    "  reads-threshold=N    realize producers read more than N times (default 4)\n"
+                    "  opcount-threshold=N  realize producers whose body has more than N ops (default 64)\n"
+                    "  remarks              one remark per producer: 'realized: <reason>' or 'inlined into N consumers'\n",
+    .anchor = "func.func",
+    .create_state = create_state,
+    .destroy_state = free,
+    .run = run,
+};
