@@ -1,5 +1,6 @@
 #include "support/context.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,13 +56,12 @@ void braze_context_destroy(MlirContext ctx) {
     mlirContextDestroy(ctx);
 }
 
-/* The line (0-based) and offset of the first token that is not a comment. */
-static size_t first_code_offset(const char *text, size_t len, size_t *line_out) {
-  size_t line = 0, i = 0;
+/* Skip blanks and // comments from `i`, counting newlines into *line. */
+static size_t skip_trivia(const char *text, size_t len, size_t i, size_t *line) {
   while (i < len) {
     char c = text[i];
     if (c == '\n') {
-      ++line;
+      ++*line;
       ++i;
     } else if (c == ' ' || c == '\t' || c == '\r') {
       ++i;
@@ -72,45 +72,126 @@ static size_t first_code_offset(const char *text, size_t len, size_t *line_out) 
       break;
     }
   }
+  return i;
+}
+
+/* Whether an attribute or type alias definition (`#name = ...`, `!name = ...`)
+ * starts at `i`. */
+static bool is_alias_start(const char *text, size_t len, size_t i) {
+  if (i >= len || (text[i] != '#' && text[i] != '!'))
+    return false;
+  size_t j = i + 1;
+  while (j < len && (isalnum((unsigned char)text[j]) || text[j] == '_' || text[j] == '.' || text[j] == '$'))
+    ++j;
+  if (j == i + 1)
+    return false;
+  while (j < len && (text[j] == ' ' || text[j] == '\t'))
+    ++j;
+  return j < len && text[j] == '=';
+}
+
+/* The end of the alias definition starting at `i`: the first newline at which its
+ * brackets are balanced and no string is open. */
+static size_t skip_alias(const char *text, size_t len, size_t i, size_t *line) {
+  int depth = 0;
+  for (; i < len; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < len && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '-' && i + 1 < len && text[i + 1] == '>') {
+      ++i; /* the arrow of a function type or affine map is not a bracket */
+    } else if (c == '<' || c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == '\n' && depth <= 0) {
+      return i;
+    } else if (c == '\n') {
+      ++*line;
+    }
+  }
+  return len;
+}
+
+/* The offset of the first top-level op (after comments and alias definitions); its
+ * 0-based line, and the end of the last alias definition before it (0 if none). */
+static size_t first_op_offset(const char *text, size_t len, size_t *line_out, size_t *aliases_end) {
+  size_t line = 0, i = 0;
+  *aliases_end = 0;
+  for (;;) {
+    i = skip_trivia(text, len, i, &line);
+    if (!is_alias_start(text, len, i))
+      break;
+    i = skip_alias(text, len, i, &line);
+    *aliases_end = i;
+  }
   *line_out = line;
   return i;
 }
 
+/* Where file-level metadata (`{-# ... #-}`, after the ops) starts, or len. */
+static size_t metadata_offset(const char *text, size_t len, size_t from) {
+  for (size_t i = from; i + 3 <= len; ++i)
+    if ((i == 0 || text[i - 1] == '\n') && memcmp(text + i, "{-#", 3) == 0)
+      return i;
+  return len;
+}
+
+static bool starts_module(const char *text, size_t len, size_t i) {
+  return (len - i >= 6 && strncmp(text + i, "module", 6) == 0 &&
+          (len - i == 6 || !isalnum((unsigned char)text[i + 6]))) ||
+         (len - i >= 16 && strncmp(text + i, "\"builtin.module\"", 16) == 0);
+}
+
 /* Like mlir-opt, accept files of several top-level ops by wrapping them in a module.
- * The wrapper goes on the comment or blank line just above the first op, so every
- * location in the file stays exact (only when code starts on line 1 do that line's
- * columns shift). */
+ * Every location in the file stays exact: "module {" replaces the comment or blank
+ * line just above the first op, or goes at the end of the alias definition just
+ * above it (tokens, not lines, matter to the parser); only when the first op is on
+ * line 1 do that line's columns shift. The closing brace goes before any file-level
+ * metadata, which must stay outside the module. */
 MlirOperation braze_parse(MlirContext ctx, const char *text, size_t len, const char *source_name) {
-  size_t line = 0;
-  size_t start = first_code_offset(text, len, &line);
-  bool has_module = (len - start >= 6 && strncmp(text + start, "module", 6) == 0) ||
-                    (len - start >= 16 && strncmp(text + start, "\"builtin.module\"", 16) == 0);
-  if (has_module || start == len)
+  size_t line = 0, aliases_end = 0;
+  size_t start = first_op_offset(text, len, &line, &aliases_end);
+  if (start == len || starts_module(text, len, start))
     return mlirOperationCreateParse(ctx, (MlirStringRef){text, len}, braze_ref(source_name));
-  char *wrapped = malloc(len + 16);
-  size_t n = 0;
+  size_t line_start = start; /* start of the first op's line */
+  while (line_start > 0 && text[line_start - 1] != '\n')
+    --line_start;
+  size_t open_at, open_end; /* text[open_at, open_end) is replaced by the opening */
+  const char *opening;
   if (line == 0) {
-    memcpy(wrapped, "module {", 8);
-    n = 8;
-    memcpy(wrapped + n, text, len);
-    n += len;
+    open_at = open_end = 0;
+    opening = "module {";
   } else {
-    /* Find the start of the line above the first op and replace that line. */
-    size_t above = start;
-    while (above > 0 && text[above - 1] != '\n')
-      --above;
-    size_t above_start = above - 1; /* the '\n' ending the line above */
+    size_t above_start = line_start - 1; /* the '\n' ending the line above */
     while (above_start > 0 && text[above_start - 1] != '\n')
       --above_start;
-    memcpy(wrapped, text, above_start);
-    n = above_start;
-    memcpy(wrapped + n, "module {\n", 9);
-    n += 9;
-    memcpy(wrapped + n, text + above, len - above);
-    n += len - above;
+    if (aliases_end > above_start) { /* the line above ends an alias definition */
+      open_at = open_end = line_start - 1;
+      opening = " module {";
+    } else {
+      open_at = above_start;
+      open_end = line_start - 1;
+      opening = "module {";
+    }
   }
-  memcpy(wrapped + n, "\n}\n", 3);
-  n += 3;
+  size_t close_at = metadata_offset(text, len, start);
+  const char *closing = close_at == len ? "\n}\n" : "} ";
+  size_t n_open = strlen(opening), n_close = strlen(closing);
+  char *wrapped = malloc(len + n_open + n_close + 1);
+  size_t n = 0;
+  memcpy(wrapped, text, open_at);
+  n = open_at;
+  memcpy(wrapped + n, opening, n_open);
+  n += n_open;
+  memcpy(wrapped + n, text + open_end, close_at - open_end);
+  n += close_at - open_end;
+  memcpy(wrapped + n, closing, n_close);
+  n += n_close;
+  memcpy(wrapped + n, text + close_at, len - close_at);
+  n += len - close_at;
   MlirOperation op = mlirOperationCreateParse(ctx, (MlirStringRef){wrapped, n}, braze_ref(source_name));
   free(wrapped);
   return op;

@@ -9,9 +9,11 @@
  *             [--mlir-timing] [--allow-unregistered-dialect] [--no-verify-graph]
  *
  * Exit status: 0 on success, 1 on any error (diagnostics on stderr with file:line:col). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dialects/graph/graph.h"
 #include "mlir-c/Pass.h"
@@ -34,6 +36,33 @@ typedef struct {
   BrazeIRPrinting printing;
 } Options;
 
+/* --mlir-timing: wall time of braze-opt's phases, summed over split chunks. MLIR's
+ * own per-pass report (printed when the pass manager goes away) comes before it. */
+enum { PHASE_PARSE, PHASE_VERIFY, PHASE_PASSES, PHASE_OUTPUT, NUM_PHASES };
+static const char *const phase_names[NUM_PHASES] = {"Parse", "Verify graph", "Pass pipeline", "Output"};
+static double phase_seconds[NUM_PHASES];
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_timing_report(void) {
+  double total = 0;
+  for (int i = 0; i < NUM_PHASES; ++i)
+    total += phase_seconds[i];
+  fputs("===-------------------------------------------------------------------------===\n"
+        "                      ... braze-opt phase time report ...\n"
+        "===-------------------------------------------------------------------------===\n",
+        stderr);
+  fprintf(stderr, "  Total Execution Time: %.4f seconds\n\n  ----Wall Time----  ----Name----\n", total);
+  for (int i = 0; i < NUM_PHASES; ++i)
+    fprintf(stderr, "  %8.4f (%5.1f%%)  %s\n", phase_seconds[i],
+            total > 0 ? 100.0 * phase_seconds[i] / total : 0.0, phase_names[i]);
+  fprintf(stderr, "  %8.4f (100.0%%)  Total\n", total);
+}
+
 static void usage(FILE *to) {
   fputs("usage: braze-opt [FILE|-] [-o FILE] [--pass-pipeline=PIPELINE] [--PASS[=OPTIONS]]...\n"
         "  --pass-pipeline=P            MLIR textual pipeline mixing braze and upstream passes\n"
@@ -44,7 +73,7 @@ static void usage(FILE *to) {
         "  --verify-diagnostics         check expected-error/warning/remark comments\n"
         "  --mlir-print-ir-after-all, --mlir-print-ir-before-all\n"
         "  --mlir-print-ir-before=PASS[,PASS], --mlir-print-ir-after=PASS[,PASS]\n"
-        "  --mlir-timing                report time per pass\n"
+        "  --mlir-timing                report time per pass and per driver phase\n"
         "  --allow-unregistered-dialect accept ops of unknown dialects\n"
         "  --no-verify-graph            skip the graph verifier after parsing\n"
         "  -o FILE                      write output to FILE (written only on success)\n",
@@ -88,7 +117,11 @@ static int parse_args(int argc, char **argv, Options *o) {
   o->verify_graph = true;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
-    if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+    if (strcmp(a, "-o") == 0) {
+      if (i + 1 >= argc) {
+        fputs("braze-opt: -o needs a file name\n", stderr);
+        return 1;
+      }
       o->output = argv[++i];
     } else if (starts_with(a, "--pass-pipeline=")) {
       const char *p = a + strlen("--pass-pipeline=");
@@ -152,42 +185,57 @@ static int parse_args(int argc, char **argv, Options *o) {
   return 0;
 }
 
+/* Build the pipeline into a fresh pass manager; false (and the reason printed) when
+ * the pipeline text is bad. main() checks it once before any input is processed. */
+static MlirPassManager build_pass_manager(MlirContext ctx, const Options *o) {
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, braze_ref("builtin.module"));
+  BrazeStr error = {0};
+  if (!braze_pipeline_build(pm, braze_str_cstr(&o->pipeline), &o->printing, &error)) {
+    fprintf(stderr, "braze-opt: %s\n", braze_str_cstr(&error));
+    mlirPassManagerDestroy(pm);
+    pm.ptr = NULL;
+  }
+  braze_str_free(&error);
+  return pm;
+}
+
+static bool run_pipeline(MlirContext ctx, const Options *o, MlirOperation module) {
+  MlirPassManager pm = build_pass_manager(ctx, o);
+  if (!pm.ptr)
+    return false;
+  if (o->timing)
+    mlirPassManagerEnableTiming(pm);
+  bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
+  mlirPassManagerDestroy(pm); /* prints MLIR's pass timing report when enabled */
+  return ok;
+}
+
 /* Process one buffer (a whole file or one split chunk, padded with newlines so
  * that its line numbers are the file's). Appends printed IR to `out`. */
 static bool process_buffer(MlirContext ctx, const Options *o, const char *text, size_t len, BrazeStr *out) {
   BrazeDiagSink sink = {.collect = o->verify_diagnostics};
   braze_diag_attach(ctx, &sink);
   const char *file = strcmp(o->input, "-") == 0 ? "<stdin>" : o->input;
-  bool ok = true;
+  double start = now_seconds();
   MlirOperation module = braze_parse(ctx, text, len, file);
-  if (mlirOperationIsNull(module))
-    ok = false;
+  bool ok = !mlirOperationIsNull(module);
+  phase_seconds[PHASE_PARSE] += now_seconds() - start;
+  start = now_seconds();
   if (ok && o->verify_graph)
     ok = braze_graph_verify(module);
-  if (ok && o->pipeline.len) {
-    MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, braze_ref("builtin.module"));
-    BrazeStr error = {0};
-    if (!braze_pipeline_build(pm, braze_str_cstr(&o->pipeline), &o->printing, &error)) {
-      fprintf(stderr, "braze-opt: %s\n", braze_str_cstr(&error));
-      braze_str_free(&error);
-      mlirPassManagerDestroy(pm);
-      mlirOperationDestroy(module);
-      braze_diag_detach(ctx);
-      braze_diag_sink_clear(&sink);
-      exit(1); /* a bad pipeline is a usage error, not a diagnostic to verify */
-    }
-    braze_str_free(&error);
-    if (o->timing)
-      mlirPassManagerEnableTiming(pm);
-    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
-    mlirPassManagerDestroy(pm);
-  }
+  phase_seconds[PHASE_VERIFY] += now_seconds() - start;
+  start = now_seconds();
+  if (ok && o->pipeline.len)
+    ok = run_pipeline(ctx, o, module);
+  phase_seconds[PHASE_PASSES] += now_seconds() - start;
+  start = now_seconds();
   if (ok && sink.num_errors)
     ok = false;
   if (ok) {
     mlirOperationPrint(module, braze_str_callback, out);
     braze_str_puts(out, "\n");
   }
+  phase_seconds[PHASE_OUTPUT] += now_seconds() - start;
   if (!mlirOperationIsNull(module))
     mlirOperationDestroy(module);
   braze_diag_detach(ctx);
@@ -236,16 +284,31 @@ int main(int argc, char **argv) {
     return status < 0 ? 0 : 1;
   }
   size_t len = 0;
+  errno = 0;
   char *text = braze_read_file(o.input, &len);
   if (!text) {
-    fprintf(stderr, "braze-opt: cannot read '%s'\n", o.input);
+    fprintf(stderr, "braze-opt: cannot read '%s': %s\n", o.input, errno ? strerror(errno) : "read error");
     braze_str_free(&o.pipeline);
     return 1;
   }
   MlirContext ctx = braze_context_create();
-  if (mlirContextIsNull(ctx))
+  if (mlirContextIsNull(ctx)) {
+    free(text);
+    braze_str_free(&o.pipeline);
     return 1;
+  }
   mlirContextSetAllowUnregisteredDialects(ctx, o.allow_unregistered);
+  /* A bad pipeline is a usage error: report it once, before any input is processed. */
+  if (o.pipeline.len) {
+    MlirPassManager pm = build_pass_manager(ctx, &o);
+    if (!pm.ptr) {
+      free(text);
+      braze_str_free(&o.pipeline);
+      braze_context_destroy(ctx);
+      return 1;
+    }
+    mlirPassManagerDestroy(pm);
+  }
   BrazeStr out = {0};
   bool ok = o.split_input ? process_split(ctx, &o, text, len, &out) : process_buffer(ctx, &o, text, len, &out);
   /* With --verify-diagnostics the output is still printed (tests FileCheck it too). */
@@ -255,6 +318,8 @@ int main(int argc, char **argv) {
   } else if (ok && !o.output) {
     fwrite(braze_str_cstr(&out), 1, out.len, stdout);
   }
+  if (o.timing)
+    print_timing_report();
   braze_str_free(&out);
   braze_str_free(&o.pipeline);
   free(text);

@@ -1,158 +1,273 @@
+/* --verify-diagnostics, with mlir-opt's rules (mlir/lib/IR/Diagnostics.cpp):
+ *
+ *   expected-(error|warning|remark|note)(-re)? *(@(+N|-N|above|below|unknown))? *{{TEXT}}
+ *
+ * at the end of a line. A line holding such a designator is a "designator line";
+ * @above means the last line before it that is not one, @below the next such line
+ * after it. TEXT must be a substring of the message; with -re, the parts inside
+ * nested {{...}} are (POSIX extended) regular expressions and the rest is literal. */
 #include "tools/verify_diagnostics.h"
 
+#include <ctype.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/strbuf.h"
+
 typedef struct {
   BrazeSeverity severity;
-  unsigned line;      /* 0: @unknown (a diagnostic without a file position) */
-  unsigned file_line; /* where the comment is, for messages */
+  unsigned line;      /* the line the diagnostic must be on; 0 for @unknown */
+  unsigned file_line; /* where the designator is, for messages */
+  bool unknown;
   char *text;
+  bool is_regex;
+  regex_t regex;
   bool matched;
 } Expectation;
+
+typedef struct {
+  Expectation *items;
+  size_t count, cap;
+} Expectations;
 
 static const struct {
   const char *word;
   BrazeSeverity severity;
-} kinds[] = {{"expected-error", BRAZE_DIAG_ERROR},
-             {"expected-warning", BRAZE_DIAG_WARNING},
-             {"expected-remark", BRAZE_DIAG_REMARK},
-             {"expected-note", BRAZE_DIAG_NOTE}};
+} kinds[] = {{"error", BRAZE_DIAG_ERROR},
+             {"warning", BRAZE_DIAG_WARNING},
+             {"remark", BRAZE_DIAG_REMARK},
+             {"note", BRAZE_DIAG_NOTE}};
 
-/* Lines holding only an expectation (or other comments) are skipped by @above/@below. */
-static bool line_is_comment_only(const char *line, const char *end) {
-  while (line < end && (*line == ' ' || *line == '\t'))
-    ++line;
-  return line + 1 < end && line[0] == '/' && line[1] == '/';
-}
+/* A parsed designator before its line is resolved. */
+typedef struct {
+  BrazeSeverity severity;
+  bool is_regex;
+  enum { AT_SAME, AT_OFFSET, AT_ABOVE, AT_BELOW, AT_UNKNOWN } at;
+  long offset;
+  const char *text;
+  size_t text_len;
+} Designator;
 
-static size_t count_lines(const char *text, size_t len, const char ***starts_out) {
-  size_t n = 1;
-  for (size_t i = 0; i < len; ++i)
-    n += text[i] == '\n';
-  const char **starts = malloc((n + 1) * sizeof *starts);
-  size_t k = 0;
-  starts[k++] = text;
-  for (size_t i = 0; i < len; ++i)
-    if (text[i] == '\n')
-      starts[k++] = text + i + 1;
-  starts[k] = text + len;
-  *starts_out = starts;
-  return n;
-}
-
-/* Parse one expectation starting at `p` (just after the kind word) on line `line`. */
-static bool parse_one(const char *p, const char *eol, unsigned line, const char **starts, size_t nlines,
-                      Expectation *e, const char *file) {
-  long target = (long)line;
-  if (*p == '@') {
-    ++p;
-    if (strncmp(p, "above", 5) == 0) {
-      target = (long)line - 1;
-      while (target > 0 && line_is_comment_only(starts[target - 1], starts[target]))
-        --target;
-      p += 5;
-    } else if (strncmp(p, "below", 5) == 0) {
-      target = (long)line + 1;
-      while ((size_t)target <= nlines && line_is_comment_only(starts[target - 1], starts[target]))
-        ++target;
-      p += 5;
-    } else if (strncmp(p, "unknown", 7) == 0) {
-      target = 0;
-      p += 7;
-    } else if (*p == '+' || *p == '-') {
-      char *end;
-      long off = strtol(p, &end, 10);
-      target = (long)line + off;
-      p = end;
-    } else {
-      fprintf(stderr, "%s:%u: error: bad expected-* offset\n", file, line);
-      return false;
-    }
-  }
-  while (p < eol && *p == ' ')
-    ++p;
-  const char *open = strstr(p, "{{");
-  if (!open || open >= eol) {
-    fprintf(stderr, "%s:%u: error: expected '{{' in expected-* comment\n", file, line);
+static bool skip_word(const char **p, const char *end, const char *word) {
+  size_t n = strlen(word);
+  if ((size_t)(end - *p) < n || memcmp(*p, word, n) != 0)
     return false;
-  }
-  const char *close = strstr(open + 2, "}}");
-  if (!close || close > eol) {
-    fprintf(stderr, "%s:%u: error: expected '}}' in expected-* comment\n", file, line);
-    return false;
-  }
-  e->line = (unsigned)target;
-  e->file_line = line;
-  e->text = strndup(open + 2, (size_t)(close - open - 2));
-  e->matched = false;
+  *p += n;
   return true;
 }
 
-static bool collect(const char *file, const char *text, size_t len, Expectation **out, size_t *count) {
-  const char **starts;
-  size_t nlines = count_lines(text, len, &starts);
-  size_t cap = 0;
-  bool ok = true;
-  for (size_t l = 0; l < nlines; ++l) {
-    const char *eol = starts[l + 1];
-    for (const char *p = starts[l]; p < eol; ++p) {
-      for (size_t k = 0; k < sizeof kinds / sizeof *kinds; ++k) {
-        size_t wl = strlen(kinds[k].word);
-        if ((size_t)(eol - p) < wl || memcmp(p, kinds[k].word, wl) != 0)
-          continue;
-        if (*count == cap) {
-          cap = cap ? cap * 2 : 8;
-          *out = realloc(*out, cap * sizeof **out);
-        }
-        Expectation *e = &(*out)[*count];
-        e->severity = kinds[k].severity;
-        if (parse_one(p + wl, eol, (unsigned)l + 1, starts, nlines, e, file))
-          (*count)++;
-        else
-          ok = false;
-        p += wl;
-      }
-    }
+static void skip_spaces(const char **p, const char *end) {
+  while (*p < end && **p == ' ')
+    ++*p;
+}
+
+static bool parse_location(const char **p, const char *end, Designator *d) {
+  d->at = AT_SAME;
+  if (*p >= end || **p != '@')
+    return true;
+  ++*p;
+  if (skip_word(p, end, "above"))
+    d->at = AT_ABOVE;
+  else if (skip_word(p, end, "below"))
+    d->at = AT_BELOW;
+  else if (skip_word(p, end, "unknown"))
+    d->at = AT_UNKNOWN;
+  else if (*p < end && (**p == '+' || **p == '-') && *p + 1 < end && isdigit((unsigned char)(*p)[1])) {
+    bool minus = **p == '-';
+    ++*p;
+    long n = 0;
+    while (*p < end && isdigit((unsigned char)**p))
+      n = n * 10 + (*(*p)++ - '0');
+    d->at = AT_OFFSET;
+    d->offset = minus ? -n : n;
+  } else {
+    return false;
   }
-  free(starts);
+  return true;
+}
+
+/* Match one designator in [line, end) (end excludes trailing spaces). Returns false
+ * when the line holds none. */
+static bool match_designator(const char *line, const char *end, Designator *d) {
+  for (const char *s = line; s < end; ++s) {
+    const char *p = s;
+    if (!skip_word(&p, end, "expected-"))
+      continue;
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof *kinds && !skip_word(&p, end, kinds[k].word))
+      ++k;
+    if (k == sizeof kinds / sizeof *kinds)
+      continue;
+    d->severity = kinds[k].severity;
+    d->is_regex = skip_word(&p, end, "-re");
+    skip_spaces(&p, end);
+    if (!parse_location(&p, end, d))
+      continue;
+    skip_spaces(&p, end);
+    if (end - p < 4 || memcmp(p, "{{", 2) != 0 || memcmp(end - 2, "}}", 2) != 0)
+      continue;
+    d->text = p + 2;
+    d->text_len = (size_t)(end - p - 4);
+    return true;
+  }
+  return false;
+}
+
+/* -re text: literal parts escaped, {{...}} parts kept as regular expressions. */
+static bool compile_regex(const char *text, regex_t *out) {
+  BrazeStr re = {0};
+  for (const char *p = text; *p;) {
+    const char *open = strstr(p, "{{");
+    const char *literal_end = open ? open : p + strlen(p);
+    for (; p < literal_end; ++p) {
+      if (strchr(".[]{}()\\*+?|^$", *p))
+        braze_str_puts(&re, "\\");
+      braze_str_append(&re, p, 1);
+    }
+    if (!open)
+      break;
+    const char *close = strstr(open + 2, "}}");
+    if (!close) {
+      braze_str_free(&re);
+      return false;
+    }
+    braze_str_puts(&re, "(");
+    braze_str_append(&re, open + 2, (size_t)(close - open - 2));
+    braze_str_puts(&re, ")");
+    p = close + 2;
+  }
+  bool ok = regcomp(out, braze_str_cstr(&re), REG_EXTENDED | REG_NOSUB) == 0;
+  braze_str_free(&re);
   return ok;
 }
 
+static Expectation *push(Expectations *list) {
+  if (list->count == list->cap) {
+    list->cap = list->cap ? list->cap * 2 : 8;
+    list->items = realloc(list->items, list->cap * sizeof *list->items);
+  }
+  Expectation *e = &list->items[list->count++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+static bool add_expectation(Expectations *list, const Designator *d, unsigned line, const char *file) {
+  Expectation *e = push(list);
+  e->severity = d->severity;
+  e->file_line = line;
+  e->unknown = d->at == AT_UNKNOWN;
+  e->text = strndup(d->text, d->text_len);
+  e->is_regex = d->is_regex;
+  if (e->is_regex && !compile_regex(e->text, &e->regex)) {
+    fprintf(stderr, "%s:%u: error: invalid regular expression in expected-%s-re {{%s}}\n", file, line,
+            braze_severity_name(e->severity), e->text);
+    e->is_regex = false;
+    return false;
+  }
+  return true;
+}
+
+/* Scan every line for designators and resolve the line each applies to. */
+static bool collect(const char *file, const char *text, size_t len, Expectations *list) {
+  bool ok = true;
+  unsigned line = 0, last_plain_line = 0;
+  size_t *below = NULL, num_below = 0; /* @below designators waiting for a plain line */
+  for (const char *start = text; start <= text + len;) {
+    const char *eol = memchr(start, '\n', (size_t)(text + len - start));
+    if (!eol)
+      eol = text + len;
+    const char *end = eol;
+    while (end > start && isspace((unsigned char)end[-1]))
+      --end;
+    ++line;
+    Designator d;
+    if (!match_designator(start, end, &d)) {
+      for (size_t i = 0; i < num_below; ++i)
+        list->items[below[i]].line = line;
+      num_below = 0;
+      last_plain_line = line;
+    } else {
+      size_t index = list->count;
+      ok = add_expectation(list, &d, line, file) && ok;
+      Expectation *e = &list->items[index];
+      if (d.at == AT_OFFSET)
+        e->line = (unsigned)((long)line + d.offset);
+      else if (d.at == AT_ABOVE)
+        e->line = last_plain_line;
+      else if (d.at == AT_SAME)
+        e->line = line;
+      if (d.at == AT_BELOW) {
+        below = realloc(below, (num_below + 1) * sizeof *below);
+        below[num_below++] = index; /* line 0 (matches nothing) if no plain line follows */
+      }
+    }
+    if (eol == text + len)
+      break;
+    start = eol + 1;
+  }
+  free(below);
+  return ok;
+}
+
+static bool text_matches(const Expectation *e, const char *message) {
+  if (e->is_regex)
+    return regexec(&e->regex, message, 0, NULL, 0) == 0;
+  return strstr(message, e->text) != NULL;
+}
+
+/* Match one diagnostic; report it when nothing expected it. */
+static bool check_diagnostic(const char *file, const BrazeDiag *d, Expectations *list) {
+  Expectation *near_miss = NULL;
+  for (size_t j = 0; j < list->count; ++j) {
+    Expectation *e = &list->items[j];
+    if (e->matched || e->unknown != (d->file == NULL) || (d->file && e->line != d->line))
+      continue;
+    if (d->file && strcmp(d->file, file) != 0)
+      continue; /* a position in another file: only this file's designators exist */
+    if (!text_matches(e, d->message))
+      continue;
+    if (e->severity == d->severity) {
+      e->matched = true;
+      return true;
+    }
+    near_miss = e;
+  }
+  if (near_miss)
+    fprintf(stderr, "%s:%u: error: '%s' diagnostic emitted when expecting a '%s'\n", file,
+            near_miss->file_line, braze_severity_name(d->severity), braze_severity_name(near_miss->severity));
+  else if (d->file)
+    fprintf(stderr, "%s:%u:%u: error: unexpected %s: %s\n", d->file, d->line, d->column,
+            braze_severity_name(d->severity), d->message);
+  else
+    fprintf(stderr, "%s: error: unexpected %s at an unknown location: %s\n", file,
+            braze_severity_name(d->severity), d->message);
+  return false;
+}
+
 bool braze_verify_diagnostics(const char *file, const char *text, size_t len, const BrazeDiagSink *sink) {
-  Expectation *exp = NULL;
-  size_t nexp = 0;
-  bool ok = collect(file, text, len, &exp, &nexp);
+  Expectations list = {0};
+  bool ok = collect(file, text, len, &list);
   for (size_t i = 0; i < sink->count; ++i) {
     const BrazeDiag *d = &sink->items[i];
-    bool found = false;
-    for (size_t j = 0; j < nexp && !found; ++j) {
-      Expectation *e = &exp[j];
-      if (e->matched || e->severity != d->severity)
-        continue;
-      unsigned dline = d->file ? d->line : 0;
-      if (e->line != dline || !strstr(d->message, e->text))
-        continue;
-      e->matched = found = true;
-    }
-    if (!found) {
-      ok = false;
-      if (d->file)
-        fprintf(stderr, "%s:%u:%u: error: unexpected %s: %s\n", d->file, d->line, d->column,
-                braze_severity_name(d->severity), d->message);
-      else
-        fprintf(stderr, "%s: error: unexpected %s: %s\n", file, braze_severity_name(d->severity), d->message);
-    }
+    /* MLIR attaches the failing op as a note; mlir-opt turns that off when it
+     * verifies diagnostics, and so does braze (the C API cannot switch it off). */
+    if (d->severity == BRAZE_DIAG_NOTE && strncmp(d->message, "see current operation:", 22) == 0)
+      continue;
+    ok = check_diagnostic(file, d, &list) && ok;
   }
-  for (size_t j = 0; j < nexp; ++j) {
-    if (!exp[j].matched) {
+  for (size_t j = 0; j < list.count; ++j) {
+    Expectation *e = &list.items[j];
+    if (!e->matched) {
       ok = false;
-      fprintf(stderr, "%s:%u: error: expected %s \"%s\" was not produced\n", file, exp[j].file_line,
-              braze_severity_name(exp[j].severity), exp[j].text);
+      fprintf(stderr, "%s:%u: error: expected %s \"%s\" was not produced\n", file, e->file_line,
+              braze_severity_name(e->severity), e->text);
     }
-    free(exp[j].text);
+    if (e->is_regex)
+      regfree(&e->regex);
+    free(e->text);
   }
-  free(exp);
+  free(list.items);
   return ok;
 }
