@@ -1,0 +1,316 @@
+/* math-approx: replace math.exp, math.log, math.tanh, math.erf and math.rsqrt on f32
+ * (scalars or vectors of f32) with inline arith code: range reduction plus
+ * polynomials, so that LLVM vectorizes the loops around them (a libm call would
+ * keep them scalar). Coefficients are derived by
+ * test/passes/math-approx/Inputs/derive_coeffs.py (Lawson-refined least squares);
+ * test/passes/math-approx/accuracy.mlir measures the errors against libm in double.
+ *
+ * Options:
+ *   keep=exp,tanh  leave the named functions as math ops (libm calls on the CPU)
+ *   disable        do nothing */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/passes.h"
+#include "support/context.h"
+
+/* Builds before one op; f is the float type (f32 or vector of f32), i the i32
+ * type of the same shape, c the i1 type of the same shape. */
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  MlirOperation before;
+  MlirType f, i, c;
+} B;
+
+static MlirValue op(B *b, const char *name, MlirType type, intptr_t n, const MlirValue *args, MlirAttribute pred) {
+  MlirOperationState st = mlirOperationStateGet(braze_ref(name), b->loc);
+  mlirOperationStateAddOperands(&st, n, args);
+  mlirOperationStateAddResults(&st, 1, &type);
+  if (!mlirAttributeIsNull(pred)) {
+    MlirNamedAttribute a = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("predicate")), pred);
+    mlirOperationStateAddAttributes(&st, 1, &a);
+  }
+  MlirOperation o = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(b->before), b->before, o);
+  return mlirOperationGetResult(o, 0);
+}
+
+static MlirValue bin(B *b, const char *name, MlirValue x, MlirValue y) {
+  MlirValue a[2] = {x, y};
+  return op(b, name, mlirValueGetType(x), 2, a, mlirAttributeGetNull());
+}
+static MlirValue un(B *b, const char *name, MlirType to, MlirValue x) {
+  return op(b, name, to, 1, &x, mlirAttributeGetNull());
+}
+
+static MlirValue constant(B *b, MlirType type, MlirAttribute scalar_attr) {
+  MlirAttribute attr = scalar_attr;
+  if (mlirTypeIsAVector(type))
+    attr = mlirDenseElementsAttrSplatGet(type, scalar_attr);
+  MlirNamedAttribute a = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("value")), attr);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("arith.constant"), b->loc);
+  mlirOperationStateAddResults(&st, 1, &type);
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  MlirOperation o = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(b->before), b->before, o);
+  return mlirOperationGetResult(o, 0);
+}
+
+static MlirValue fc(B *b, double v) { return constant(b, b->f, mlirFloatAttrDoubleGet(b->ctx, mlirF32TypeGet(b->ctx), v)); }
+static MlirValue ic(B *b, int64_t v) { return constant(b, b->i, mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 32), v)); }
+
+static MlirValue add(B *b, MlirValue x, MlirValue y) { return bin(b, "arith.addf", x, y); }
+static MlirValue sub(B *b, MlirValue x, MlirValue y) { return bin(b, "arith.subf", x, y); }
+static MlirValue mul(B *b, MlirValue x, MlirValue y) { return bin(b, "arith.mulf", x, y); }
+static MlirValue divf(B *b, MlirValue x, MlirValue y) { return bin(b, "arith.divf", x, y); }
+
+/* arith.cmpf predicates: oeq 1, ogt 2, olt 4, uno 14. */
+enum { OEQ = 1, OGT = 2, OLT = 4, UNO = 14 };
+static MlirValue cmp(B *b, int pred, MlirValue x, MlirValue y) {
+  MlirValue a[2] = {x, y};
+  return op(b, "arith.cmpf", b->c, 2, a, mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), pred));
+}
+static MlirValue sel(B *b, MlirValue c, MlirValue x, MlirValue y) {
+  MlirValue a[3] = {c, x, y};
+  return op(b, "arith.select", mlirValueGetType(x), 3, a, mlirAttributeGetNull());
+}
+static MlirValue as_int(B *b, MlirValue x) { return un(b, "arith.bitcast", b->i, x); }
+static MlirValue as_float(B *b, MlirValue x) { return un(b, "arith.bitcast", b->f, x); }
+
+/* c[0] + x*(c[1] + x*(... c[n-1])) */
+static MlirValue horner(B *b, MlirValue x, const double *c, int n) {
+  MlirValue r = fc(b, c[n - 1]);
+  for (int k = n - 2; k >= 0; --k)
+    r = add(b, mul(b, r, x), fc(b, c[k]));
+  return r;
+}
+
+/* |x| and the sign transplant, by bits (no libm, no branches). */
+static MlirValue absf(B *b, MlirValue x) { return as_float(b, bin(b, "arith.andi", as_int(b, x), ic(b, 0x7fffffff))); }
+static MlirValue copy_sign(B *b, MlirValue mag, MlirValue sign) {
+  MlirValue s = bin(b, "arith.andi", as_int(b, sign), ic(b, (int64_t)(int32_t)0x80000000u));
+  return as_float(b, bin(b, "arith.ori", as_int(b, mag), s));
+}
+
+static const double exp_p[] = {5.000000000e-01, 1.666666567e-01, 4.166629538e-02,
+                               8.333496749e-03, 1.394465915e-03, 1.979036315e-04};
+
+/* exp(x): n = round(x log2 e) by the 1.5*2^23 trick, r = x - n ln2 in two parts
+ * (Cody-Waite: n*0.693359375 is exact), exp(r) = 1 + r + r^2 P(r) on
+ * [-ln2/2, ln2/2], times 2^n applied as two exponent-field factors so that
+ * n = 128 and gradual underflow (n down to -150) stay exact. */
+static MlirValue exp_approx(B *b, MlirValue x) {
+  MlirValue hi = fc(b, 88.7228394);
+  MlirValue xc = bin(b, "arith.minimumf", bin(b, "arith.maximumf", x, fc(b, -104.0)), hi);
+  MlirValue magic = fc(b, 12582912.0);
+  MlirValue n = sub(b, add(b, mul(b, xc, fc(b, 1.44269504088896341)), magic), magic);
+  MlirValue r = sub(b, xc, mul(b, n, fc(b, 0.693359375)));
+  r = add(b, r, mul(b, n, fc(b, 2.12194440e-4)));
+  MlirValue p = add(b, add(b, fc(b, 1.0), r), mul(b, mul(b, r, r), horner(b, r, exp_p, 6)));
+  MlirValue ni = un(b, "arith.fptosi", b->i, n);
+  MlirValue h = bin(b, "arith.shrsi", ni, ic(b, 1));
+  MlirValue bias = ic(b, 127), shift = ic(b, 23);
+  MlirValue s1 = as_float(b, bin(b, "arith.shli", bin(b, "arith.addi", h, bias), shift));
+  MlirValue s2 = as_float(b, bin(b, "arith.shli", bin(b, "arith.addi", bin(b, "arith.subi", ni, h), bias), shift));
+  MlirValue y = mul(b, mul(b, p, s1), s2);
+  y = sel(b, cmp(b, OGT, x, hi), fc(b, INFINITY), y);
+  return sel(b, cmp(b, UNO, x, x), x, y);
+}
+
+static const double log_p[] = {3.333331347e-01,  -2.500000894e-01, 2.000211924e-01,
+                               -1.666799486e-01, 1.421954632e-01,  -1.240559816e-01,
+                               1.188821197e-01,  -1.167561561e-01, 6.746490300e-02};
+
+/* log(x): x = m 2^e with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23
+ * first), log(1+f) = f - f^2/2 + f^3 P(f), plus e ln2 in two parts. */
+static MlirValue log_approx(B *b, MlirValue x) {
+  MlirValue small = cmp(b, OLT, x, fc(b, 1.17549435e-38));
+  MlirValue xs = sel(b, small, mul(b, x, fc(b, 8388608.0)), x);
+  MlirValue bits = as_int(b, xs);
+  MlirValue e = bin(b, "arith.subi", bin(b, "arith.shrui", bits, ic(b, 23)), ic(b, 126));
+  e = bin(b, "arith.subi", e, sel(b, small, ic(b, 23), ic(b, 0)));
+  MlirValue m = as_float(b, bin(b, "arith.ori", bin(b, "arith.andi", bits, ic(b, 0x007fffff)), ic(b, 0x3f000000)));
+  MlirValue lt = cmp(b, OLT, m, fc(b, 0.707106781186547524));
+  e = bin(b, "arith.subi", e, sel(b, lt, ic(b, 1), ic(b, 0)));
+  MlirValue f = sub(b, sel(b, lt, add(b, m, m), m), fc(b, 1.0));
+  MlirValue fe = un(b, "arith.sitofp", b->f, e);
+  MlirValue z = mul(b, f, f);
+  MlirValue y = mul(b, mul(b, f, z), horner(b, f, log_p, 9));
+  y = add(b, y, mul(b, fe, fc(b, -2.12194440e-4)));
+  y = sub(b, y, mul(b, z, fc(b, 0.5)));
+  MlirValue r = add(b, add(b, f, y), mul(b, fe, fc(b, 0.693359375)));
+  MlirValue inf = fc(b, INFINITY);
+  r = sel(b, cmp(b, OEQ, x, inf), inf, r);
+  r = sel(b, cmp(b, OEQ, x, fc(b, 0.0)), fc(b, -INFINITY), r);
+  r = sel(b, cmp(b, OLT, x, fc(b, 0.0)), fc(b, NAN), r);
+  return sel(b, cmp(b, UNO, x, x), x, r);
+}
+
+static const double tanh_p[] = {-3.333328366e-01, 1.333149076e-01, -5.374348536e-02, 2.065055445e-02,
+                                -5.717011169e-03};
+
+/* tanh(x): x + x^3 P(x^2) for |x| < 0.625, else sign(x) (1 - 2/(exp(2|x|)+1))
+ * with |x| clamped to 9 (tanh is 1 in f32 beyond). */
+static MlirValue tanh_approx(B *b, MlirValue x) {
+  MlirValue ax = absf(b, x);
+  MlirValue z = mul(b, x, x);
+  MlirValue ys = add(b, x, mul(b, mul(b, x, z), horner(b, z, tanh_p, 5)));
+  MlirValue ac = bin(b, "arith.minimumf", ax, fc(b, 9.0));
+  MlirValue e = exp_approx(b, add(b, ac, ac));
+  MlirValue yl = sub(b, fc(b, 1.0), divf(b, fc(b, 2.0), add(b, e, fc(b, 1.0))));
+  /* Both magnitudes carry x's sign or are +0: or-ing in the sign keeps tanh(-0) = -0. */
+  return copy_sign(b, sel(b, cmp(b, OLT, ax, fc(b, 0.625)), ys, yl), x);
+}
+
+static const double erf_p[] = {1.128379107e+00,  -3.761262596e-01, 1.128360033e-01, -2.685444430e-02,
+                               5.189535208e-03,  -8.020838141e-04, 7.889109111e-05};
+static const double erfc_q[] = {5.639908910e-01, -2.770015597e-01, 3.623348773e-01, -5.881530643e-01,
+                                8.724082708e-01, -1.020528197e+00, 8.649917841e-01, -4.915962815e-01,
+                                1.663957834e-01, -2.525891736e-02};
+
+/* erf(x): x P(x^2) for |x| < 1; else sign(x) (1 - exp(-x^2)/|x| Q(1/x^2)) with
+ * |x| clamped to 4 (erf is 1 in f32 beyond 3.92). */
+static MlirValue erf_approx(B *b, MlirValue x) {
+  MlirValue ax = absf(b, x);
+  MlirValue ys = mul(b, x, horner(b, mul(b, x, x), erf_p, 7));
+  MlirValue ac = bin(b, "arith.minimumf", ax, fc(b, 4.0));
+  MlirValue z = mul(b, ac, ac);
+  MlirValue q = mul(b, divf(b, exp_approx(b, un(b, "arith.negf", b->f, z)), ac),
+                    horner(b, divf(b, fc(b, 1.0), z), erfc_q, 10));
+  MlirValue yl = sub(b, fc(b, 1.0), q);
+  return sel(b, cmp(b, OLT, ax, fc(b, 1.0)), ys, copy_sign(b, yl, x));
+}
+
+/* rsqrt(x) = 1 / sqrt(x): math.sqrt is one instruction (vsqrtps, correctly
+ * rounded), not a libm call, so this is within 1 ulp and vectorizes; a bit-trick
+ * seed with Newton steps would be slower to reach the same accuracy. */
+static MlirValue rsqrt_approx(B *b, MlirValue x) { return divf(b, fc(b, 1.0), un(b, "math.sqrt", b->f, x)); }
+
+typedef struct {
+  const char *name; /* math.<name> and the keep= spelling */
+  MlirValue (*build)(B *, MlirValue);
+} Approx;
+
+static const Approx approxes[] = {
+    {"exp", exp_approx}, {"log", log_approx}, {"tanh", tanh_approx}, {"erf", erf_approx}, {"rsqrt", rsqrt_approx},
+};
+enum { NUM_APPROX = sizeof approxes / sizeof *approxes };
+
+typedef struct {
+  bool disable;
+  bool keep[NUM_APPROX];
+} State;
+
+typedef struct {
+  const State *state;
+  MlirOperation *ops;
+  int *which;
+  size_t n, cap;
+} Collect;
+
+static bool is_f32_like(MlirType t) {
+  if (mlirTypeIsAVector(t))
+    return !mlirVectorTypeIsScalable(t) && mlirTypeIsAF32(mlirShapedTypeGetElementType(t));
+  return mlirTypeIsAF32(t);
+}
+
+static MlirWalkResult collect(MlirOperation o, void *user) {
+  Collect *c = user;
+  MlirStringRef name = braze_op_name(o);
+  if (name.length < 6 || strncmp(name.data, "math.", 5) != 0 || mlirOperationGetNumOperands(o) != 1)
+    return MlirWalkResultAdvance;
+  for (int k = 0; k < NUM_APPROX; ++k) {
+    if (c->state->keep[k] || strlen(approxes[k].name) != name.length - 5 ||
+        strncmp(name.data + 5, approxes[k].name, name.length - 5) != 0)
+      continue;
+    if (!is_f32_like(mlirValueGetType(mlirOperationGetResult(o, 0))))
+      break;
+    if (c->n == c->cap) {
+      c->cap = c->cap ? 2 * c->cap : 16;
+      c->ops = realloc(c->ops, c->cap * sizeof *c->ops);
+      c->which = realloc(c->which, c->cap * sizeof *c->which);
+    }
+    c->ops[c->n] = o;
+    c->which[c->n++] = k;
+    break;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static MlirType same_shape(MlirType like, MlirType elem) {
+  if (!mlirTypeIsAVector(like))
+    return elem;
+  int64_t shape[8];
+  intptr_t rank = mlirShapedTypeGetRank(like);
+  for (intptr_t d = 0; d < rank && d < 8; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(like, d);
+  return mlirVectorTypeGet(rank, shape, elem);
+}
+
+static void rewrite(MlirOperation o, int which) {
+  MlirContext ctx = mlirOperationGetContext(o);
+  MlirType f = mlirValueGetType(mlirOperationGetResult(o, 0));
+  B b = {ctx, mlirOperationGetLocation(o), o, f, same_shape(f, mlirIntegerTypeGet(ctx, 32)),
+         same_shape(f, mlirIntegerTypeGet(ctx, 1))};
+  MlirValue y = approxes[which].build(&b, mlirOperationGetOperand(o, 0));
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), y);
+  mlirOperationDestroy(o);
+}
+
+static bool run(MlirOperation func, void *state) {
+  const State *s = state;
+  if (s->disable)
+    return true;
+  Collect c = {.state = s};
+  mlirOperationWalk(func, collect, &c, MlirWalkPostOrder);
+  for (size_t i = 0; i < c.n; ++i)
+    rewrite(c.ops[i], c.which[i]);
+  free(c.ops);
+  free(c.which);
+  return true;
+}
+
+static const char *const allowed[] = {"keep", "disable", NULL};
+
+static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
+  if (!braze_options_check(options, "math-approx", allowed, error))
+    return NULL;
+  const BrazeOption *keep = braze_option_find(options, "keep");
+  State *s = calloc(1, sizeof *s);
+  s->disable = braze_option_flag(options, "disable");
+  for (const char *p = keep && keep->value ? keep->value : ""; *p;) {
+    size_t len = strcspn(p, ",");
+    int found = -1;
+    for (int k = 0; k < NUM_APPROX; ++k)
+      if (strlen(approxes[k].name) == len && strncmp(p, approxes[k].name, len) == 0)
+        found = k;
+    if (found < 0) {
+      braze_str_printf(error, "math-approx: keep= names an unknown function '%.*s' (exp, log, tanh, erf, rsqrt)",
+                       (int)len, p);
+      free(s);
+      return NULL;
+    }
+    s->keep[found] = true;
+    p += len;
+    if (*p == ',')
+      ++p;
+  }
+  return s;
+}
+
+static void destroy_state(void *state) { free(state); }
+
+const BrazePassInfo braze_pass_math_approx = {
+    .argument = "math-approx",
+    .summary = "Inline arith polynomial approximations of f32 exp, log, tanh, erf, rsqrt (vectorizable)",
+    .options_help = "  keep=exp,tanh        leave these as math ops (libm calls)\n"
+                    "  disable              do nothing\n",
+    .anchor = "func.func",
+    .create_state = create_state,
+    .destroy_state = destroy_state,
+    .run = run,
+};

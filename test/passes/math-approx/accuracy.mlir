@@ -1,0 +1,106 @@
+// Accuracy of math-approx against libm in double: every 251st f32 bit pattern
+// (17 million inputs per function, both signs, subnormals to infinities) and the
+// special values, through the CPU lowering (Inputs/accuracy_main.c checks the bounds).
+// RUN: braze-opt %s --math-approx -o %t.mlir
+// RUN: FileCheck %s --input-file=%t.mlir
+// RUN: sh %braze_src/test/targets/cpu/codegen/Inputs/lower.sh %t.mlir %S/Inputs/accuracy_main.c %t.exe
+// RUN: %t.exe | FileCheck %s --check-prefix=ACC
+// Kept functions stay math ops:
+// RUN: braze-opt %s --math-approx=keep=exp,tanh | FileCheck %s --check-prefix=KEEP
+// RUN: braze-opt %s --math-approx=disable | FileCheck %s --check-prefix=OFF
+// RUN: not braze-opt %s --math-approx=keep=sin 2>&1 | FileCheck %s --check-prefix=BAD
+
+// CHECK-NOT: math.exp
+// CHECK-NOT: math.log
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.erf
+// CHECK-NOT: math.rsqrt
+// CHECK-LABEL: func.func @exp_chunk
+// CHECK: arith.fptosi
+// CHECK: arith.shli
+// CHECK-LABEL: func.func @rsqrt_chunk
+// CHECK: math.sqrt
+// CHECK: arith.divf
+
+// ACC: exp: OK
+// ACC: log: OK
+// ACC: tanh: OK
+// ACC: erf: OK
+// ACC: rsqrt: OK
+// ACC: specials: OK
+
+// KEEP-LABEL: func.func @exp_chunk
+// KEEP: math.exp
+// KEEP-LABEL: func.func @log_chunk
+// KEEP-NOT: math.log
+// KEEP-LABEL: func.func @tanh_chunk
+// KEEP: math.tanh
+// KEEP-LABEL: func.func @erf_chunk
+// KEEP-NOT: math.erf
+// KEEP-LABEL: func.func @rsqrt_chunk
+// OFF: math.exp
+// OFF: math.log
+// OFF: math.tanh
+// OFF: math.erf
+// OFF: math.rsqrt
+// BAD: keep= names an unknown function 'sin'
+
+func.func @exp_chunk(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %r = math.exp %v : f32
+    memref.store %r, %y[%i] : memref<65536xf32>
+  }
+  return
+}
+
+func.func @log_chunk(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %r = math.log %v : f32
+    memref.store %r, %y[%i] : memref<65536xf32>
+  }
+  return
+}
+
+func.func @tanh_chunk(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %r = math.tanh %v : f32
+    memref.store %r, %y[%i] : memref<65536xf32>
+  }
+  return
+}
+
+func.func @erf_chunk(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %r = math.erf %v : f32
+    memref.store %r, %y[%i] : memref<65536xf32>
+  }
+  return
+}
+
+func.func @rsqrt_chunk(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %r = math.rsqrt %v : f32
+    memref.store %r, %y[%i] : memref<65536xf32>
+  }
+  return
+}
