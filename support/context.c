@@ -154,7 +154,9 @@ static bool starts_module(const char *text, size_t len, size_t i) {
 MlirOperation braze_parse(MlirContext ctx, const char *text, size_t len, const char *source_name) {
   size_t line = 0, aliases_end = 0;
   size_t start = first_op_offset(text, len, &line, &aliases_end);
-  if (start == len || starts_module(text, len, start))
+  if (start == len && aliases_end == 0) /* only comments: an empty module, as mlir-opt gives */
+    return mlirOperationCreateParse(ctx, braze_ref("module {\n}"), braze_ref(source_name));
+  if (starts_module(text, len, start))
     return mlirOperationCreateParse(ctx, (MlirStringRef){text, len}, braze_ref(source_name));
   size_t line_start = start; /* start of the first op's line */
   while (line_start > 0 && text[line_start - 1] != '\n')

@@ -261,9 +261,13 @@ static bool process_split(MlirContext ctx, const Options *o, const char *text, s
       for (size_t k = 0; k < lines_before; ++k)
         braze_str_puts(&chunk, "\n");
       braze_str_append(&chunk, text + chunk_start, chunk_end - chunk_start);
-      if (out->len)
+      /* Chunks that print nothing (failed under --verify-diagnostics) get no separator. */
+      BrazeStr chunk_out = {0};
+      ok = process_buffer(ctx, o, braze_str_cstr(&chunk), chunk.len, &chunk_out) && ok;
+      if (out->len && chunk_out.len)
         braze_str_puts(out, "// -----\n");
-      ok = process_buffer(ctx, o, braze_str_cstr(&chunk), chunk.len, out) && ok;
+      braze_str_append(out, braze_str_cstr(&chunk_out), chunk_out.len);
+      braze_str_free(&chunk_out);
       braze_str_free(&chunk);
       lines_before += lines_in_chunk + 1;
       lines_in_chunk = 0;

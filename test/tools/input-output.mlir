@@ -5,6 +5,9 @@
 // RUN: cat %s | braze-opt | FileCheck %s
 // RUN: rm -f %t.out && braze-opt %s -o %t.out && FileCheck %s < %t.out
 // RUN: braze-opt %s -o - | FileCheck %s
+// Input with no ops (empty, or only comments) is an empty module, as with mlir-opt.
+// RUN: printf '' | braze-opt | FileCheck %s --check-prefix=EMPTY
+// RUN: printf '// only a comment\n' | braze-opt - | FileCheck %s --check-prefix=EMPTY
 
 // A failing run leaves no output file and does not touch an existing one.
 // RUN: rm -f %t.bad && not braze-opt %S/Inputs/bad-shape.mlir -o %t.bad 2>/dev/null && not test -e %t.bad
@@ -23,6 +26,8 @@
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT: "graph.add"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// EMPTY: module {
+// EMPTY-NEXT: }
 // KEEP: previous
 // VERIFY: {{.*}}Inputs/bad-shape.mlir:4:8: error: 'graph.add' op operand shapes [4, 8] and [3] are not broadcast-compatible
 // PARSE: {{.*}}Inputs/parse-error.mlir:4:3: error: custom op 'bogus_token' is unknown
