@@ -45,6 +45,12 @@ bool ref_f64_attr(MlirOperation op, const char *name, double *out);
 double ref_max(double a, double b);
 double ref_min(double a, double b);
 
+/* dense_resource constants (resource.c): fill `result` from the blob of `attr`.
+ * begin/end bracket one braze_reference_run (the printed module is cached between). */
+void ref_resources_begin(void);
+void ref_resources_end(void);
+bool ref_resource_fill(MlirOperation op, MlirAttribute attr, BrazeHostTensor *result);
+
 /* Op families (pointwise.c, reduce.c, contract.c, shape.c). */
 bool ref_unary(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_cast(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);

@@ -340,5 +340,8 @@ static bool eval_func(MlirOperation func, const BrazeHostTensor *inputs, size_t 
 
 bool braze_reference_run(MlirOperation func, const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs,
                          size_t *n_out) {
-  return eval_func(func, inputs, n_in, 0, outputs, n_out);
+  ref_resources_begin();
+  bool ok = eval_func(func, inputs, n_in, 0, outputs, n_out);
+  ref_resources_end();
+  return ok;
 }

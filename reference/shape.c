@@ -155,10 +155,8 @@ bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n
   MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
   if (mlirAttributeIsNull(value))
     return ref_fail(op, "expected attribute 'value'");
-  if (mlirAttributeIsADenseResourceElements(value))
-    return ref_fail(op, "dense_resource constants are not supported by the reference interpreter yet (use dense<...>)");
-  if (!mlirAttributeIsADenseElements(value))
-    return ref_fail(op, "attribute 'value' must be a dense elements attribute");
+  if (!mlirAttributeIsADenseElements(value) && !mlirAttributeIsADenseResourceElements(value))
+    return ref_fail(op, "attribute 'value' must be a dense elements or dense_resource attribute");
   BrazeHostTensor of_value;
   if (!braze_tensor_init_from_type(&of_value, mlirAttributeGetType(value)))
     return ref_fail(op, "attribute 'value' has an unsupported type");
@@ -166,6 +164,8 @@ bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n
   braze_tensor_free(&of_value);
   if (!matches)
     return ref_fail(op, "attribute 'value' must have exactly the result type %s", ref_type_str(result));
+  if (mlirAttributeIsADenseResourceElements(value))
+    return ref_resource_fill(op, value, result);
   int64_t n = braze_tensor_numel(result);
   for (int64_t i = 0; i < n; ++i)
     result->data[i] = dense_element(value, result->dtype, (intptr_t)i);
