@@ -257,6 +257,22 @@ static bool define_initializers(OnnxImporter *im) {
   return true;
 }
 
+/* Every --shape names a graph input that is not an initializer. */
+static bool check_override_names(OnnxImporter *im, const BrazeOnnxOptions *opts) {
+  const Onnx__GraphProto *g = im->model->graph;
+  for (size_t i = 0; opts && i < opts->num_shapes; ++i) {
+    const char *name = opts->shapes[i].name;
+    OnnxValue *v = onnx_lookup(im, name);
+    bool is_input = false;
+    for (size_t j = 0; j < g->n_input; ++j)
+      is_input |= strcmp(str_or_empty(g->input[j]->name), name) == 0;
+    if (!is_input || (v && v->is_const))
+      return onnx_file_error(im, "--shape %s: the model has no graph input of that name%s", name,
+                             v ? " (it is an initializer)" : "");
+  }
+  return true;
+}
+
 /* Graph inputs that are not initializers become the block's arguments. (An
  * initializer listed as an input too, the pre-IR-4 convention for defaults, stays a
  * constant.) */
@@ -267,25 +283,17 @@ static bool define_inputs(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirRe
   MlirType *mtypes = calloc(g->n_input + 1, sizeof *mtypes);
   MlirLocation *locs = calloc(g->n_input + 1, sizeof *locs);
   const char **names = calloc(g->n_input + 1, sizeof *names);
-  bool ok = true;
+  bool ok = check_override_names(im, opts);
   for (size_t i = 0; i < g->n_input && ok; ++i) {
     const char *name = str_or_empty(g->input[i]->name);
     OnnxValue *existing = onnx_lookup(im, name);
     if (existing && existing->is_const)
       continue;
-    ok = input_type(im, g->input[i], opts, &types[n]);
+    if (!(ok = input_type(im, g->input[i], opts, &types[n])))
+      break;
     mtypes[n] = onnx_tensor_type(im->ctx, &types[n]);
     locs[n] = named_loc(im, name, 0);
     names[n++] = name;
-  }
-  for (size_t i = 0; opts && i < opts->num_shapes && ok; ++i) {
-    OnnxValue *v = onnx_lookup(im, opts->shapes[i].name);
-    bool is_input = false;
-    for (size_t j = 0; j < n; ++j)
-      is_input |= strcmp(names[j], opts->shapes[i].name) == 0;
-    if (!is_input)
-      ok = onnx_file_error(im, "--shape %s: the model has no graph input of that name%s",
-                           opts->shapes[i].name, v ? " (it is an initializer)" : "");
   }
   if (ok) {
     im->body = mlirBlockCreate((intptr_t)n, mtypes, locs);
@@ -507,16 +515,35 @@ bool braze_onnx_is_model_path(const char *path) {
   return n > 5 && strcmp(path + n - 5, ".onnx") == 0;
 }
 
+/* The module's `{-# dialect_resources ... #-}` section (large constants), or nothing.
+ * Printed from a non-local-scope print without locations, where the section ends
+ * the text and "\n{-#" cannot occur earlier (no locations, sanitized keys). */
+static void append_resources(MlirOperation op, BrazeStr *out) {
+  BrazeStr full = {0};
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOperationPrintWithFlags(op, flags, braze_str_callback, &full);
+  mlirOpPrintingFlagsDestroy(flags);
+  const char *text = braze_str_cstr(&full), *section = NULL;
+  for (const char *p = strstr(text, "\n{-#"); p; p = strstr(p + 1, "\n{-#"))
+    section = p;
+  if (section)
+    braze_str_puts(out, section + 1);
+  braze_str_free(&full);
+}
+
 bool braze_onnx_print_module(MlirModule module, char **text, size_t *len) {
   BrazeStr s = {0};
+  MlirOperation op = mlirModuleGetOperation(module);
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   mlirOpPrintingFlagsEnableDebugInfo(flags, /*enable=*/true, /*prettyForm=*/false);
-  /* Local scope prints each location inline instead of as #loc aliases at the top
-   * and bottom of the file: one line per op says which ONNX node it came from. */
+  /* Local scope prints each location inline (one line per op says which ONNX node
+   * it came from) instead of #loc aliases before the module, which braze's parser
+   * does not accept; but it leaves out the resources, appended separately. */
   mlirOpPrintingFlagsUseLocalScope(flags);
-  mlirOperationPrintWithFlags(mlirModuleGetOperation(module), flags, braze_str_callback, &s);
+  mlirOperationPrintWithFlags(op, flags, braze_str_callback, &s);
   mlirOpPrintingFlagsDestroy(flags);
   braze_str_puts(&s, "\n");
+  append_resources(op, &s);
   *text = s.data;
   *len = s.len;
   return s.data != NULL;
