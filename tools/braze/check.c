@@ -1,8 +1,8 @@
 /* `braze check`: compile a module, run every entry (or --func) on seeded random
  * inputs (or --inputs), and compare each output with the reference interpreter.
  *
- * Metric per output, for floats: err = max_i |a_i - b_i| / max(|b_i|, 1e-3 * max_j |b_j|)
- * (a relative error whose denominator is floored at a thousandth of the output's scale,
+ * Metric per output, for floats: err = max_i |a_i - b_i| / max(|b_i|, 1e-2 * max_j |b_j|)
+ * (a relative error whose denominator is floored at a hundredth of the output's scale,
  * so values near zero do not blow it up). NaN must meet NaN and infinities must be
  * equal. Bounds: f32 1e-4, f16 1e-2, bf16 5e-2 (--rtol overrides). Integers and i1 must
  * match exactly. Exit 1 when any output fails. */
@@ -56,7 +56,7 @@ static Comparison compare(const BrazeHostTensor *got, const BrazeHostTensor *wan
   for (int64_t i = 0; i < n; ++i)
     if (isfinite(want->data[i]) && fabs(want->data[i]) > scale)
       scale = fabs(want->data[i]);
-  double floor_denom = scale > 0 ? 1e-3 * scale : 1e-30;
+  double floor_denom = scale > 0 ? 1e-2 * scale : 1e-30;
   for (int64_t i = 0; i < n; ++i) {
     double a = got->data[i], b = want->data[i], e;
     if (isnan(a) || isnan(b) || isinf(a) || isinf(b))

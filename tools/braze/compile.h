@@ -33,4 +33,11 @@ void braze_compiled_free(BrazeCompiled *c);
 bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *name, const BrazeHostTensor *inputs,
                          size_t n_in, BrazeHostTensor **outputs, size_t *n_out);
 
+/* `braze run --target=NAME`: compile `file` for the target (pipeline NULL: its
+ * default), then evaluate `func` (a function of the parsed file) with the compiled
+ * code. Same contract as braze_reference_run: on success *outputs holds the results. */
+bool braze_run_compiled(const char *cmd, const char *file, const char *target, const char *pipeline,
+                        MlirOperation func, const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs,
+                        size_t *n_out);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "tools/braze/compile.h"
 
 bool braze_compiled_build(const char *cmd, const char *input, const char *target, const char *pipeline,
@@ -103,4 +104,20 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
   *outputs = outs;
   *n_out = (size_t)e->num_outputs;
   return true;
+}
+
+bool braze_run_compiled(const char *cmd, const char *file, const char *target, const char *pipeline,
+                        MlirOperation func, const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs,
+                        size_t *n_out) {
+  *outputs = NULL;
+  *n_out = 0;
+  BrazeCompiled compiled;
+  if (!braze_compiled_build(cmd, file, target, pipeline, &compiled))
+    return false;
+  MlirStringRef ref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name")));
+  char *name = strndup(ref.data, ref.length);
+  bool ok = braze_compiled_call(cmd, &compiled, name, inputs, n_in, outputs, n_out);
+  free(name);
+  braze_compiled_free(&compiled);
+  return ok;
 }

@@ -12,12 +12,14 @@
 #include "reference/reference.h"
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
+#include "tools/braze/compile.h"
 
 typedef struct {
   BrazeCommonFlags common;
   size_t print_values;
   bool quiet;
   const char *target;
+  const char *pipeline;
 } RunFlags;
 
 static void run_usage(FILE *to) {
@@ -28,7 +30,8 @@ static void run_usage(FILE *to) {
           "%s"
           "  --print N            how many leading values to print per output (default 8)\n"
           "  --quiet              print nothing (use with --save-outputs)\n"
-          "  --target reference   where to evaluate (only the reference interpreter for now)\n",
+          "  --target NAME        where to evaluate: reference (default) or a compile target (cpu)\n"
+          "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n",
           braze_cli_common_help);
 }
 
@@ -48,6 +51,7 @@ static int parse_run_flags(int argc, char **argv, RunFlags *f) {
     }
     int r = braze_cli_common_flag("run", argc, argv, &i, &f->common);
     if (r == 0 && (r = braze_cli_flag_value("run", argc, argv, &i, "--target", &f->target)) == 0 &&
+        (r = braze_cli_flag_value("run", argc, argv, &i, "--pipeline", &f->pipeline)) == 0 &&
         (r = braze_cli_flag_value("run", argc, argv, &i, "--print", &v)) == 1) {
       char *end;
       long n = strtol(v, &end, 10);
@@ -70,8 +74,8 @@ static int parse_run_flags(int argc, char **argv, RunFlags *f) {
     run_usage(stderr);
     return 1;
   }
-  if (strcmp(f->target, "reference") != 0) {
-    fprintf(stderr, "braze run: unknown target '%s' (available: reference)\n", f->target);
+  if (strcmp(f->target, "reference") != 0 && !braze_target_lookup(f->target)) {
+    fprintf(stderr, "braze run: unknown target '%s' (available: reference, cpu)\n", f->target);
     return 1;
   }
   return 0;
@@ -94,7 +98,9 @@ static bool run_function(const RunFlags *f, MlirOperation func) {
   size_t n_in = 0, n_out = 0;
   if (!braze_cli_make_inputs("run", func, &f->common, &inputs, &n_in))
     return false;
-  bool ok = braze_reference_run(func, inputs, n_in, &outs, &n_out);
+  bool ok = strcmp(f->target, "reference") == 0
+                ? braze_reference_run(func, inputs, n_in, &outs, &n_out)
+                : braze_run_compiled("run", f->common.file, f->target, f->pipeline, func, inputs, n_in, &outs, &n_out);
   if (ok && f->common.save_outputs)
     ok = braze_cli_save_tensors("run", f->common.save_outputs, "out", outs, n_out);
   if (ok)
