@@ -19,7 +19,7 @@ static const BrazeCommand commands[] = {
     {"run", "evaluate a graph function with the reference interpreter on random or .npy inputs", braze_cmd_run},
     {"compile", "compile a graph module for a target (.so + C header)", braze_cmd_compile},
     {"check", "compare a compiled function with the reference interpreter", braze_cmd_check},
-    /* {"import", "import an ONNX model into the graph dialect", braze_cmd_import}, */
+    {"import", "import an ONNX model into the graph dialect", braze_cmd_import},
     /* {"bench", "time compiled functions against other frameworks", braze_cmd_bench}, */
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof *commands };

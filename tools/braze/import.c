@@ -1,0 +1,95 @@
+/* `braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxD...]...`: ONNX model ->
+ * graph-dialect MLIR (docs/onnx-import.md). Prints to stdout without -o; with -o
+ * the file is written only when the whole import succeeded. Exit 1 on any error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/onnx_import.h"
+#include "tools/braze/commands.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+enum { MAX_SHAPES = 64 };
+
+static void import_usage(FILE *to) {
+  fputs("usage: braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxDx...]...\n"
+        "  -o FILE             write the module to FILE (default: stdout)\n"
+        "  --shape NAME=DxD    static shape for graph input NAME (for dynamic dims)\n",
+        to);
+}
+
+typedef struct {
+  const char *input;
+  const char *output;
+  BrazeOnnxShape shapes[MAX_SHAPES];
+  size_t num_shapes;
+} ImportArgs;
+
+/* 0: ok, 1: bad usage, -1: done (help). */
+static int parse_import_args(int argc, char **argv, ImportArgs *a) {
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    const char *shape = strncmp(arg, "--shape=", 8) == 0 ? arg + 8 : NULL;
+    if (strcmp(arg, "--shape") == 0 && i + 1 < argc)
+      shape = argv[++i];
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      import_usage(stdout);
+      return -1;
+    } else if (strcmp(arg, "-o") == 0 && i + 1 < argc) {
+      a->output = argv[++i];
+    } else if (shape) {
+      if (a->num_shapes == MAX_SHAPES || !braze_onnx_parse_shape(shape, &a->shapes[a->num_shapes])) {
+        fprintf(stderr, "braze import: bad --shape '%s' (expected NAME=DxDx..., dims >= 1)\n", shape);
+        return 1;
+      }
+      a->num_shapes++;
+    } else if (arg[0] == '-' && arg[1]) {
+      fprintf(stderr, "braze import: unknown option '%s'\n", arg);
+      import_usage(stderr);
+      return 1;
+    } else if (a->input) {
+      fprintf(stderr, "braze import: more than one model given ('%s', '%s')\n", a->input, arg);
+      return 1;
+    } else {
+      a->input = arg;
+    }
+  }
+  if (!a->input) {
+    import_usage(stderr);
+    return 1;
+  }
+  return 0;
+}
+
+int braze_cmd_import(int argc, char **argv) {
+  ImportArgs args = {0};
+  int status = parse_import_args(argc, argv, &args);
+  if (status)
+    return status < 0 ? 0 : 1;
+  MlirContext ctx = braze_context_create();
+  if (mlirContextIsNull(ctx))
+    return 1;
+  BrazeDiagSink sink = {0};
+  braze_diag_attach(ctx, &sink);
+  BrazeOnnxOptions opts = {args.shapes, args.num_shapes};
+  MlirModule module;
+  bool ok = braze_onnx_import_with(ctx, args.input, &opts, &module);
+  if (ok) {
+    char *text = NULL;
+    size_t len = 0;
+    ok = braze_onnx_print_module(module, &text, &len);
+    const char *out = args.output ? args.output : "-";
+    if (ok && !braze_write_file(out, text, len)) {
+      fprintf(stderr, "braze import: cannot write '%s'\n", out);
+      ok = false;
+    }
+    free(text);
+    mlirModuleDestroy(module);
+  }
+  ok = ok && sink.num_errors == 0;
+  braze_diag_detach(ctx);
+  braze_diag_sink_clear(&sink);
+  braze_context_destroy(ctx);
+  return ok ? 0 : 1;
+}
