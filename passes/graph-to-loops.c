@@ -28,6 +28,7 @@ enum { MAX_READS = 16, MAX_LOOPS = BRAZE_MAX_RANK + 1 };
 /* A view op's result: it reads `base` through `map` (view index -> base index). */
 typedef struct {
   MlirOperation op;
+  MlirValue key; /* op's result (kept: op is destroyed before the table is) */
   MlirValue base;
   MlirAffineMap map;
   MlirValue copy; /* the materialized copy, null until something needs a tensor */
@@ -55,7 +56,7 @@ typedef struct {
 
 static View *find_view(Lowering *L, MlirValue v) {
   for (size_t i = 0; i < L->num_views; ++i)
-    if (mlirValueEqual(mlirOperationGetResult(L->views[i].op, 0), v))
+    if (mlirValueEqual(L->views[i].key, v))
       return &L->views[i];
   return NULL;
 }
@@ -80,7 +81,8 @@ static void add_view(Lowering *L, MlirOperation op, MlirAffineMap view_to_input)
     L->cap_views = L->cap_views ? 2 * L->cap_views : 8;
     L->views = realloc(L->views, L->cap_views * sizeof *L->views);
   }
-  L->views[L->num_views++] = (View){op, base, braze_map_compose(input_map, view_to_input), {NULL}};
+  MlirAffineMap map = braze_map_compose(input_map, view_to_input);
+  L->views[L->num_views++] = (View){op, mlirOperationGetResult(op, 0), base, map, {NULL}};
 }
 
 /* ---- reads ---- */
@@ -130,109 +132,13 @@ static MlirValue operand_scalar(BrazeBuilder *b, const Reads *r, const MlirValue
 
 static bool is_float(MlirValue v) { return mlirTypeIsAFloat(mlirValueGetType(v)); }
 
-static unsigned bit_width(MlirType t) {
-  return mlirTypeIsAFloat(t) ? mlirFloatTypeGetWidth(t) : mlirIntegerTypeGetWidth(t);
-}
-
-/* i1 is treated as unsigned (false < true); other integers as signed. */
-static bool is_bool(MlirValue v) { return !is_float(v) && bit_width(mlirValueGetType(v)) == 1; }
-
-static MlirValue build_cmp(BrazeBuilder *b, bool is_f, int64_t predicate, MlirValue x, MlirValue y) {
-  MlirValue operands[2] = {x, y};
-  MlirNamedAttribute attr = mlirNamedAttributeGet(
-      mlirIdentifierGet(b->ctx, braze_ref("predicate")),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), predicate));
-  return braze_build_typed(b, is_f ? "arith.cmpf" : "arith.cmpi", operands, 2, mlirIntegerTypeGet(b->ctx, 1),
-                           &attr, 1);
-}
-
-/* arith.cmpf / arith.cmpi predicate numbers (mlir/Dialect/Arith/IR/ArithBase.td). */
-enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13 };
-enum { CMPI_EQ = 0, CMPI_NE = 1, CMPI_SLT = 2, CMPI_SLE = 3, CMPI_SGT = 4, CMPI_SGE = 5 };
-enum { CMPI_UNSIGNED_SHIFT = 4 }; /* slt -> ult, ... */
-
-static MlirValue scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y) {
-  static const struct { const char *name; int64_t f, i; } table[] = {
-      {"eq", CMPF_OEQ, CMPI_EQ},  {"ne", CMPF_UNE, CMPI_NE},  {"lt", CMPF_OLT, CMPI_SLT},
-      {"le", CMPF_OLE, CMPI_SLE}, {"gt", CMPF_OGT, CMPI_SGT}, {"ge", CMPF_OGE, CMPI_SGE},
-  };
-  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
-    if (strlen(table[i].name) != len || memcmp(table[i].name, pred, len) != 0)
-      continue;
-    int64_t ipred = table[i].i + (is_bool(x) && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
-    return build_cmp(b, is_float(x), is_float(x) ? table[i].f : ipred, x, y);
-  }
-  return (MlirValue){NULL};
-}
-
-/* The arith op of a binary graph op for float / signed int / unsigned (i1) operands. */
-static MlirValue scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y) {
-  static const struct { const char *graph, *f, *si, *ui; } table[] = {
-      {"add", "arith.addf", "arith.addi", "arith.addi"},
-      {"sub", "arith.subf", "arith.subi", "arith.subi"},
-      {"mul", "arith.mulf", "arith.muli", "arith.muli"},
-      {"div", "arith.divf", "arith.divsi", "arith.divui"},
-      {"max", "arith.maximumf", "arith.maxsi", "arith.maxui"},
-      {"min", "arith.minimumf", "arith.minsi", "arith.minui"},
-      {"pow", "math.powf", NULL, NULL},
-  };
-  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
-    if (strcmp(table[i].graph, m) != 0)
-      continue;
-    const char *name = is_float(x) ? table[i].f : is_bool(x) ? table[i].ui : table[i].si;
-    return name ? braze_build_binary(b, name, x, y) : (MlirValue){NULL};
-  }
-  return (MlirValue){NULL};
-}
-
-/* The reduction combiner: acc op x. */
-static MlirValue scalar_combine(BrazeBuilder *b, const char *reduce, MlirValue x, MlirValue acc) {
-  const char *m = strcmp(reduce, "reduce_max") == 0 ? "max" : strcmp(reduce, "reduce_min") == 0 ? "min" : "add";
-  return scalar_binary(b, m, x, acc);
-}
-
-/* The identity of a reduction: 0 for sums, -inf / the smallest integer for max,
- * +inf / the largest integer for min. */
-static MlirValue scalar_identity(BrazeBuilder *b, const char *reduce, MlirType element) {
-  bool max = strcmp(reduce, "reduce_max") == 0, min = strcmp(reduce, "reduce_min") == 0;
-  if (mlirTypeIsAFloat(element))
-    return braze_build_scalar_constant(b, element, max ? -INFINITY : min ? INFINITY : 0.0);
-  unsigned w = bit_width(element);
-  if (w == 1) /* unsigned: false is the smallest */
-    return braze_build_int_constant(b, element, min ? 1 : 0);
-  int64_t largest = w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
-  return braze_build_int_constant(b, element, max ? -largest - 1 : min ? largest : 0);
+/* The reduction kind ("sum", "max", "min") of a reduce_* mnemonic; mean sums. */
+static const char *reduce_kind(const char *mnemonic) {
+  return strcmp(mnemonic, "reduce_max") == 0 ? "max" : strcmp(mnemonic, "reduce_min") == 0 ? "min" : "sum";
 }
 
 static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
   return braze_build_scalar_constant(b, mlirValueGetType(x), 0.0);
-}
-
-/* cast: float<->float by ext/trunc (f16<->bf16 through f32), float->int fptosi,
- * int->float sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), and
- * to i1 as x != 0. */
-static MlirValue scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
-  MlirType from = mlirValueGetType(x);
-  if (mlirTypeEqual(from, to))
-    return x;
-  bool ff = mlirTypeIsAFloat(from), ft = mlirTypeIsAFloat(to);
-  unsigned wf = bit_width(from), wt = bit_width(to);
-  if (!ft && wt == 1)
-    return ff ? build_cmp(b, true, CMPF_UNE, x, zero_like(b, x)) : build_cmp(b, false, CMPI_NE, x, zero_like(b, x));
-  const char *name;
-  if (ff && ft && wf == wt) {
-    x = braze_build_typed(b, "arith.extf", &x, 1, mlirF32TypeGet(b->ctx), NULL, 0);
-    name = "arith.truncf";
-  } else if (ff && ft) {
-    name = wt > wf ? "arith.extf" : "arith.truncf";
-  } else if (ff) {
-    name = "arith.fptosi";
-  } else if (ft) {
-    name = wf == 1 ? "arith.uitofp" : "arith.sitofp";
-  } else {
-    name = wf == 1 ? "arith.extui" : wt > wf ? "arith.extsi" : "arith.trunci";
-  }
-  return braze_build_typed(b, name, &x, 1, to, NULL, 0);
 }
 
 static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirType result) {
@@ -249,14 +155,14 @@ static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirT
   if (strcmp(m, "abs") == 0)
     return braze_build_unary(b, is_float(x) ? "math.absf" : "math.absi", x);
   if (strcmp(m, "relu") == 0)
-    return scalar_binary(b, "max", x, zero_like(b, x));
+    return braze_scalar_binary(b, "max", x, zero_like(b, x));
   if (strcmp(m, "sigmoid") == 0) { /* 1 / (1 + exp(-x)) */
     MlirValue one = braze_build_scalar_constant(b, mlirValueGetType(x), 1.0);
     MlirValue e = braze_build_unary(b, "math.exp", braze_build_unary(b, "arith.negf", x));
     return braze_build_binary(b, "arith.divf", one, braze_build_binary(b, "arith.addf", one, e));
   }
   if (strcmp(m, "cast") == 0)
-    return scalar_cast(b, x, result);
+    return braze_scalar_cast(b, x, result);
   return (MlirValue){NULL};
 }
 
@@ -272,9 +178,9 @@ static MlirValue scalar_graph_op(BrazeBuilder *b, MlirOperation op, const MlirVa
     v = braze_build_typed(b, "arith.select", operands, 3, result, NULL, 0);
   } else if (strcmp(m, "cmp") == 0 && n == 2) {
     if (braze_attr_str(op, "predicate", &pred, &len))
-      v = scalar_cmp(b, pred, len, x[0], x[1]);
+      v = braze_scalar_cmp(b, pred, len, x[0], x[1]);
   } else if (n == 2) {
-    v = scalar_binary(b, m, x[0], x[1]);
+    v = braze_scalar_binary(b, m, x[0], x[1]);
   } else if (n == 1) {
     v = scalar_unary(b, m, x[0], result);
   }
@@ -307,14 +213,14 @@ static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
     yields[0] = x[0];
     return true;
   case BODY_REDUCE:
-    yields[0] = scalar_combine(b, braze_graph_op_mnemonic(d->op), x[0], acc);
+    yields[0] = braze_scalar_reduce_combine(b, reduce_kind(braze_graph_op_mnemonic(d->op)), x[0], acc);
     return true;
   case BODY_SCALE:
     yields[0] = braze_build_binary(b, "arith.mulf", x[0],
                                    braze_build_scalar_constant(b, mlirValueGetType(x[0]), d->scale));
     return true;
   case BODY_CONTRACT:
-    yields[0] = scalar_combine(b, "reduce_sum", scalar_binary(b, "mul", x[0], x[1]), acc);
+    yields[0] = braze_scalar_reduce_combine(b, "sum", braze_scalar_binary(b, "mul", x[0], x[1]), acc);
     return true;
   case BODY_POINTWISE:
     yields[0] = scalar_graph_op(b, d->op, x, d->num_operands, d->result_element);
@@ -401,7 +307,7 @@ static MlirValue lower_pointwise(Lowering *L, MlirOperation op) {
 /* linalg.fill of the reduction's identity over a tensor.empty of `type`. */
 static MlirValue identity_init(MlirOperation op, const char *combiner, MlirType type) {
   BrazeBuilder b = braze_builder_before(op);
-  MlirValue init = scalar_identity(&b, combiner, braze_element_type(type));
+  MlirValue init = braze_scalar_reduce_identity(&b, reduce_kind(combiner), braze_element_type(type));
   return braze_build_fill(&b, init, braze_build_empty(&b, type));
 }
 
@@ -635,6 +541,76 @@ static bool is_view(MlirOperation op) {
   return braze_graph_op_class(op) == GRAPH_SHAPE && strcmp(braze_graph_op_mnemonic(op), "concat") != 0;
 }
 
+/* ---- input checks ----
+ * The graph verifier normally rejects all of this; these checks keep the pass from
+ * indexing out of bounds when it runs on unverified IR (--no-verify-graph). */
+
+static bool ranks_fit(MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i <= n; ++i) {
+    MlirValue v = i < n ? mlirOperationGetOperand(op, i) : mlirOperationGetResult(op, 0);
+    MlirType t = mlirValueGetType(v);
+    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) || braze_rank(t) > BRAZE_MAX_RANK)
+      return false;
+  }
+  return true;
+}
+
+/* An i64 array attribute of `rank` entries, each in [0, bound) when bound > 0. */
+static bool array_fits(MlirOperation op, const char *name, intptr_t rank, int64_t bound) {
+  int64_t values[BRAZE_MAX_RANK];
+  intptr_t n = braze_attr_i64_array(op, name, values, BRAZE_MAX_RANK);
+  if (n < 0 || n > BRAZE_MAX_RANK || (rank >= 0 && n != rank))
+    return false;
+  for (intptr_t i = 0; bound > 0 && i < n; ++i)
+    if (values[i] < 0 || values[i] >= bound)
+      return false;
+  return true;
+}
+
+static intptr_t operand_rank(MlirOperation op, intptr_t i) {
+  return braze_rank(mlirValueGetType(mlirOperationGetOperand(op, i)));
+}
+
+static bool attributes_fit(MlirOperation op) {
+  const char *m = braze_graph_op_mnemonic(op);
+  intptr_t rank = braze_rank(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  intptr_t n = mlirOperationGetNumOperands(op);
+  switch (braze_graph_op_class(op)) {
+  case GRAPH_REDUCE:
+    return array_fits(op, "dims", -1, operand_rank(op, 0));
+  case GRAPH_CONTRACTION:
+    return n == 2 && rank >= 2 && operand_rank(op, 0) >= 2 && operand_rank(op, 1) >= 2 &&
+           operand_rank(op, 0) <= rank && operand_rank(op, 1) <= rank;
+  case GRAPH_USER_KERNEL:
+    return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("callee")));
+  case GRAPH_SHAPE:
+    if (strcmp(m, "transpose") == 0)
+      return array_fits(op, "perm", rank, rank);
+    if (strcmp(m, "slice") == 0)
+      return array_fits(op, "starts", rank, 0) && array_fits(op, "strides", rank, 0);
+    if (strcmp(m, "concat") == 0) {
+      int64_t dim = -1;
+      return braze_attr_i64(op, "dim", &dim) && dim >= 0 && dim < rank;
+    }
+    return strcmp(m, "broadcast_to") != 0 || operand_rank(op, 0) <= rank;
+  default:
+    for (intptr_t i = 0; i < n; ++i) /* broadcasting aligns operands to the right */
+      if (operand_rank(op, i) > rank)
+        return false;
+    return true;
+  }
+}
+
+static bool check_op(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) == 1 && ranks_fit(op) && attributes_fit(op))
+    return true;
+  MlirStringRef name = braze_op_name(op);
+  braze_emit_error(mlirOperationGetLocation(op),
+                   "graph-to-loops: '%.*s' has operands, results or attributes it cannot lower (run graph-verify)",
+                   (int)name.length, name.data);
+  return false;
+}
+
 static MlirValue lower_op(Lowering *L, MlirOperation op) {
   switch (braze_graph_op_class(op)) {
   case GRAPH_UNARY:
@@ -676,11 +652,14 @@ static MlirWalkResult collect_graph_op(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
-static bool refuse_composites(const OpList *ops) {
+/* Refuse composites (and ops that cannot be lowered) before anything changes. */
+static bool check_ops(const OpList *ops) {
   bool ok = true;
   for (size_t i = 0; i < ops->count; ++i) {
-    if (!is_refused(ops->ops[i]))
+    if (!is_refused(ops->ops[i])) {
+      ok = check_op(ops->ops[i]) && ok;
       continue;
+    }
     MlirStringRef name = braze_op_name(ops->ops[i]);
     braze_emit_error(mlirOperationGetLocation(ops->ops[i]),
                      "'%.*s' is a composite op: run graph-decompose before graph-to-loops", (int)name.length,
@@ -709,7 +688,7 @@ static bool run(MlirOperation func, void *state) {
   OpList ops = {0};
   mlirOperationWalk(func, collect_graph_op, &ops, MlirWalkPreOrder);
   Lowering L = {.ctx = mlirOperationGetContext(func)};
-  bool ok = refuse_composites(&ops);
+  bool ok = check_ops(&ops);
   for (size_t i = 0; ok && i < ops.count; ++i) {
     MlirOperation op = ops.ops[i];
     if (is_view(op)) {

@@ -253,12 +253,18 @@ static void replace_in_list(GenericList *list, size_t from, MlirOperation old, M
       list->ops[i] = rebuilt;
 }
 
-/* The next generic that reads `v` as an input, or null. */
-static MlirOperation next_consumer(MlirValue v) {
-  for (MlirOpOperand use = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
-    if (is_generic_input_use(use))
-      return mlirOpOperandGetOwner(use);
-  return (MlirOperation){NULL};
+/* The distinct generics reading `v` (all its users, once must_realize said no). */
+static GenericList consumers_of(MlirValue v) {
+  GenericList list = {0};
+  for (MlirOpOperand use = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    bool seen = false;
+    for (size_t i = 0; i < list.count && !seen; ++i)
+      seen = mlirOperationEqual(list.ops[i], user);
+    if (!seen)
+      collect_generic(user, &list);
+  }
+  return list;
 }
 
 /* Erase a producer with no uses left, and its tensor.empty init if now unused. */
@@ -287,24 +293,32 @@ static bool process(GenericList *list, size_t i, const Options *o) {
       braze_emit_remark(loc, "realized: %s", reason);
     return true;
   }
-  MlirValue produced = mlirOperationGetResult(producer, 0);
-  long consumers = 0;
-  for (MlirOperation c = next_consumer(produced); !mlirOperationIsNull(c); c = next_consumer(produced)) {
+  /* Snapshot the consumers first: rebuilding one changes the use list. */
+  GenericList consumers = consumers_of(mlirOperationGetResult(producer, 0));
+  long inlined = 0, kept = 0;
+  for (size_t k = 0; k < consumers.count; ++k) {
+    MlirOperation c = consumers.ops[k];
     MlirOperation rebuilt = inline_into(producer, c);
-    if (mlirOperationIsNull(rebuilt)) {
-      braze_emit_error(mlirOperationGetLocation(c), "inline-unrealized: cannot rebuild this consumer");
-      return false;
+    if (mlirOperationIsNull(rebuilt)) { /* too many operands: it reads the realized tensor */
+      kept++;
+      continue;
     }
     for (intptr_t r = 0, n = mlirOperationGetNumResults(c); r < n; ++r)
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(c, r), mlirOperationGetResult(rebuilt, r));
     replace_in_list(list, i + 1, c, rebuilt);
     mlirOperationDestroy(c);
-    consumers++;
+    inlined++;
   }
-  if (o->remarks)
-    braze_emit_remark(loc, "inlined into %ld consumer%s", consumers, consumers == 1 ? "" : "s");
-  list->ops[i] = (MlirOperation){NULL};
-  erase_producer(producer);
+  free(consumers.ops);
+  if (o->remarks && kept)
+    braze_emit_remark(loc, "inlined into %ld consumer%s, realized for %ld (more than %d inputs)", inlined,
+                      inlined == 1 ? "" : "s", kept, MAX_INPUTS);
+  else if (o->remarks)
+    braze_emit_remark(loc, "inlined into %ld consumer%s", inlined, inlined == 1 ? "" : "s");
+  if (kept == 0) {
+    list->ops[i] = (MlirOperation){NULL};
+    erase_producer(producer);
+  }
   return true;
 }
 

@@ -1,6 +1,7 @@
 /* Loop-level helpers (see loop_utils.h). */
 #include "passes/loop_utils.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,6 +311,115 @@ bool braze_map_inverse_permutation(MlirAffineMap map, MlirAffineMap *inverse) {
   }
   *inverse = map_from_exprs(ctx, n, n, exprs);
   return true;
+}
+
+/* ---- scalar arithmetic by element type ---- */
+
+static bool is_float(MlirValue v) { return mlirTypeIsAFloat(mlirValueGetType(v)); }
+
+static unsigned bit_width(MlirType t) {
+  return mlirTypeIsAFloat(t) ? mlirFloatTypeGetWidth(t) : mlirIntegerTypeGetWidth(t);
+}
+
+/* i1 is treated as unsigned (false < true); other integers as signed. */
+static bool is_bool(MlirValue v) { return !is_float(v) && bit_width(mlirValueGetType(v)) == 1; }
+
+static MlirValue build_cmp(BrazeBuilder *b, bool is_f, int64_t predicate, MlirValue x, MlirValue y) {
+  MlirValue operands[2] = {x, y};
+  MlirNamedAttribute attr = mlirNamedAttributeGet(
+      mlirIdentifierGet(b->ctx, braze_ref("predicate")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), predicate));
+  return braze_build_typed(b, is_f ? "arith.cmpf" : "arith.cmpi", operands, 2, mlirIntegerTypeGet(b->ctx, 1),
+                           &attr, 1);
+}
+
+/* arith.cmpf / arith.cmpi predicate numbers (mlir/Dialect/Arith/IR/ArithBase.td). */
+enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13 };
+enum { CMPI_EQ = 0, CMPI_NE = 1, CMPI_SLT = 2, CMPI_SLE = 3, CMPI_SGT = 4, CMPI_SGE = 5 };
+enum { CMPI_UNSIGNED_SHIFT = 4 }; /* slt -> ult, ... */
+
+MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y) {
+  static const struct { const char *name; int64_t f, i; } table[] = {
+      {"eq", CMPF_OEQ, CMPI_EQ},  {"ne", CMPF_UNE, CMPI_NE},  {"lt", CMPF_OLT, CMPI_SLT},
+      {"le", CMPF_OLE, CMPI_SLE}, {"gt", CMPF_OGT, CMPI_SGT}, {"ge", CMPF_OGE, CMPI_SGE},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
+    if (strlen(table[i].name) != len || memcmp(table[i].name, pred, len) != 0)
+      continue;
+    int64_t ipred = table[i].i + (is_bool(x) && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
+    return build_cmp(b, is_float(x), is_float(x) ? table[i].f : ipred, x, y);
+  }
+  return (MlirValue){NULL};
+}
+
+/* The arith op of a binary graph op for float / signed int / unsigned (i1) operands. */
+MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y) {
+  static const struct { const char *graph, *f, *si, *ui; } table[] = {
+      {"add", "arith.addf", "arith.addi", "arith.addi"},
+      {"sub", "arith.subf", "arith.subi", "arith.subi"},
+      {"mul", "arith.mulf", "arith.muli", "arith.muli"},
+      {"div", "arith.divf", "arith.divsi", "arith.divui"},
+      {"max", "arith.maximumf", "arith.maxsi", "arith.maxui"},
+      {"min", "arith.minimumf", "arith.minsi", "arith.minui"},
+      {"pow", "math.powf", NULL, NULL},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
+    if (strcmp(table[i].graph, m) != 0)
+      continue;
+    const char *name = is_float(x) ? table[i].f : is_bool(x) ? table[i].ui : table[i].si;
+    return name ? braze_build_binary(b, name, x, y) : (MlirValue){NULL};
+  }
+  return (MlirValue){NULL};
+}
+
+/* The reduction combiner: acc op x. */
+MlirValue braze_scalar_reduce_combine(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc) {
+  const char *m = strcmp(kind, "max") == 0 ? "max" : strcmp(kind, "min") == 0 ? "min" : "add";
+  return braze_scalar_binary(b, m, x, acc);
+}
+
+/* The identity of a reduction: 0 for sums, -inf / the smallest integer for max,
+ * +inf / the largest integer for min. */
+MlirValue braze_scalar_reduce_identity(BrazeBuilder *b, const char *kind, MlirType element) {
+  bool max = strcmp(kind, "max") == 0, min = strcmp(kind, "min") == 0;
+  if (mlirTypeIsAFloat(element))
+    return braze_build_scalar_constant(b, element, max ? -INFINITY : min ? INFINITY : 0.0);
+  unsigned w = bit_width(element);
+  if (w == 1) /* unsigned: false is the smallest */
+    return braze_build_int_constant(b, element, min ? 1 : 0);
+  int64_t largest = w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
+  return braze_build_int_constant(b, element, max ? -largest - 1 : min ? largest : 0);
+}
+
+static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
+  return braze_build_scalar_constant(b, mlirValueGetType(x), 0.0);
+}
+
+/* cast: float<->float by ext/trunc (f16<->bf16 through f32), float->int fptosi,
+ * int->float sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), and
+ * to i1 as x != 0. */
+MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
+  MlirType from = mlirValueGetType(x);
+  if (mlirTypeEqual(from, to))
+    return x;
+  bool ff = mlirTypeIsAFloat(from), ft = mlirTypeIsAFloat(to);
+  unsigned wf = bit_width(from), wt = bit_width(to);
+  if (!ft && wt == 1)
+    return ff ? build_cmp(b, true, CMPF_UNE, x, zero_like(b, x)) : build_cmp(b, false, CMPI_NE, x, zero_like(b, x));
+  const char *name;
+  if (ff && ft && wf == wt) {
+    x = braze_build_typed(b, "arith.extf", &x, 1, mlirF32TypeGet(b->ctx), NULL, 0);
+    name = "arith.truncf";
+  } else if (ff && ft) {
+    name = wt > wf ? "arith.extf" : "arith.truncf";
+  } else if (ff) {
+    name = "arith.fptosi";
+  } else if (ft) {
+    name = wf == 1 ? "arith.uitofp" : "arith.sitofp";
+  } else {
+    name = wf == 1 ? "arith.extui" : wt > wf ? "arith.extsi" : "arith.trunci";
+  }
+  return braze_build_typed(b, name, &x, 1, to, NULL, 0);
 }
 
 /* ---- value maps and cloning ---- */

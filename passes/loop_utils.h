@@ -89,6 +89,25 @@ bool braze_generic_loop_is_reduction(MlirOperation generic, intptr_t loop);
 bool braze_generic_all_parallel(MlirOperation generic);
 MlirBlock braze_generic_body(MlirOperation generic);
 
+/* ---- scalar arithmetic chosen by element type ---- */
+
+/* The arith op for `op` in "add" "sub" "mul" "div" "max" "min" "pow" on floats,
+ * signed integers, or i1 (unsigned: false < true). Float max/min propagate NaN
+ * (arith.maximumf/minimumf); integer div truncates (divsi); pow is floats only.
+ * Null value when there is none. */
+MlirValue braze_scalar_binary(BrazeBuilder *b, const char *op, MlirValue x, MlirValue y);
+/* Compare with `pred` ("eq" "ne" "lt" "le" "gt" "ge", `len` chars) to i1: ordered
+ * float predicates except ne (une: NaN != NaN); signed integers; unsigned i1. */
+MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y);
+/* A reduction of kind "sum", "max" or "min": the combiner x (op) acc, and the
+ * identity (0; -inf or the smallest integer; +inf or the largest integer). */
+MlirValue braze_scalar_reduce_combine(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc);
+MlirValue braze_scalar_reduce_identity(BrazeBuilder *b, const char *kind, MlirType element);
+/* Convert `x` to scalar type `to` with the graph dialect's cast semantics:
+ * float<->float ext/trunc (f16<->bf16 through f32), float->int fptosi, int->float
+ * sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), to i1 as x != 0. */
+MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to);
+
 /* ---- braze.ops ---- */
 
 /* An array attribute of string attributes. */

@@ -113,3 +113,18 @@ func.func @view_result(%x: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>
   %0 = "graph.exp"(%t) : (tensor<8x4xf32>) -> tensor<8x4xf32>
   return %t, %t, %0 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// Two chained views both returned: each gets its own copy, reading the base tensor.
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[ST:.*]] = affine_map<(d0, d1) -> (d1, d0 + 1)>
+// CHECK-LABEL: func.func @returned_chain(
+// CHECK-DAG: %[[CT:.*]] = linalg.generic {indexing_maps = [#[[T]], #{{.*}}]{{.*}} ins(%arg0 : tensor<4x8xf32>){{.*}}braze.ops = ["transpose"]
+// CHECK-DAG: %[[CS:.*]] = linalg.generic {indexing_maps = [#[[ST]], #{{.*}}]{{.*}} ins(%arg0 : tensor<4x8xf32>){{.*}}braze.ops = ["slice"]
+// CHECK: return %[[CT]], %[[CS]] :
+func.func @returned_chain(%x: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<2x4xf32>) {
+  %t = "graph.transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %s = "graph.slice"(%t) {starts = array<i64: 1, 0>, limits = array<i64: 3, 4>, strides = array<i64: 1, 1>} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  return %t, %s : tensor<8x4xf32>, tensor<2x4xf32>
+}
