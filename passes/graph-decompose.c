@@ -523,7 +523,10 @@ static MlirFrozenRewritePatternSet build_patterns(MlirContext ctx, const Decompo
     snprintf(root, sizeof root, "graph.%s", decompositions[i].name);
     mlirRewritePatternSetAdd(set, mlirOpRewritePatternCreate(braze_ref(root), 1, ctx, callbacks, &data[i], 0, NULL));
   }
-  return mlirFreezeRewritePattern(set);
+  MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
+  /* Freezing moves the patterns out but does not free the set object itself. */
+  mlirRewritePatternSetDestroy(set);
+  return frozen;
 }
 
 typedef struct {

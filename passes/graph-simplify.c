@@ -140,6 +140,8 @@ static void apply_patterns(MlirOperation func, SimplifyRun *run) {
   size_t n = add_patterns(ctx, set, simplify_rule_patterns, simplify_num_rule_patterns, data, run);
   add_patterns(ctx, set, simplify_fold_patterns, simplify_num_fold_patterns, data + n, run);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
+  /* Freezing moves the patterns out but does not free the set object itself. */
+  mlirRewritePatternSetDestroy(set);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
   mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(config, MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED);
   mlirApplyPatternsAndFoldGreedilyWithOp(func, frozen, config);
