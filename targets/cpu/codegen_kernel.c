@@ -71,11 +71,15 @@ static bool attr_text_has(MlirAttribute a, const char *needle) {
   return has;
 }
 
-/* Body is `mulf(a, b); addf(acc, m)` (either operand order): a contraction. */
+/* Body is `m = mulf(in0, in1); addf(acc, m)` (either operand order). */
 static bool body_is_mul_add(MlirOperation generic) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
   MlirOperation mul = mlirBlockGetFirstOperation(body);
-  if (mlirOperationIsNull(mul) || !braze_op_is(mul, "arith.mulf"))
+  if (mlirBlockGetNumArguments(body) != 3 || mlirOperationIsNull(mul) || !braze_op_is(mul, "arith.mulf"))
+    return false;
+  MlirValue a = mlirOperationGetOperand(mul, 0), b = mlirOperationGetOperand(mul, 1);
+  MlirValue in0 = mlirBlockGetArgument(body, 0), in1 = mlirBlockGetArgument(body, 1);
+  if (!((mlirValueEqual(a, in0) && mlirValueEqual(b, in1)) || (mlirValueEqual(a, in1) && mlirValueEqual(b, in0))))
     return false;
   MlirOperation add = mlirOperationGetNextInBlock(mul);
   if (mlirOperationIsNull(add) || !braze_op_is(add, "arith.addf"))
@@ -119,7 +123,18 @@ static void classify_generic(CgItem *it) {
   }
   it->has_reduction = first_red < it->n_dims;
   bool suffix = last_par < first_red;
-  it->contraction = it->has_reduction && last_par >= 0 && body_is_mul_add(it->op);
+  /* A contraction (matmul-like): a parallel dim that one of the two operands does
+   * not read, so the i-k-j order reuses the other operand's element across a row. */
+  bool outer_product = false;
+  for (int d = 0; d < it->n_dims && it->n_in == 2; ++d) {
+    uint64_t bit = 1ull << d, used0 = 0, used1 = 0;
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(it->maps[0]); ++r)
+      used0 |= cg_affine_dims(mlirAffineMapGetResult(it->maps[0], r));
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(it->maps[1]); ++r)
+      used1 |= cg_affine_dims(mlirAffineMapGetResult(it->maps[1], r));
+    outer_product = outer_product || (it->par[d] && (!(used0 & bit) || !(used1 & bit)));
+  }
+  it->contraction = it->has_reduction && outer_product && body_is_mul_add(it->op);
   it->scalar_mode = it->has_reduction && suffix && !it->contraction;
   it->own = output_prefix(it);
   if (!it->has_reduction && it->own > it->n_dims - 1)
@@ -383,10 +398,12 @@ static void choose_storage(CgKernel *K, CgVal *v) {
     return;
   }
   if (it->kind == IT_GENERIC && !v->cross_phase && p->k > 0) {
-    bool inner_parallel = false;
+    /* One element per outer iteration (reduction value, or a pointwise op on
+     * such values): computed at the parallel body's level, kept in a register. */
+    bool one_element = it->scalar_mode || !it->has_reduction;
     for (int d = p->k; d < it->n_dims; ++d)
-      inner_parallel = inner_parallel || it->par[d];
-    if (it->scalar_mode && !inner_parallel) {
+      one_element = one_element && (!it->par[d] || it->ext[d] == 1);
+    if (one_element) {
       v->kind = ST_SCALAR;
       K->n_scalar_regs++;
       return;
