@@ -276,10 +276,29 @@ static bool describe(MlirOperation op, FoldOp *f) {
   return strcmp(f->mnemonic, "cast") == 0 || f->kinds[0] == f->result_kind;
 }
 
+/* Each operand broadcasts to the result shape (unary ops: has it). Re-checked here
+ * because reading a constant at a position outside it would read out of bounds. */
+static bool shapes_fit(const FoldOp *f, MlirOperation op, MlirType type) {
+  int64_t rs[BRAZE_MAX_RANK], os[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(type, rs);
+  for (intptr_t k = 0; k < f->num_operands; ++k) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, k));
+    intptr_t r = braze_shape(t, os);
+    if (r > rank || (f->cls == GRAPH_UNARY && r != rank) || !mlirShapedTypeHasStaticShape(t))
+      return false;
+    for (intptr_t d = 0; d < r; ++d) {
+      int64_t want = rs[rank - r + d];
+      if (os[d] != want && (os[d] != 1 || f->cls == GRAPH_UNARY))
+        return false;
+    }
+  }
+  return true;
+}
+
 static bool const_fold(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   FoldOp f = {0};
   MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!describe(op, &f) || !mlirShapedTypeHasStaticShape(type))
+  if (!describe(op, &f) || !mlirShapedTypeHasStaticShape(type) || !shapes_fit(&f, op, type))
     return false;
   intptr_t n = braze_num_elements(type);
   if (n > run->opts->fold_limit)
