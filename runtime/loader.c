@@ -107,7 +107,8 @@ static bool read_entry(void *handle, const char *name, BrazeEntry *e, char *err,
 }
 
 BrazeLibrary *braze_library_open(const char *path, char *err, size_t errlen) {
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  /* RTLD_NODELETE: unloading would also unload libomp while its worker threads live. */
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!handle) {
     set_err(err, errlen, "cannot load '%s': %s", path, dlerror());
     return NULL;
