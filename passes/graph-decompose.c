@@ -10,6 +10,8 @@
  *   keep=OP,...      leave the named composites whole (unknown names are an error)
  *   decompose-mean   also expand reduce_mean into reduce_sum * (1/n); off by default
  *                    because graph-to-loops lowers reduce_mean itself
+ *   remarks          a remark per composite: expanded (into how many ops), erased
+ *                    (unused) or kept (keep=)
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -37,6 +39,7 @@ typedef struct {
 } ReportedOps;
 
 typedef struct {
+  bool remarks;
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
 } DecomposeRun;
@@ -420,6 +423,8 @@ enum { NUM_DECOMPOSITIONS = sizeof decompositions / sizeof *decompositions };
 
 typedef struct {
   bool active[NUM_DECOMPOSITIONS]; /* false: kept whole (keep=, or opt-in not asked for) */
+  bool kept[NUM_DECOMPOSITIONS];   /* named in keep= */
+  bool remarks;
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -442,6 +447,7 @@ static bool parse_keep(const BrazeOption *keep, DecomposeOptions *opts, BrazeStr
       return false;
     }
     opts->active[i] = false;
+    opts->kept[i] = true;
     if (!comma)
       return true;
     p = comma + 1;
@@ -462,14 +468,15 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
 }
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
-  static const char *const allowed[] = {"keep", "decompose-mean", NULL};
+  static const char *const allowed[] = {"keep", "decompose-mean", "remarks", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
-  DecomposeOptions *opts = malloc(sizeof *opts);
+  DecomposeOptions *opts = calloc(1, sizeof *opts);
   bool decompose_mean = false;
   const BrazeOption *mean = braze_option_find(options, "decompose-mean");
   const BrazeOption *keep = braze_option_find(options, "keep");
-  if ((mean && !parse_bool(mean, &decompose_mean, error))) {
+  const BrazeOption *remarks = braze_option_find(options, "remarks");
+  if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error))) {
     free(opts);
     return NULL;
   }
@@ -496,9 +503,13 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern, MlirOpera
   (void)pattern;
   PatternData *data = user_data;
   MlirRewriterBase base = mlirPatternRewriterAsBase(rewriter);
+  MlirLocation loc = mlirOperationGetLocation(op);
+  const char *name = data->entry->name;
   /* A composite nobody reads is pure: drop it instead of expanding it. */
   if (mlirOperationGetNumResults(op) == 1 && mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0)))) {
     mlirRewriterBaseEraseOp(base, op);
+    if (data->run->remarks)
+      braze_emit_remark(loc, "graph-decompose: erased unused %s", name);
     return mlirLogicalResultSuccess();
   }
   GraphBuilder b = braze_gb_for_pattern(rewriter, op);
@@ -508,6 +519,8 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern, MlirOpera
   if (mlirValueIsNull(replacement))
     return mlirLogicalResultFailure();
   braze_gb_replace(&b, op, replacement);
+  if (data->run->remarks)
+    braze_emit_remark(loc, "graph-decompose: expanded %s into %zu primitive ops", name, b.num_created);
   return mlirLogicalResultSuccess();
 }
 
@@ -534,20 +547,23 @@ typedef struct {
   DecomposeRun *run;
 } LeftoverCheck;
 
-/* A composite still present after the driver (not kept, not already reported). */
+/* A composite still present after the driver (not kept, not already reported);
+ * kept ones get a remark when asked for. */
 static MlirWalkResult check_leftover(MlirOperation op, void *user_data) {
   LeftoverCheck *check = user_data;
   const char *m = braze_graph_op_mnemonic(op);
   int i = m ? find_decomposition(m, strlen(m)) : -1;
   if (i >= 0 && check->opts->active[i])
     report(check->run, op, "was not decomposed");
+  else if (i >= 0 && check->opts->kept[i] && check->opts->remarks)
+    braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: kept %s (keep=)", m);
   return MlirWalkResultAdvance;
 }
 
 static bool run(MlirOperation func, void *state) {
   const DecomposeOptions *opts = state;
   MlirContext ctx = mlirOperationGetContext(func);
-  DecomposeRun run = {0};
+  DecomposeRun run = {.remarks = opts->remarks};
   PatternData data[NUM_DECOMPOSITIONS];
   MlirFrozenRewritePatternSet patterns = build_patterns(ctx, opts, data, &run);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
@@ -565,7 +581,8 @@ const BrazePassInfo braze_pass_graph_decompose = {
     .argument = "graph-decompose",
     .summary = "Rewrite composite graph ops (softmax, layer_norm, gelu, linear, ...) into primitives",
     .options_help = "    keep=OP,...          leave these composites whole (names as in the graph dialect)\n"
-                    "    decompose-mean       also expand reduce_mean into reduce_sum * (1/n)\n",
+                    "    decompose-mean       also expand reduce_mean into reduce_sum * (1/n)\n"
+                    "    remarks              a remark per composite: expanded, erased (unused) or kept\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -13,11 +13,11 @@
 GraphBuilder braze_gb_for_pattern(MlirPatternRewriter rewriter, MlirOperation op) {
   MlirRewriterBase base = mlirPatternRewriterAsBase(rewriter);
   mlirRewriterBaseSetInsertionPointBefore(base, op);
-  return (GraphBuilder){mlirOperationGetContext(op), mlirOperationGetLocation(op), base, op};
+  return (GraphBuilder){mlirOperationGetContext(op), mlirOperationGetLocation(op), base, op, 0};
 }
 
 GraphBuilder braze_gb_before(MlirOperation op) {
-  return (GraphBuilder){mlirOperationGetContext(op), mlirOperationGetLocation(op), {NULL}, op};
+  return (GraphBuilder){mlirOperationGetContext(op), mlirOperationGetLocation(op), {NULL}, op, 0};
 }
 
 MlirType braze_gb_tensor_type(MlirContext ctx, const int64_t *shape, intptr_t rank, MlirType element) {
@@ -28,6 +28,7 @@ MlirType braze_gb_tensor_type(MlirContext ctx, const int64_t *shape, intptr_t ra
 /* ---- creating ops ---- */
 
 static MlirOperation insert(GraphBuilder *b, MlirOperation op) {
+  b->num_created++;
   if (b->rewriter.ptr)
     return mlirRewriterBaseInsert(b->rewriter, op);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(b->anchor), b->anchor, op);

@@ -13,6 +13,7 @@
 #define BRAZE_PASSES_GRAPH_BUILDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
@@ -23,6 +24,7 @@ typedef struct {
   MlirLocation loc;
   MlirRewriterBase rewriter; /* non-null: insert at the rewriter's insertion point */
   MlirOperation anchor;      /* rewriter null: insert right before this op */
+  size_t num_created;        /* ops created so far (for remarks and reports) */
 } GraphBuilder;
 
 /* A builder that inserts before `op` (with `op`'s location), through `rewriter`. */

@@ -14,6 +14,7 @@
 // LIST: graph-decompose
 // LIST-NEXT: keep=OP,...
 // LIST-NEXT: decompose-mean
+// LIST-NEXT: remarks
 func.func @f(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = "graph.reduce_mean"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
