@@ -113,13 +113,19 @@ static bool is_declaration(MlirOperation op) {
   return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
 }
 
-/* Collect the module's functions of one class first: converting replaces them. */
+static bool is_public(MlirOperation op) {
+  MlirAttribute vis = mlirOperationGetAttributeByName(op, braze_ref("sym_visibility"));
+  return mlirAttributeIsNull(vis) || braze_ref_eq(mlirStringAttrGetValue(vis), "public");
+}
+
+/* Collect the module's kernels, or its graph functions (public, not kernels), first:
+ * converting replaces them. Other private functions are left alone. */
 static size_t collect(MlirOperation module, bool kernels, MlirOperation *out, size_t cap) {
   size_t n = 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!is_func(op) || is_declaration(op) || is_kernel(op) != kernels)
+    if (!is_func(op) || is_declaration(op) || is_kernel(op) != kernels || (!kernels && !is_public(op)))
       continue;
     if (n < cap)
       out[n] = op;

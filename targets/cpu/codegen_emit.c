@@ -395,6 +395,39 @@ static void alloc_row_buffers(CgKernel *K, const CgPhase *ph, CgBuilder *b) {
   }
 }
 
+/* A lone 1-D pointwise generic writing out[d0] has no outer dim to share: split
+ * its loop into chunks of CG_CHUNK elements, parallel over chunks. */
+enum { CG_CHUNK = 4096 };
+
+bool cg_phase_chunkable(const CgKernel *K, const CgPhase *ph) {
+  const CgItem *it = &K->items[ph->first];
+  if (ph->k != 0 || ph->first != ph->last || it->kind != IT_GENERIC || it->has_reduction || it->n_dims != 1 ||
+      it->ext[0] < 2 * CG_CHUNK)
+    return false;
+  MlirAffineMap out = it->maps[it->n_in];
+  return mlirAffineMapGetNumResults(out) == 1 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, 0));
+}
+
+static bool emit_chunked(CgKernel *K, CgItem *it) {
+  int64_t n = it->ext[0], chunks = (n + CG_CHUNK - 1) / CG_CHUNK;
+  CgBuilder b, body;
+  MlirValue c, iv, none;
+  cg_parallel(&K->fb, 1, &chunks, &b, &c);
+  MlirType index = cg_index_type(K->ctx);
+  MlirValue mul[2] = {c, cg_index(&b, CG_CHUNK)};
+  MlirValue lb = cg_op(&b, "arith.muli", index, 2, mul);
+  MlirValue add[2] = {lb, cg_index(&b, CG_CHUNK)};
+  MlirValue min[2] = {cg_op(&b, "arith.addi", index, 2, add), cg_index(&b, n)};
+  cg_for(&b, lb, cg_op(&b, "arith.minui", index, 2, min), 0, NULL, &body, &iv, &none);
+  body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  Gen g = {.K = K, .it = it, .k = 0};
+  bind(&g, &body, 0, iv);
+  MlirValue result = clone_body(&g, &body, init_scalar(&g));
+  if (!g.failed)
+    store_output(&g, &body, result);
+  return !g.failed;
+}
+
 bool cg_emit_phase(CgKernel *K, int p) {
   const CgPhase *ph = &K->phases[p];
   const CgItem *first = &K->items[ph->first];
@@ -402,6 +435,8 @@ bool cg_emit_phase(CgKernel *K, int p) {
     return emit_insert(K, first);
   if (first->kind == IT_COPY)
     return emit_result_copy(K, first);
+  if (cg_phase_chunkable(K, ph))
+    return emit_chunked(K, &K->items[ph->first]);
   CgBuilder b = K->fb;
   MlirValue outer[CG_MAX_DIMS];
   if (ph->k > 0)

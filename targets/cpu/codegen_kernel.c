@@ -452,7 +452,9 @@ static void remark_phases(const CgKernel *K) {
   for (int p = 0; p < K->n_phases; ++p) {
     const CgPhase *ph = &K->phases[p];
     braze_str_printf(&s, "; [%d] ", p);
-    if (ph->k == 0)
+    if (cg_phase_chunkable(K, ph))
+      braze_str_printf(&s, "parallel chunks of %lld", (long long)K->items[ph->first].ext[0]);
+    else if (ph->k == 0)
       braze_str_puts(&s, "sequential");
     else {
       braze_str_puts(&s, "parallel ");

@@ -79,6 +79,8 @@ typedef struct {
   int n_scalar_regs, n_row_bufs, n_local_bufs;
 } CgKernel;
 
+/* Whether phase `ph` is one 1-D pointwise loop split into parallel chunks. */
+bool cg_phase_chunkable(const CgKernel *K, const CgPhase *ph);
 /* Emit phase `p` at K->fb. */
 bool cg_emit_phase(CgKernel *K, int p);
 /* The new-function value of a kernel-level scalar (constants), or null. */
