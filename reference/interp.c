@@ -46,12 +46,17 @@ static const RefOpEntry *find_op(const char *mnemonic) {
   return NULL;
 }
 
-/* ---- value environment: an open-addressing map MlirValue -> tensor ---- */
+/* ---- value environment: an open-addressing map MlirValue -> tensor ----
+ * Each slot also records the index of the last op of the block that reads the value,
+ * so intermediates are freed as soon as they are dead (large graphs in double
+ * precision would otherwise hold every intermediate at once). */
 
 typedef struct {
   const void *key; /* MlirValue.ptr; NULL marks an empty slot */
   BrazeHostTensor tensor;
-  bool owned; /* false for function arguments (borrowed from the caller) */
+  bool bound;     /* a tensor is held (false before definition and after the last use) */
+  bool owned;     /* false for function arguments (borrowed from the caller) */
+  size_t last_use; /* index of the last op reading the value */
 } Binding;
 
 typedef struct {
@@ -76,29 +81,62 @@ static void env_grow(Env *env) {
   *env = bigger;
 }
 
-/* Takes ownership of `t` when owned (a rebinding of the same value frees the old one). */
-static void env_bind(Env *env, MlirValue v, BrazeHostTensor t, bool owned) {
+/* The slot of `v`, created empty when missing. */
+static Binding *env_slot(Env *env, MlirValue v) {
   if (2 * (env->count + 1) > env->cap)
     env_grow(env);
   Binding *b = &env->slots[slot_of(env, v.ptr)];
-  if (b->key && b->owned)
-    braze_tensor_free(&b->tensor);
-  if (!b->key)
+  if (!b->key) {
+    *b = (Binding){.key = v.ptr};
     env->count++;
-  *b = (Binding){v.ptr, t, owned};
+  }
+  return b;
+}
+
+static void env_release(Binding *b) {
+  if (b->bound && b->owned)
+    braze_tensor_free(&b->tensor);
+  b->bound = false;
+}
+
+/* Takes ownership of `t` when owned. */
+static void env_bind(Env *env, MlirValue v, BrazeHostTensor t, bool owned) {
+  Binding *b = env_slot(env, v);
+  env_release(b);
+  b->tensor = t;
+  b->bound = true;
+  b->owned = owned;
 }
 
 static const BrazeHostTensor *env_get(const Env *env, MlirValue v) {
   if (!env->cap)
     return NULL;
   const Binding *b = &env->slots[slot_of(env, v.ptr)];
-  return b->key ? &b->tensor : NULL;
+  return b->key && b->bound ? &b->tensor : NULL;
+}
+
+/* Record, for every value read in `block`, the index of its last reader. */
+static void env_note_uses(Env *env, MlirBlock block) {
+  size_t index = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), ++index)
+    for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
+      env_slot(env, mlirOperationGetOperand(op, i))->last_use = index;
+}
+
+/* Free the operands of op `index` that no later op reads. */
+static void env_drop_dead(Env *env, MlirOperation op, size_t index) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    Binding *b = &env->slots[slot_of(env, mlirOperationGetOperand(op, i).ptr)];
+    if (b->key && b->last_use == index)
+      env_release(b);
+  }
 }
 
 static void env_free(Env *env) {
   for (size_t i = 0; i < env->cap; ++i)
-    if (env->slots[i].key && env->slots[i].owned)
-      braze_tensor_free(&env->slots[i].tensor);
+    if (env->slots[i].key)
+      env_release(&env->slots[i]);
   free(env->slots);
 }
 
@@ -328,10 +366,14 @@ static bool eval_func(MlirOperation func, const BrazeHostTensor *inputs, size_t 
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(body)))
     return ref_fail(func, "functions with several blocks are not supported");
   Env env = {0};
+  env_note_uses(&env, body);
   bool ok = bind_arguments(func, body, inputs, n_in, &env), returned = false;
+  size_t index = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !returned && !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
+       op = mlirOperationGetNextInBlock(op), ++index) {
     ok = eval_op(op, func, &env, depth, &returned, outputs, n_out);
+    env_drop_dead(&env, op, index);
+  }
   if (ok && !returned)
     ok = ref_fail(func, "the function has no func.return");
   env_free(&env);
