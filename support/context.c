@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mlir-c/Dialect/IRDL.h"
@@ -239,6 +240,10 @@ bool braze_write_file(const char *path, const char *data, size_t len) {
     free(tmp);
     return false;
   }
+  /* mkstemp creates 0600; give the output the mode a plain fopen would have. */
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   FILE *f = fdopen(fd, "wb");
   bool ok = f && fwrite(data, 1, len, f) == len;
   ok = (f && fclose(f) == 0) && ok;
