@@ -1,6 +1,7 @@
 """Builds the ONNX models the import tests use, with Debian's python3-onnx.
-usage: /usr/bin/python3 models.py CASE OUT.onnx    (CASE: one of the functions below)
+usage: /usr/bin/python3 models.py CASE=OUT.onnx...  (CASE: one of the functions below)
        /usr/bin/python3 models.py --list
+(several models per call: importing onnx takes seconds on a busy machine)
 Models of opsets the installed onnx package does not know yet (18+) are built
 without the checker. Numeric cases also write OUT.<input>.npy files and the
 numpy-computed expectation OUT.expected.npy (see numeric.test)."""
@@ -328,7 +329,9 @@ def main():
     if sys.argv[1] == "--list":
         print("\n".join(sorted(cases)))
         return
-    onnx.save(cases[sys.argv[1]](), sys.argv[2])
+    for arg in sys.argv[1:]:
+        case, out = arg.split("=", 1)
+        onnx.save(cases[case](), out)
 
 
 if __name__ == "__main__":
