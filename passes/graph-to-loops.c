@@ -191,7 +191,9 @@ static MlirValue scalar_graph_op(BrazeBuilder *b, MlirOperation op, const MlirVa
 
 /* ---- building generics ---- */
 
-typedef enum { BODY_POINTWISE, BODY_COPY, BODY_REDUCE, BODY_SCALE, BODY_CONTRACT } BodyKind;
+/* FINISH turns a reduction's accumulator into the result: times `scale` (mean),
+ * then converted to the result element type (f16/bf16 accumulate in f32). */
+typedef enum { BODY_POINTWISE, BODY_COPY, BODY_REDUCE, BODY_FINISH, BODY_CONTRACT } BodyKind;
 
 typedef struct {
   BodyKind kind;
@@ -199,7 +201,8 @@ typedef struct {
   const Reads *reads;
   intptr_t num_operands;
   MlirType result_element;
-  double scale; /* BODY_SCALE */
+  double scale;     /* BODY_FINISH: 1 for none */
+  MlirType accumulator; /* BODY_REDUCE, BODY_CONTRACT: operands are extended to it */
 } BodyData;
 
 static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_args, MlirValue *yields, void *data) {
@@ -213,15 +216,21 @@ static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
     yields[0] = x[0];
     return true;
   case BODY_REDUCE:
-    yields[0] = braze_scalar_reduce_combine(b, reduce_kind(braze_graph_op_mnemonic(d->op)), x[0], acc);
+    yields[0] = braze_scalar_reduce_combine(b, reduce_kind(braze_graph_op_mnemonic(d->op)),
+                                            braze_scalar_cast(b, x[0], d->accumulator), acc);
     return true;
-  case BODY_SCALE:
-    yields[0] = braze_build_binary(b, "arith.mulf", x[0],
-                                   braze_build_scalar_constant(b, mlirValueGetType(x[0]), d->scale));
+  case BODY_FINISH:
+    yields[0] = x[0];
+    if (d->scale != 1.0)
+      yields[0] = braze_build_binary(b, "arith.mulf", x[0],
+                                     braze_build_scalar_constant(b, mlirValueGetType(x[0]), d->scale));
+    yields[0] = braze_scalar_cast(b, yields[0], d->result_element);
     return true;
-  case BODY_CONTRACT:
-    yields[0] = braze_scalar_reduce_combine(b, "sum", braze_scalar_binary(b, "mul", x[0], x[1]), acc);
+  case BODY_CONTRACT: {
+    MlirValue lhs = braze_scalar_cast(b, x[0], d->accumulator), rhs = braze_scalar_cast(b, x[1], d->accumulator);
+    yields[0] = braze_scalar_reduce_combine(b, "sum", braze_scalar_binary(b, "mul", lhs, rhs), acc);
     return true;
+  }
   case BODY_POINTWISE:
     yields[0] = scalar_graph_op(b, d->op, x, d->num_operands, d->result_element);
     return !mlirValueIsNull(yields[0]);
@@ -304,6 +313,26 @@ static MlirValue lower_pointwise(Lowering *L, MlirOperation op) {
   return build_parallel(L, op, braze_graph_op_mnemonic(op), operands, n, type, &body);
 }
 
+/* Sums and contractions of f16/bf16 accumulate in f32 (like Inductor): the type
+ * of the accumulator tensor for a result of `type` and reduction `kind`. */
+static MlirType accumulator_type(MlirType type, const char *kind) {
+  MlirType element = braze_element_type(type);
+  bool low = mlirTypeIsAF16(element) || mlirTypeIsABF16(element);
+  if (!low || strcmp(kind, "sum") != 0)
+    return type;
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(type, shape);
+  return mlirRankedTensorTypeGet(rank, shape, mlirF32TypeGet(mlirTypeGetContext(type)), mlirAttributeGetNull());
+}
+
+/* The all-parallel generic turning accumulator `acc` into a `type` result. */
+static MlirValue finish_reduction(Lowering *L, MlirOperation op, MlirValue acc, MlirType type, double scale) {
+  if (scale == 1.0 && mlirTypeEqual(mlirValueGetType(acc), type))
+    return acc;
+  BodyData body = {.kind = BODY_FINISH, .op = op, .scale = scale};
+  return build_parallel(L, op, braze_graph_op_mnemonic(op), &acc, 1, type, &body);
+}
+
 /* linalg.fill of the reduction's identity over a tensor.empty of `type`. */
 static MlirValue identity_init(MlirOperation op, const char *combiner, MlirType type) {
   BrazeBuilder b = braze_builder_before(op);
@@ -343,12 +372,10 @@ static MlirValue lower_reduce(Lowering *L, MlirOperation op) {
   const char *combiner = mean ? "reduce_sum" : mnemonic;
   Reads reads = {.num_inputs = 0};
   add_read(L, &reads, 0, x, braze_map_identity(L->ctx, rank));
-  BodyData body = {.kind = BODY_REDUCE, .op = op, .num_operands = 1};
-  MlirValue sum = build(L, op, mnemonic, &reads, identity_init(op, combiner, type), out_map, rank, reduction, &body);
-  if (!mean || mlirValueIsNull(sum))
-    return sum;
-  BodyData scale = {.kind = BODY_SCALE, .op = op, .scale = 1.0 / count};
-  return build_parallel(L, op, mnemonic, &sum, 1, type, &scale);
+  MlirType acc_type = accumulator_type(type, reduce_kind(combiner));
+  BodyData body = {.kind = BODY_REDUCE, .op = op, .num_operands = 1, .accumulator = braze_element_type(acc_type)};
+  MlirValue acc = build(L, op, mnemonic, &reads, identity_init(op, combiner, acc_type), out_map, rank, reduction, &body);
+  return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, mean ? 1.0 / count : 1.0);
 }
 
 /* One side of a (batch) matmul: batch dims broadcast into loops [0, nb), then the
@@ -382,9 +409,11 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
   for (intptr_t i = 0; i < rank; ++i)
     out[i] = mlirAffineDimExprGet(L->ctx, i);
   MlirAffineMap out_map = mlirAffineMapGet(L->ctx, nb + 3, 0, rank, out);
-  BodyData body = {.kind = BODY_CONTRACT, .op = op, .num_operands = 2};
-  return build(L, op, braze_graph_op_mnemonic(op), &reads, identity_init(op, "reduce_sum", type), out_map, nb + 3,
-               reduction, &body);
+  MlirType acc_type = accumulator_type(type, "sum");
+  BodyData body = {.kind = BODY_CONTRACT, .op = op, .num_operands = 2, .accumulator = braze_element_type(acc_type)};
+  MlirValue acc = build(L, op, braze_graph_op_mnemonic(op), &reads, identity_init(op, "reduce_sum", acc_type), out_map,
+                        nb + 3, reduction, &body);
+  return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, 1.0);
 }
 
 static void set_ops_attr(Lowering *L, MlirValue v, const char *mnemonic) {
@@ -671,7 +700,7 @@ static bool check_ops(const OpList *ops) {
 
 /* Views still used (by func.return, func.call, ...) get a copy; then every view op
  * and every unused constant we made is erased, latest first. */
-static void finish(Lowering *L) {
+static void finish_views(Lowering *L) {
   for (size_t i = L->num_views; i-- > 0;) {
     MlirValue result = mlirOperationGetResult(L->views[i].op, 0);
     if (!mlirOpOperandIsNull(mlirValueGetFirstUse(result)))
@@ -704,7 +733,7 @@ static bool run(MlirOperation func, void *state) {
     mlirOperationDestroy(op);
   }
   if (ok)
-    finish(&L);
+    finish_views(&L);
   free(ops.ops);
   free(L.views);
   free(L.constants);

@@ -50,8 +50,11 @@ static intptr_t body_op_count(MlirOperation generic) {
   return n - 1; /* the linalg.yield */
 }
 
+/* A matmul's loop nest (not the all-parallel generic that converts its f32
+ * accumulator to f16/bf16, which carries the same mnemonic). */
 static bool is_contraction(MlirOperation generic) {
-  return braze_ops_contains(generic, "matmul") || braze_ops_contains(generic, "batch_matmul");
+  return (braze_ops_contains(generic, "matmul") || braze_ops_contains(generic, "batch_matmul")) &&
+         !braze_generic_all_parallel(generic);
 }
 
 /* Whether `use` reads the value as an input of a linalg.generic. */

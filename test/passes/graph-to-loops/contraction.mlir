@@ -38,3 +38,20 @@ func.func @batch_matmul(%a: tensor<2x1x4x8xf32>, %b: tensor<2x3x8x16xf32>, %w: t
   %1 = "graph.batch_matmul"(%a, %w) : (tensor<2x1x4x8xf32>, tensor<8x16xf32>) -> tensor<2x1x4x16xf32>
   return %0, %1 : tensor<2x3x4x16xf32>, tensor<2x1x4x16xf32>
 }
+
+// -----
+
+// f16 contractions accumulate in f32, then one generic truncates the result.
+// CHECK-LABEL: func.func @matmul_f16(
+// CHECK: %[[ACC:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4x8xf16>, tensor<8x16xf16>) outs(%{{.*}} : tensor<4x16xf32>) attrs = {braze.ops = ["matmul"]}
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %[[A:.*]]: f32):
+// CHECK-NEXT: %[[XE:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT: %[[YE:.*]] = arith.extf %[[Y]] : f16 to f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[XE]], %[[YE]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[P]], %[[A]] : f32
+// CHECK: linalg.generic {{.*}} ins(%[[ACC]] : tensor<4x16xf32>) outs(%{{.*}} : tensor<4x16xf16>) attrs = {braze.ops = ["matmul"]}
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @matmul_f16(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) -> tensor<4x16xf16> {
+  %0 = "graph.matmul"(%a, %b) : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}

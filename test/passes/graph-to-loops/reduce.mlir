@@ -79,3 +79,39 @@ func.func @integer(%x: tensor<4x8xi32>, %y: tensor<4x8xi64>) -> (tensor<4xi32>, 
   %2 = "graph.reduce_min"(%y) {dims = array<i64: 0>, keepdim = false} : (tensor<4x8xi64>) -> tensor<8xi64>
   return %0, %1, %2 : tensor<4xi32>, tensor<4xi32>, tensor<8xi64>
 }
+
+// -----
+
+// f16/bf16 sums accumulate in f32: the reduction extends each element and writes
+// an f32 tensor; one all-parallel generic scales (mean) and truncates it.
+// max/min are exact in the element type and need no accumulator.
+// CHECK-LABEL: func.func @low_precision(
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<4xf32>)
+// CHECK-NEXT: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x8xf16>) outs(%[[F]] : tensor<4xf32>) attrs = {braze.ops = ["reduce_sum"]}
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[X:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: %[[A:.*]] = arith.addf %[[X]], %[[ACC]] : f32
+// CHECK-NEXT: linalg.yield %[[A]] : f32
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf16>) attrs = {braze.ops = ["reduce_sum"]}
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: f16):
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[V]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[T]] : f16
+// CHECK: outs(%{{.*}} : tensor<4xf32>) attrs = {braze.ops = ["reduce_mean"]}
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: outs(%{{.*}} : tensor<4xbf16>) attrs = {braze.ops = ["reduce_mean"]}
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: bf16):
+// CHECK-NEXT: %[[N:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[V]], %[[N]] : f32
+// CHECK-NEXT: arith.truncf %[[M]] : f32 to bf16
+// CHECK: outs(%{{.*}} : tensor<4xf16>) attrs = {braze.ops = ["reduce_max"]}
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %[[ACC:.*]]: f16):
+// CHECK-NEXT: arith.maximumf %[[IN]], %[[ACC]] : f16
+// CHECK: return
+func.func @low_precision(%x: tensor<4x8xf16>, %y: tensor<4x8xbf16>) -> (tensor<4xf16>, tensor<4xbf16>, tensor<4xf16>) {
+  %0 = "graph.reduce_sum"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf16>) -> tensor<4xf16>
+  %1 = "graph.reduce_mean"(%y) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xbf16>) -> tensor<4xbf16>
+  %2 = "graph.reduce_max"(%x) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf16>) -> tensor<4xf16>
+  return %0, %1, %2 : tensor<4xf16>, tensor<4xbf16>, tensor<4xf16>
+}

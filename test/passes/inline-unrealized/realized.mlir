@@ -55,3 +55,21 @@ func.func @calls_and_concat(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<8xf32>)
   %3 = "graph.concat"(%2, %x) {dim = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
   return %1, %3 : tensor<4xf32>, tensor<8xf32>
 }
+
+// -----
+
+// f16 matmul: the contraction (f32 accumulator) is realized; the all-parallel
+// generic truncating it to f16 is a pointwise producer and is inlined into relu.
+// CHECK-LABEL: func.func @matmul_f16(
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}}outs(%{{.*}} : tensor<4x4xf32>) attrs = {braze.ops = ["matmul"]}
+// CHECK: linalg.generic {{.*}}ins(%[[MM]] : tensor<4x4xf32>) outs(%{{.*}} : tensor<4x4xf16>) attrs = {braze.ops = ["matmul", "relu"]}
+// CHECK: arith.truncf
+// CHECK: arith.maximumf
+func.func @matmul_f16(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>) -> tensor<4x4xf16> {
+  // expected-remark@+2 {{realized: contraction}}
+  // expected-remark@+1 {{inlined into 1 consumer}}
+  %0 = "graph.matmul"(%a, %b) : (tensor<4x8xf16>, tensor<8x4xf16>) -> tensor<4x4xf16>
+  // expected-remark@+1 {{realized: function result}}
+  %1 = "graph.relu"(%0) : (tensor<4x4xf16>) -> tensor<4x4xf16>
+  return %1 : tensor<4x4xf16>
+}
