@@ -15,6 +15,7 @@
 
 #include "mlir-c/IR.h"
 
+/* The values are stable (tools and runtimes may store them): append, never reorder. */
 typedef enum {
   BRAZE_DTYPE_F32,
   BRAZE_DTYPE_F16,
