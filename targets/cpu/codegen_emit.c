@@ -103,10 +103,17 @@ static void store_output(Gen *g, CgBuilder *b, MlirValue value) {
   cg_store(b, value, v->mem, n, idx);
 }
 
-/* The outs operand's value as a scalar (linalg.fill or splat), or null. */
-static MlirValue init_scalar(Gen *g) {
+/* The outs operand's element at the output index: a fill or splat scalar, a
+ * register, or a load from its buffer; null for tensor.empty (undefined). */
+static MlirValue init_value(Gen *g, CgBuilder *b) {
   const CgVal *init = &g->K->vals[g->it->init_val];
-  return init->kind == ST_SPLAT ? init->scalar : (MlirValue){NULL};
+  if (init->kind == ST_SPLAT || init->kind == ST_SCALAR)
+    return init->scalar;
+  if (init->kind == ST_NONE)
+    return (MlirValue){NULL};
+  MlirValue idx[CG_MAX_DIMS];
+  int n = value_indices(g, b, init, g->it->maps[g->it->n_in], idx);
+  return cg_load(b, init->mem, n, idx);
 }
 
 /* ---- body cloning ---- */
@@ -239,9 +246,9 @@ static void emit_scalar_mode(Gen *g, CgBuilder *b) {
   while (r < g->it->n_dims && g->it->par[r])
     dims[n++] = r++;
   open_loops(g, b, dims, n);
-  MlirValue init = init_scalar(g);
+  MlirValue init = init_value(g, b);
   if (mlirValueIsNull(init)) {
-    gen_error(g, "a reduction's initial value must be a linalg.fill or a splat constant");
+    gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
     return;
   }
   MlirValue result = reduce_loops(g, b, r, init);
@@ -250,9 +257,8 @@ static void emit_scalar_mode(Gen *g, CgBuilder *b) {
 }
 
 static void emit_memory_mode(Gen *g, CgBuilder *b) {
-  MlirValue init = init_scalar(g);
-  if (mlirValueIsNull(init)) {
-    gen_error(g, "a reduction's initial value must be a linalg.fill or a splat constant");
+  if (g->K->vals[g->it->init_val].kind == ST_NONE) {
+    gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
     return;
   }
   int par[CG_MAX_DIMS], red[CG_MAX_DIMS], order[CG_MAX_DIMS], np = 0, nr = 0, n = 0;
@@ -268,7 +274,7 @@ static void emit_memory_mode(Gen *g, CgBuilder *b) {
     init_gen.loaded[j] = true; /* the init loops read no input */
   CgBuilder ib = *b;
   open_loops(&init_gen, &ib, par, np);
-  store_output(&init_gen, &ib, init);
+  store_output(&init_gen, &ib, init_value(&init_gen, &ib));
   /* Accumulate: contractions put reduction loops outside the parallel ones. */
   if (g->it->contraction) {
     memcpy(order, red, (size_t)nr * sizeof *red);
@@ -294,7 +300,7 @@ static void emit_pointwise(Gen *g, CgBuilder *b) {
   CgBuilder lb = *b;
   open_loops(g, &lb, dims, n);
   load_ready(g, &lb);
-  MlirValue result = clone_body(g, &lb, init_scalar(g));
+  MlirValue result = clone_body(g, &lb, init_value(g, &lb));
   if (!g->failed)
     store_output(g, &lb, result);
 }
@@ -422,7 +428,7 @@ static bool emit_chunked(CgKernel *K, CgItem *it) {
   body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
   Gen g = {.K = K, .it = it, .k = 0};
   bind(&g, &body, 0, iv);
-  MlirValue result = clone_body(&g, &body, init_scalar(&g));
+  MlirValue result = clone_body(&g, &body, init_value(&g, &body));
   if (!g.failed)
     store_output(&g, &body, result);
   return !g.failed;

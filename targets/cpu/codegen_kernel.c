@@ -380,8 +380,12 @@ static int resolve_alias(const CgKernel *K, int v) {
 static void mark_cross_phase(CgKernel *K) {
   for (int i = 0; i < K->n_items; ++i) {
     const CgItem *it = &K->items[i];
-    for (int j = 0; j < it->n_in; ++j) {
-      CgVal *v = &K->vals[resolve_alias(K, it->in_val[j])];
+    for (int j = 0; j <= it->n_in; ++j) {
+      /* inputs, then a generic's outs operand (its body may read it) */
+      int vi = j < it->n_in ? it->in_val[j] : it->kind == IT_GENERIC ? it->init_val : -1;
+      if (vi < 0)
+        continue;
+      CgVal *v = &K->vals[resolve_alias(K, vi)];
       if (v->producer >= 0 && K->items[v->producer].phase != it->phase)
         v->cross_phase = true;
     }

@@ -158,13 +158,16 @@ static bool write_all(const char *path, const char *data, size_t len) {
   return (fclose(f) == 0) && ok;
 }
 
-static bool run_linker(const char *object, const char *output, BrazeStr *error) {
+/* Link `object` into `output`; `shown` is the path named in messages. */
+static bool run_linker(const char *object, const char *output, const char *shown, BrazeStr *error) {
   const char *cc = getenv("BRAZE_CC");
   if (!cc || !*cc)
     cc = "cc";
-  /* libomp serves the __kmpc_* calls of the OpenMP lowering; libm the math-to-libm calls. */
+  /* libomp serves the __kmpc_* calls of the OpenMP lowering; libm the math-to-libm calls.
+   * --no-undefined: a call into a runtime braze does not ship (e.g. MLIR's memrefCopy
+   * for strided copies) fails here, not when the library is loaded. */
   char *const argv[] = {(char *)cc, "-shared", "-o", (char *)output, (char *)object, "-L" BRAZE_LLVM_LIBDIR,
-                        "-Wl,-rpath," BRAZE_LLVM_LIBDIR, "-lomp", "-lm", NULL};
+                        "-Wl,-rpath," BRAZE_LLVM_LIBDIR, "-Wl,--no-undefined", "-lomp", "-lm", NULL};
   pid_t pid;
   int rc = posix_spawnp(&pid, cc, NULL, NULL, argv, environ);
   if (rc != 0) {
@@ -175,7 +178,7 @@ static bool run_linker(const char *object, const char *output, BrazeStr *error) 
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    braze_str_printf(error, "linking '%s' with '%s' failed", output, cc);
+    braze_str_printf(error, "linking '%s' with '%s' failed (see the linker's messages above)", shown, cc);
     return false;
   }
   return true;
@@ -194,7 +197,7 @@ static bool write_shared(const char *object, size_t len, const char *output, Bra
     braze_str_printf(error, "cannot create a temporary file for '%s': %s", output, strerror(errno));
   if (ok && !(ok = write_all(obj_path, object, len)))
     braze_str_printf(error, "cannot write '%s'", obj_path);
-  ok = ok && run_linker(obj_path, so_path, error);
+  ok = ok && run_linker(obj_path, so_path, output, error);
   if (ok && !(ok = rename(so_path, output) == 0))
     braze_str_printf(error, "cannot write '%s': %s", output, strerror(errno));
   if (obj_path)

@@ -32,10 +32,11 @@ func.func private @dyn(%x: tensor<?xf32>) -> tensor<?xf32> attributes {kernel.ki
 
 // -----
 
-func.func private @acc_into_input(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> attributes {kernel.kind = "red"} {
-  // expected-error @below {{cpu-codegen: kernel @acc_into_input: a reduction's initial value must be a linalg.fill or a splat constant}}
+func.func private @empty_init(%x: tensor<4x8xf32>) -> tensor<4xf32> attributes {kernel.kind = "red"} {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @below {{cpu-codegen: kernel @empty_init: a reduction's initial value is uninitialized (tensor.empty)}}
   %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.addf %a, %acc : f32
     linalg.yield %r : f32
