@@ -423,6 +423,9 @@ static void init_groups(FkGraph *g) {
     FkGroup *gr = &g->groups[i];
     n->group = (int)i;
     gr->alive = true;
+    gr->members = malloc(sizeof *gr->members);
+    gr->members[0] = (int)i;
+    gr->num_members = 1;
     gr->rank = n->rank;
     gr->space = calloc((size_t)(n->rank > 0 ? n->rank : 1), sizeof *gr->space);
     gr->reduced = calloc((size_t)(n->rank > 0 ? n->rank : 1), sizeof *gr->reduced);
@@ -477,6 +480,7 @@ void fk_graph_free(FkGraph *g) {
       free(n->results[k].users);
     free(n->results);
     free(n->align);
+    free(g->groups[i].members);
     free(g->groups[i].space);
     free(g->groups[i].reduced);
   }
@@ -488,12 +492,10 @@ void fk_graph_free(FkGraph *g) {
 }
 
 size_t fk_group_nodes(const FkGraph *g, int group, int **out) {
-  size_t count = 0;
-  *out = calloc(g->num_nodes + 1, sizeof **out);
-  for (size_t i = 0; i < g->num_nodes; ++i)
-    if (g->nodes[i].group == group)
-      (*out)[count++] = (int)i;
-  return count;
+  const FkGroup *gr = &g->groups[group];
+  *out = calloc(gr->num_members + 1, sizeof **out);
+  memcpy(*out, gr->members, gr->num_members * sizeof **out);
+  return gr->num_members;
 }
 
 const char *fk_group_kind(const FkGraph *g, int group) {

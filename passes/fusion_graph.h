@@ -78,12 +78,15 @@ typedef enum {
 
 typedef struct {
   bool alive;
+  int *members; /* node indices, ascending */
+  size_t num_members;
   int rank; /* the group's loops: the full space of its reductions, or its pointwise space */
   int64_t *space;
   bool *reduced;
   bool has_red, has_contraction, has_ext, opaque;
   size_t num_ops;  /* graph ops in the group (max-ops counts these) */
   int64_t score;   /* bytes saved by the fusions that built the group */
+  unsigned version; /* bumped on every merge into the group (verdict cache) */
 } FkGroup;
 
 /* A pair of nodes that could fuse: a data edge or a shared input. */

@@ -12,10 +12,9 @@
 /* ---- order and names ---- */
 
 static bool group_ready(const FkGraph *g, int group, const bool *done) {
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    const FkNode *n = &g->nodes[i];
-    if (n->group != group)
-      continue;
+  const FkGroup *gr = &g->groups[group];
+  for (size_t m = 0; m < gr->num_members; ++m) {
+    const FkNode *n = &g->nodes[gr->members[m]];
     for (size_t k = 0; k < n->num_reads; ++k) {
       int p = n->reads[k].producer;
       if (p >= 0 && g->nodes[p].group != group && !done[g->nodes[p].group])

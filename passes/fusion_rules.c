@@ -55,10 +55,9 @@ typedef struct {
 } Links;
 
 static bool group_reads(const FkGraph *g, int group, MlirValue v) {
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    const FkNode *n = &g->nodes[i];
-    if (n->group != group)
-      continue;
+  const FkGroup *gr = &g->groups[group];
+  for (size_t m = 0; m < gr->num_members; ++m) {
+    const FkNode *n = &g->nodes[gr->members[m]];
     for (size_t k = 0; k < n->num_reads; ++k)
       if (!n->reads[k].support && mlirValueEqual(n->reads[k].value, v))
         return true;
@@ -68,10 +67,10 @@ static bool group_reads(const FkGraph *g, int group, MlirValue v) {
 
 static Links links(const FkGraph *g, int ga, int gb) {
   Links l = {0};
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    const FkNode *c = &g->nodes[i];
-    if (c->group != ga && c->group != gb)
-      continue;
+  for (int side = 0; side < 2; ++side) {
+    const FkGroup *gr = &g->groups[side ? gb : ga];
+    for (size_t m = 0; m < gr->num_members; ++m) {
+    const FkNode *c = &g->nodes[gr->members[m]];
     int other = c->group == ga ? gb : ga;
     for (size_t k = 0; k < c->num_reads; ++k) {
       const FkRead *r = &c->reads[k];
@@ -86,6 +85,7 @@ static Links links(const FkGraph *g, int ga, int gb) {
                  group_reads(g, gb, r->value)) {
         l.shared = true;
       }
+    }
     }
   }
   return l;
@@ -213,17 +213,18 @@ static bool edge_aligned(const FkGraph *g, const Plan *plan, int consumer, const
 }
 
 static bool indexing_ok(const FkGraph *g, const Plan *plan) {
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    const FkNode *c = &g->nodes[i];
-    if (!in_pair(g, (int)i, plan->base, plan->other))
-      continue;
-    for (size_t k = 0; k < c->num_reads; ++k) {
-      const FkRead *r = &c->reads[k];
-      if (r->producer < 0 || g->nodes[r->producer].group == c->group ||
-          !in_pair(g, r->producer, plan->base, plan->other))
-        continue;
-      if (!edge_aligned(g, plan, (int)i, r))
-        return false;
+  for (int side = 0; side < 2; ++side) {
+    const FkGroup *gr = &g->groups[side ? plan->other : plan->base];
+    for (size_t m = 0; m < gr->num_members; ++m) {
+      const FkNode *c = &g->nodes[gr->members[m]];
+      for (size_t k = 0; k < c->num_reads; ++k) {
+        const FkRead *r = &c->reads[k];
+        if (r->producer < 0 || g->nodes[r->producer].group == c->group ||
+            !in_pair(g, r->producer, plan->base, plan->other))
+          continue;
+        if (!edge_aligned(g, plan, gr->members[m], r))
+          return false;
+      }
     }
   }
   return true;
@@ -231,29 +232,36 @@ static bool indexing_ok(const FkGraph *g, const Plan *plan) {
 
 /* ---- score ---- */
 
+/* Bytes of n's results that the other group of the pair reads and nobody else. */
+static int64_t internalized_bytes(const FkGraph *g, const FkNode *n, int ga, int gb) {
+  int64_t s = 0;
+  for (size_t k = 0; k < n->num_results; ++k) {
+    const FkResult *r = &n->results[k];
+    bool crosses = false, internal = !r->escapes;
+    for (size_t u = 0; u < r->num_users; ++u) {
+      int gu = g->nodes[r->users[u]].group;
+      internal &= gu == ga || gu == gb;
+      crosses |= gu != n->group && (gu == ga || gu == gb);
+    }
+    if (crosses && internal)
+      s += r->bytes;
+  }
+  return s;
+}
+
 /* Bytes saved: results of one group read by the other and by nobody else (the
  * intermediate never goes to memory), plus inputs both groups read (read once). */
 static int64_t score(const FkGraph *g, int ga, int gb) {
   int64_t s = 0;
+  const FkGroup *b = &g->groups[gb];
+  for (size_t m = 0; m < b->num_members; ++m)
+    s += internalized_bytes(g, &g->nodes[b->members[m]], ga, gb);
   MlirValue *counted = calloc(1, sizeof *counted);
   size_t num_counted = 0;
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    const FkNode *n = &g->nodes[i];
-    if (n->group != ga && n->group != gb)
-      continue;
-    for (size_t k = 0; k < n->num_results; ++k) {
-      const FkResult *r = &n->results[k];
-      bool crosses = false, internal = !r->escapes;
-      for (size_t u = 0; u < r->num_users; ++u) {
-        int gu = g->nodes[r->users[u]].group;
-        internal &= gu == ga || gu == gb;
-        crosses |= gu != n->group && (gu == ga || gu == gb);
-      }
-      if (crosses && internal)
-        s += r->bytes;
-    }
-    if (n->group != ga)
-      continue;
+  const FkGroup *a = &g->groups[ga];
+  for (size_t m = 0; m < a->num_members; ++m) {
+    const FkNode *n = &g->nodes[a->members[m]];
+    s += internalized_bytes(g, n, ga, gb);
     for (size_t k = 0; k < n->num_reads; ++k) {
       const FkRead *r = &n->reads[k];
       if (r->support || (r->producer >= 0 && in_pair(g, r->producer, ga, gb)) || !group_reads(g, gb, r->value))
@@ -282,11 +290,9 @@ static bool reaches(const FkGraph *g, int from, int target, bool *visited) {
   stack[top++] = from;
   visited[from] = true;
   while (top && !found) {
-    int cur = stack[--top];
-    for (size_t i = 0; i < g->num_nodes && !found; ++i) {
-      const FkNode *n = &g->nodes[i];
-      if (n->group != cur)
-        continue;
+    const FkGroup *cur = &g->groups[stack[--top]];
+    for (size_t m = 0; m < cur->num_members && !found; ++m) {
+      const FkNode *n = &g->nodes[cur->members[m]];
       for (size_t k = 0; k < n->num_results && !found; ++k)
         for (size_t u = 0; u < n->results[k].num_users && !found; ++u) {
           int next = g->nodes[n->results[k].users[u]].group;
@@ -309,10 +315,9 @@ static bool creates_cycle(const FkGraph *g, int ga, int gb) {
   bool cycle = false;
   for (int pass = 0; pass < 2 && !cycle; ++pass) {
     int from = pass ? gb : ga, to = pass ? ga : gb;
-    for (size_t i = 0; i < g->num_nodes && !cycle; ++i) {
-      const FkNode *n = &g->nodes[i];
-      if (n->group != from)
-        continue;
+    const FkGroup *gr = &g->groups[from];
+    for (size_t m = 0; m < gr->num_members && !cycle; ++m) {
+      const FkNode *n = &g->nodes[gr->members[m]];
       for (size_t k = 0; k < n->num_results && !cycle; ++k)
         for (size_t u = 0; u < n->results[k].num_users && !cycle; ++u) {
           int next = g->nodes[n->results[k].users[u]].group;
@@ -384,26 +389,47 @@ FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b) {
 
 /* ---- merging and the greedy loop ---- */
 
+/* base's members become the sorted union; other's nodes move to base's group. */
+static void merge_members(FkGraph *g, FkGroup *base, FkGroup *other) {
+  int *all = malloc((base->num_members + other->num_members) * sizeof *all);
+  size_t i = 0, j = 0, n = 0;
+  int id = g->nodes[base->members[0]].group;
+  while (i < base->num_members || j < other->num_members) {
+    if (j == other->num_members || (i < base->num_members && base->members[i] < other->members[j]))
+      all[n++] = base->members[i++];
+    else
+      all[n++] = other->members[j++];
+  }
+  for (size_t m = 0; m < other->num_members; ++m)
+    g->nodes[other->members[m]].group = id;
+  free(base->members);
+  base->members = all;
+  base->num_members = n;
+  free(other->members);
+  other->members = NULL;
+  other->num_members = 0;
+}
+
 static void merge(FkGraph *g, const Plan *plan, int64_t saved) {
   FkGroup *base = &g->groups[plan->base], *other = &g->groups[plan->other];
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    FkNode *n = &g->nodes[i];
-    if (n->group != plan->other)
-      continue;
+  for (size_t m = 0; m < other->num_members; ++m) {
+    FkNode *n = &g->nodes[other->members[m]];
     for (int d = 0; d < n->rank; ++d)
-      n->align[d] = merged_loop(g, plan, (int)i, d);
-    n->group = plan->base;
+      n->align[d] = merged_loop(g, plan, other->members[m], d);
   }
+  merge_members(g, base, other);
   base->has_red |= other->has_red;
   base->has_contraction |= other->has_contraction;
   base->num_ops += other->num_ops;
   base->score += other->score + saved;
+  base->version++;
   other->alive = false;
 }
 
 typedef struct {
-  int ga, gb;   /* ga < gb */
-  int distance; /* smallest distance in program order of a candidate pair between them */
+  int ga, gb;         /* ga < gb */
+  unsigned va, vb;    /* the groups' versions when v was computed */
+  int distance;       /* smallest distance in program order of a candidate pair between them */
   int min_a, min_b;
   FkVerdict v;
 } Option;
@@ -432,23 +458,41 @@ static int compare_priority(const void *x, const void *y) {
   return a->min_b - b->min_b;
 }
 
-static int group_min(const FkGraph *g, int group) {
-  for (size_t i = 0; i < g->num_nodes; ++i)
-    if (g->nodes[i].group == group)
-      return (int)i;
-  return -1;
+static int group_min(const FkGraph *g, int group) { return g->groups[group].members[0]; }
+
+/* The verdicts of the previous round: a pair's verdict (without the cycle check)
+ * depends only on its two groups, so it is reused until one of them changes. */
+typedef struct {
+  Option *items;
+  size_t count;
+} OptionCache;
+
+static const Option *cached(const OptionCache *cache, int ga, int gb) {
+  size_t lo = 0, hi = cache->count;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const Option *o = &cache->items[mid];
+    if (o->ga == ga && o->gb == gb)
+      return o;
+    if (o->ga < ga || (o->ga == ga && o->gb < gb))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
 }
 
-/* The distinct group pairs of the candidates, each evaluated (without the cycle
- * check, which runs lazily in priority order); only legal ones are kept. */
-static size_t legal_options(const FkGraph *g, Option **out) {
+/* The distinct group pairs of the candidates, sorted by (ga, gb), each with its
+ * verdict (the cycle check runs later, lazily, in priority order). */
+static size_t evaluate_pairs(const FkGraph *g, const OptionCache *cache, Option **out) {
   Option *opts = calloc(g->num_cands + 1, sizeof *opts);
   size_t n = 0;
   for (size_t i = 0; i < g->num_cands; ++i) {
     int ga = g->nodes[g->cands[i].a].group, gb = g->nodes[g->cands[i].b].group;
     if (ga == gb)
       continue;
-    opts[n++] = (Option){ga < gb ? ga : gb, ga < gb ? gb : ga, g->cands[i].b - g->cands[i].a, 0, 0, {0}};
+    Option o = {.ga = ga < gb ? ga : gb, .gb = ga < gb ? gb : ga, .distance = g->cands[i].b - g->cands[i].a};
+    opts[n++] = o;
   }
   qsort(opts, n, sizeof *opts, compare_pairs);
   size_t kept = 0;
@@ -456,9 +500,13 @@ static size_t legal_options(const FkGraph *g, Option **out) {
     if (kept && opts[kept - 1].ga == opts[i].ga && opts[kept - 1].gb == opts[i].gb)
       continue; /* sorted by distance within a pair: the first is the closest */
     Option o = opts[i];
-    o.v = verdict(g, o.ga, o.gb, false, NULL);
-    if (o.v.reason != FK_OK)
-      continue;
+    o.va = g->groups[o.ga].version;
+    o.vb = g->groups[o.gb].version;
+    const Option *old = cached(cache, o.ga, o.gb);
+    if (old && old->va == o.va && old->vb == o.vb)
+      o.v = old->v;
+    else
+      o.v = verdict(g, o.ga, o.gb, false, NULL);
     o.min_a = group_min(g, o.ga);
     o.min_b = group_min(g, o.gb);
     if (o.min_a > o.min_b) {
@@ -468,26 +516,34 @@ static size_t legal_options(const FkGraph *g, Option **out) {
     }
     opts[kept++] = o;
   }
-  qsort(opts, kept, sizeof *opts, compare_priority);
   *out = opts;
   return kept;
 }
 
-static bool fuse_best(FkGraph *g) {
-  Option *opts = NULL;
-  size_t n = legal_options(g, &opts);
+static bool fuse_best(FkGraph *g, OptionCache *cache) {
+  Option *all = NULL;
+  size_t n = evaluate_pairs(g, cache, &all);
+  Option *legal = calloc(n + 1, sizeof *legal);
+  size_t num_legal = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (all[i].v.reason == FK_OK)
+      legal[num_legal++] = all[i];
+  qsort(legal, num_legal, sizeof *legal, compare_priority);
   bool fused = false;
-  for (size_t i = 0; i < n && !fused; ++i) {
+  for (size_t i = 0; i < num_legal && !fused; ++i) {
     Plan plan;
-    FkVerdict v = verdict(g, opts[i].ga, opts[i].gb, true, &plan);
+    FkVerdict v = verdict(g, legal[i].ga, legal[i].gb, true, &plan);
     if (v.reason != FK_OK)
       continue;
     g->steps = realloc(g->steps, (g->num_steps + 1) * sizeof *g->steps);
-    g->steps[g->num_steps++] = (FkStep){opts[i].min_a, opts[i].min_b, v.category, v.score};
+    g->steps[g->num_steps++] = (FkStep){legal[i].min_a, legal[i].min_b, v.category, v.score};
     merge(g, &plan, v.score);
     fused = true;
   }
-  free(opts);
+  free(legal);
+  free(cache->items);
+  cache->items = all;
+  cache->count = n;
   return fused;
 }
 
@@ -498,12 +554,14 @@ void fk_schedule(FkGraph *g) {
     c->category = v.category;
     c->score = v.score;
   }
-  while (fuse_best(g))
+  OptionCache cache = {0};
+  while (fuse_best(g, &cache))
     for (size_t i = 0; i < g->num_cands; ++i) {
       FkCandidate *c = &g->cands[i];
       if (!c->step && g->nodes[c->a].group == g->nodes[c->b].group)
         c->step = (int)g->num_steps;
     }
+  free(cache.items);
   for (size_t i = 0; i < g->num_cands; ++i) {
     FkCandidate *c = &g->cands[i];
     if (!c->step)
