@@ -144,6 +144,15 @@ bool gv_dims_equal(const int64_t *a, intptr_t rank_a, const int64_t *b, intptr_t
   return true;
 }
 
+bool gv_product(const int64_t *dims, intptr_t rank, const bool *only, int64_t *out) {
+  int64_t n = 1;
+  for (intptr_t i = 0; i < rank; ++i)
+    if ((!only || only[i]) && __builtin_mul_overflow(n, dims[i], &n))
+      return false;
+  *out = n;
+  return true;
+}
+
 bool gv_same_shape(const GvTensor *a, const GvTensor *b) {
   return gv_dims_equal(a->dims, a->rank, b->dims, b->rank);
 }
@@ -197,6 +206,9 @@ static bool load_tensor(const GvOp *v, MlirType type, const char *what, GvTensor
     return gv_fail(v, "%s has rank %lld; braze supports rank <= %d", what, (long long)t->rank,
                    BRAZE_MAX_RANK);
   braze_shape(type, t->dims);
+  int64_t count;
+  if (!gv_product(t->dims, t->rank, NULL, &count))
+    return gv_fail(v, "%s has more elements than a 64-bit integer can count", what);
   return true;
 }
 

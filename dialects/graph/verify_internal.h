@@ -45,6 +45,9 @@ bool gv_is_float(MlirType elt);
 bool gv_is_i1(MlirType elt);
 bool gv_same_shape(const GvTensor *a, const GvTensor *b);
 bool gv_dims_equal(const int64_t *a, intptr_t rank_a, const int64_t *b, intptr_t rank_b);
+/* The product of the dims (only those with only[i] set, when `only` is not NULL);
+ * false when it overflows int64. */
+bool gv_product(const int64_t *dims, intptr_t rank, const bool *only, int64_t *out);
 
 /* Shared checks (each emits its own error). */
 bool gv_result_is(const GvOp *v, const GvTensor *t, const char *what); /* result type == t's type */

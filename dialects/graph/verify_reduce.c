@@ -40,10 +40,9 @@ static bool check_correction(const GvOp *v, const bool *reduced) {
     return gv_fail(v, "expects an integer attribute 'correction' (e.g. correction = 1 : i64)");
   if (correction < 0)
     return gv_fail(v, "correction must be >= 0, got %lld", (long long)correction);
-  int64_t n = 1;
-  for (intptr_t i = 0; i < v->in[0].rank; ++i)
-    if (reduced[i])
-      n *= v->in[0].dims[i];
+  int64_t n;
+  if (!gv_product(v->in[0].dims, v->in[0].rank, reduced, &n))
+    return gv_fail(v, "the reduced element count overflows a 64-bit integer");
   if (n - correction <= 0)
     return gv_fail(v, "the reduced element count %lld minus correction %lld must be > 0", (long long)n,
                    (long long)correction);

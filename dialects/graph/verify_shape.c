@@ -54,7 +54,9 @@ bool gv_verify_broadcast_to(const GvOp *v) {
 bool gv_verify_reshape(const GvOp *v) {
   if (!same_elt_as_input(v))
     return false;
-  int64_t in = braze_num_elements(v->in[0].type), out = braze_num_elements(v->res.type);
+  int64_t in, out;
+  if (!gv_product(v->in[0].dims, v->in[0].rank, NULL, &in) || !gv_product(v->res.dims, v->res.rank, NULL, &out))
+    return gv_fail(v, "element count overflows a 64-bit integer");
   if (in == out)
     return true;
   return gv_fail(v, "result shape %s has %lld elements but the operand shape %s has %lld",

@@ -137,3 +137,12 @@ func.func @nested(%x: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
   }
   return %r : tensor<4xi32>
 }
+
+// -----
+
+// Element counts that overflow int64 are an error, not undefined behaviour later.
+func.func @too_many_elements(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  // expected-error @+1 {{'graph.neg' op operand #0 has more elements than a 64-bit integer can count}}
+  %0 = "graph.neg"(%x) : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return %0 : tensor<4294967296x4294967296xf32>
+}
