@@ -5,7 +5,8 @@ usage: numeric.py prepare CASE=DIR...  DIR/model.onnx, DIR/in<i>.npy (seeded ran
                                        DIR/inputs.txt (the --inputs list),
                                        DIR/expected<i>.npy
        numeric.py compare DIR...       DIR/out<i>.npy against DIR/expected<i>.npy;
-                                       prints "NAME: compared N outputs: ok" per DIR"""
+                                       prints "NAME: compared N outputs: ok" per DIR
+       numeric.py compare-ort DIR...   DIR/out<i>.npy against DIR/ort<i>.npy (ONNX Runtime)"""
 import math
 import os
 import sys
@@ -196,12 +197,12 @@ def prepare(case, out):
         np.save(os.path.join(out, f"expected{i}.npy"), value)
 
 
-def compare(out):
-    """True when every DIR/out<i>.npy matches DIR/expected<i>.npy."""
+def compare(out, ref="expected"):
+    """True when every DIR/out<i>.npy matches DIR/<ref><i>.npy."""
     i, bad = 0, 0
     name = os.path.basename(out.rstrip("/"))
-    while os.path.exists(os.path.join(out, f"expected{i}.npy")):
-        want = np.load(os.path.join(out, f"expected{i}.npy"))
+    while os.path.exists(os.path.join(out, f"{ref}{i}.npy")):
+        want = widen(np.load(os.path.join(out, f"{ref}{i}.npy")))
         got_path = os.path.join(out, f"out{i}.npy")
         got = np.load(got_path) if os.path.exists(got_path) else None
         if got is None or got.shape != want.shape:
@@ -226,5 +227,6 @@ if __name__ == "__main__":
         for arg in sys.argv[2:]:
             prepare(*arg.split("=", 1))
     else:
-        results = [compare(d) for d in sys.argv[2:]]
+        ref = "ort" if sys.argv[1] == "compare-ort" else "expected"
+        results = [compare(d, ref) for d in sys.argv[2:]]
         sys.exit(0 if all(results) else 1)

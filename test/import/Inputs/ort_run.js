@@ -1,0 +1,30 @@
+// ort_run.js MODEL.onnx OUTDIR in0.npy,in1.npy,... : runs a model with ONNX Runtime (CPU,
+// onnxruntime-node from NODE_PATH) and writes OUTDIR/ort<i>.npy. f32 inputs/outputs only.
+const ort = require('onnxruntime-node');
+const fs = require('fs');
+function readNpy(p) {
+  const b = fs.readFileSync(p);
+  const hlen = b.readUInt16LE(8);
+  const header = b.slice(10, 10 + hlen).toString();
+  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
+  const data = new Float32Array(b.buffer.slice(b.byteOffset + 10 + hlen, b.byteOffset + b.length));
+  return new ort.Tensor('float32', data, shape);
+}
+(async () => {
+  const [model, out, inputs] = process.argv.slice(2);
+  const s = await ort.InferenceSession.create(model);
+  const feeds = {};
+  inputs.split(',').forEach((p, i) => { feeds[s.inputNames[i]] = readNpy(p); });
+  const r = await s.run(feeds);
+  s.outputNames.forEach((n, i) => {
+    const t = r[n];
+    const shape = '(' + t.dims.join(', ') + (t.dims.length === 1 ? ',' : '') + ')';
+    let h = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
+    while ((10 + h.length + 1) % 64) h += ' ';
+    h += '\n';
+    const hb = Buffer.alloc(10);
+    hb.write('\x93NUMPY', 0, 'latin1'); hb[6] = 1; hb[7] = 0; hb.writeUInt16LE(h.length, 8);
+    fs.writeFileSync(`${out}/ort${i}.npy`, Buffer.concat([hb, Buffer.from(h), Buffer.from(t.data.buffer)]));
+  });
+  console.log('ok', s.outputNames.join(','));
+})().catch(e => { console.error(e.message); process.exit(1); });
