@@ -13,7 +13,12 @@
  * is realized (Inductor's realize_reads_threshold / realize_opcount_threshold).
  * A producer whose every use was inlined is erased.
  *
- * Options: disable, reads-threshold=N (4), opcount-threshold=N (64), remarks. */
+ * With `realize-broadcast`, a producer read through a broadcasting map (a consumer
+ * loop it does not depend on, e.g. rsqrt of a row statistic read by every element
+ * of the row) is realized instead of being recomputed for every value of that loop.
+ *
+ * Options: disable, reads-threshold=N (4), opcount-threshold=N (64), remarks,
+ * realize-broadcast. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +33,7 @@ enum { MAX_INPUTS = 64, MAX_LOOPS = 32, REASON_LEN = 160 };
 typedef struct {
   bool disable;
   bool remarks;
+  bool realize_broadcast;
   long long reads_threshold;
   long long opcount_threshold;
 } Options;
@@ -63,6 +69,21 @@ static bool is_generic_input_use(MlirOpOperand use) {
   return braze_is_generic(user) && (intptr_t)mlirOpOperandGetOperandNumber(use) < braze_generic_num_inputs(user);
 }
 
+/* Whether a consumer reads through `use` with a map that ignores one of its loops:
+ * inlining would recompute the producer for every value of that loop. */
+static bool is_broadcast_read(MlirOpOperand use) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  MlirAffineMap map = braze_generic_map(user, mlirOpOperandGetOperandNumber(use));
+  for (intptr_t l = 0, n = mlirAffineMapGetNumDims(map); l < n; ++l) {
+    bool used = false;
+    for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(map); r < nr && !used; ++r)
+      used = mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, r), l);
+    if (!used)
+      return true;
+  }
+  return false;
+}
+
 /* Why `producer` must be realized (written into `reason`), or false when it can be
  * inlined into every consumer. `*reads` gets the number of uses. */
 static bool must_realize(MlirOperation producer, const Options *o, char *reason, intptr_t *reads) {
@@ -87,6 +108,8 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
     }
     if (is_contraction(user))
       return snprintf(reason, REASON_LEN, "read by a contraction"), true;
+    if (o->realize_broadcast && is_broadcast_read(use))
+      return snprintf(reason, REASON_LEN, "broadcast into a larger consumer (realize-broadcast)"), true;
   }
   if (*reads > o->reads_threshold)
     return snprintf(reason, REASON_LEN, "%ld reads > reads-threshold=%lld", (long)*reads, o->reads_threshold), true;
@@ -337,10 +360,13 @@ static bool run(MlirOperation func, void *state) {
 }
 
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
-  static const char *const allowed[] = {"disable", "reads-threshold", "opcount-threshold", "remarks", NULL};
+  static const char *const allowed[] = {"disable", "reads-threshold", "opcount-threshold", "remarks",
+                                        "realize-broadcast", NULL};
   if (!braze_options_check(opts, "inline-unrealized", allowed, error))
     return NULL;
-  Options o = {.disable = braze_option_flag(opts, "disable"), .remarks = braze_option_flag(opts, "remarks")};
+  Options o = {.disable = braze_option_flag(opts, "disable"),
+               .remarks = braze_option_flag(opts, "remarks"),
+               .realize_broadcast = braze_option_flag(opts, "realize-broadcast")};
   if (!braze_option_int(opts, "reads-threshold", 4, &o.reads_threshold, error) ||
       !braze_option_int(opts, "opcount-threshold", 64, &o.opcount_threshold, error))
     return NULL;
@@ -359,7 +385,8 @@ const BrazePassInfo braze_pass_inline_unrealized = {
     .options_help = "  disable              realize every producer (inline nothing)\n"
                     "  reads-threshold=N    realize producers read more than N times (default 4)\n"
                     "  opcount-threshold=N  realize producers whose body has more than N ops (default 64)\n"
-                    "  remarks              one remark per producer: 'realized: <reason>' or 'inlined into N consumers'\n",
+                    "  remarks              one remark per producer: 'realized: <reason>' or 'inlined into N consumers'\n"
+                    "  realize-broadcast    realize producers a consumer reads through a broadcasting map\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = free,

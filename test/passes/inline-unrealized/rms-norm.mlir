@@ -3,6 +3,9 @@
 // scale, the add, rsqrt and both muls become ONE generic reading the reduction.
 // RUN: braze-opt %s --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
 // RUN: braze-opt %s --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
+// With realize-broadcast, the per-row part of the tail (scale, add, rsqrt) is
+// realized instead of being recomputed for every element of the row.
+// RUN: braze-opt %s --graph-to-loops --inline-unrealized='remarks realize-broadcast' 2>&1 | FileCheck %s --check-prefix=BCAST
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[KEEP:.*]] = affine_map<(d0, d1) -> (d0, 0)>
@@ -50,3 +53,8 @@ func.func @rms_norm(%x: tensor<16x32xf32>, %w: tensor<32xf32>) -> tensor<16x32xf
   %5 = "graph.mul"(%4, %w) : (tensor<16x32xf32>, tensor<32xf32>) -> tensor<16x32xf32>
   return %5 : tensor<16x32xf32>
 }
+
+// BCAST: rms-norm.mlir:49:8: remark: realized: broadcast into a larger consumer (realize-broadcast)
+// BCAST: %[[SUM:.*]] = linalg.generic {{.*}}braze.ops = ["mul", "reduce_mean"]
+// BCAST: %[[ROW:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<16x1xf32>) outs(%{{.*}} : tensor<16x1xf32>) attrs = {braze.ops = ["reduce_mean", "add", "rsqrt"]}
+// BCAST: linalg.generic {{.*}} ins(%arg0, %[[ROW]], %arg1 : {{.*}}braze.ops = ["mul", "mul"]
