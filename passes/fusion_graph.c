@@ -386,32 +386,60 @@ static bool reads_value(const FkNode *n, MlirValue v) {
   return false;
 }
 
-/* Nodes a < b are a candidate pair when b reads a result of a, or both read one
- * non-support value. */
-static bool is_candidate(const FkGraph *g, int a, int b) {
+/* Like Inductor (max_fusion_buffer_group_pairwise_attempts), siblings that only
+ * share an input are paired within a window of program order: far-apart readers of
+ * a weight would otherwise make the candidate list quadratic. */
+enum { SHARED_INPUT_WINDOW = 64 };
+
+static bool shares_input(const FkGraph *g, int a, int b) {
   const FkNode *nb = &g->nodes[b];
-  const FkNode *na = &g->nodes[a];
   for (size_t i = 0; i < nb->num_reads; ++i) {
     const FkRead *r = &nb->reads[i];
-    if (r->producer == a)
-      return true;
-    if (!r->support && r->producer != b && reads_value(na, r->value))
+    if (!r->support && r->producer != a && reads_value(&g->nodes[a], r->value))
       return true;
   }
   return false;
 }
 
+static void add_candidate(FkGraph *g, int a, int b) {
+  g->cands = realloc(g->cands, (g->num_cands + 1) * sizeof *g->cands);
+  FkCandidate *c = &g->cands[g->num_cands++];
+  memset(c, 0, sizeof *c);
+  c->a = a;
+  c->b = b;
+}
+
+/* Candidates in report order: by the later node, then the earlier one. */
+static int compare_cands(const void *x, const void *y) {
+  const FkCandidate *a = x, *b = y;
+  if (a->b != b->b)
+    return a->b - b->b;
+  return a->a - b->a;
+}
+
+/* Nodes a < b are a candidate pair when b reads a result of a, or both read one
+ * non-support value (within the window). */
 static void build_candidates(FkGraph *g) {
-  for (size_t b = 0; b < g->num_nodes; ++b)
-    for (size_t a = 0; a < b; ++a) {
-      if (!is_candidate(g, (int)a, (int)b))
-        continue;
-      g->cands = realloc(g->cands, (g->num_cands + 1) * sizeof *g->cands);
-      FkCandidate *c = &g->cands[g->num_cands++];
-      memset(c, 0, sizeof *c);
-      c->a = (int)a;
-      c->b = (int)b;
+  bool *paired = calloc(g->num_nodes + 1, sizeof *paired);
+  for (size_t b = 0; b < g->num_nodes; ++b) {
+    memset(paired, 0, (g->num_nodes + 1) * sizeof *paired);
+    const FkNode *nb = &g->nodes[b];
+    for (size_t i = 0; i < nb->num_reads; ++i) {
+      int p = nb->reads[i].producer;
+      if (p >= 0 && p != (int)b && !paired[p]) {
+        paired[p] = true;
+        add_candidate(g, p, (int)b);
+      }
     }
+    size_t first = b > SHARED_INPUT_WINDOW ? b - SHARED_INPUT_WINDOW : 0;
+    for (size_t a = first; a < b; ++a)
+      if (!paired[a] && shares_input(g, (int)a, (int)b)) {
+        paired[a] = true;
+        add_candidate(g, (int)a, (int)b);
+      }
+  }
+  free(paired);
+  qsort(g->cands, g->num_cands, sizeof *g->cands, compare_cands);
 }
 
 /* ---- build / free ---- */
