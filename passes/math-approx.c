@@ -99,13 +99,21 @@ static MlirValue copy_sign(B *b, MlirValue mag, MlirValue sign) {
 static const double exp_p[] = {5.000000000e-01, 1.666666567e-01, 4.166629538e-02,
                                8.333496749e-03, 1.394465915e-03, 1.979036315e-04};
 
+/* Clamp with compare + select: NaN compares false and passes through unchanged. */
+static MlirValue clamp(B *b, MlirValue x, double lo, double hi) {
+  MlirValue l = fc(b, lo), h = fc(b, hi);
+  x = sel(b, cmp(b, OLT, x, l), l, x);
+  return sel(b, cmp(b, OGT, x, h), h, x);
+}
+
 /* exp(x): n = round(x log2 e) by the 1.5*2^23 trick, r = x - n ln2 in two parts
  * (Cody-Waite: n*0.693359375 is exact), exp(r) = 1 + r + r^2 P(r) on
  * [-ln2/2, ln2/2], times 2^n applied as two exponent-field factors so that
- * n = 128 and gradual underflow (n down to -150) stay exact. */
+ * n = 128 and gradual underflow (n down to -150) stay exact. x is clamped to
+ * [-104, 89]: below, the result rounds to 0; from ln(FLT_MAX) on, the scaling
+ * overflows to +inf by itself. */
 static MlirValue exp_approx(B *b, MlirValue x) {
-  MlirValue hi = fc(b, 88.7228394);
-  MlirValue xc = bin(b, "arith.minimumf", bin(b, "arith.maximumf", x, fc(b, -104.0)), hi);
+  MlirValue xc = clamp(b, x, -104.0, 89.0);
   MlirValue magic = fc(b, 12582912.0);
   MlirValue n = sub(b, add(b, mul(b, xc, fc(b, 1.44269504088896341)), magic), magic);
   MlirValue r = sub(b, xc, mul(b, n, fc(b, 0.693359375)));
@@ -117,7 +125,7 @@ static MlirValue exp_approx(B *b, MlirValue x) {
   MlirValue s1 = as_float(b, bin(b, "arith.shli", bin(b, "arith.addi", h, bias), shift));
   MlirValue s2 = as_float(b, bin(b, "arith.shli", bin(b, "arith.addi", bin(b, "arith.subi", ni, h), bias), shift));
   MlirValue y = mul(b, mul(b, p, s1), s2);
-  y = sel(b, cmp(b, OGT, x, hi), fc(b, INFINITY), y);
+  /* fptosi(NaN) is poison: select the input back for NaN. */
   return sel(b, cmp(b, UNO, x, x), x, y);
 }
 
@@ -150,40 +158,33 @@ static MlirValue log_approx(B *b, MlirValue x) {
   return sel(b, cmp(b, UNO, x, x), x, r);
 }
 
-static const double tanh_p[] = {-3.333328366e-01, 1.333149076e-01, -5.374348536e-02, 2.065055445e-02,
-                                -5.717011169e-03};
+static const double tanh_p[] = {1.0, -0.15887358784675598, 0.031422365456819534, 0.0079510398209095,
+                                0.00022578659991268069, 1.3382006045503658e-06, 8.46703041013086e-10};
+static const double tanh_q[] = {1.0, 0.1744595766067505, -0.04375737905502319, 0.024071823805570602,
+                                0.0016300821444019675, 2.139023672498297e-05, 5.001356129241685e-08};
 
-/* tanh(x): x + x^3 P(x^2) for |x| < 0.625, else sign(x) (1 - 2/(exp(2|x|)+1))
- * with |x| clamped to 9 (tanh is 1 in f32 beyond). */
-static MlirValue tanh_approx(B *b, MlirValue x) {
-  MlirValue ax = absf(b, x);
-  MlirValue z = mul(b, x, x);
-  MlirValue ys = add(b, x, mul(b, mul(b, x, z), horner(b, z, tanh_p, 5)));
-  MlirValue ac = bin(b, "arith.minimumf", ax, fc(b, 9.0));
-  MlirValue e = exp_approx(b, add(b, ac, ac));
-  MlirValue yl = sub(b, fc(b, 1.0), divf(b, fc(b, 2.0), add(b, e, fc(b, 1.0))));
-  /* Both magnitudes carry x's sign or are +0: or-ing in the sign keeps tanh(-0) = -0. */
-  return copy_sign(b, sel(b, cmp(b, OLT, ax, fc(b, 0.625)), ys, yl), x);
+/* |x| P(x^2) / Q(x^2) with |x| clamped to `hi`, capped at 1, with x's sign: the
+ * shape of both tanh and erf (odd, saturating at 1). One branch, no exp. */
+static MlirValue odd_rational(B *b, MlirValue x, double hi, const double *p, int np, const double *q, int nq) {
+  MlirValue ax = clamp(b, absf(b, x), 0.0, hi);
+  MlirValue z = mul(b, ax, ax);
+  MlirValue r = divf(b, mul(b, ax, horner(b, z, p, np)), horner(b, z, q, nq));
+  MlirValue one = fc(b, 1.0);
+  r = sel(b, cmp(b, OGT, r, one), one, r);
+  return copy_sign(b, r, x); /* r >= 0 (or NaN): or-ing in the sign is copysign */
 }
 
-static const double erf_p[] = {1.128379107e+00,  -3.761262596e-01, 1.128360033e-01, -2.685444430e-02,
-                               5.189535208e-03,  -8.020838141e-04, 7.889109111e-05};
-static const double erfc_q[] = {5.639908910e-01, -2.770015597e-01, 3.623348773e-01, -5.881530643e-01,
-                                8.724082708e-01, -1.020528197e+00, 8.649917841e-01, -4.915962815e-01,
-                                1.663957834e-01, -2.525891736e-02};
+/* tanh(x): a (13, 12) odd rational on |x| <= 9 (tanh is 1 in f32 beyond). */
+static MlirValue tanh_approx(B *b, MlirValue x) { return odd_rational(b, x, 9.0, tanh_p, 7, tanh_q, 7); }
 
-/* erf(x): x P(x^2) for |x| < 1; else sign(x) (1 - exp(-x^2)/|x| Q(1/x^2)) with
- * |x| clamped to 4 (erf is 1 in f32 beyond 3.92). */
-static MlirValue erf_approx(B *b, MlirValue x) {
-  MlirValue ax = absf(b, x);
-  MlirValue ys = mul(b, x, horner(b, mul(b, x, x), erf_p, 7));
-  MlirValue ac = bin(b, "arith.minimumf", ax, fc(b, 4.0));
-  MlirValue z = mul(b, ac, ac);
-  MlirValue q = mul(b, divf(b, exp_approx(b, un(b, "arith.negf", b->f, z)), ac),
-                    horner(b, divf(b, fc(b, 1.0), z), erfc_q, 10));
-  MlirValue yl = sub(b, fc(b, 1.0), q);
-  return sel(b, cmp(b, OLT, ax, fc(b, 1.0)), ys, copy_sign(b, yl, x));
-}
+static const double erf_p[] = {1.1283791065216064,    0.20710980892181396,    0.05152281001210213,
+                               0.003989891614764929,  0.0001472683943575248,  -1.942216158568044e-06,
+                               1.9110816040779355e-08};
+static const double erf_q[] = {1.0, 0.5168775320053101, 0.11796432733535767, 0.014956722967326641,
+                               0.0010209413012489676};
+
+/* erf(x): a (13, 8) odd rational on |x| <= 4 (erf is 1 in f32 beyond 3.92). */
+static MlirValue erf_approx(B *b, MlirValue x) { return odd_rational(b, x, 4.0, erf_p, 7, erf_q, 5); }
 
 /* rsqrt(x) = 1 / sqrt(x): math.sqrt is one instruction (vsqrtps, correctly
  * rounded), not a libm call, so this is within 1 ulp and vectorizes; a bit-trick

@@ -49,20 +49,38 @@ pl = fit(lambda x: (math.log1p(x) - x + x * x / 2) / x ** 3 if abs(x) > 1e-3 els
          0.70710678 - 1, 1.41421356 - 1, 8, weight=lambda x: abs(x) ** 3 / max(abs(math.log1p(x)), 1e-300))
 show("log P", pl)
 
-# tanh(x) = x + x^3 * P(x^2), |x| < 0.625
-pt = fit(lambda z: (math.tanh(math.sqrt(z)) - math.sqrt(z)) / z ** 1.5 if z > 1e-6 else -1 / 3 + 2 * z / 15,
-         0.0, 0.625 ** 2, 4, weight=lambda z: z)
-show("tanh P", pt)
+def fit_odd_rational(f, hi, np_, nq, iters=40):
+    """f(x) ~ x P(x^2) / Q(x^2) on [0, hi], Q(0) = 1, relative error: linearized
+    least squares (x P - f Q = 0) reweighted by 1/(f Q_prev) (Sanathanan-Koerner),
+    then Lawson reweighting toward the minimax fit."""
+    n = 6000
+    x = np.abs(0.5 * hi + 0.5 * hi * np.cos(np.pi * (np.arange(n) + 0.5) / n)) + 1e-6
+    z = x * x
+    y = np.array([f(v) for v in x])
+    qprev = np.ones(n)
+    lw = np.ones(n)
+    for it in range(iters):
+        A = np.hstack([x[:, None] * np.vander(z, np_ + 1, increasing=True),
+                       -(y[:, None]) * np.vander(z, nq + 1, increasing=True)[:, 1:]])
+        w = np.sqrt(lw) / (np.abs(y) * qprev)
+        c, *_ = np.linalg.lstsq(A * w[:, None], y * w, rcond=None)
+        p = c[:np_ + 1]
+        q = np.concatenate([[1.0], c[np_ + 1:]])
+        qprev = np.abs(np.polyval(q[::-1], z))
+        err = np.abs((x * np.polyval(p[::-1], z) / np.polyval(q[::-1], z) - y) / y)
+        if it > 10:
+            lw = lw * err
+            lw /= lw.sum()
+    return [float(f32(v)) for v in p], [float(f32(v)) for v in q]
 
-# erf(x) = x * P(x^2), |x| < 1
-pr = fit(lambda z: math.erf(math.sqrt(z)) / math.sqrt(z) if z > 1e-8 else 2 / math.sqrt(math.pi),
-         0.0, 1.0, 6)
-show("erf P", pr)
 
-# erfc(x) = exp(-x^2) / x * Q(1/x^2), 1 <= x <= 4 (absolute error weighted)
-pq = fit(lambda u: math.erfc(1 / math.sqrt(u)) * math.exp(1 / u) / math.sqrt(u), 1 / 16, 1.0, 9,
-         weight=lambda u: math.exp(-1 / u) * math.sqrt(u))
-show("erfc Q", pq)
+# tanh(x) = x P(x^2) / Q(x^2), |x| <= 9; erf(x) likewise on |x| <= 4
+tp, tq = fit_odd_rational(math.tanh, 9.0, 6, 6)
+show("tanh P", tp)
+show("tanh Q", tq)
+rp, rq = fit_odd_rational(math.erf, 4.0, 6, 4)
+show("erf P", rp)
+show("erf Q", rq)
 
 # float32 checks of the whole formulas on the fitted ranges
 def check(name, xs, approx, exact):
@@ -74,11 +92,17 @@ check("exp(r)", xs, lambda r: f32(f32(1) + r + f32(r * r) * horner(pe, r)), math
 xs = np.linspace(0.70710678 - 1, 1.41421356 - 1, 20001)
 xs = xs[np.abs(xs) > 1e-7]
 check("log1p", xs, lambda x: f32(x + f32(f32(-0.5) * x * x + f32(x * x * x) * horner(pl, x))), math.log1p)
-xs = np.linspace(-0.625, 0.625, 20001)
+def odd_rational(p, q, hi):
+    def g(x):
+        ax = f32(min(abs(x), hi))
+        z = f32(ax * ax)
+        r = f32(f32(ax * horner(p, z)) / horner(q, z))
+        return f32(math.copysign(min(r, 1.0), x))
+    return g
+
+xs = np.linspace(-9, 9, 40001)
 xs = xs[np.abs(xs) > 1e-7]
-check("tanh small", xs, lambda x: f32(x + f32(x * x * x) * horner(pt, f32(x * x))), math.tanh)
-xs = np.linspace(-1, 1, 20001)
+check("tanh", xs, odd_rational(tp, tq, 9.0), math.tanh)
+xs = np.linspace(-4, 4, 40001)
 xs = xs[np.abs(xs) > 1e-7]
-check("erf small", xs, lambda x: f32(x * horner(pr, f32(x * x))), math.erf)
-xs = np.linspace(1, 4, 20001)
-check("erf large", xs, lambda x: f32(1 - f32(np.exp(-f32(x * x), dtype=np.float32) / x) * horner(pq, f32(1 / (x * x)))), math.erf)
+check("erf", xs, odd_rational(rp, rq, 4.0), math.erf)
