@@ -240,6 +240,8 @@ MlirAttribute braze_string_array(MlirContext ctx, const char *const *items, intp
 }
 
 MlirAttribute braze_string_array_concat(MlirContext ctx, MlirAttribute first, MlirAttribute second) {
+  if (mlirAttributeIsNull(first) && mlirAttributeIsNull(second))
+    return first;
   intptr_t n1 = mlirAttributeIsNull(first) ? 0 : mlirArrayAttrGetNumElements(first);
   intptr_t n2 = mlirAttributeIsNull(second) ? 0 : mlirArrayAttrGetNumElements(second);
   MlirAttribute *elems = malloc(sizeof *elems * (size_t)(n1 + n2 + 1));

@@ -112,7 +112,8 @@ MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to);
 
 /* An array attribute of string attributes. */
 MlirAttribute braze_string_array(MlirContext ctx, const char *const *items, intptr_t n);
-/* The concatenation of two string array attributes (either may be null). */
+/* The concatenation of two string array attributes (either may be null; null
+ * when both are). */
 MlirAttribute braze_string_array_concat(MlirContext ctx, MlirAttribute first, MlirAttribute second);
 /* Whether the op's braze.ops contains `name`. */
 bool braze_ops_contains(MlirOperation op, const char *name);
