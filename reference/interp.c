@@ -260,7 +260,7 @@ static bool eval_graph_op(MlirOperation op, Env *env, const BrazeHostTensor *con
   BrazeHostTensor result;
   if (!braze_tensor_init_from_type(&result, mlirValueGetType(res)))
     return ref_fail(op, "unsupported result type (expected a static tensor of f32, f16, bf16, i32, i64 or i1, "
-                        "rank <= %d)", BRAZE_TENSOR_MAX_RANK);
+                        "rank <= %d, small enough to allocate in double precision)", BRAZE_TENSOR_MAX_RANK);
   if (!entry->fn(op, args, n_args, &result)) {
     braze_tensor_free(&result);
     return false;

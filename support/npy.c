@@ -160,17 +160,22 @@ bool braze_npy_parse(const char *bytes, size_t len, const char *name, BrazeHostT
   free(header);
   if (!ok)
     return false;
-  if (!braze_tensor_init(out, dtype, shape_only.rank, shape_only.shape)) {
-    braze_str_printf(error, "%s: .npy shape too large", name);
-    return false;
+  /* Check the data size before allocating: a corrupt header must not allocate much. */
+  size_t data_start = header_start + header_len, have = len - data_start, want = braze_dtype_size(dtype);
+  for (int i = 0; i < shape_only.rank; ++i) {
+    if (shape_only.shape[i] && want > SIZE_MAX / 8 / (size_t)shape_only.shape[i]) {
+      braze_str_printf(error, "%s: .npy shape too large", name);
+      return false;
+    }
+    want *= (size_t)shape_only.shape[i];
   }
-  size_t data_start = header_start + header_len;
-  size_t want = (size_t)braze_tensor_numel(out) * braze_dtype_size(dtype);
-  size_t have = len - data_start;
   if (have != want) {
     braze_str_printf(error, "%s: %s .npy data: expected %zu bytes for the shape in the header, found %zu", name,
                      have < want ? "truncated" : "trailing bytes after", want, have);
-    braze_tensor_free(out);
+    return false;
+  }
+  if (!braze_tensor_init(out, dtype, shape_only.rank, shape_only.shape)) {
+    braze_str_printf(error, "%s: .npy shape too large", name);
     return false;
   }
   braze_tensor_unpack(out, bytes + data_start);

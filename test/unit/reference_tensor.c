@@ -183,6 +183,11 @@ static void npy_refusals(void) {
                      "truncated .npy data: expected 8 bytes for the shape in the header, found 5");
   refuse_with_header("{'descr': '|b1', 'fortran_order': False, 'shape': (2, 2), }", 6,
                      "trailing bytes after .npy data: expected 4 bytes");
+  /* Huge shapes in a corrupt header are refused before anything is allocated. */
+  refuse_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000,), }", 4,
+                     "truncated .npy data: expected 4000000000000 bytes");
+  refuse_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", 4,
+                     ".npy shape too large");
 }
 
 int main(void) {
