@@ -128,11 +128,17 @@ static bool is_called(MlirOperation module, MlirStringRef name) {
   return s.found;
 }
 
-/* Graph functions: func.func with a body that are not kernels already and are not
- * called from elsewhere (a called function is a user kernel's body). */
+/* Graph functions: func.func with a single-block body ending in func.return (the
+ * loop level has no control flow) that are not kernels already and are not called
+ * from elsewhere (a called function is a user kernel's body). */
 static bool is_graph_function(MlirOperation module, MlirOperation op) {
-  if (!braze_op_is(op, "func.func") || mlirRegionIsNull(mlirOperationGetRegion(op, 0)) ||
-      mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+  if (!braze_op_is(op, "func.func") || mlirRegionIsNull(mlirOperationGetRegion(op, 0)))
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (mlirBlockIsNull(body) || !mlirBlockIsNull(mlirBlockGetNextInRegion(body)))
+    return false;
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(terminator) || !braze_op_is(terminator, "func.return"))
     return false;
   if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("kernel.kind"))))
     return false;
