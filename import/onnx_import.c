@@ -33,37 +33,33 @@ static MlirLocation file_loc(OnnxImporter *im, unsigned col) {
   return mlirLocationFileLineColGet(im->ctx, braze_ref(im->path), 0, col);
 }
 
+static void node_error_message(OnnxImporter *im, const char *message) {
+  char label[160];
+  braze_emit_error(im->loc, "node %s (%s): %s", onnx_node_label(im->node, im->node_index, label, sizeof label),
+                   str_or_empty(im->node->op_type), message);
+}
+
 bool onnx_node_error(OnnxImporter *im, const char *fmt, ...) {
   BrazeStr msg = {0};
-  char label[160];
-  braze_str_printf(&msg, "node %s (%s): ", onnx_node_label(im->node, im->node_index, label, sizeof label),
-                   str_or_empty(im->node->op_type));
   va_list ap;
   va_start(ap, fmt);
   braze_str_vprintf(&msg, fmt, ap);
   va_end(ap);
-  braze_emit_error(im->loc, "%s", braze_str_cstr(&msg));
+  node_error_message(im, braze_str_cstr(&msg));
   braze_str_free(&msg);
   return false;
 }
 
 bool onnx_file_error(OnnxImporter *im, const char *fmt, ...) {
-  if (im->node) { /* inside a node (e.g. a Constant's tensor): name the node */
-    BrazeStr msg = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    braze_str_vprintf(&msg, fmt, ap);
-    va_end(ap);
-    onnx_node_error(im, "%s", braze_str_cstr(&msg));
-    braze_str_free(&msg);
-    return false;
-  }
   BrazeStr msg = {0};
   va_list ap;
   va_start(ap, fmt);
   braze_str_vprintf(&msg, fmt, ap);
   va_end(ap);
-  braze_emit_error(file_loc(im, 0), "%s", braze_str_cstr(&msg));
+  if (im->node) /* inside a node (e.g. a Constant's tensor): name the node */
+    node_error_message(im, braze_str_cstr(&msg));
+  else
+    braze_emit_error(file_loc(im, 0), "%s", braze_str_cstr(&msg));
   braze_str_free(&msg);
   return false;
 }
@@ -115,6 +111,8 @@ MlirValue onnx_operand(OnnxImporter *im, size_t i, OnnxType *type) {
 
 bool onnx_set_output(OnnxImporter *im, size_t i, MlirValue value, const OnnxType *type) {
   if (mlirValueIsNull(value))
+    return false;
+  if (!onnx_check_size(im, type, "the result"))
     return false;
   if (i >= im->node->n_output || !im->node->output[i][0])
     return true; /* an optional output nobody names */
@@ -194,6 +192,8 @@ static bool value_info_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, co
     const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
     bool known = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value > 0;
     out->dims[i] = known ? d->dim_value : -1;
+    if (known && d->dim_value > ONNX_MAX_ELEMENTS)
+      return onnx_file_error(im, "%s '%s' has a too large dimension (dim %zu)", what, name, i);
     if (known || dynamic_ok)
       continue;
     if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
@@ -215,7 +215,9 @@ static bool input_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, const B
     if (!has_shape)
       return onnx_file_error(im, "graph input '%s' has no shape; give it one with --shape %s=DxDx...",
                              vi->name, vi->name);
-    return true;
+    char what[300];
+    snprintf(what, sizeof what, "graph input '%s'", vi->name);
+    return onnx_check_size(im, out, what);
   }
   if (has_shape && o->rank != out->rank)
     return onnx_file_error(im, "--shape %s gives rank %zu, the model declares rank %zu", o->name, o->rank,
@@ -227,7 +229,9 @@ static bool input_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, const B
     out->dims[i] = o->dims[i];
   }
   out->rank = o->rank;
-  return true;
+  char what[200];
+  snprintf(what, sizeof what, "graph input '%s'", o->name);
+  return onnx_check_size(im, out, what);
 }
 
 static MlirLocation named_loc(OnnxImporter *im, const char *name, unsigned col) {

@@ -13,6 +13,9 @@
 #include "onnx.pb-c.h"
 
 enum { ONNX_MAX_RANK = BRAZE_ONNX_MAX_RANK };
+/* Elements beyond this count make a tensor too large to import; it also keeps every
+ * product of dims far from int64 overflow. */
+#define ONNX_MAX_ELEMENTS ((int64_t)1 << 40)
 
 /* A tensor's static type: element type (ONNX TensorProto.DataType code) and shape. */
 typedef struct {
@@ -77,6 +80,9 @@ int64_t onnx_num_elements(const OnnxType *t);
 /* "4x8xf32" style text for messages. */
 const char *onnx_type_str(const OnnxType *t, char *buf, size_t n);
 bool onnx_same_shape(const OnnxType *a, const OnnxType *b);
+/* Error (naming `what`) unless every dim is >= 0 and the element count is at most
+ * ONNX_MAX_ELEMENTS. */
+bool onnx_check_size(OnnxImporter *im, const OnnxType *t, const char *what);
 /* Decode a TensorProto into type + data; `what` names it in errors. */
 bool onnx_decode_tensor(OnnxImporter *im, const Onnx__TensorProto *t, const char *what,
                         OnnxType *type, OnnxData *data);

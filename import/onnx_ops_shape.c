@@ -61,10 +61,12 @@ static bool convert_reshape(OnnxImporter *im) {
         return onnx_node_error(im, "the shape has more than one -1");
       infer_at = (int64_t)i;
       continue;
-    } else if (d <= 0) {
+    } else if (d <= 0 || d > ONNX_MAX_ELEMENTS) {
       return onnx_node_error(im, "shape entry %zu is %lld (zero-size tensors are not supported)", i,
                              (long long)d);
     }
+    if (known > ONNX_MAX_ELEMENTS / d) /* the element counts cannot match */
+      return onnx_node_error(im, "the shape has more elements than the input");
     r.dims[i] = d;
     known *= d;
   }
@@ -146,7 +148,7 @@ static bool convert_expand(OnnxImporter *im) {
   want.rank = n;
   want.dtype = in->type.dtype;
   for (size_t i = 0; i < n; ++i)
-    if (want.dims[i] <= 0)
+    if (want.dims[i] <= 0 || want.dims[i] > ONNX_MAX_ELEMENTS)
       return onnx_node_error(im, "shape entry %zu is %lld", i, (long long)want.dims[i]);
   if (!onnx_broadcast(im, &in->type, &want, &r))
     return false;

@@ -18,9 +18,6 @@ enum {
   DT_BFLOAT16 = ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16,
 };
 
-/* Elements beyond this count make a value too large to import (and keep products
- * of dims far from int64 overflow). */
-static const int64_t MAX_ELEMENTS = (int64_t)1 << 40;
 
 MlirType onnx_element_type(MlirContext ctx, int32_t dtype) {
   switch (dtype) {
@@ -92,6 +89,20 @@ bool onnx_same_shape(const OnnxType *a, const OnnxType *b) {
   return a->rank == b->rank && memcmp(a->dims, b->dims, a->rank * sizeof *a->dims) == 0;
 }
 
+bool onnx_check_size(OnnxImporter *im, const OnnxType *t, const char *what) {
+  int64_t count = 1;
+  for (size_t i = 0; i < t->rank; ++i) {
+    /* count * dims[i] <= MAX, tested without overflowing */
+    if (t->dims[i] < 0 || (t->dims[i] > 0 && count > ONNX_MAX_ELEMENTS / t->dims[i])) {
+      char s[160];
+      return onnx_file_error(im, "%s (%s) is too large or has a negative dimension", what,
+                                     onnx_type_str(t, s, sizeof s));
+    }
+    count *= t->dims[i];
+  }
+  return true;
+}
+
 void onnx_data_free(OnnxData *d) {
   free(d->owned);
   *d = (OnnxData){0};
@@ -140,8 +151,9 @@ bool onnx_decode_tensor(OnnxImporter *im, const Onnx__TensorProto *t, const char
   type->rank = t->n_dims;
   int64_t count = 1;
   for (size_t i = 0; i < t->n_dims; ++i) {
-    if (t->dims[i] < 0 || t->dims[i] > MAX_ELEMENTS || (count *= t->dims[i]) > MAX_ELEMENTS)
+    if (t->dims[i] < 0 || (t->dims[i] > 0 && count > ONNX_MAX_ELEMENTS / t->dims[i]))
       return onnx_file_error(im, "%s has an invalid or too large shape", what);
+    count *= t->dims[i];
     type->dims[i] = t->dims[i];
   }
   if ((t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) ||

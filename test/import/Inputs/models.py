@@ -180,6 +180,13 @@ def large_initializer():
     return model(nodes, [vi("x", [2, 64])], [vi("y", [2, 32])], [const("weights.0/w", w), const("z", z[:2])])
 
 
+def resource_collision():
+    """Two large initializers whose names sanitize to the same resource key."""
+    a = np.arange(40 * 32, dtype=np.float32).reshape(40, 32) / 1000.0
+    nodes = [node("Add", ["w.0", "w_0"], ["s"], name="sum"), node("Add", ["x", "s"], ["y"], name="addx")]
+    return model(nodes, [vi("x", [40, 32])], [vi("y", [40, 32])], [const("w.0", a), const("w_0", -2 * a + 1)])
+
+
 # ---- contractions ----
 def matmuls():
     nodes = [node("MatMul", ["a", "w"], ["m2"], name="mm2d"),            # [5,4]x[4,6]
@@ -316,6 +323,20 @@ def double_input():
 
 def wrong_output_shape():
     return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4])], [vi("y", [5])])
+
+
+def huge_input():
+    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [2**31, 2**31])], [vi("y", [2**31, 2**31])])
+
+
+def huge_expand():
+    return model([node("Expand", ["x", "shape"], ["y"], name="expand_huge")], [vi("x", [4])],
+                 [vi("y", [2**30, 2**30, 4])], [const("shape", np.array([2**30, 2**30, 4], np.int64))])
+
+
+def huge_reshape():
+    return model([node("Reshape", ["x", "shape"], ["y"], name="reshape_huge")], [vi("x", [4])],
+                 [vi("y", [2**40, 2**40])], [const("shape", np.array([2**40, 2**40], np.int64))])
 
 
 def undefined_input():
