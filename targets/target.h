@@ -85,6 +85,9 @@ typedef struct BrazeTarget {
                BrazeStr *error);
   /* Fill `costs` for the machine code will run on (the host, for the CPU). */
   void (*query_costs)(BrazeTargetCosts *costs);
+  /* The runtime the artifacts need, as linker arguments (NULL-terminated); callers
+   * that link a target's objects themselves (-c) pass the same. */
+  const char *const *runtime_link_args;
 } BrazeTarget;
 
 /* The registry: targets by name. */

@@ -6,6 +6,12 @@
 #include "llvm-c/Core.h"
 #include "targets/target.h"
 
+#ifndef BRAZE_LLVM_LIBDIR
+#define BRAZE_LLVM_LIBDIR "/usr/lib/llvm-22/lib" /* where libomp lives */
+#endif
+
+extern const BrazeTarget braze_target_cpu;
+
 /* The upstream pipeline from target-level IR to the LLVM dialect. */
 const char *braze_cpu_lowering_pipeline(void);
 

@@ -18,10 +18,6 @@
 #include "support/context.h"
 #include "targets/cpu/cpu.h"
 
-#ifndef BRAZE_LLVM_LIBDIR
-#define BRAZE_LLVM_LIBDIR "/usr/lib/llvm-22/lib"
-#endif
-
 extern char **environ;
 
 static LLVMTargetMachineRef host_target_machine(BrazeStr *error) {
@@ -163,13 +159,16 @@ static bool run_linker(const char *object, const char *output, const char *shown
   const char *cc = getenv("BRAZE_CC");
   if (!cc || !*cc)
     cc = "cc";
-  /* libomp serves the __kmpc_* calls of the OpenMP lowering; libm the math-to-libm calls.
-   * --no-undefined: a call into a runtime braze does not ship (e.g. MLIR's memrefCopy
+  /* --no-undefined: a call into a runtime braze does not ship (e.g. MLIR's memrefCopy
    * for strided copies) fails here, not when the library is loaded. */
-  char *const argv[] = {(char *)cc, "-shared", "-o", (char *)output, (char *)object, "-L" BRAZE_LLVM_LIBDIR,
-                        "-Wl,-rpath," BRAZE_LLVM_LIBDIR, "-Wl,--no-undefined", "-lomp", "-lm", NULL};
+  const char *argv[32] = {cc, "-shared", "-o", output, object, "-Wl,--no-undefined"};
+  size_t n = 6;
+  for (const char *const *r = braze_target_cpu.runtime_link_args; *r && n + 1 < 32; ++r)
+    argv[n++] = *r;
+  argv[n] = NULL;
   pid_t pid;
-  int rc = posix_spawnp(&pid, cc, NULL, NULL, argv, environ);
+  /* posix_spawnp takes char *const[]; it does not modify the strings. */
+  int rc = posix_spawnp(&pid, cc, NULL, NULL, (char *const *)argv, environ);
   if (rc != 0) {
     braze_str_printf(error, "cannot run the linker driver '%s': %s", cc, strerror(rc));
     return false;

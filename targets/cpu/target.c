@@ -60,6 +60,10 @@ static void cpu_query_costs(BrazeTargetCosts *costs) {
   costs->num_cores = cores > 0 ? (int)cores : 0;
 }
 
+/* libomp serves the __kmpc_* calls of the OpenMP lowering; libm the math-to-libm calls. */
+static const char *const cpu_runtime[] = {"-L" BRAZE_LLVM_LIBDIR, "-Wl,-rpath," BRAZE_LLVM_LIBDIR, "-lomp", "-lm",
+                                          NULL};
+
 const BrazeTarget braze_target_cpu = {
     .name = "cpu",
     .description = "host CPU: scf.parallel -> OpenMP, LLVM -O3 for the host, shared library + C header",
@@ -68,4 +72,5 @@ const BrazeTarget braze_target_cpu = {
     .lower_to_llvm = cpu_lower_to_llvm,
     .emit = braze_cpu_emit,
     .query_costs = cpu_query_costs,
+    .runtime_link_args = cpu_runtime,
 };

@@ -157,6 +157,11 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
     fprintf(stderr, "braze check: no input file (braze check --help)\n");
     return -1;
   }
+  if (strcmp(f->common.file, "-") == 0) {
+    /* The file is read twice: once compiled, once for the reference. */
+    fprintf(stderr, "braze check: needs a file, not stdin\n");
+    return -1;
+  }
   if (f->rtol && !(atof(f->rtol) >= 0)) {
     fprintf(stderr, "braze check: bad --rtol '%s'\n", f->rtol);
     return -1;

@@ -25,7 +25,8 @@ static const char help[] =
     "                          pipeline), or optimized LLVM IR with the ABI wrappers\n"
     "  --header=FILE           where to write the C header (default: OUT with .h)\n"
     "  --no-header             write no header\n"
-    "  --dump-kernels=DIR      write DIR/KERNEL.mlir (loop IR) and DIR/KERNEL.ll (LLVM IR)\n";
+    "  --dump-kernels=DIR      write DIR/KERNEL.mlir (loop IR) and DIR/KERNEL.ll (LLVM IR)\n"
+    "  --list-targets          print each target's pipelines, runtime and cost facts\n";
 
 typedef struct {
   const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit;
@@ -101,12 +102,34 @@ static bool parse_emit(const CompileFlags *f, BrazeEmitKind *kind) {
   return false;
 }
 
+static void list_targets(void) {
+  for (size_t i = 0; i < braze_target_count(); ++i) {
+    const BrazeTarget *t = braze_target_at(i);
+    BrazeTargetCosts costs = {0};
+    t->query_costs(&costs);
+    printf("%s: %s\n  default pipeline: %s\n  codegen passes:   %s\n  runtime:         ", t->name, t->description,
+           t->default_pipeline, t->codegen_pipeline);
+    for (const char *const *r = t->runtime_link_args; *r; ++r)
+      printf(" %s", *r);
+    printf("\n  costs:            vector width %d bits, cache line %d bytes, L2 %lld bytes, %d cores\n",
+           costs.vector_width_bits, costs.cache_line_bytes, (long long)costs.l2_cache_bytes, costs.num_cores);
+  }
+  printf("pipelines: none");
+  for (size_t i = 0; i < braze_pipeline_count(); ++i)
+    printf(" %s", braze_pipeline_name_at(i));
+  printf("\n");
+}
+
 static int parse_flags(int argc, char **argv, CompileFlags *f) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     int r = 0;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(help, stdout);
+      return -2;
+    }
+    if (strcmp(a, "--list-targets") == 0) {
+      list_targets();
       return -2;
     }
     if (strcmp(a, "-c") == 0) {
