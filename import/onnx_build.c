@@ -21,10 +21,14 @@ MlirValue onnx_build(OnnxImporter *im, const char *op, const OnnxType *type, con
   mlirOperationStateAddOperands(&st, (intptr_t)num_operands, operands);
   MlirType result = onnx_tensor_type(im->ctx, type);
   mlirOperationStateAddResults(&st, 1, &result);
-  MlirNamedAttribute named[8];
-  for (size_t i = 0; i < num_attrs && i < 8; ++i)
+  MlirNamedAttribute named[8]; /* converters pass at most 3 attributes */
+  if (num_attrs > 8) {
+    onnx_node_error(im, "internal error: too many attributes for %s", name);
+    return (MlirValue){NULL};
+  }
+  for (size_t i = 0; i < num_attrs; ++i)
     named[i] = mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, braze_ref(attrs[i].name)), attrs[i].attr);
-  mlirOperationStateAddAttributes(&st, (intptr_t)(num_attrs < 8 ? num_attrs : 8), named);
+  mlirOperationStateAddAttributes(&st, (intptr_t)num_attrs, named);
   MlirOperation created = mlirOperationCreate(&st);
   if (mlirOperationIsNull(created)) {
     onnx_node_error(im, "internal error: cannot create %s", name);

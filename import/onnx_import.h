@@ -45,8 +45,8 @@ bool braze_onnx_is_model_path(const char *path);
 
 /* Print `module` the way `braze import` does: generic graph ops with locations
  * (the ONNX node names) and large constants in the dialect_resources section,
- * re-parseable by braze-opt. Appends to `*text` (a malloc'd, NUL-terminated buffer
- * the caller frees; *len its length). */
+ * re-parseable by braze-opt. Sets *text to a malloc'd, NUL-terminated buffer the
+ * caller frees (*len its length). */
 bool braze_onnx_print_module(MlirModule module, char **text, size_t *len);
 
 #endif
