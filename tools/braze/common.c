@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dialects/graph/graph.h"
+#include "import/onnx_import.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "support/context.h"
 #include "support/npy.h"
@@ -79,8 +80,26 @@ int braze_cli_common_flag(const char *cmd, int argc, char **argv, int *i, BrazeC
 
 /* ---- module and function ---- */
 
+/* An ONNX model is imported into the graph dialect (docs/onnx-import.md), so every
+ * command that takes a .mlir file takes a .onnx file too. */
+static bool load_onnx(const char *path, BrazeCliModule *m) {
+  m->ctx = braze_context_create();
+  if (mlirContextIsNull(m->ctx))
+    return false;
+  braze_diag_attach(m->ctx, &m->sink);
+  MlirModule module = {NULL};
+  bool ok = braze_onnx_import(m->ctx, path, &module) && m->sink.num_errors == 0;
+  if (!mlirModuleIsNull(module))
+    m->module = mlirModuleGetOperation(module);
+  if (!ok)
+    braze_cli_unload(m);
+  return ok;
+}
+
 bool braze_cli_load(const char *cmd, const char *path, BrazeCliModule *m) {
   memset(m, 0, sizeof *m);
+  if (braze_onnx_is_model_path(path))
+    return load_onnx(path, m);
   size_t len = 0;
   char *text = braze_read_file(path, &len);
   if (!text) {
