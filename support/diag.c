@@ -170,8 +170,10 @@ void braze_emit(MlirLocation loc, BrazeSeverity severity, const char *fmt, ...) 
   if (sink)
     sink_add(sink, loc, severity, braze_str_cstr(&text));
   else if (severity == BRAZE_DIAG_ERROR)
-    mlirEmitError(loc, braze_str_cstr(&text));
-  else
-    fprintf(stderr, "%s: %s\n", braze_severity_name(severity), braze_str_cstr(&text));
+    mlirEmitError(loc, braze_str_cstr(&text)); /* MLIR's handlers see errors */
+  else {
+    BrazeDiagSink printer = {.collect = false}; /* prints file:line:col: severity: msg */
+    sink_add(&printer, loc, severity, braze_str_cstr(&text));
+  }
   braze_str_free(&text);
 }

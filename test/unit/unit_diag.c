@@ -126,6 +126,15 @@ static void reattaching_replaces_the_sink(void) {
   braze_diag_sink_clear(&second);
 }
 
+/* Without a sink, warnings and remarks are printed with their position (unit_diag.test
+ * checks stderr). */
+static void uncollected_warnings_print_positions(void) {
+  CHECK(braze_diag_sink(ctx) == NULL);
+  braze_emit_warning(name_loc("n", file_loc("w.mlir", 3, 4)), "loose %s", "end");
+  braze_emit_remark(mlirLocationUnknownGet(ctx), "nowhere");
+  fflush(stderr);
+}
+
 static void severity_names(void) {
   CHECK_STR(braze_severity_name(BRAZE_DIAG_ERROR), "error");
   CHECK_STR(braze_severity_name(BRAZE_DIAG_WARNING), "warning");
@@ -145,6 +154,7 @@ int main(void) {
   RUN_CASE(location_names);
   RUN_CASE(sink_collects_braze_and_mlir_diagnostics);
   RUN_CASE(reattaching_replaces_the_sink);
+  RUN_CASE(uncollected_warnings_print_positions);
   RUN_CASE(severity_names);
   braze_context_destroy(ctx);
   return check_finish();
