@@ -439,7 +439,8 @@ static void build_candidates(FkGraph *g) {
       }
   }
   free(paired);
-  qsort(g->cands, g->num_cands, sizeof *g->cands, compare_cands);
+  if (g->num_cands)
+    qsort(g->cands, g->num_cands, sizeof *g->cands, compare_cands);
 }
 
 /* ---- build / free ---- */
