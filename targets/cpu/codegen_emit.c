@@ -4,7 +4,9 @@
  *   - reduction dims a suffix: accumulate in scf.for iter_args (a register);
  *   - contraction (mulf+addf) and other reductions: zero/identity-initialize the
  *     output, then accumulate in memory with reduction loops outside the parallel
- *     ones (i-k-j for matmul: the innermost loop runs along the output row).
+ *     ones (i-k-j for matmul: the innermost loop runs along the output row);
+ *     a contraction whose inputs are contiguous along the reduction (matmul with
+ *     a transposed B) runs as i-j-k dot products in iter_args instead.
  * Loads are emitted at the outermost loop where all their indices are known. */
 #include "targets/cpu/codegen_kernel.h"
 

@@ -104,8 +104,10 @@ static bool read_graph(Graph *G) {
     } else if (braze_op_is(op, "arith.constant") && mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)))) {
       int v = add_gval(G, mlirOperationGetResult(op, 0), -1);
       MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
-      if (!static_tensor(mlirAttributeGetType(value)) || !mlirAttributeIsADenseElements(value))
-        ok = gfail(op, "cpu-codegen: tensor constants must be static dense elements%.*s", braze_ref(""));
+      if (!static_tensor(mlirAttributeGetType(value)) ||
+          !(mlirAttributeIsADenseElements(value) || mlirAttributeIsADenseResourceElements(value)))
+        ok = gfail(op, "cpu-codegen: tensor constants must be static dense or dense_resource elements%.*s",
+                   braze_ref(""));
       else
         G->vals[v].mem = cg_global_constant(G->module, &G->b, value);
     } else if (braze_op_is(op, "func.return")) {

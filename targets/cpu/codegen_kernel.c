@@ -113,6 +113,34 @@ static int output_prefix(const CgItem *it) {
   return k;
 }
 
+/* A contraction whose reduction dims are a suffix, where every input reading the
+ * innermost reduction dim has it as its last (contiguous) index, and the input
+ * reading the innermost parallel dim does not have that one last (matmul with a
+ * transposed B: (m,n,k)->(n,k)): the i-k-j order would read B with stride K in
+ * the inner loop, so the reduction runs innermost as a dot product (iter_args). */
+static bool dot_layout(const CgItem *it, int last_par) {
+  int inner = it->n_dims - 1;
+  if (last_par < 0 || it->par[inner])
+    return false;
+  bool par_reader_ok = false;
+  for (int j = 0; j < it->n_in; ++j) {
+    MlirAffineMap m = it->maps[j];
+    intptr_t n = mlirAffineMapGetNumResults(m);
+    if (n == 0)
+      return false;
+    MlirAffineExpr last = mlirAffineMapGetResult(m, n - 1);
+    bool last_is_inner = mlirAffineExprIsADim(last) && mlirAffineDimExprGetPosition(last) == inner;
+    uint64_t used = 0;
+    for (intptr_t r = 0; r < n; ++r)
+      used |= cg_affine_dims(mlirAffineMapGetResult(m, r));
+    if ((used & (1ull << inner)) && !last_is_inner)
+      return false;
+    if ((used & (1ull << last_par)) && last_is_inner)
+      par_reader_ok = true;
+  }
+  return par_reader_ok;
+}
+
 static void classify_generic(CgItem *it) {
   int last_par = -1, first_red = it->n_dims;
   for (int d = 0; d < it->n_dims; ++d) {
@@ -135,7 +163,7 @@ static void classify_generic(CgItem *it) {
     outer_product = outer_product || (it->par[d] && (!(used0 & bit) || !(used1 & bit)));
   }
   it->contraction = it->has_reduction && outer_product && body_is_mul_add(it->op);
-  it->scalar_mode = it->has_reduction && suffix && !it->contraction;
+  it->scalar_mode = it->has_reduction && suffix && (!it->contraction || dot_layout(it, last_par));
   it->own = output_prefix(it);
   if (!it->has_reduction && it->own > it->n_dims - 1)
     it->own = it->n_dims - 1; /* keep the innermost dim as the contiguous inner loop */
@@ -228,9 +256,12 @@ static bool read_constant(CgKernel *K, MlirOperation op) {
     map_add(K, res, mlirOperationGetResult(clone, 0));
     return true;
   }
-  if (!static_tensor(mlirValueGetType(res)) || !mlirAttributeIsADenseElements(value))
-    return fail(op, K, "tensor constants must be static dense elements");
-  if (mlirDenseElementsAttrIsSplat(value)) {
+  /* dense_resource blobs (large ONNX initializers) become globals with the
+   * resource as initial value; the LLVM lowering reads the blob. */
+  bool resource = mlirAttributeIsADenseResourceElements(value);
+  if (!static_tensor(mlirValueGetType(res)) || !(mlirAttributeIsADenseElements(value) || resource))
+    return fail(op, K, "tensor constants must be static dense or dense_resource elements");
+  if (!resource && mlirDenseElementsAttrIsSplat(value)) {
     int v = add_val(K, res, ST_SPLAT);
     K->vals[v].scalar = cg_constant(&K->fb, mlirDenseElementsAttrGetSplatValue(value));
     return true;

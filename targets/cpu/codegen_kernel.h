@@ -48,7 +48,7 @@ typedef struct {
   int own;            /* outer dims this generic allows on its own */
   bool has_reduction;
   bool contraction;   /* mulf+addf: memory accumulation, reduction loops outside */
-  bool scalar_mode;   /* reduction dims are a suffix: accumulate in iter_args */
+  bool scalar_mode;   /* reduction dims a suffix (and not contraction, or a dot layout): iter_args */
 } CgItem;
 
 typedef struct {
