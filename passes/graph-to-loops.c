@@ -50,6 +50,8 @@ typedef struct {
   intptr_t num_inputs;
   intptr_t arg_of[MAX_READS];     /* block argument index, or -1 for a splat */
   MlirAttribute splat_of[MAX_READS];
+  const int64_t *extents; /* the generic's loop extents (num_loops of them) */
+  intptr_t num_loops;
 } Reads;
 
 /* ---- views ---- */
@@ -100,17 +102,41 @@ static MlirAttribute splat_scalar(MlirValue v) {
   return mlirDenseElementsAttrGetSplatValue(value);
 }
 
+/* linalg derives each loop's extent from an operand dim it indexes by a bare `d`,
+ * and requires every such dim to have exactly that size. A slice that keeps the
+ * start of a dim but not its end (start 0, stride 1) composes to a bare `d` over a
+ * larger dim: it is read as `d mod E` (E the loop's extent; d < E, so the same
+ * element), which linalg only bounds-checks. */
+static MlirAffineMap fix_partial_dims(Lowering *L, const Reads *r, MlirAffineMap map, MlirType operand) {
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n == 0 || n > BRAZE_MAX_RANK)
+    return map;
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  bool changed = false;
+  for (intptr_t i = 0; i < n; ++i) {
+    exprs[i] = mlirAffineMapGetResult(map, i);
+    if (!mlirAffineExprIsADim(exprs[i]))
+      continue;
+    intptr_t d = mlirAffineDimExprGetPosition(exprs[i]);
+    if (d >= r->num_loops || r->extents[d] == mlirShapedTypeGetDimSize(operand, i))
+      continue;
+    exprs[i] = mlirAffineModExprGet(exprs[i], mlirAffineConstantExprGet(L->ctx, r->extents[d]));
+    changed = true;
+  }
+  return changed ? mlirAffineMapGet(L->ctx, mlirAffineMapGetNumDims(map), 0, n, exprs) : map;
+}
+
 /* Record that graph operand `k` (value v) is read through `logical` (loop dims ->
- * v's dims), composed through any view. */
-static void add_read(Lowering *L, Reads *r, intptr_t k, MlirValue v, MlirAffineMap logical) {
+ * v's dims), composed through any view. `tensor`: never as a splat scalar. */
+static void add_read(Lowering *L, Reads *r, intptr_t k, MlirValue v, MlirAffineMap logical, bool tensor) {
   MlirValue base;
   MlirAffineMap view_map;
   resolve(L, v, &base, &view_map);
-  r->splat_of[k] = splat_scalar(base);
+  r->splat_of[k] = tensor ? (MlirAttribute){NULL} : splat_scalar(base);
   r->arg_of[k] = -1;
   if (!mlirAttributeIsNull(r->splat_of[k]))
     return;
-  MlirAffineMap map = braze_map_compose(view_map, logical);
+  MlirAffineMap map = fix_partial_dims(L, r, braze_map_compose(view_map, logical), mlirValueGetType(base));
   for (intptr_t i = 0; i < r->num_inputs; ++i) {
     if (mlirValueEqual(r->inputs[i], base) && mlirAffineMapEqual(r->maps[i], map)) {
       r->arg_of[k] = i;
@@ -120,6 +146,61 @@ static void add_read(Lowering *L, Reads *r, intptr_t k, MlirValue v, MlirAffineM
   r->arg_of[k] = r->num_inputs;
   r->inputs[r->num_inputs] = base;
   r->maps[r->num_inputs++] = map;
+}
+
+static MlirValue materialize(Lowering *L, MlirValue v);
+
+/* Bit l set when loop l is a bare dim of some result of `map`. */
+static uint64_t bare_loops(MlirAffineMap map) {
+  uint64_t mask = 0;
+  for (intptr_t i = 0, n = mlirAffineMapGetNumResults(map); i < n; ++i) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, i);
+    if (mlirAffineExprIsADim(e))
+      mask |= UINT64_C(1) << mlirAffineDimExprGetPosition(e);
+  }
+  return mask;
+}
+
+/* Plan the reads of graph operands `vals` (read through `logical` maps) of a generic
+ * over loops `extents` writing through `out_map`. linalg needs every loop to be a
+ * bare dim of some operand's map (its extent comes from there); a loop that only
+ * views index through compound expressions (a contraction's k through a reshape or
+ * strided slice, a reduced dim of a strided slice) gets no extent. Then an operand
+ * whose logical map has that loop bare is read as a real tensor: the view is
+ * materialized by a copy generic (a splat constant becomes a tensor input). */
+static bool plan_reads(Lowering *L, MlirOperation op, Reads *r, const MlirValue *vals, const MlirAffineMap *logical,
+                       intptr_t n, MlirAffineMap out_map, const int64_t *extents, intptr_t num_loops) {
+  bool tensor[MAX_READS] = {false};
+  MlirValue use[MAX_READS];
+  for (intptr_t k = 0; k < n; ++k)
+    use[k] = vals[k];
+  uint64_t all = num_loops >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << num_loops) - 1;
+  for (int round = 0;; ++round) {
+    *r = (Reads){.num_inputs = 0, .extents = extents, .num_loops = num_loops};
+    for (intptr_t k = 0; k < n; ++k)
+      add_read(L, r, k, use[k], logical[k], tensor[k]);
+    uint64_t bound = bare_loops(out_map);
+    for (intptr_t i = 0; i < r->num_inputs; ++i)
+      bound |= bare_loops(r->maps[i]);
+    if ((bound & all) == all)
+      return true;
+    bool changed = false;
+    for (intptr_t l = 0; l < num_loops; ++l) {
+      uint64_t bit = UINT64_C(1) << l;
+      for (intptr_t k = 0; k < n && !(bound & bit); ++k) {
+        if (tensor[k] || !(bare_loops(logical[k]) & bit))
+          continue;
+        use[k] = materialize(L, vals[k]);
+        tensor[k] = changed = true;
+        bound |= bare_loops(logical[k]);
+      }
+    }
+    if (!changed || round > 0) {
+      braze_emit_error(mlirOperationGetLocation(op),
+                       "graph-to-loops: a loop of this op is indexed by no operand dim (no extent for linalg)");
+      return false;
+    }
+  }
 }
 
 static MlirValue operand_scalar(BrazeBuilder *b, const Reads *r, const MlirValue *args, intptr_t k) {
@@ -276,14 +357,18 @@ static MlirValue build_parallel(Lowering *L, MlirOperation op, const char *mnemo
                                 intptr_t n, MlirType type, BodyData *body) {
   int64_t shape[BRAZE_MAX_RANK], oshape[BRAZE_MAX_RANK];
   intptr_t rank = braze_shape(type, shape);
-  Reads reads = {.num_inputs = 0};
+  Reads reads;
+  MlirAffineMap logical[MAX_READS];
   for (intptr_t k = 0; k < n; ++k) {
     intptr_t orank = braze_shape(mlirValueGetType(operands[k]), oshape);
-    add_read(L, &reads, k, operands[k], braze_map_broadcast(L->ctx, rank, shape, rank, oshape, orank));
+    logical[k] = braze_map_broadcast(L->ctx, rank, shape, rank, oshape, orank);
   }
+  MlirAffineMap out_map = braze_map_identity(L->ctx, rank);
+  if (!plan_reads(L, op, &reads, operands, logical, n, out_map, shape, rank))
+    return (MlirValue){NULL};
   body->num_operands = n;
   body->result_element = braze_element_type(type);
-  return build(L, op, mnemonic, &reads, empty_like(op, type), braze_map_identity(L->ctx, rank), rank, NULL, body);
+  return build(L, op, mnemonic, &reads, empty_like(op, type), out_map, rank, NULL, body);
 }
 
 /* A copy of a view into a new tensor (for consumers that need a real tensor). */
@@ -370,8 +455,12 @@ static MlirValue lower_reduce(Lowering *L, MlirOperation op) {
   const char *mnemonic = braze_graph_op_mnemonic(op);
   bool mean = strcmp(mnemonic, "reduce_mean") == 0;
   const char *combiner = mean ? "reduce_sum" : mnemonic;
-  Reads reads = {.num_inputs = 0};
-  add_read(L, &reads, 0, x, braze_map_identity(L->ctx, rank));
+  Reads reads;
+  int64_t extents[BRAZE_MAX_RANK];
+  braze_shape(mlirValueGetType(x), extents);
+  MlirAffineMap logical = braze_map_identity(L->ctx, rank);
+  if (!plan_reads(L, op, &reads, &x, &logical, 1, out_map, extents, rank))
+    return (MlirValue){NULL};
   MlirType acc_type = accumulator_type(type, reduce_kind(combiner));
   BodyData body = {.kind = BODY_REDUCE, .op = op, .num_operands = 1, .accumulator = braze_element_type(acc_type)};
   MlirValue acc = build(L, op, mnemonic, &reads, identity_init(op, combiner, acc_type), out_map, rank, reduction, &body);
@@ -400,15 +489,22 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
   int64_t shape[BRAZE_MAX_RANK];
   intptr_t rank = braze_shape(type, shape), nb = rank - 2;
   intptr_t m = nb, n = nb + 1, k = nb + 2;
-  Reads reads = {.num_inputs = 0};
-  add_read(L, &reads, 0, a, contraction_read(L, mlirValueGetType(a), shape, nb, m, k));
-  add_read(L, &reads, 1, b, contraction_read(L, mlirValueGetType(b), shape, nb, k, n));
   bool reduction[MAX_LOOPS] = {false};
   reduction[k] = true;
   MlirAffineExpr out[BRAZE_MAX_RANK];
   for (intptr_t i = 0; i < rank; ++i)
     out[i] = mlirAffineDimExprGet(L->ctx, i);
   MlirAffineMap out_map = mlirAffineMapGet(L->ctx, nb + 3, 0, rank, out);
+  int64_t extents[MAX_LOOPS];
+  memcpy(extents, shape, (size_t)rank * sizeof *extents);
+  MlirType a_type = mlirValueGetType(a);
+  extents[k] = mlirShapedTypeGetDimSize(a_type, braze_rank(a_type) - 1);
+  MlirValue vals[2] = {a, b};
+  MlirAffineMap logical[2] = {contraction_read(L, a_type, shape, nb, m, k),
+                              contraction_read(L, mlirValueGetType(b), shape, nb, k, n)};
+  Reads reads;
+  if (!plan_reads(L, op, &reads, vals, logical, 2, out_map, extents, nb + 3))
+    return (MlirValue){NULL};
   MlirType acc_type = accumulator_type(type, "sum");
   BodyData body = {.kind = BODY_CONTRACT, .op = op, .num_operands = 2, .accumulator = braze_element_type(acc_type)};
   MlirValue acc = build(L, op, braze_graph_op_mnemonic(op), &reads, identity_init(op, "reduce_sum", acc_type), out_map,

@@ -7,7 +7,9 @@
  * producer is otherwise inlined into every consumer generic: its body is cloned
  * into the consumer, its inputs become the consumer's inputs with their maps
  * composed (producer map ∘ inverse(producer output map) ∘ consumer map), and the
- * consumer's braze.ops becomes producer ops ++ consumer ops. Inlining into a
+ * consumer's braze.ops becomes producer ops ++ consumer ops (not into a consumer
+ * where a loop would then be indexed by no bare dim: linalg needs one for the
+ * loop's extent; that consumer reads the realized tensor). Inlining into a
  * reduction consumer is a prologue and allowed. A producer read more than
  * `reads-threshold` times, or whose body holds more than `opcount-threshold` ops,
  * is realized (Inductor's realize_reads_threshold / realize_opcount_threshold).
@@ -218,8 +220,28 @@ static bool inlined_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
   return ok;
 }
 
-/* Rebuild `consumer` with `producer` inlined; returns the new op (null on failure). */
-static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer) {
+/* Whether each of `num_loops` loops is a bare dim of some result of `maps`: linalg
+ * takes a loop's extent from such an operand dim, and refuses the op otherwise
+ * ("invalid indexing maps are non-invertible"). */
+static bool loops_bound(const MlirAffineMap *maps, intptr_t n, intptr_t num_loops) {
+  bool bound[MAX_LOOPS] = {false};
+  for (intptr_t i = 0; i < n; ++i)
+    for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(maps[i]); r < nr; ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(maps[i], r);
+      if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) < MAX_LOOPS)
+        bound[mlirAffineDimExprGetPosition(e)] = true;
+    }
+  for (intptr_t l = 0; l < num_loops; ++l)
+    if (!bound[l])
+      return false;
+  return true;
+}
+
+/* Rebuild `consumer` with `producer` inlined; returns the new op (null when it
+ * cannot: more than MAX_INPUTS inputs, or `*unbound` set when a loop of the
+ * consumer would be indexed by no bare dim, e.g. a reduced dim read only through
+ * the producer, whose own read of it is a broadcast 0 or a reshape's floordiv). */
+static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer, bool *unbound) {
   Inlining *in = calloc(1, sizeof *in);
   in->producer = producer;
   in->consumer = consumer;
@@ -236,6 +258,11 @@ static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer)
     }
     for (intptr_t l = 0; l < num_loops; ++l)
       reduction[l] = braze_generic_loop_is_reduction(consumer, l);
+    if (!loops_bound(in->maps, in->num_inputs + num_outputs, num_loops)) {
+      *unbound = true;
+      free(in);
+      return rebuilt;
+    }
     MlirContext ctx = mlirOperationGetContext(consumer);
     MlirAttribute ops = braze_string_array_concat(
         ctx, mlirOperationGetAttributeByName(producer, braze_ref(BRAZE_OPS_ATTR)),
@@ -321,12 +348,14 @@ static bool process(GenericList *list, size_t i, const Options *o) {
   }
   /* Snapshot the consumers first: rebuilding one changes the use list. */
   GenericList consumers = consumers_of(mlirOperationGetResult(producer, 0));
-  long inlined = 0, kept = 0;
+  long inlined = 0, kept = 0, kept_unbound = 0;
   for (size_t k = 0; k < consumers.count; ++k) {
     MlirOperation c = consumers.ops[k];
-    MlirOperation rebuilt = inline_into(producer, c);
-    if (mlirOperationIsNull(rebuilt)) { /* too many operands: it reads the realized tensor */
+    bool unbound = false;
+    MlirOperation rebuilt = inline_into(producer, c, &unbound);
+    if (mlirOperationIsNull(rebuilt)) { /* it reads the realized tensor */
       kept++;
+      kept_unbound += unbound;
       continue;
     }
     for (intptr_t r = 0, n = mlirOperationGetNumResults(c); r < n; ++r)
@@ -336,7 +365,10 @@ static bool process(GenericList *list, size_t i, const Options *o) {
     inlined++;
   }
   free(consumers.ops);
-  if (o->remarks && kept)
+  if (o->remarks && kept_unbound)
+    braze_emit_remark(loc, "inlined into %ld consumer%s, realized for %ld (a loop would be indexed by no operand dim)",
+                      inlined, inlined == 1 ? "" : "s", kept);
+  else if (o->remarks && kept)
     braze_emit_remark(loc, "inlined into %ld consumer%s, realized for %ld (more than %d inputs)", inlined,
                       inlined == 1 ? "" : "s", kept, MAX_INPUTS);
   else if (o->remarks)
