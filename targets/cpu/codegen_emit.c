@@ -243,11 +243,85 @@ static void open_loops(Gen *g, CgBuilder *b, const int *dims, int n) {
   }
 }
 
+/* Dot-layout contractions (matmul with a transposed B) block the innermost
+ * parallel dim: CG_DOT_BLOCK columns at a time, each with its own accumulator in
+ * the one reduction loop, so each A element loaded feeds several dot products. */
+enum { CG_DOT_BLOCK = 4 };
+
+static MlirValue index_add(CgBuilder *b, MlirValue x, int64_t c) {
+  MlirValue ops[2] = {x, cg_index(b, c)};
+  return cg_op(b, "arith.addi", mlirValueGetType(x), 2, ops);
+}
+
+/* Columns [0, blocks*CG_DOT_BLOCK) of dim jd, reduction dim r (the last one). */
+static void emit_dot_blocks(Gen *g, CgBuilder *b, int jd, int r, int64_t blocks) {
+  CgBuilder jb_body;
+  MlirValue jb = open_loop(b, blocks, &jb_body);
+  MlirValue mul[2] = {jb, cg_index(&jb_body, CG_DOT_BLOCK)};
+  MlirValue j0 = cg_op(&jb_body, "arith.muli", cg_index_type(g->K->ctx), 2, mul);
+  MlirValue j[CG_DOT_BLOCK], acc[CG_DOT_BLOCK], next[CG_DOT_BLOCK];
+  bool reads_j[CG_MAX_INPUTS];
+  for (int i = 0; i < g->it->n_in; ++i)
+    reads_j[i] = (map_dims(g->it->maps[i]) & (1ull << jd)) != 0;
+  for (int u = 0; u < CG_DOT_BLOCK; ++u) {
+    j[u] = u ? index_add(&jb_body, j0, u) : j0;
+    g->ivs[jd] = j[u];
+    acc[u] = init_value(g, &jb_body);
+    if (mlirValueIsNull(acc[u])) {
+      gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
+      return;
+    }
+  }
+  CgBuilder kb;
+  MlirValue k, iter[CG_DOT_BLOCK];
+  MlirOperation f = cg_for(&jb_body, cg_index(&jb_body, 0), cg_index(&jb_body, g->it->ext[r]), CG_DOT_BLOCK, acc,
+                           &kb, &k, iter);
+  bind(g, &kb, r, k); /* inputs not reading jd: loaded once per k */
+  for (int u = 0; u < CG_DOT_BLOCK && !g->failed; ++u) {
+    g->ivs[jd] = j[u];
+    g->bound |= 1ull << jd;
+    for (int i = 0; i < g->it->n_in; ++i)
+      if (reads_j[i])
+        g->loaded[i] = false;
+    load_ready(g, &kb);
+    next[u] = clone_body(g, &kb, iter[u]);
+    g->bound &= ~(1ull << jd);
+  }
+  if (g->failed) {
+    cg_yield(&kb, CG_DOT_BLOCK, iter); /* keep the IR well-formed; the error is reported */
+    return;
+  }
+  cg_yield(&kb, CG_DOT_BLOCK, next);
+  g->bound |= 1ull << jd;
+  for (int u = 0; u < CG_DOT_BLOCK; ++u) {
+    g->ivs[jd] = j[u];
+    store_output(g, &jb_body, mlirOperationGetResult(f, u));
+  }
+}
+
 static void emit_scalar_mode(Gen *g, CgBuilder *b) {
   int dims[CG_MAX_DIMS], n = 0, r = g->k;
   while (r < g->it->n_dims && g->it->par[r])
     dims[n++] = r++;
-  open_loops(g, b, dims, n);
+  int jd = n ? dims[n - 1] : -1;
+  if (g->it->contraction && jd >= 0 && r == g->it->n_dims - 1 && g->it->ext[jd] >= CG_DOT_BLOCK &&
+      out_val(g)->kind != ST_SCALAR) {
+    open_loops(g, b, dims, n - 1);
+    int64_t blocks = g->it->ext[jd] / CG_DOT_BLOCK;
+    Gen saved = *g;
+    emit_dot_blocks(g, b, jd, r, blocks);
+    if (g->failed || blocks * CG_DOT_BLOCK == g->it->ext[jd])
+      return;
+    *g = saved; /* the remaining columns: one dot product each */
+    CgBuilder body;
+    MlirValue iv, none;
+    cg_for(b, cg_index(b, blocks * CG_DOT_BLOCK), cg_index(b, g->it->ext[jd]), 0, NULL, &body, &iv, &none);
+    body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+    *b = body;
+    bind(g, b, jd, iv);
+  } else {
+    open_loops(g, b, dims, n);
+  }
   MlirValue init = init_value(g, b);
   if (mlirValueIsNull(init)) {
     gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
