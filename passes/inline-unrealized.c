@@ -19,12 +19,19 @@
  * loop it does not depend on, e.g. rsqrt of a row statistic read by every element
  * of the row) is realized instead of being recomputed for every value of that loop.
  *
+ * A producer whose body holds a transcendental (exp, log, tanh, erf, ...), read by
+ * several generics that all iterate over its rows, with a row of at most
+ * `persistent-row-bytes`, is realized (reason expensive-recompute): softmax's
+ * exp(x - max) is then computed once per element into a per-row buffer instead
+ * of once for the sum and once for the divide.
+ *
  * Options: disable, reads-threshold=N (4), opcount-threshold=N (64), remarks,
- * realize-broadcast. */
+ * realize-broadcast, persistent-row-bytes=N (65536; 0 disables). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinTypes.h"
 #include "passes/loop_utils.h"
 #include "passes/passes.h"
 #include "support/context.h"
@@ -38,6 +45,7 @@ typedef struct {
   bool realize_broadcast;
   long long reads_threshold;
   long long opcount_threshold;
+  long long persistent_row_bytes;
 } Options;
 
 /* The generics of the function in program order; entries are updated when a
@@ -86,6 +94,53 @@ static bool is_broadcast_read(MlirOpOperand use) {
   return false;
 }
 
+/* Whether the body holds a transcendental (recomputing it per consumer is costly). */
+static bool has_transcendental(MlirOperation generic) {
+  static const char *const names[] = {"math.exp", "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10",
+                                      "math.log1p", "math.tanh", "math.erf", "math.sin", "math.cos", "math.powf",
+                                      "math.atan", "math.atan2", NULL};
+  MlirBlock body = braze_generic_body(generic);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    for (const char *const *n = names; *n; ++n)
+      if (braze_op_is(op, *n))
+        return true;
+  return false;
+}
+
+/* Inductor's persistent reduction: a producer with a transcendental read by several
+ * generics that all iterate over its rows (leading dims, parallel loops, identity
+ * on the leading map results) with a row of at most `persistent-row-bytes` is
+ * realized: form-kernels fuses it into the consumers' kernel and cpu-codegen keeps
+ * the row in a per-row buffer, so it is computed once instead of per consumer. */
+static bool persistent_row(MlirOperation producer, const Options *o, intptr_t reads) {
+  MlirType t = mlirValueGetType(mlirOperationGetResult(producer, 0));
+  if (o->persistent_row_bytes <= 0 || reads < 2 || !mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  if (rank < 2 || !has_transcendental(producer))
+    return false;
+  MlirType elem = mlirShapedTypeGetElementType(t);
+  int64_t bits = mlirTypeIsAF64(elem) ? 64 : (mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem)) ? 16 : 32;
+  int64_t row = mlirShapedTypeGetDimSize(t, rank - 1) * bits / 8;
+  if (row > o->persistent_row_bytes)
+    return false;
+  MlirValue result = mlirOperationGetResult(producer, 0);
+  for (MlirOpOperand use = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    MlirAffineMap map = braze_generic_map(user, mlirOpOperandGetOperandNumber(use));
+    if (mlirAffineMapGetNumResults(map) != rank)
+      return false;
+    for (intptr_t r = 0; r < rank - 1; ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (!mlirAffineExprIsADim(e) || mlirAffineDimExprGetPosition(e) != r ||
+          braze_generic_loop_is_reduction(user, r))
+        return false;
+    }
+  }
+  return true;
+}
+
 /* Why `producer` must be realized (written into `reason`), or false when it can be
  * inlined into every consumer. `*reads` gets the number of uses. */
 static bool must_realize(MlirOperation producer, const Options *o, char *reason, intptr_t *reads) {
@@ -115,6 +170,10 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
   }
   if (*reads > o->reads_threshold)
     return snprintf(reason, REASON_LEN, "%ld reads > reads-threshold=%lld", (long)*reads, o->reads_threshold), true;
+  if (persistent_row(producer, o, *reads))
+    return snprintf(reason, REASON_LEN, "expensive-recompute (%ld reads of a row <= persistent-row-bytes=%lld)",
+                    (long)*reads, o->persistent_row_bytes),
+           true;
   intptr_t ops = body_op_count(producer);
   if (ops > o->opcount_threshold)
     return snprintf(reason, REASON_LEN, "%ld ops > opcount-threshold=%lld", (long)ops, o->opcount_threshold), true;
@@ -393,16 +452,17 @@ static bool run(MlirOperation func, void *state) {
 
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "reads-threshold", "opcount-threshold", "remarks",
-                                        "realize-broadcast", NULL};
+                                        "realize-broadcast", "persistent-row-bytes", NULL};
   if (!braze_options_check(opts, "inline-unrealized", allowed, error))
     return NULL;
   Options o = {.disable = braze_option_flag(opts, "disable"),
                .remarks = braze_option_flag(opts, "remarks"),
                .realize_broadcast = braze_option_flag(opts, "realize-broadcast")};
   if (!braze_option_int(opts, "reads-threshold", 4, &o.reads_threshold, error) ||
-      !braze_option_int(opts, "opcount-threshold", 64, &o.opcount_threshold, error))
+      !braze_option_int(opts, "opcount-threshold", 64, &o.opcount_threshold, error) ||
+      !braze_option_int(opts, "persistent-row-bytes", 65536, &o.persistent_row_bytes, error))
     return NULL;
-  if (o.reads_threshold < 0 || o.opcount_threshold < 0) {
+  if (o.reads_threshold < 0 || o.opcount_threshold < 0 || o.persistent_row_bytes < 0) {
     braze_str_printf(error, "inline-unrealized: thresholds must be >= 0");
     return NULL;
   }
@@ -417,6 +477,8 @@ const BrazePassInfo braze_pass_inline_unrealized = {
     .options_help = "  disable              realize every producer (inline nothing)\n"
                     "  reads-threshold=N    realize producers read more than N times (default 4)\n"
                     "  opcount-threshold=N  realize producers whose body has more than N ops (default 64)\n"
+                    "  persistent-row-bytes=N  realize transcendental producers read by several row-wise consumers\n"
+                    "                       when a row is at most N bytes (default 65536; 0 disables)\n"
                     "  remarks              one remark per producer: 'realized: <reason>' or 'inlined into N consumers'\n"
                     "  realize-broadcast    realize producers a consumer reads through a broadcasting map\n",
     .anchor = "func.func",
