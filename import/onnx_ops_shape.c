@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "import/onnx_internal.h"
+#include "mlir-c/BuiltinTypes.h"
 
 /* Output 0 = reshape of input 0 to `to`, or input 0 itself when the shape is equal. */
 static bool reshape_to(OnnxImporter *im, OnnxValue *in, const OnnxType *to) {
@@ -195,9 +196,25 @@ static bool convert_concat(OnnxImporter *im) {
       r.dims[axis] += t.dims[axis];
     }
   }
+  /* graph.concat is binary: N inputs become a left-nested chain, each link typed
+   * with the sizes along axis added up so far. */
   OnnxNamedAttr attr = {"dim", onnx_i64_attr(im, axis)};
-  if (ok)
-    ok = onnx_set_output(im, 0, onnx_build(im, "concat", &r, xs, n, &attr, 1), &r);
+  if (ok) {
+    OnnxType partial = r;
+    partial.dims[axis] = 0;
+    MlirValue acc = xs[0];
+    for (size_t i = 0; i < n && ok; ++i) {
+      MlirType ti = mlirValueGetType(xs[i]);
+      partial.dims[axis] += mlirShapedTypeGetDimSize(ti, (intptr_t)axis);
+      if (i == 0)
+        continue;
+      MlirValue pair[2] = {acc, xs[i]};
+      acc = onnx_build(im, "concat", i + 1 == n ? &r : &partial, pair, 2, &attr, 1);
+      ok = !mlirValueIsNull(acc);
+    }
+    if (ok)
+      ok = onnx_set_output(im, 0, acc, &r);
+  }
   free(xs);
   return ok;
 }

@@ -84,6 +84,7 @@ typedef struct {
   int64_t *space;
   bool *reduced;
   bool has_red, has_contraction, has_ext, opaque;
+  bool sealed;      /* a concat chain of inserts over different spaces: fuses with nothing else */
   size_t num_ops;  /* graph ops in the group (max-ops counts these) */
   int64_t score;   /* bytes saved by the fusions that built the group */
   unsigned version; /* bumped on every merge into the group (verdict cache) */

@@ -338,7 +338,7 @@ static bool creates_cycle(const FkGraph *g, int ga, int gb) {
 static FkReason kind_rules(const FkGraph *g, const FkGroup *a, const FkGroup *b) {
   if (g->rules.disable)
     return FK_DISABLED;
-  if (a->opaque || b->opaque)
+  if (a->opaque || b->opaque || a->sealed || b->sealed)
     return FK_NOT_FUSABLE;
   if (a->has_ext || b->has_ext)
     return FK_EXTERN;
@@ -547,7 +547,54 @@ static bool fuse_best(FkGraph *g, OptionCache *cache) {
   return fused;
 }
 
+static bool same_space(const FkNode *n, const FkGroup *gr) {
+  if (n->rank != gr->rank)
+    return false;
+  for (int d = 0; d < n->rank; ++d)
+    if (n->space[d] != gr->space[d])
+      return false;
+  return true;
+}
+
+/* The tensor.insert_slice chain of one concat (each insert's destination is the
+ * previous insert) is one kernel: codegen writes every slice into one buffer. Its
+ * inserts have the sources' spaces, which differ when the inputs' sizes do, so the
+ * chain is put into one group before the greedy loop; such a group (sealed) fuses
+ * with nothing else. */
+static void group_insert_chains(FkGraph *g) {
+  for (size_t i = 0; i < g->num_nodes; ++i) {
+    FkNode *n = &g->nodes[i];
+    if (n->cls != FK_NODE_INSERT)
+      continue;
+    MlirValue dest = mlirOperationGetOperand(n->op, 1);
+    int p = -1;
+    for (size_t r = 0; r < n->num_reads; ++r)
+      if (mlirValueEqual(n->reads[r].value, dest))
+        p = n->reads[r].producer;
+    if (p < 0 || g->nodes[p].cls != FK_NODE_INSERT || g->nodes[p].group == n->group)
+      continue;
+    FkGroup *base = &g->groups[g->nodes[p].group], *other = &g->groups[n->group];
+    bool sealed = base->sealed || other->sealed || !same_space(n, base);
+    int min_a = base->members[0], min_b = other->members[0];
+    merge_members(g, base, other);
+    base->has_red |= other->has_red;
+    base->has_contraction |= other->has_contraction;
+    base->num_ops += other->num_ops;
+    base->score += other->score;
+    base->sealed = sealed;
+    base->version++;
+    other->alive = false;
+    g->steps = realloc(g->steps, (g->num_steps + 1) * sizeof *g->steps);
+    g->steps[g->num_steps++] = (FkStep){min_a < min_b ? min_a : min_b, min_a < min_b ? min_b : min_a,
+                                        FK_CAT_VERTICAL, 0};
+    for (size_t c = 0; c < g->num_cands; ++c)
+      if (!g->cands[c].step && g->nodes[g->cands[c].a].group == g->nodes[g->cands[c].b].group)
+        g->cands[c].step = (int)g->num_steps;
+  }
+}
+
 void fk_schedule(FkGraph *g) {
+  group_insert_chains(g);
   for (size_t i = 0; i < g->num_cands; ++i) {
     FkCandidate *c = &g->cands[i];
     FkVerdict v = verdict(g, g->nodes[c->a].group, g->nodes[c->b].group, false, NULL);

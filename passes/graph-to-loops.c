@@ -40,6 +40,8 @@ typedef struct {
   size_t num_views, cap_views;
   MlirOperation *constants; /* arith.constants made from graph.constant (erased if unused) */
   size_t num_constants, cap_constants;
+  MlirOperation *absorbed; /* inner concats of the chain just lowered, outermost first */
+  size_t num_absorbed, cap_absorbed;
 } Lowering;
 
 /* How a generic reads its graph operands: deduplicated tensor inputs with their
@@ -516,19 +518,55 @@ static void set_ops_attr(Lowering *L, MlirValue v, const char *mnemonic) {
   mlirOperationSetAttributeByName(mlirOpResultGetOwner(v), braze_ref(BRAZE_OPS_ATTR), ops_attr(L->ctx, mnemonic));
 }
 
-/* concat: tensor.insert_slice of each input into a tensor.empty. */
+/* A graph.concat whose only use is another graph.concat along the same dim: it is
+ * absorbed into that one's lowering (a chain becomes one tensor.empty). */
+static bool is_absorbed_concat(MlirOperation op) {
+  const char *m = braze_graph_op_mnemonic(op);
+  if (!m || strcmp(m, "concat") != 0)
+    return false;
+  MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
+  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return false;
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  const char *um = braze_graph_op_mnemonic(user);
+  int64_t dim = -1, user_dim = -2;
+  return um && strcmp(um, "concat") == 0 && braze_attr_i64(op, "dim", &dim) &&
+         braze_attr_i64(user, "dim", &user_dim) && dim == user_dim;
+}
+
+/* Insert the leaves of the concat tree rooted at `v` (left to right) into `acc`. */
+static MlirValue insert_concat_leaves(Lowering *L, MlirOperation root, MlirValue v, MlirValue acc,
+                                      int64_t dim, int64_t offsets[BRAZE_MAX_RANK]) {
+  if (mlirValueIsAOpResult(v)) {
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (!mlirOperationEqual(def, root) && is_absorbed_concat(def)) {
+      if (L->num_absorbed == L->cap_absorbed) {
+        L->cap_absorbed = L->cap_absorbed ? 2 * L->cap_absorbed : 8;
+        L->absorbed = realloc(L->absorbed, L->cap_absorbed * sizeof *L->absorbed);
+      }
+      L->absorbed[L->num_absorbed++] = def;
+      for (intptr_t i = 0; i < 2 && !mlirValueIsNull(acc); ++i)
+        acc = insert_concat_leaves(L, root, mlirOperationGetOperand(def, i), acc, dim, offsets);
+      return acc;
+    }
+  }
+  MlirValue input = materialize(L, v);
+  BrazeBuilder b = braze_builder_before(root);
+  acc = braze_build_insert_slice(&b, input, acc, offsets);
+  set_ops_attr(L, acc, "concat");
+  offsets[dim] += mlirShapedTypeGetDimSize(mlirValueGetType(input), dim);
+  return acc;
+}
+
+/* concat: one tensor.empty and a tensor.insert_slice per leaf of the chain of
+ * single-use concats along the same dim that ends at `op`. */
 static MlirValue lower_concat(Lowering *L, MlirOperation op) {
   int64_t dim = 0;
   braze_attr_i64(op, "dim", &dim);
   MlirValue acc = empty_like(op, mlirValueGetType(mlirOperationGetResult(op, 0)));
   int64_t offsets[BRAZE_MAX_RANK] = {0};
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
-    MlirValue input = materialize(L, mlirOperationGetOperand(op, i));
-    BrazeBuilder b = braze_builder_before(op);
-    acc = braze_build_insert_slice(&b, input, acc, offsets);
-    set_ops_attr(L, acc, "concat");
-    offsets[dim] += mlirShapedTypeGetDimSize(mlirValueGetType(input), dim);
-  }
+  for (intptr_t i = 0; i < 2; ++i)
+    acc = insert_concat_leaves(L, op, mlirOperationGetOperand(op, i), acc, dim, offsets);
   return acc;
 }
 
@@ -541,21 +579,6 @@ static MlirValue lower_constant(Lowering *L, MlirOperation op) {
   }
   L->constants[L->num_constants++] = mlirOpResultGetOwner(c);
   return c;
-}
-
-static MlirValue lower_user_kernel(Lowering *L, MlirOperation op) {
-  MlirValue operands[MAX_READS];
-  intptr_t n = mlirOperationGetNumOperands(op);
-  if (n > MAX_READS) {
-    braze_emit_error(mlirOperationGetLocation(op), "user_kernel with more than %d operands", MAX_READS);
-    return (MlirValue){NULL};
-  }
-  for (intptr_t k = 0; k < n; ++k)
-    operands[k] = materialize(L, mlirOperationGetOperand(op, k));
-  BrazeBuilder b = braze_builder_before(op);
-  MlirNamedAttribute callee = mlirNamedAttributeGet(
-      mlirIdentifierGet(L->ctx, braze_ref("callee")), mlirOperationGetAttributeByName(op, braze_ref("callee")));
-  return braze_build_typed(&b, "func.call", operands, n, mlirValueGetType(mlirOperationGetResult(op, 0)), &callee, 1);
 }
 
 /* ---- view maps (view index -> input index) ---- */
@@ -706,8 +729,6 @@ static bool attributes_fit(MlirOperation op) {
   case GRAPH_CONTRACTION:
     return n == 2 && rank >= 2 && operand_rank(op, 0) >= 2 && operand_rank(op, 1) >= 2 &&
            operand_rank(op, 0) <= rank && operand_rank(op, 1) <= rank;
-  case GRAPH_USER_KERNEL:
-    return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("callee")));
   case GRAPH_SHAPE:
     if (strcmp(m, "transpose") == 0)
       return array_fits(op, "perm", rank, rank);
@@ -751,8 +772,6 @@ static MlirValue lower_op(Lowering *L, MlirOperation op) {
     return lower_concat(L, op);
   case GRAPH_CONSTANT:
     return lower_constant(L, op);
-  case GRAPH_USER_KERNEL:
-    return lower_user_kernel(L, op);
   default:
     braze_emit_error(mlirOperationGetLocation(op), "graph-to-loops cannot lower '%s'",
                      braze_graph_op_mnemonic(op));
@@ -820,6 +839,8 @@ static bool run(MlirOperation func, void *state) {
       add_view(&L, op, view_map(&L, op));
       continue;
     }
+    if (is_absorbed_concat(op))
+      continue; /* lowered with the concat that uses it */
     MlirValue lowered = lower_op(&L, op);
     if (mlirValueIsNull(lowered)) {
       ok = false;
@@ -827,12 +848,16 @@ static bool run(MlirOperation func, void *state) {
     }
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), lowered);
     mlirOperationDestroy(op);
+    for (size_t k = 0; k < L.num_absorbed; ++k) /* outermost first: each one's user is gone */
+      mlirOperationDestroy(L.absorbed[k]);
+    L.num_absorbed = 0;
   }
   if (ok)
     finish_views(&L);
   free(ops.ops);
   free(L.views);
   free(L.constants);
+  free(L.absorbed);
   return ok;
 }
 

@@ -224,7 +224,7 @@ typedef struct {
 
 static MlirWalkResult collect_graph_op(MlirOperation op, void *user_data) {
   OpList *list = user_data;
-  if (!braze_is_graph_op(op) || braze_graph_op_class(op) == GRAPH_USER_KERNEL)
+  if (!braze_is_graph_op(op))
     return MlirWalkResultAdvance;
   if (list->count == list->cap) {
     list->cap = list->cap ? 2 * list->cap : 64;

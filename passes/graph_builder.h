@@ -84,7 +84,7 @@ void braze_gb_replace(GraphBuilder *b, MlirOperation op, MlirValue v);
 
 /* Called for each graph op braze_graph_erase_dead is about to erase. */
 typedef void (*BrazeEraseCallback)(MlirOperation op, void *user_data);
-/* Erase graph ops (other than user_kernel) whose results have no uses, under
+/* Erase graph ops whose results have no uses, under
  * `root`, until none is left: the greedy driver and upstream DCE cannot, since IRDL
  * ops carry no side-effect information. Returns how many were erased. */
 size_t braze_graph_erase_dead(MlirOperation root, BrazeEraseCallback on_erase, void *user_data);

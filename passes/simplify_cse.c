@@ -4,7 +4,7 @@
  * block in order with a hash table of the graph ops seen so far. Two ops are the
  * same when they have the same name, operands (in order), attribute dictionary and
  * result types: every one of those is uniqued by MLIR, so pointers identify them.
- * user_kernel calls are left alone (their bodies are the user's). Each block has its
+ * func.call (user kernels) are left alone (their bodies are the user's). Each block has its
  * own table: an op is merged only into an earlier op of the same block. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +89,7 @@ static void table_grow(OpTable *t) {
 }
 
 static bool cse_candidate(MlirOperation op) {
-  return braze_is_graph_op(op) && braze_graph_op_class(op) != GRAPH_USER_KERNEL;
+  return braze_is_graph_op(op);
 }
 
 static size_t cse_region(MlirRegion region, SimplifyRun *run);

@@ -1,6 +1,6 @@
 /* The interpreter's driver: binds values to host tensors, walks a function's ops in
  * order, dispatches graph ops to their evaluators, follows func.call and
- * graph.user_kernel into callees, and collects func.return's operands. */
+ * func.call into callees, and collects func.return's operands. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static const RefOpEntry op_table[] = {
     {"layer_norm", ref_layer_norm, 3, 3}, {"rms_norm", ref_rms_norm, 2, 2}, {"batch_norm", ref_batch_norm, 5, 5},
     {"linear", ref_linear, 3, 3}, {"matmul", ref_matmul, 2, 2}, {"batch_matmul", ref_batch_matmul, 2, 2},
     {"transpose", ref_transpose, 1, 1}, {"broadcast_to", ref_broadcast_to, 1, 1}, {"reshape", ref_reshape, 1, 1},
-    {"slice", ref_slice, 1, 1}, {"concat", ref_concat, 1, -1}, {"constant", ref_constant, 0, 0},
+    {"slice", ref_slice, 1, 1}, {"concat", ref_concat, 2, 2}, {"constant", ref_constant, 0, 0},
 };
 
 static const RefOpEntry *find_op(const char *mnemonic) {
@@ -175,7 +175,7 @@ static MlirOperation lookup_callee(MlirOperation op, MlirStringRef *name_out) {
   return (MlirOperation){NULL};
 }
 
-/* A user kernel is evaluated only when its body is graph ops, calls and a return. */
+/* A called function (user kernel) is evaluated only when its body is graph ops, calls and a return. */
 static bool check_graph_callee(MlirOperation op, MlirOperation callee, MlirStringRef name) {
   MlirRegion body = mlirOperationGetRegion(callee, 0);
   MlirBlock block = mlirRegionGetFirstBlock(body);
@@ -195,7 +195,7 @@ static bool check_graph_callee(MlirOperation op, MlirOperation callee, MlirStrin
   return true;
 }
 
-/* func.call / graph.user_kernel: run the callee and bind its results to op's results. */
+/* func.call: run the callee and bind its results to op's results. */
 static bool eval_call(MlirOperation op, Env *env, const BrazeHostTensor *const *args, size_t n_args, int depth) {
   MlirStringRef name;
   MlirOperation callee = lookup_callee(op, &name);
@@ -204,7 +204,7 @@ static bool eval_call(MlirOperation op, Env *env, const BrazeHostTensor *const *
   if (mlirRegionIsNull(mlirOperationGetRegion(callee, 0)) ||
       mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(callee, 0))))
     return ref_fail(op, "callee @%.*s has no body", (int)name.length, name.data);
-  if (braze_op_is(op, "graph.user_kernel") && !check_graph_callee(op, callee, name))
+  if (!check_graph_callee(op, callee, name))
     return false;
   if (depth + 1 > MAX_CALL_DEPTH)
     return ref_fail(op, "calls nested deeper than %d (recursive call of @%.*s?)", MAX_CALL_DEPTH, (int)name.length,
@@ -317,7 +317,7 @@ static bool eval_op(MlirOperation op, MlirOperation func, Env *env, int depth, b
   if (braze_op_is(op, "func.return")) {
     ok = eval_return(op, func, args, n_args, outputs, n_out);
     *returned = ok;
-  } else if (braze_op_is(op, "func.call") || braze_op_is(op, "graph.user_kernel")) {
+  } else if (braze_op_is(op, "func.call")) {
     ok = eval_call(op, env, args, n_args, depth);
   } else if (braze_is_graph_op(op)) {
     ok = eval_graph_op(op, env, args, n_args);

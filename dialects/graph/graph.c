@@ -26,7 +26,7 @@ static const OpClassEntry op_classes[] = {
     {"matmul", GRAPH_CONTRACTION}, {"batch_matmul", GRAPH_CONTRACTION},
     {"transpose", GRAPH_SHAPE}, {"broadcast_to", GRAPH_SHAPE}, {"reshape", GRAPH_SHAPE},
     {"slice", GRAPH_SHAPE}, {"concat", GRAPH_SHAPE},
-    {"constant", GRAPH_CONSTANT}, {"user_kernel", GRAPH_USER_KERNEL},
+    {"constant", GRAPH_CONSTANT},
 };
 
 static const OpClassEntry *lookup(MlirOperation op) {

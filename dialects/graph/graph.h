@@ -20,7 +20,6 @@ typedef enum {
   GRAPH_CONTRACTION, /* matmul batch_matmul */
   GRAPH_SHAPE,       /* transpose broadcast_to reshape slice concat */
   GRAPH_CONSTANT,    /* constant {value} */
-  GRAPH_USER_KERNEL, /* user_kernel {callee} */
 } GraphOpClass;
 
 /* The class of a graph op; GRAPH_NOT_GRAPH for ops of other dialects. */

@@ -306,11 +306,15 @@ irdl.dialect @graph {
     irdl.results(res: %res)
     irdl.attributes {"starts" = %a_starts, "limits" = %a_limits, "strides" = %a_strides}
   }
+  // Binary: IRDL binds one constraint variable per SSA value, so a variadic
+  // group would force every input to one type (docs/decisions/0004). An N-input
+  // concat is a left-nested chain of binary ones.
   irdl.operation @concat {
-    %inputs = irdl.base "!builtin.tensor"
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
     %res = irdl.base "!builtin.tensor"
     %a_dim = irdl.base "#builtin.integer"
-    irdl.operands(inputs: variadic %inputs)
+    irdl.operands(lhs: %lhs, rhs: %rhs)
     irdl.results(res: %res)
     irdl.attributes {"dim" = %a_dim}
   }
@@ -320,14 +324,5 @@ irdl.dialect @graph {
     %a_value = irdl.any
     irdl.results(res: %res)
     irdl.attributes {"value" = %a_value}
-  }
-  // A call of a user-written MLIR function (func.func @callee) on tensors.
-  irdl.operation @user_kernel {
-    %inputs = irdl.base "!builtin.tensor"
-    %res = irdl.base "!builtin.tensor"
-    %a_callee = irdl.base "#builtin.symbol_ref"
-    irdl.operands(inputs: variadic %inputs)
-    irdl.results(res: %res)
-    irdl.attributes {"callee" = %a_callee}
   }
 }

@@ -20,7 +20,7 @@ enum { VARIADIC = -1 };
 
 typedef struct {
   const char *mnemonic;
-  int num_operands;  /* VARIADIC: any number (concat needs >= 1, checked by its rule) */
+  int num_operands;  /* VARIADIC: any number (no op uses it since concat became binary) */
   bool float_only;   /* every tensor operand and the result must be f32/f16/bf16 */
   GvRule rule;
 } GvOpRules;
@@ -65,9 +65,8 @@ static const GvOpRules op_rules[] = {
     {"broadcast_to", 1, false, gv_verify_broadcast_to},
     {"reshape", 1, false, gv_verify_reshape},
     {"slice", 1, false, gv_verify_slice},
-    {"concat", VARIADIC, false, gv_verify_concat},
+    {"concat", 2, false, gv_verify_concat},
     {"constant", 0, false, gv_verify_constant},
-    {"user_kernel", VARIADIC, false, gv_verify_user_kernel},
 };
 
 static const GvOpRules *find_rules(const char *mnemonic) {

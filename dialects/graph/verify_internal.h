@@ -81,6 +81,5 @@ bool gv_verify_reshape(const GvOp *v);
 bool gv_verify_slice(const GvOp *v);
 bool gv_verify_concat(const GvOp *v);
 bool gv_verify_constant(const GvOp *v);
-bool gv_verify_user_kernel(const GvOp *v);
 
 #endif

@@ -98,9 +98,7 @@ static bool concat_input_matches(const GvOp *v, intptr_t i, int64_t dim) {
 }
 
 bool gv_verify_concat(const GvOp *v) {
-  if (v->num_inputs < 1)
-    return gv_fail(v, "expects at least one input");
-  int64_t dim;
+  int64_t dim; /* binary: IRDL checked there are exactly 2 inputs */
   if (!gv_dim_attr(v, "dim", v->in[0].rank, &dim) || !same_elt_as_input(v))
     return false;
   int64_t expected[BRAZE_MAX_RANK];

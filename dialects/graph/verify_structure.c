@@ -1,5 +1,4 @@
-/* Graph verifier rules for contractions (linear, matmul, batch_matmul), constant and
- * user_kernel. */
+/* Graph verifier rules for contractions (linear, matmul, batch_matmul) and constant. */
 #include <string.h>
 
 #include "dialects/graph/verify_internal.h"
@@ -85,63 +84,4 @@ bool gv_verify_constant(const GvOp *v) {
   if (mlirTypeEqual(type, v->res.type))
     return true;
   return gv_fail(v, "value type %s must equal the result type %s", gv_type(type).s, gv_type(v->res.type).s);
-}
-
-/* ---- user_kernel ---- */
-
-static MlirOperation enclosing_module(MlirOperation op) {
-  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p))
-    if (braze_op_is(p, "builtin.module"))
-      return p;
-  return (MlirOperation){NULL};
-}
-
-/* The func.func named `name` in the module enclosing `op`, or a null op. */
-static MlirOperation lookup_function(MlirOperation op, MlirStringRef name) {
-  MlirOperation module = enclosing_module(op);
-  if (mlirOperationIsNull(module))
-    return module;
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
-  MlirOperation fn = mlirSymbolTableLookup(table, name);
-  mlirSymbolTableDestroy(table);
-  if (!mlirOperationIsNull(fn) && !braze_op_is(fn, "func.func"))
-    return (MlirOperation){NULL};
-  return fn;
-}
-
-static bool signature_matches(const GvOp *v, MlirStringRef name, MlirType fn_type) {
-  intptr_t num_inputs = mlirFunctionTypeGetNumInputs(fn_type);
-  if (num_inputs != v->num_inputs)
-    return gv_fail(v, "callee @%.*s takes %lld arguments, got %lld operands", (int)name.length, name.data,
-                   (long long)num_inputs, (long long)v->num_inputs);
-  for (intptr_t i = 0; i < num_inputs; ++i) {
-    MlirType arg = mlirFunctionTypeGetInput(fn_type, i);
-    if (!mlirTypeEqual(arg, v->in[i].type))
-      return gv_fail(v, "operand #%lld type %s does not match @%.*s's argument type %s", (long long)i,
-                     gv_type(v->in[i].type).s, (int)name.length, name.data, gv_type(arg).s);
-  }
-  if (mlirFunctionTypeGetNumResults(fn_type) != 1)
-    return gv_fail(v, "callee @%.*s must return exactly 1 result, it returns %lld", (int)name.length,
-                   name.data, (long long)mlirFunctionTypeGetNumResults(fn_type));
-  MlirType result = mlirFunctionTypeGetResult(fn_type, 0);
-  if (!mlirTypeEqual(result, v->res.type))
-    return gv_fail(v, "result type %s does not match @%.*s's result type %s", gv_type(v->res.type).s,
-                   (int)name.length, name.data, gv_type(result).s);
-  return true;
-}
-
-bool gv_verify_user_kernel(const GvOp *v) {
-  MlirAttribute callee = mlirOperationGetAttributeByName(v->op, mlirStringRefCreateFromCString("callee"));
-  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
-    return gv_fail(v, "expects a flat symbol reference attribute 'callee' (callee = @fn)");
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  MlirOperation fn = lookup_function(v->op, name);
-  if (mlirOperationIsNull(fn))
-    return gv_fail(v, "callee @%.*s does not name a func.func in the enclosing module", (int)name.length,
-                   name.data);
-  MlirAttribute fn_type = mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("function_type"));
-  if (mlirAttributeIsNull(fn_type) || !mlirAttributeIsAType(fn_type))
-    return gv_fail(v, "callee @%.*s has no function type", (int)name.length, name.data);
-  return signature_matches(v, name, mlirTypeAttrGetValue(fn_type));
 }

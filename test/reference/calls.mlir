@@ -1,4 +1,4 @@
-// func.call and graph.user_kernel of graph-dialect functions.
+// func.call of graph-dialect functions (user kernels are func.call).
 // RUN: %python %S/compare.py %s | FileCheck %s
 // CHECK: ok @caller
 // CHECK: ok @kernel_user
@@ -21,8 +21,8 @@ func.func private @nested(%x: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4x
   %1 = "graph.tanh"(%0) : (tensor<3x4xf32>) -> tensor<3x4xf32>
   return %1 : tensor<3x4xf32>
 }
-func.func private @kernel(%x: tensor<3x4xf32>, %b: tensor<3x4xf32>) -> tensor<3x4xf32> {
-  %s = "graph.reduce_sum"(%b) {dims = array<i64: 0>, keepdim = false} : (tensor<3x4xf32>) -> tensor<4xf32>
+func.func private @kernel(%x: tensor<3x4xf32>, %b: tensor<5x4xf32>) -> tensor<3x4xf32> {
+  %s = "graph.reduce_sum"(%b) {dims = array<i64: 0>, keepdim = false} : (tensor<5x4xf32>) -> tensor<4xf32>
   %0 = func.call @nested(%x, %s) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
@@ -33,10 +33,10 @@ func.func @caller(%x: tensor<3x4xf32>, %b: tensor<4xf32>) -> (tensor<3x4xf32>, t
   %1:2 = func.call @two_results(%0) : (tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3xf32>)
   return %1#0, %1#1 : tensor<3x4xf32>, tensor<3xf32>
 }
-// (IRDL gives user_kernel's variadic inputs one constraint value, so they share a type.)
+// A user kernel whose arguments have different types.
 // NUMPY @kernel_user: np.tanh(2 * x + np.sum(b, axis=0)) - x
-func.func @kernel_user(%x: tensor<3x4xf32>, %b: tensor<3x4xf32>) -> tensor<3x4xf32> {
-  %0 = "graph.user_kernel"(%x, %b) {callee = @kernel} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+func.func @kernel_user(%x: tensor<3x4xf32>, %b: tensor<5x4xf32>) -> tensor<3x4xf32> {
+  %0 = func.call @kernel(%x, %b) : (tensor<3x4xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
   %1 = "graph.sub"(%0, %x) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   return %1 : tensor<3x4xf32>
 }

@@ -43,8 +43,8 @@ func.func private @add_one(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 func.func @linalg_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // KERNEL: errors.mlir:[[@LINE+1]]:8: error: reference: graph.user_kernel: unsupported: user kernel @add_one is not written in the graph dialect ('arith.constant' at {{.*}}errors.mlir:{{[0-9]+}}:8); the reference interpreter evaluates only graph-dialect callees
-  %0 = "graph.user_kernel"(%x) {callee = @add_one} : (tensor<4xf32>) -> tensor<4xf32>
+  // KERNEL: errors.mlir:[[@LINE+1]]:8: error: reference: func.call: unsupported: user kernel @add_one is not written in the graph dialect ('arith.constant' at {{.*}}errors.mlir:{{[0-9]+}}:8); the reference interpreter evaluates only graph-dialect callees
+  %0 = func.call @add_one(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

@@ -154,18 +154,51 @@ func.func @concat_elt(%x: tensor<4x8xf32>) -> tensor<8x8xf16> {
 
 // -----
 
-func.func @concat_empty() -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.concat' op expects at least one input}}
-  %0 = "graph.concat"() {dim = 0 : i64} : () -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func @concat_one(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{expects exactly 2 operands, but got 1}}
+  %0 = "graph.concat"(%x) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
 
-// IRDL binds one constraint variable for the whole variadic group, so today every
-// concat input must have the same type (see docs/dialect-graph.md, concat).
-func.func @concat_mixed(%x: tensor<4x8xf32>, %y: tensor<4x2xf32>) -> tensor<4x10xf32> {
-  // expected-error @+1 {{expected 'tensor<4x8xf32>' but got 'tensor<4x2xf32>'}}
-  %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
+// concat is binary: three inputs are a chain of two concats.
+func.func @concat_three(%x: tensor<4x8xf32>) -> tensor<4x24xf32> {
+  // expected-error @+1 {{expects exactly 2 operands, but got 3}}
+  %0 = "graph.concat"(%x, %x, %x) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x24xf32>
+  return %0 : tensor<4x24xf32>
+}
+
+// -----
+
+func.func @concat_rank(%x: tensor<4x8xf32>, %y: tensor<8xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'graph.concat' op input #1 has rank 1; expected rank 2 like input #0}}
+  %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @concat_other_dim(%x: tensor<4x8xf32>, %y: tensor<3x2xf32>) -> tensor<4x10xf32> {
+  // expected-error @+1 {{'graph.concat' op input #1 has shape [3, 2]; expected every dim but dim 1 to equal input #0's [4, 8]}}
+  %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3x2xf32>) -> tensor<4x10xf32>
   return %0 : tensor<4x10xf32>
+}
+
+// -----
+
+func.func @concat_input_elts(%x: tensor<4x8xf32>, %y: tensor<4x2xf16>) -> tensor<4x10xf32> {
+  // expected-error @+1 {{'graph.concat' op input #1 has element type f16; expected f32 like input #0}}
+  %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf16>) -> tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// -----
+
+// Inputs of different sizes along dim are fine (lhs and rhs have their own
+// constraint variables), but the result must add them up.
+func.func @concat_mixed_result(%x: tensor<4x8xf32>, %y: tensor<4x2xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'graph.concat' op result shape [4, 16] must be [4, 10] (the inputs' sizes along dim added up)}}
+  %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
 }

@@ -1,4 +1,4 @@
-// Contractions (linear, matmul, batch_matmul), constant and user_kernel.
+// Contractions (linear, matmul, batch_matmul), constant, and user kernels (func.call).
 // RUN: braze-opt %s --split-input-file --verify-diagnostics
 
 func.func @linear_weight_rank(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
@@ -137,27 +137,10 @@ func.func @constant_not_dense() -> tensor<f32> {
 
 // -----
 
+// User kernels are func.call: upstream's verifier checks the callee and signature.
 func.func @user_kernel_missing(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.user_kernel' op callee @nowhere does not name a func.func in the enclosing module}}
-  %0 = "graph.user_kernel"(%a) {callee = @nowhere} : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-memref.global @not_a_func : memref<4xf32> = uninitialized
-func.func @user_kernel_not_func(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.user_kernel' op callee @not_a_func does not name a func.func in the enclosing module}}
-  %0 = "graph.user_kernel"(%a) {callee = @not_a_func} : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-func.func private @k2(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-func.func @user_kernel_arity(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.user_kernel' op callee @k2 takes 2 arguments, got 1 operands}}
-  %0 = "graph.user_kernel"(%a) {callee = @k2} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'func.call' op 'nowhere' does not reference a valid function}}
+  %0 = func.call @nowhere(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
@@ -165,25 +148,16 @@ func.func @user_kernel_arity(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func private @k(tensor<8xf32>) -> tensor<4xf32>
 func.func @user_kernel_arg_type(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.user_kernel' op operand #0 type tensor<4xf32> does not match @k's argument type tensor<8xf32>}}
-  %0 = "graph.user_kernel"(%a) {callee = @k} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'func.call' op operand type mismatch: expected operand type 'tensor<8xf32>', but provided 'tensor<4xf32>' for operand number 0}}
+  %0 = func.call @k(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
 // -----
 
-func.func private @k(tensor<4xf32>) -> tensor<4xf16>
-func.func @user_kernel_result_type(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.user_kernel' op result type tensor<4xf32> does not match @k's result type tensor<4xf16>}}
-  %0 = "graph.user_kernel"(%a) {callee = @k} : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-func.func private @k(tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
-func.func @user_kernel_results(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.user_kernel' op callee @k must return exactly 1 result, it returns 2}}
-  %0 = "graph.user_kernel"(%a) {callee = @k} : (tensor<4xf32>) -> tensor<4xf32>
+// graph.user_kernel is gone (docs/decisions/0004-irdl-variadic-operands.md).
+func.func @user_kernel_op(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unregistered operation 'graph.user_kernel' found in dialect ('graph')}}
+  %0 = "graph.user_kernel"(%a) {callee = @user_kernel_op} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

@@ -113,15 +113,19 @@ func.func @contractions(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %ba: tensor<2
 // CHECK: "graph.broadcast_to"(%{{.*}}) : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
 // CHECK: "graph.reshape"(%{{.*}}) : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
 // CHECK: "graph.slice"(%{{.*}}) {limits = array<i64: 2, 3, 4>, starts = array<i64: 0, 1, 0>, strides = array<i64: 1, 1, 3>} : (tensor<2x3x4xf32>) -> tensor<2x2x2xf32>
-// CHECK: "graph.concat"(%{{.*}}, %{{.*}}, %{{.*}}) {dim = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x9x4xf32>
-// CHECK: "graph.concat"(%{{.*}}) {dim = 0 : i64} : (tensor<3x1xf32>) -> tensor<3x1xf32>
+// CHECK: %[[C4:.*]] = "graph.concat"(%{{.*}}, %{{.*}}) {dim = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x6x4xf32>
+// CHECK: "graph.concat"(%[[C4]], %{{.*}}) {dim = 1 : i64} : (tensor<2x6x4xf32>, tensor<2x3x4xf32>) -> tensor<2x9x4xf32>
+// CHECK: "graph.concat"(%{{.*}}, %{{.*}}) {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x5xf32>
 func.func @shapes(%x: tensor<2x3x4xf32>, %c: tensor<3x1xf32>) -> tensor<4x2x3xf32> {
   %0 = "graph.transpose"(%x) {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
   %1 = "graph.broadcast_to"(%c) : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
   %2 = "graph.reshape"(%x) : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
   %3 = "graph.slice"(%x) {starts = array<i64: 0, 1, 0>, limits = array<i64: 2, 3, 4>, strides = array<i64: 1, 1, 3>} : (tensor<2x3x4xf32>) -> tensor<2x2x2xf32>
-  %4 = "graph.concat"(%x, %x, %x) {dim = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x9x4xf32>
-  %5 = "graph.concat"(%c) {dim = 0 : i64} : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  %4 = "graph.concat"(%x, %x) {dim = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x6x4xf32>
+  %5 = "graph.concat"(%4, %x) {dim = 1 : i64} : (tensor<2x6x4xf32>, tensor<2x3x4xf32>) -> tensor<2x9x4xf32>
+  %6 = "graph.slice"(%x) {starts = array<i64: 0, 0, 0>, limits = array<i64: 1, 3, 4>, strides = array<i64: 1, 1, 1>} : (tensor<2x3x4xf32>) -> tensor<1x3x4xf32>
+  %7 = "graph.reshape"(%6) : (tensor<1x3x4xf32>) -> tensor<3x4xf32>
+  %8 = "graph.concat"(%c, %7) {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x5xf32>
   return %0 : tensor<4x2x3xf32>
 }
 
@@ -136,14 +140,20 @@ func.func @constants() -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
+// A user kernel is a func.call of a func.func in the module, its body any upstream
+// dialect; its operands may differ in type.
 // CHECK-LABEL: func.func @my_kernel
-func.func @my_kernel(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = arith.addf %a, %b : tensor<4x8xf32>
+func.func @my_kernel(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %bb = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<4x8xf32>) dimensions = [0]
+  %0 = arith.addf %a, %bb : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 // CHECK-LABEL: func.func @user
-// CHECK: "graph.user_kernel"(%{{.*}}, %{{.*}}) {callee = @my_kernel} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-func.func @user(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = "graph.user_kernel"(%a, %a) {callee = @my_kernel} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %0 : tensor<4x8xf32>
+// CHECK: %[[K:.*]] = call @my_kernel(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK: "graph.neg"(%[[K]])
+func.func @user(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = func.call @my_kernel(%a, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = "graph.neg"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
 }

@@ -132,12 +132,15 @@ def shapes():
              node("Flatten", ["e"], ["f"], name="flat"),                                  # [2,24]
              node("Flatten", ["e"], ["f0"], name="flat0", axis=0),                        # [1,48]
              node("Flatten", ["e"], ["fm"], name="flatneg", axis=-1),                     # [6,8]
-             node("Concat", ["q", "q"], ["y"], name="cat", axis=-2)]                      # [6,8]
+             node("Concat", ["q", "q"], ["y"], name="cat", axis=-2),                      # [6,8]
+             node("Concat", ["q", "fm", "q0"], ["y3"], name="cat3", axis=0),              # [12,8]: a chain
+             node("Concat", ["f"], ["y1"], name="cat1", axis=1)]                          # [2,24]: identity
     inits = [const("shape", np.array([3, -1], np.int64)), const("uax", np.array([0, -1], np.int64)),
              const("uax0", np.array([0], np.int64)), const("col", np.ones((3, 1), np.float32)),
              const("eshape", np.array([2, 1, 8], np.int64))]
     return model(nodes, [vi("x", [2, 3, 4])],
-                 [vi("y", [6, 8]), vi("f", [2, 24]), vi("f0", [1, 48]), vi("fm", [6, 8])], inits)
+                 [vi("y", [6, 8]), vi("f", [2, 24]), vi("f0", [1, 48]), vi("fm", [6, 8]), vi("y3", [12, 8]),
+                  vi("y1", [2, 24])], inits)
 
 
 def reshape_zero():

@@ -62,19 +62,17 @@ func.func @consts(%x: tensor<80xf32>) -> tensor<80xf32> {
   return %b : tensor<80xf32>
 }
 
-// concat: each producer fuses into the insert_slice that writes its slot; the
-// second insert reads the first one's whole result (its destination), which is
-// not a read at its own indices: two kernels, called in order.
-// CHECK-LABEL: func.func private @cpu_poi_fused_exp_concat_2(
-// CHECK-SAME: %[[X:.*]]: tensor<4xf32>) -> tensor<8xf32>
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0] [4] [1]
-// CHECK-LABEL: func.func private @cpu_poi_fused_neg_concat_3(
-// CHECK-SAME: %[[Y:.*]]: tensor<4xf32>, %[[D:.*]]: tensor<8xf32>) -> tensor<8xf32>
-// CHECK: tensor.insert_slice %{{.*}} into %[[D]][4] [4] [1]
+// concat: the insert_slice chain of one concat is one group from the start (each
+// insert's destination is the previous insert, codegen writes all slices into one
+// buffer); the inserts have equal spaces here, so the producers fuse in too.
+// CHECK-LABEL: func.func private @cpu_poi_fused_exp_neg_concat_2(
+// CHECK-SAME: %[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>) -> tensor<8xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %{{.*}} into %[[E]][0] [4] [1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[I0]][4] [4] [1]
 // CHECK-LABEL: func.func @concat(
-// CHECK-NEXT: %[[P:.*]] = call @cpu_poi_fused_exp_concat_2(%arg0)
-// CHECK-NEXT: %[[Q:.*]] = call @cpu_poi_fused_neg_concat_3(%arg1, %[[P]])
-// CHECK-NEXT: return %[[Q]]
+// CHECK-NEXT: %[[P:.*]] = call @cpu_poi_fused_exp_neg_concat_2(%arg0, %arg1)
+// CHECK-NEXT: return %[[P]]
 func.func @concat(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<8xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
@@ -93,4 +91,29 @@ func.func @concat(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<8xf32> {
   %i0 = tensor.insert_slice %a into %d[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
   %i1 = tensor.insert_slice %b into %i0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
   return %i1 : tensor<8xf32>
+}
+
+// concat of inputs of different sizes: the inserts' spaces differ, the chain is
+// still one kernel, and fuses with nothing else (the producers stay apart).
+// CHECK-LABEL: func.func private @cpu_poi_fused_concat_
+// CHECK-SAME: (%{{.*}}: tensor<2xf32>, %{{.*}}: tensor<3xf32>) -> tensor<5xf32>
+// CHECK: tensor.empty() : tensor<5xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0] [2] [1]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[2] [3] [1]
+// CHECK-LABEL: func.func @concat_sizes(
+// CHECK: %[[A:.*]] = call @cpu_poi_fused_exp_
+// CHECK: %[[R:.*]] = call @cpu_poi_fused_concat_{{[0-9]+}}(%[[A]], %arg1)
+// CHECK-NEXT: return %[[R]]
+func.func @concat_sizes(%x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<5xf32> {
+  %e = tensor.empty() : tensor<2xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<2xf32>) outs(%e : tensor<2xf32>) attrs = {braze.ops = ["exp"]} {
+  ^bb0(%p: f32, %o: f32):
+    %r = math.exp %p : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  %d = tensor.empty() : tensor<5xf32>
+  %i0 = tensor.insert_slice %a into %d[0] [2] [1] : tensor<2xf32> into tensor<5xf32>
+  %i1 = tensor.insert_slice %y into %i0[2] [3] [1] : tensor<3xf32> into tensor<5xf32>
+  return %i1 : tensor<5xf32>
 }

@@ -49,7 +49,7 @@ func.func private @k(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @calls_and_concat(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
   // expected-remark@+1 {{realized: read by 'func.call'}}
   %0 = "graph.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  %1 = "graph.user_kernel"(%0) {callee = @k} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = func.call @k(%0) : (tensor<4xf32>) -> tensor<4xf32>
   // expected-remark@+1 {{realized: read by 'tensor.insert_slice'}}
   %2 = "graph.neg"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %3 = "graph.concat"(%2, %x) {dim = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
