@@ -1,5 +1,7 @@
 /* `braze check`: compile a module, run every entry (or --func) on seeded random
- * inputs (or --inputs), and compare each output with the reference interpreter.
+ * inputs (or --inputs), and compare each output with the reference interpreter — or,
+ * for an ONNX model when ONNX Runtime for node is installed (NODE_PATH), with ONNX
+ * Runtime (--oracle=auto|reference|onnxruntime).
  *
  * Metric per output, for floats: err = max_i |a_i - b_i| / max(|b_i|, 1e-2 * max_j |b_j|)
  * (a relative error whose denominator is floored at a hundredth of the output's scale,
@@ -11,23 +13,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/onnx_import.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "reference/reference.h"
 #include "support/context.h"
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
+#include "tools/braze/ort_oracle.h"
 
 static const char help_head[] =
     "usage: braze check FILE.mlir [options]\n"
     "  --target=NAME           target to compile for (default cpu)\n"
     "  --pipeline=NAME|FILE    pipeline (default: the target's default)\n"
     "  --rtol=X                bound on the relative error for every float dtype\n"
+    "  --oracle=WHICH          auto (default: ONNX Runtime for .onnx models when node can\n"
+    "                          load onnxruntime-node, else the reference interpreter),\n"
+    "                          reference, or onnxruntime\n"
     "Without --func every public function is checked.\n";
 
 typedef struct {
   BrazeCommonFlags common;
-  const char *target, *pipeline, *rtol;
+  const char *target, *pipeline, *rtol, *oracle;
 } CheckFlags;
 
 typedef struct {
@@ -73,7 +80,7 @@ static Comparison compare(const BrazeHostTensor *got, const BrazeHostTensor *wan
 
 /* Compare all outputs; prints one line per output. */
 static bool report(const char *func, const BrazeHostTensor *got, const BrazeHostTensor *want, size_t n,
-                   const CheckFlags *f) {
+                   const char *oracle, const CheckFlags *f) {
   bool all = true;
   for (size_t o = 0; o < n; ++o) {
     char type[128];
@@ -85,29 +92,50 @@ static bool report(const char *func, const BrazeHostTensor *got, const BrazeHost
     printf("%s  @%s out%zu %-18s max rel err %.3g (bound %.0e)", pass ? "PASS" : "FAIL", func, o, type, c.err,
            bound);
     if (!pass)
-      printf("  worst at element %lld: got %.9g, reference %.9g", (long long)c.worst, got[o].data[c.worst],
+      printf("  worst at element %lld: got %.9g, %s %.9g", (long long)c.worst, got[o].data[c.worst], oracle,
              want[o].data[c.worst]);
     printf("\n");
   }
   return all;
 }
 
+/* ONNX Runtime when asked for, or by default for an ONNX model it can run. */
+static bool use_onnxruntime(const CheckFlags *f) {
+  if (f->oracle && strcmp(f->oracle, "reference") == 0)
+    return false;
+  if (f->oracle && strcmp(f->oracle, "onnxruntime") == 0)
+    return true;
+  return braze_onnx_is_model_path(f->common.file) && braze_ort_available();
+}
+
+/* The expected outputs from the chosen oracle. */
+static bool run_oracle(MlirOperation func, const CheckFlags *f, const BrazeHostTensor *inputs, size_t n_in,
+                       size_t n_out, BrazeHostTensor **want, size_t *n_want) {
+  if (!use_onnxruntime(f))
+    return braze_reference_run(func, inputs, n_in, want, n_want);
+  *n_want = n_out;
+  return braze_ort_run(f->common.file, inputs, n_in, n_out, want);
+}
+
 static bool check_func(MlirOperation func, const BrazeCompiled *compiled, const CheckFlags *f) {
   MlirStringRef ref = braze_cli_func_name(func);
   char *name = strndup(ref.data, ref.length);
+  const char *oracle = use_onnxruntime(f) ? "onnxruntime" : "reference";
   BrazeHostTensor *inputs = NULL, *want = NULL, *got = NULL;
   size_t n_in = 0, n_want = 0, n_got = 0;
   bool ok = braze_cli_make_inputs("check", func, &f->common, &inputs, &n_in) &&
-            braze_reference_run(func, inputs, n_in, &want, &n_want) &&
-            braze_compiled_call("check", compiled, name, inputs, n_in, &got, &n_got);
+            braze_compiled_call("check", compiled, name, inputs, n_in, &got, &n_got) &&
+            run_oracle(func, f, inputs, n_in, n_got, &want, &n_want);
   if (ok && n_got != n_want) {
-    fprintf(stderr, "braze check: @%s: compiled code gives %zu outputs, the reference %zu\n", name, n_got, n_want);
+    fprintf(stderr, "braze check: @%s: compiled code gives %zu outputs, the %s %zu\n", name, n_got, oracle, n_want);
     ok = false;
   }
   if (ok && f->common.save_outputs)
     ok = braze_cli_save_tensors("check", f->common.save_outputs, "out", got, n_got);
-  if (ok)
-    ok = report(name, got, want, n_want, f);
+  if (ok) {
+    printf("oracle: %s\n", oracle);
+    ok = report(name, got, want, n_want, oracle, f);
+  }
   braze_tensors_free(inputs, n_in);
   braze_tensors_free(want, n_want);
   braze_tensors_free(got, n_got);
@@ -144,8 +172,9 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
     }
     int r = braze_cli_common_flag("check", argc, argv, &i, &f->common);
     if (!r && !(r = braze_cli_flag_value("check", argc, argv, &i, "--target", &f->target)) &&
-        !(r = braze_cli_flag_value("check", argc, argv, &i, "--pipeline", &f->pipeline)))
-      r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol);
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--pipeline", &f->pipeline)) &&
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol)))
+      r = braze_cli_flag_value("check", argc, argv, &i, "--oracle", &f->oracle);
     if (r < 0)
       return -1;
     if (r == 0) {
@@ -160,6 +189,14 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
   if (strcmp(f->common.file, "-") == 0) {
     /* The file is read twice: once compiled, once for the reference. */
     fprintf(stderr, "braze check: needs a file, not stdin\n");
+    return -1;
+  }
+  if (f->oracle && strcmp(f->oracle, "auto") && strcmp(f->oracle, "reference") && strcmp(f->oracle, "onnxruntime")) {
+    fprintf(stderr, "braze check: --oracle must be auto, reference or onnxruntime, not '%s'\n", f->oracle);
+    return -1;
+  }
+  if (f->oracle && strcmp(f->oracle, "onnxruntime") == 0 && !braze_onnx_is_model_path(f->common.file)) {
+    fprintf(stderr, "braze check: --oracle=onnxruntime needs an .onnx model\n");
     return -1;
   }
   if (f->rtol && !(atof(f->rtol) >= 0)) {

@@ -1,5 +1,6 @@
 // ort_run.js MODEL.onnx OUTDIR in0.npy,in1.npy,... : runs a model with ONNX Runtime (CPU,
 // onnxruntime-node from NODE_PATH) and writes OUTDIR/ort<i>.npy. f32 inputs/outputs only.
+// The oracle of `braze check MODEL.onnx` (tools/braze/ort_oracle.c).
 const ort = require('onnxruntime-node');
 const fs = require('fs');
 function readNpy(p) {
