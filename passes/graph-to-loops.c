@@ -19,6 +19,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/loop_utils.h"
+#include "passes/view_maps.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -581,103 +582,6 @@ static MlirValue lower_constant(Lowering *L, MlirOperation op) {
   return c;
 }
 
-/* ---- view maps (view index -> input index) ---- */
-
-static MlirAffineMap transpose_map(Lowering *L, MlirOperation op) {
-  int64_t perm[BRAZE_MAX_RANK];
-  intptr_t rank = braze_attr_i64_array(op, "perm", perm, BRAZE_MAX_RANK);
-  MlirAffineExpr exprs[BRAZE_MAX_RANK];
-  for (intptr_t i = 0; i < rank; ++i) /* result dim i is input dim perm[i] */
-    exprs[perm[i]] = mlirAffineDimExprGet(L->ctx, i);
-  return rank ? mlirAffineMapGet(L->ctx, rank, 0, rank, exprs) : mlirAffineMapZeroResultGet(L->ctx, 0, 0);
-}
-
-static MlirAffineMap broadcast_map(Lowering *L, MlirOperation op) {
-  int64_t shape[BRAZE_MAX_RANK], xshape[BRAZE_MAX_RANK];
-  intptr_t rank = braze_shape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape);
-  intptr_t xrank = braze_shape(mlirValueGetType(mlirOperationGetOperand(op, 0)), xshape);
-  return braze_map_broadcast(L->ctx, rank, shape, rank, xshape, xrank);
-}
-
-static MlirAffineMap slice_map(Lowering *L, MlirOperation op) {
-  int64_t starts[BRAZE_MAX_RANK], strides[BRAZE_MAX_RANK];
-  intptr_t rank = braze_attr_i64_array(op, "starts", starts, BRAZE_MAX_RANK);
-  braze_attr_i64_array(op, "strides", strides, BRAZE_MAX_RANK);
-  MlirAffineExpr exprs[BRAZE_MAX_RANK];
-  for (intptr_t i = 0; i < rank; ++i) {
-    MlirAffineExpr d = mlirAffineDimExprGet(L->ctx, i);
-    MlirAffineExpr scaled = mlirAffineMulExprGet(d, mlirAffineConstantExprGet(L->ctx, strides[i]));
-    exprs[i] = mlirSimplifyAffineExpr(mlirAffineAddExprGet(scaled, mlirAffineConstantExprGet(L->ctx, starts[i])),
-                                      (uint32_t)rank, 0);
-  }
-  return rank ? mlirAffineMapGet(L->ctx, rank, 0, rank, exprs) : mlirAffineMapZeroResultGet(L->ctx, 0, 0);
-}
-
-/* reshape of row-major data. Dims are matched in groups of equal element count
- * (size-1 dims aside: an input size-1 dim is read at 0, a result size-1 dim is
- * always 0); within a group the result index is linearized and split into the input
- * dims with floordiv/mod, so 1:1 groups stay plain dims. */
-static MlirAffineMap reshape_map(Lowering *L, MlirOperation op) {
-  int64_t out[BRAZE_MAX_RANK], in[BRAZE_MAX_RANK];
-  intptr_t out_rank = braze_shape(mlirValueGetType(mlirOperationGetResult(op, 0)), out);
-  intptr_t in_rank = braze_shape(mlirValueGetType(mlirOperationGetOperand(op, 0)), in);
-  MlirAffineExpr exprs[BRAZE_MAX_RANK];
-  MlirAffineExpr zero = mlirAffineConstantExprGet(L->ctx, 0);
-  intptr_t i = 0, j = 0; /* next result dim, next input dim */
-  while (j < in_rank) {
-    while (i < out_rank && out[i] == 1)
-      ++i;
-    if (in[j] == 1 || i == out_rank) {
-      exprs[j++] = zero;
-      continue;
-    }
-    intptr_t i2 = i + 1, j2 = j + 1;
-    int64_t size_out = out[i], size_in = in[j];
-    while (size_out != size_in) {
-      if (size_out < size_in && i2 < out_rank)
-        size_out *= out[i2++];
-      else if (size_in < size_out && j2 < in_rank)
-        size_in *= in[j2++];
-      else
-        break; /* element counts differ: the verifier rejects this */
-    }
-    MlirAffineExpr linear = zero;
-    for (intptr_t d = i; d < i2; ++d) {
-      if (out[d] == 1)
-        continue;
-      MlirAffineExpr scaled = mlirAffineMulExprGet(linear, mlirAffineConstantExprGet(L->ctx, out[d]));
-      linear = mlirAffineAddExprGet(scaled, mlirAffineDimExprGet(L->ctx, d));
-    }
-    int64_t stride = size_in;
-    for (intptr_t d = j; d < j2; ++d) {
-      if (in[d] == 1) {
-        exprs[d] = zero;
-        continue;
-      }
-      stride /= in[d];
-      MlirAffineExpr e = mlirAffineFloorDivExprGet(linear, mlirAffineConstantExprGet(L->ctx, stride));
-      if (d > j) /* the group's first dim needs no mod: its index is < in[d] */
-        e = mlirAffineModExprGet(e, mlirAffineConstantExprGet(L->ctx, in[d]));
-      exprs[d] = mlirSimplifyAffineExpr(e, (uint32_t)out_rank, 0);
-    }
-    i = i2;
-    j = j2;
-  }
-  return in_rank ? mlirAffineMapGet(L->ctx, out_rank, 0, in_rank, exprs)
-                 : mlirAffineMapZeroResultGet(L->ctx, out_rank, 0);
-}
-
-static MlirAffineMap view_map(Lowering *L, MlirOperation op) {
-  const char *m = braze_graph_op_mnemonic(op);
-  if (strcmp(m, "transpose") == 0)
-    return transpose_map(L, op);
-  if (strcmp(m, "broadcast_to") == 0)
-    return broadcast_map(L, op);
-  if (strcmp(m, "slice") == 0)
-    return slice_map(L, op);
-  return reshape_map(L, op);
-}
-
 /* ---- the pass ---- */
 
 static bool is_refused(MlirOperation op) {
@@ -836,7 +740,7 @@ static bool run(MlirOperation func, void *state) {
   for (size_t i = 0; ok && i < ops.count; ++i) {
     MlirOperation op = ops.ops[i];
     if (is_view(op)) {
-      add_view(&L, op, view_map(&L, op));
+      add_view(&L, op, braze_view_map(op));
       continue;
     }
     if (is_absorbed_concat(op))
