@@ -23,6 +23,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/oplist.h"
 
 enum { MAX_READS = 16, MAX_LOOPS = BRAZE_MAX_RANK + 1 };
 
@@ -683,25 +684,8 @@ static MlirValue lower_op(Lowering *L, MlirOperation op) {
   }
 }
 
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-} OpList;
-
-static MlirWalkResult collect_graph_op(MlirOperation op, void *data) {
-  OpList *list = data;
-  if (!braze_is_graph_op(op))
-    return MlirWalkResultAdvance;
-  if (list->count == list->cap) {
-    list->cap = list->cap ? 2 * list->cap : 32;
-    list->ops = realloc(list->ops, list->cap * sizeof *list->ops);
-  }
-  list->ops[list->count++] = op;
-  return MlirWalkResultAdvance;
-}
-
 /* Refuse composites (and ops that cannot be lowered) before anything changes. */
-static bool check_ops(const OpList *ops) {
+static bool check_ops(const BrazeOpList *ops) {
   bool ok = true;
   for (size_t i = 0; i < ops->count; ++i) {
     if (!is_refused(ops->ops[i])) {
@@ -733,8 +717,8 @@ static void finish_views(Lowering *L) {
 
 static bool run(MlirOperation func, void *state) {
   (void)state;
-  OpList ops = {0};
-  mlirOperationWalk(func, collect_graph_op, &ops, MlirWalkPreOrder);
+  BrazeOpList ops = {0};
+  braze_op_list_collect(func, braze_is_graph_op, &ops);
   Lowering L = {.ctx = mlirOperationGetContext(func)};
   bool ok = check_ops(&ops);
   for (size_t i = 0; ok && i < ops.count; ++i) {
@@ -758,7 +742,7 @@ static bool run(MlirOperation func, void *state) {
   }
   if (ok)
     finish_views(&L);
-  free(ops.ops);
+  braze_op_list_free(&ops);
   free(L.views);
   free(L.constants);
   free(L.absorbed);

@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/oplist.h"
 
 GraphBuilder braze_gb_for_pattern(MlirPatternRewriter rewriter, MlirOperation op) {
   MlirRewriterBase base = mlirPatternRewriterAsBase(rewriter);
@@ -217,23 +218,6 @@ void braze_gb_replace(GraphBuilder *b, MlirOperation op, MlirValue v) {
   mlirOperationDestroy(op);
 }
 
-typedef struct {
-  MlirOperation *items;
-  size_t count, cap;
-} OpList;
-
-static MlirWalkResult collect_graph_op(MlirOperation op, void *user_data) {
-  OpList *list = user_data;
-  if (!braze_is_graph_op(op))
-    return MlirWalkResultAdvance;
-  if (list->count == list->cap) {
-    list->cap = list->cap ? 2 * list->cap : 64;
-    list->items = realloc(list->items, list->cap * sizeof *list->items);
-  }
-  list->items[list->count++] = op;
-  return MlirWalkResultAdvance;
-}
-
 static bool has_uses(MlirOperation op) {
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
     if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
@@ -242,25 +226,25 @@ static bool has_uses(MlirOperation op) {
 }
 
 size_t braze_graph_erase_dead(MlirOperation root, BrazeEraseCallback on_erase, void *user_data) {
-  OpList list = {0};
+  BrazeOpList list = {0};
   /* Pre-order is program order within a block; going backwards erases users before
    * the values they use, so one sweep clears a dead chain. Nested regions may need
    * more sweeps. */
-  mlirOperationWalk(root, collect_graph_op, &list, MlirWalkPreOrder);
+  braze_op_list_collect(root, braze_is_graph_op, &list);
   size_t erased = 0;
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = list.count; i-- > 0;) {
-      if (mlirOperationIsNull(list.items[i]) || has_uses(list.items[i]))
+      if (mlirOperationIsNull(list.ops[i]) || has_uses(list.ops[i]))
         continue;
       if (on_erase)
-        on_erase(list.items[i], user_data);
-      mlirOperationDestroy(list.items[i]);
-      list.items[i] = (MlirOperation){NULL};
+        on_erase(list.ops[i], user_data);
+      mlirOperationDestroy(list.ops[i]);
+      list.ops[i] = (MlirOperation){NULL};
       erased++;
       changed = true;
     }
   }
-  free(list.items);
+  braze_op_list_free(&list);
   return erased;
 }

@@ -36,6 +36,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/oplist.h"
 
 enum { MAX_INPUTS = 64, MAX_LOOPS = 32, REASON_LEN = 160 };
 
@@ -50,10 +51,7 @@ typedef struct {
 
 /* The generics of the function in program order; entries are updated when a
  * consumer is rebuilt and nulled when a producer is erased. */
-typedef struct {
-  MlirOperation *ops;
-  size_t count, cap;
-} GenericList;
+typedef BrazeOpList GenericList;
 
 /* ---- facts about producers ---- */
 
@@ -347,18 +345,6 @@ static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer,
 
 /* ---- the pass ---- */
 
-static MlirWalkResult collect_generic(MlirOperation op, void *data) {
-  GenericList *list = data;
-  if (!braze_is_generic(op))
-    return MlirWalkResultAdvance;
-  if (list->count == list->cap) {
-    list->cap = list->cap ? 2 * list->cap : 32;
-    list->ops = realloc(list->ops, list->cap * sizeof *list->ops);
-  }
-  list->ops[list->count++] = op;
-  return MlirWalkResultAdvance;
-}
-
 static void replace_in_list(GenericList *list, size_t from, MlirOperation old, MlirOperation rebuilt) {
   for (size_t i = from; i < list->count; ++i)
     if (!mlirOperationIsNull(list->ops[i]) && mlirOperationEqual(list->ops[i], old))
@@ -373,8 +359,8 @@ static GenericList consumers_of(MlirValue v) {
     bool seen = false;
     for (size_t i = 0; i < list.count && !seen; ++i)
       seen = mlirOperationEqual(list.ops[i], user);
-    if (!seen)
-      collect_generic(user, &list);
+    if (!seen && braze_is_generic(user))
+      braze_op_list_push(&list, user);
   }
   return list;
 }
@@ -423,7 +409,7 @@ static bool process(GenericList *list, size_t i, const Options *o) {
     mlirOperationDestroy(c);
     inlined++;
   }
-  free(consumers.ops);
+  braze_op_list_free(&consumers);
   if (o->remarks && kept_unbound)
     braze_emit_remark(loc, "inlined into %ld consumer%s, realized for %ld (a loop would be indexed by no operand dim)",
                       inlined, inlined == 1 ? "" : "s", kept);
@@ -442,11 +428,11 @@ static bool process(GenericList *list, size_t i, const Options *o) {
 static bool run(MlirOperation func, void *state) {
   const Options *o = state;
   GenericList list = {0};
-  mlirOperationWalk(func, collect_generic, &list, MlirWalkPreOrder);
+  braze_op_list_collect(func, braze_is_generic, &list);
   bool ok = true;
   for (size_t i = 0; ok && i < list.count; ++i)
     ok = process(&list, i, o);
-  free(list.ops);
+  braze_op_list_free(&list);
   return ok;
 }
 
