@@ -5,10 +5,16 @@
  * "4. target level"; docs/passes.md "## cpu-codegen" describes decisions and options.
  *
  * Options:
- *   reassoc=true|false  fastmath<reassoc,contract> on reduction accumulations (default true)
+ *   reassoc=true|false  fastmath<reassoc,contract> on reduction accumulations (default true;
+ *                       max/min also nsz: the sign of a zero maximum is unspecified)
  *   remarks             remarks: each kernel's phases, the entry's peak intermediate bytes
- *   row-buffer-bytes=N  largest per-iteration row buffer kept on the stack (default 65536) */
+ *   row-buffer-bytes=N  largest per-iteration row buffer kept on the stack (default 65536)
+ *   row-jam=N           phases with row reductions in registers take N outer iterations
+ *                       per parallel step and run their reduction loops jammed (N
+ *                       accumulators per loop: independent chains for the CPU to
+ *                       overlap); 1 turns it off (default 2, at most 8) */
 #include "targets/cpu/codegen.h"
+#include "targets/cpu/codegen_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +88,7 @@ MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute d
   return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &type, 1, &ref), 0);
 }
 
-static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", NULL};
+static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", NULL};
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_options_check(options, "cpu-codegen", allowed_options, error))
@@ -98,7 +104,13 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
     return NULL;
   }
   o->remarks = braze_option_flag(options, "remarks");
-  if (!braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error)) {
+  if (!braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
+      !braze_option_int(options, "row-jam", 2, &o->row_jam, error)) {
+    free(o);
+    return NULL;
+  }
+  if (o->row_jam < 1 || o->row_jam > CG_MAX_JAM) {
+    braze_str_printf(error, "option 'row-jam' expects 1 to %d, got %lld", CG_MAX_JAM, o->row_jam);
     free(o);
     return NULL;
   }

@@ -15,6 +15,7 @@ typedef struct {
   bool reassoc;               /* fastmath<reassoc,contract> on reduction accumulations */
   bool remarks;               /* report phases and peak intermediate bytes */
   long long row_buffer_bytes; /* per-iteration row buffers up to this size (alloca) */
+  long long row_jam;          /* outer iterations per parallel step in row-reduction phases */
 } CgOptions;
 
 /* ---- builder (codegen_build.c) ---- */

@@ -151,6 +151,15 @@ static bool reassociable(MlirOperation op) {
   return false;
 }
 
+/* maximumf/minimumf also get nsz: max(-0, +0) may then be either zero, and LLVM
+ * drops the sign-ordering blends from x86's NaN-propagating max (6 dependent
+ * instructions per step of the reduction chain become 3). */
+static const char *reassoc_flags(MlirOperation op) {
+  if (braze_op_is(op, "arith.maximumf") || braze_op_is(op, "arith.minimumf"))
+    return "#arith.fastmath<reassoc,nsz,contract>";
+  return "#arith.fastmath<reassoc,contract>";
+}
+
 static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *m) {
   if (mlirOperationGetNumRegions(op) != 0) {
     gen_error(g, "ops with regions inside linalg.generic bodies are not supported");
@@ -168,8 +177,7 @@ static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *
     mlirOperationSetOperand(c, i, nv);
   }
   if (g->it->has_reduction && g->K->opts->reassoc && reassociable(op))
-    mlirOperationSetAttributeByName(c, braze_ref("fastmath"),
-                                    cg_parse_attr(g->K->ctx, "#arith.fastmath<reassoc,contract>"));
+    mlirOperationSetAttributeByName(c, braze_ref("fastmath"), cg_parse_attr(g->K->ctx, reassoc_flags(op)));
   return cg_insert(b, c);
 }
 
@@ -510,6 +518,160 @@ static bool emit_chunked(CgKernel *K, CgItem *it) {
   return !g.failed;
 }
 
+/* ---- jammed phases ----
+ * One row's register reduction is a dependency chain: the vectorizer keeps a few
+ * vector accumulators, so a 1024-wide f32 sum is ~16 dependent adds per accumulator,
+ * and the next phase of the row waits for it. A phase whose rows reduce into
+ * registers therefore takes J rows per parallel step (rows i*J+u, u < J) and emits
+ * each such reduction nest once, carrying J accumulators with the body cloned per
+ * row: J independent chains in one loop, which the CPU overlaps. Other items of the
+ * phase run once per row, one after another. The per-row storage of the phase's
+ * values (registers, row buffers) lives in CgVal.jam_scalar / jam_mem; jam_select
+ * swaps row u's in before its code is emitted, jam_save keeps what that produced. */
+
+static bool in_phase(const CgKernel *K, const CgVal *v, int p) {
+  return v->producer >= 0 && K->items[v->producer].phase == p;
+}
+
+static void jam_select(CgKernel *K, int p, int u) {
+  for (int i = 0; i < K->n_vals; ++i) {
+    CgVal *v = &K->vals[i];
+    if (in_phase(K, v, p) && v->kind == ST_SCALAR)
+      v->scalar = v->jam_scalar[u];
+    else if (in_phase(K, v, p) && v->kind == ST_ROW)
+      v->mem = v->jam_mem[u];
+  }
+}
+
+static void jam_save(CgKernel *K, int p, int u) {
+  for (int i = 0; i < K->n_vals; ++i) {
+    CgVal *v = &K->vals[i];
+    if (in_phase(K, v, p)) {
+      v->jam_scalar[u] = v->scalar;
+      v->jam_mem[u] = v->mem;
+    }
+  }
+}
+
+/* A reduction into a register with no loop of its own besides the reduction dims. */
+static bool jammable(const CgKernel *K, const CgItem *it) {
+  return it->kind == IT_GENERIC && it->scalar_mode && K->vals[it->out_val].kind == ST_SCALAR;
+}
+
+int cg_phase_jam(const CgKernel *K, const CgPhase *ph) {
+  int jam = (int)K->opts->row_jam;
+  if (ph->k == 0 || jam <= 1 || ph->ext[ph->k - 1] % jam != 0 || cg_phase_chunkable(K, ph))
+    return 1;
+  for (int i = ph->first; i <= ph->last; ++i)
+    if (jammable(K, &K->items[i]))
+      return jam;
+  return 1;
+}
+
+static bool any_failed(const Gen *g, int jam) {
+  for (int u = 0; u < jam; ++u)
+    if (g[u].failed)
+      return true;
+  return false;
+}
+
+/* Reduction loops d..n-1 for all rows at once; res[u] = row u's final value. */
+static void jam_reduce_loops(int p, Gen *g, int jam, CgBuilder *b, int d, const MlirValue *acc, MlirValue *res) {
+  const CgItem *it = g[0].it;
+  CgKernel *K = g[0].K;
+  if (d == it->n_dims) {
+    for (int u = 0; u < jam && !any_failed(g, jam); ++u) {
+      jam_select(K, p, u);
+      load_ready(&g[u], b);
+      res[u] = clone_body(&g[u], b, acc[u]);
+    }
+    return;
+  }
+  if (it->ext[d] == 1) {
+    for (int u = 0; u < jam; ++u) {
+      jam_select(K, p, u);
+      bind(&g[u], b, d, cg_index(b, 0));
+    }
+    jam_reduce_loops(p, g, jam, b, d + 1, acc, res);
+    return;
+  }
+  CgBuilder body;
+  MlirValue iv, iter[CG_MAX_JAM], inner[CG_MAX_JAM] = {{NULL}};
+  MlirOperation f = cg_for(b, cg_index(b, 0), cg_index(b, it->ext[d]), jam, acc, &body, &iv, iter);
+  for (int u = 0; u < jam; ++u) {
+    jam_select(K, p, u);
+    bind(&g[u], &body, d, iv);
+  }
+  jam_reduce_loops(p, g, jam, &body, d + 1, iter, inner);
+  for (int u = 0; u < jam; ++u) {
+    if (mlirValueIsNull(inner[u]))
+      inner[u] = iter[u]; /* keep the IR well-formed; the error is already reported */
+    res[u] = mlirOperationGetResult(f, u);
+  }
+  cg_yield(&body, jam, inner);
+}
+
+static bool emit_jammed_reduction(CgKernel *K, int p, CgItem *it, CgBuilder *b, MlirValue (*outer)[CG_MAX_DIMS],
+                                  int jam) {
+  int k = K->phases[p].k;
+  Gen g[CG_MAX_JAM];
+  MlirValue init[CG_MAX_JAM], res[CG_MAX_JAM] = {{NULL}};
+  for (int u = 0; u < jam; ++u) {
+    g[u] = (Gen){.K = K, .it = it, .k = k, .bound = (1ull << k) - 1};
+    memcpy(g[u].ivs, outer[u], (size_t)k * sizeof *g[u].ivs);
+    jam_select(K, p, u);
+    load_ready(&g[u], b);
+    init[u] = init_value(&g[u], b);
+    if (mlirValueIsNull(init[u])) {
+      gen_error(&g[0], "a reduction's initial value is uninitialized (tensor.empty)");
+      return false;
+    }
+  }
+  jam_reduce_loops(p, g, jam, b, k, init, res);
+  if (any_failed(g, jam))
+    return false;
+  for (int u = 0; u < jam; ++u) {
+    jam_select(K, p, u);
+    store_output(&g[u], b, res[u]);
+    jam_save(K, p, u);
+  }
+  return true;
+}
+
+/* Row u of each parallel step: outer[u] = outer[0] with its last dim i*jam+u. */
+static void jam_rows(CgBuilder *b, int k, int jam, MlirValue (*outer)[CG_MAX_DIMS]) {
+  MlirValue mul[2] = {outer[0][k - 1], cg_index(b, jam)};
+  MlirValue base = cg_op(b, "arith.muli", mlirValueGetType(mul[0]), 2, mul);
+  for (int u = 0; u < jam; ++u) {
+    memcpy(outer[u], outer[0], (size_t)k * sizeof outer[0][0]);
+    outer[u][k - 1] = u ? index_add(b, base, u) : base;
+  }
+}
+
+static bool emit_jammed_phase(CgKernel *K, int p, CgBuilder *b, MlirValue (*outer)[CG_MAX_DIMS], int jam) {
+  const CgPhase *ph = &K->phases[p];
+  jam_rows(b, ph->k, jam, outer);
+  for (int u = 0; u < jam; ++u) {
+    alloc_row_buffers(K, ph, b);
+    jam_save(K, p, u);
+  }
+  for (int i = ph->first; i <= ph->last; ++i) {
+    CgItem *it = &K->items[i];
+    if (jammable(K, it)) {
+      if (!emit_jammed_reduction(K, p, it, b, outer, jam))
+        return false;
+      continue;
+    }
+    for (int u = 0; u < jam; ++u) {
+      jam_select(K, p, u);
+      if (!emit_generic(K, it, b, outer[u], ph->k))
+        return false;
+      jam_save(K, p, u);
+    }
+  }
+  return true;
+}
+
 bool cg_emit_phase(CgKernel *K, int p) {
   const CgPhase *ph = &K->phases[p];
   const CgItem *first = &K->items[ph->first];
@@ -519,13 +681,20 @@ bool cg_emit_phase(CgKernel *K, int p) {
     return emit_result_copy(K, first);
   if (cg_phase_chunkable(K, ph))
     return emit_chunked(K, &K->items[ph->first]);
+  int jam = cg_phase_jam(K, ph);
   CgBuilder b = K->fb;
-  MlirValue outer[CG_MAX_DIMS];
-  if (ph->k > 0)
-    cg_parallel(&K->fb, ph->k, ph->ext, &b, outer);
+  MlirValue outer[CG_MAX_JAM][CG_MAX_DIMS];
+  if (ph->k > 0) {
+    int64_t steps[CG_MAX_DIMS];
+    memcpy(steps, ph->ext, sizeof steps);
+    steps[ph->k - 1] /= jam;
+    cg_parallel(&K->fb, ph->k, steps, &b, outer[0]);
+  }
+  if (jam > 1)
+    return emit_jammed_phase(K, p, &b, outer, jam);
   alloc_row_buffers(K, ph, &b);
   for (int i = ph->first; i <= ph->last; ++i)
-    if (!emit_generic(K, &K->items[i], &b, outer, ph->k))
+    if (!emit_generic(K, &K->items[i], &b, outer[0], ph->k))
       return false;
   return true;
 }

@@ -495,6 +495,8 @@ static void remark_phases(const CgKernel *K) {
       braze_str_puts(&s, "parallel ");
       for (int d = 0; d < ph->k; ++d)
         braze_str_printf(&s, "%s%lld", d ? "x" : "", (long long)ph->ext[d]);
+      if (cg_phase_jam(K, ph) > 1)
+        braze_str_printf(&s, " (%d rows per step)", cg_phase_jam(K, ph));
     }
     braze_str_printf(&s, ", %d item(s)", ph->last - ph->first + 1);
   }

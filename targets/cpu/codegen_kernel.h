@@ -5,7 +5,7 @@
 
 #include "targets/cpu/codegen.h"
 
-enum { CG_MAX_DIMS = 8, CG_MAX_INPUTS = 16 };
+enum { CG_MAX_DIMS = 8, CG_MAX_INPUTS = 16, CG_MAX_JAM = 8 };
 
 /* Where a kernel-level tensor lives in the target-level function. */
 typedef enum {
@@ -27,6 +27,8 @@ typedef struct {
   bool used;          /* read by any item */
   bool local_alloc;   /* ST_BUF allocated inside the kernel */
   int out_index;      /* kernel result written in place, -1 */
+  /* jammed phases (codegen_emit.c): ST_SCALAR / ST_ROW storage of each jammed row */
+  MlirValue jam_scalar[CG_MAX_JAM], jam_mem[CG_MAX_JAM];
 } CgVal;
 
 typedef enum { IT_GENERIC, IT_INSERT, IT_COPY } CgItemKind;
@@ -81,6 +83,9 @@ typedef struct {
 
 /* Whether phase `ph` is one 1-D pointwise loop split into parallel chunks. */
 bool cg_phase_chunkable(const CgKernel *K, const CgPhase *ph);
+/* Rows per parallel step of phase `ph`: the row-jam option where the phase has a
+ * register reduction and its last outer extent divides by it, else 1. */
+int cg_phase_jam(const CgKernel *K, const CgPhase *ph);
 /* Emit phase `p` at K->fb. */
 bool cg_emit_phase(CgKernel *K, int p);
 /* The new-function value of a kernel-level scalar (constants), or null. */

@@ -8,7 +8,7 @@
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=0' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=255' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=256' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=remarks --cpu-codegen 2>%t.remarks | FileCheck %s --check-prefix=CG
+// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=remarks --cpu-codegen=row-jam=1 2>%t.remarks | FileCheck %s --check-prefix=CG
 // RUN: FileCheck %s --check-prefix=KERNELS --input-file=%t.remarks
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized=persistent-row-bytes=0 --form-kernels --cpu-codegen | FileCheck %s --check-prefix=CG-OFF
 // RUN: braze check %s --seed 3 | FileCheck %s --check-prefix=NUM

@@ -5,6 +5,12 @@
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: sh %braze_src/test/targets/cpu/codegen/Inputs/lower.sh %t.mlir %S/Inputs/accuracy_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=ACC
+// The same bounds with exp's 2^n applied by integer arith instead of llvm.intr.ldexp:
+// RUN: braze-opt %s --math-approx=exp-scale=bits -o %t.bits.mlir
+// RUN: FileCheck %s --check-prefix=BITS --input-file=%t.bits.mlir
+// RUN: sh %braze_src/test/targets/cpu/codegen/Inputs/lower.sh %t.bits.mlir %S/Inputs/accuracy_main.c %t.bits.exe
+// RUN: %t.bits.exe | FileCheck %s --check-prefix=ACC
+// RUN: not braze-opt %s --math-approx=exp-scale=fast 2>&1 | FileCheck %s --check-prefix=BADSCALE
 // Kept functions stay math ops:
 // RUN: braze-opt %s --math-approx=keep=exp,tanh | FileCheck %s --check-prefix=KEEP
 // RUN: braze-opt %s --math-approx=disable | FileCheck %s --check-prefix=OFF
@@ -16,8 +22,13 @@
 // CHECK-NOT: math.erf
 // CHECK-NOT: math.rsqrt
 // CHECK-LABEL: func.func @exp_chunk
-// CHECK: arith.fptosi
-// CHECK: arith.shli
+// CHECK: %[[N:.*]] = arith.fptosi
+// CHECK: llvm.intr.ldexp(%{{.*}}, %[[N]]) : (f32, i32) -> f32
+// BITS-LABEL: func.func @exp_chunk
+// BITS-NOT: llvm.intr.ldexp
+// BITS: arith.fptosi
+// BITS: arith.shli
+// BADSCALE: exp-scale expects ldexp or bits, got 'fast'
 // CHECK-LABEL: func.func @rsqrt_chunk
 // CHECK: math.sqrt
 // CHECK: arith.divf

@@ -15,7 +15,7 @@
 // CHECK-NEXT: %[[ROW:.*]] = memref.alloca() {alignment = 64 : i64} : memref<100xf32>
 // CHECK-NEXT: %[[MAX:.*]] = scf.for %[[J:.*]] = %c0 to %c100 step %c1 iter_args(%[[A:.*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[X]][%[[I]], %[[J]]] : memref<37x100xf32>
-// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[V]], %[[A]] fastmath<reassoc,contract> : f32
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[V]], %[[A]] fastmath<reassoc,nsz,contract> : f32
 // CHECK-NEXT: scf.yield %[[M]] : f32
 // CHECK: scf.for %[[J:.*]] = %c0 to %c100 step %c1 {
 // CHECK: arith.subf %{{.*}}, %[[MAX]] : f32
