@@ -1,8 +1,10 @@
 /* Calling a braze-compiled CPU library from C without its generated header.
  *
  * What a library exports for each entry NAME (docs/decisions/0003-output-abi.md):
- *   int NAME(const T *in0, ..., T *out0, ...);   returns 0 on success
- *   int NAME_packed(void **args);                the same, pointers in an array
+ *   int NAME(const T *in0, ..., T *out0, ...);   returns 0 on success (1: out of memory)
+ *   int NAME_ws(const T *in0, ..., T *out0, ..., void *workspace);  the caller's scratch
+ *   const int64_t NAME_workspace_bytes;          its size (64-byte aligned; 0: pass NULL)
+ *   int NAME_packed(void **args);                NAME, pointers in an array
  *   const int32_t NAME_num_inputs, NAME_num_outputs;
  *   const int32_t NAME_arg_dtypes[n];            BrazeRtDType codes, inputs then outputs
  *   const int32_t NAME_arg_ranks[n];

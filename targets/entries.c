@@ -64,6 +64,10 @@ static bool capture_one(MlirOperation func, BrazeEntrySig *sig) {
   }
   MlirType type = func_type(func);
   intptr_t nargs = mlirFunctionTypeGetNumInputs(type), nres = mlirFunctionTypeGetNumResults(type);
+  /* An entry already lowered by codegen may end in its workspace argument. */
+  if (nres == 0 && nargs > 0 &&
+      !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(func, braze_ref("braze.workspace_bytes"))))
+    --nargs;
   int64_t num_inputs = nargs;
   if (nres == 0) {
     MlirAttribute attr = mlirOperationGetAttributeByName(func, braze_ref("braze.num_inputs"));
@@ -159,6 +163,29 @@ static MlirOperation find_func(MlirOperation module, const char *name) {
   return (MlirOperation){NULL};
 }
 
+/* braze.workspace_bytes = N (N > 0): the argument after the outputs is memref<Nxi8>. */
+static bool read_workspace(MlirOperation func, intptr_t n_args, BrazeEntrySig *sig) {
+  MlirAttribute attr = mlirOperationGetDiscardableAttributeByName(func, braze_ref("braze.workspace_bytes"));
+  sig->workspace_bytes = 0;
+  if (mlirAttributeIsNull(attr))
+    return true;
+  MlirType type = func_type(func);
+  MlirType ws = mlirFunctionTypeGetNumInputs(type) == n_args + 1 ? mlirFunctionTypeGetInput(type, n_args)
+                                                                   : (MlirType){NULL};
+  int64_t bytes = mlirAttributeIsAInteger(attr) ? mlirIntegerAttrGetValueInt(attr) : -1;
+  if (bytes <= 0 || mlirTypeIsNull(ws) || !mlirTypeIsAMemRef(ws) || mlirShapedTypeGetRank(ws) != 1 ||
+      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(ws)) ||
+      mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(ws)) != 8 || mlirShapedTypeGetDimSize(ws, 0) != bytes) {
+    braze_emit_error(mlirOperationGetLocation(func),
+                     "entry '%s': braze.workspace_bytes must be a positive i64 equal to the size of a last "
+                     "memref<Nxi8> argument after the outputs",
+                     sig->name);
+    return false;
+  }
+  sig->workspace_bytes = bytes;
+  return true;
+}
+
 static bool finalize_one(MlirOperation module, BrazeEntrySig *sig) {
   MlirOperation func = find_func(module, sig->name);
   if (mlirOperationIsNull(func)) {
@@ -168,10 +195,12 @@ static bool finalize_one(MlirOperation module, BrazeEntrySig *sig) {
   MlirLocation loc = mlirOperationGetLocation(func);
   MlirType type = func_type(func);
   intptr_t n = sig->num_inputs + sig->num_outputs;
-  if (mlirFunctionTypeGetNumResults(type) != 0 || mlirFunctionTypeGetNumInputs(type) != n) {
+  if (!read_workspace(func, n, sig))
+    return false;
+  if (mlirFunctionTypeGetNumResults(type) != 0 || mlirFunctionTypeGetNumInputs(type) != n + (sig->workspace_bytes > 0)) {
     braze_emit_error(loc,
-                     "entry '%s' after the pipeline must take %lld memrefs (inputs then outputs) and return "
-                     "nothing; did the pipeline run codegen?",
+                     "entry '%s' after the pipeline must take %lld memrefs (inputs then outputs, then the "
+                     "workspace when braze.workspace_bytes is set) and return nothing; did the pipeline run codegen?",
                      sig->name, (long long)n);
     return false;
   }

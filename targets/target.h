@@ -25,6 +25,9 @@ typedef struct {
   char *name;
   int num_inputs, num_outputs;
   BrazeArgInfo *args; /* inputs then outputs; filled by braze_entries_finalize */
+  /* Scratch bytes the entry needs: 0, or its last argument is a memref<Nxi8> after
+   * the outputs (attribute braze.workspace_bytes = N) that the ABI supplies. */
+  int64_t workspace_bytes;
   MlirLocation loc;
 } BrazeEntrySig;
 

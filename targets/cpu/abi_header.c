@@ -33,6 +33,19 @@ static void entry_decl(const BrazeEntrySig *sig, BrazeStr *out) {
                      in ? "in" : "out", in ? i : i - sig->num_inputs);
   }
   braze_str_printf(out, "%s);\n", n ? "" : "void");
+  braze_str_printf(out,
+                   "/* The same with the caller's scratch memory: %lld bytes (%s_workspace_bytes), 64-byte\n"
+                   " * aligned, used by one call at a time; NULL when 0. %s() keeps one such buffer\n"
+                   " * across calls and allocates it on the first. */\n",
+                   (long long)sig->workspace_bytes, sig->name, sig->name);
+  braze_str_printf(out, "int %s_ws(", sig->name);
+  for (int i = 0; i < n; ++i) {
+    bool in = i < sig->num_inputs;
+    braze_str_printf(out, "%s%s *%s%d, ", in ? "const " : "", braze_rt_dtype_ctype(sig->args[i].dtype), in ? "in" : "out",
+                     in ? i : i - sig->num_inputs);
+  }
+  braze_str_puts(out, "void *workspace);\n");
+  braze_str_printf(out, "extern const int64_t %s_workspace_bytes;\n", sig->name);
   braze_str_printf(out, "int %s_packed(void **args);\n", sig->name);
   braze_str_printf(out, "extern const int32_t %s_num_inputs, %s_num_outputs;\n", sig->name, sig->name);
   braze_str_printf(out, "extern const int32_t %s_arg_dtypes[%d], %s_arg_ranks[%d];\n", sig->name, n ? n : 1,

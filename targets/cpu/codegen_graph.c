@@ -1,9 +1,13 @@
-/* cpu-codegen, the graph function: becomes the entry `@NAME(inputs..., outputs...)`
- * that calls the converted kernels with memrefs. Graph results are produced in
- * place in the out arguments; intermediates live in i8 buffers (64-byte aligned,
- * viewed at their type) handed out by a best-fit free list in call order: a buffer
- * returns to the list after the last call reading its value, and is deallocated
- * after the last call using it at all. */
+/* cpu-codegen, the graph function: becomes the entry
+ * `@NAME(inputs..., outputs..., workspace)` that calls the converted kernels with
+ * memrefs. Graph results are produced in place in the out arguments; intermediates
+ * live in buffers handed out by a best-fit free list in call order (a buffer returns
+ * to the list after the last call reading its value), and the buffers are laid out
+ * in one workspace (`memref<Nxi8>`, the last argument, only when N > 0; attribute
+ * `braze.workspace_bytes = N`): each at the lowest 64-byte-aligned offset free
+ * during its lifetime, each value a `memref.view` at its buffer's offset. The entry
+ * allocates nothing, so a caller (the C ABI wrapper keeps one workspace across
+ * calls) pays for the memory once, not a fresh mmap and its page faults per call. */
 #include "targets/cpu/codegen.h"
 
 #include <stdlib.h>
@@ -18,7 +22,7 @@ typedef struct {
   int64_t bytes;
   int first, last; /* calls that allocate it and use it last */
   bool is_free;
-  MlirValue mem;
+  int64_t offset; /* in the workspace */
 } Buf;
 
 typedef struct {
@@ -44,6 +48,8 @@ typedef struct {
   CgBuilder b;
   CgConstPool pool;
   int n_in;
+  int64_t workspace_bytes;
+  MlirValue workspace;
 } Graph;
 
 static int gval(Graph *G, MlirValue v) {
@@ -165,6 +171,50 @@ static void plan_buffers(Graph *G) {
   }
 }
 
+enum { WS_ALIGN = 64 };
+
+static bool lifetimes_overlap(const Buf *a, const Buf *b) { return a->first <= b->last && b->first <= a->last; }
+
+/* Offsets in the workspace: buffers in creation order, each at the lowest aligned
+ * offset that no earlier buffer alive at the same time occupies. */
+static void layout_workspace(Graph *G) {
+  G->workspace_bytes = 0;
+  for (int i = 0; i < G->n_bufs; ++i) {
+    Buf *b = &G->bufs[i];
+    int64_t offset = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (int j = 0; j < i; ++j) {
+        const Buf *o = &G->bufs[j];
+        if (lifetimes_overlap(b, o) && offset < o->offset + o->bytes && o->offset < offset + b->bytes) {
+          offset = (o->offset + o->bytes + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN;
+          moved = true;
+        }
+      }
+    }
+    b->offset = offset;
+    G->workspace_bytes = offset + b->bytes > G->workspace_bytes ? offset + b->bytes : G->workspace_bytes;
+  }
+}
+
+/* The workspace argument, appended to the entry block and its function type. */
+static void add_workspace_argument(Graph *G) {
+  if (G->workspace_bytes == 0)
+    return;
+  MlirType ws = cg_memref_of(mlirIntegerTypeGet(G->ctx, 8), 1, &G->workspace_bytes);
+  G->workspace = mlirBlockAddArgument(G->entry, ws, mlirOperationGetLocation(G->old));
+  MlirOperation fn = mlirBlockGetParentOperation(G->entry);
+  intptr_t n = mlirBlockGetNumArguments(G->entry);
+  MlirType *types = malloc((size_t)n * sizeof *types);
+  for (intptr_t i = 0; i < n; ++i)
+    types[i] = mlirValueGetType(mlirBlockGetArgument(G->entry, i));
+  mlirOperationSetAttributeByName(fn, braze_ref("function_type"),
+                                  mlirTypeAttrGet(mlirFunctionTypeGet(G->ctx, n, types, 0, NULL)));
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.workspace_bytes"),
+                                             mlirIntegerAttrGet(mlirIntegerTypeGet(G->ctx, 64), G->workspace_bytes));
+  free(types);
+}
+
 static int64_t peak_bytes(const Graph *G) {
   int64_t peak = 0;
   for (int c = 0; c < G->n_calls; ++c) {
@@ -179,18 +229,6 @@ static int64_t peak_bytes(const Graph *G) {
 
 static void emit_call(Graph *G, int c) {
   MlirContext ctx = G->ctx;
-  MlirType i8 = mlirIntegerTypeGet(ctx, 8);
-  for (int i = 0; i < G->n_bufs; ++i) {
-    Buf *b = &G->bufs[i];
-    if (b->first != c)
-      continue;
-    MlirType t = cg_memref_of(i8, 1, &b->bytes);
-    MlirNamedAttribute attrs[2] = {
-        cg_named(ctx, "operandSegmentSizes", cg_parse_attr(ctx, "array<i32: 0, 0>")),
-        cg_named(ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
-    };
-    b->mem = mlirOperationGetResult(cg_create(&G->b, "memref.alloc", 0, NULL, 1, &t, 2, attrs), 0);
-  }
   MlirOperation call = G->calls[c];
   intptr_t n_in = mlirOperationGetNumOperands(call), n_out = mlirOperationGetNumResults(call);
   MlirValue *operands = malloc((size_t)(n_in + n_out + 1) * sizeof *operands);
@@ -201,8 +239,8 @@ static void emit_call(Graph *G, int c) {
     if (v->out_index >= 0) {
       v->mem = mlirBlockGetArgument(G->entry, G->n_in + v->out_index);
     } else {
-      MlirValue shift = cg_index(&G->b, 0);
-      MlirValue view_ops[2] = {G->bufs[v->buf].mem, shift};
+      MlirValue shift = cg_index(&G->b, G->bufs[v->buf].offset);
+      MlirValue view_ops[2] = {G->workspace, shift};
       v->mem = cg_op(&G->b, "memref.view", cg_memref_like(mlirValueGetType(v->tensor)), 2, view_ops);
     }
     operands[n_in + r] = v->mem;
@@ -211,9 +249,6 @@ static void emit_call(Graph *G, int c) {
   G->b.loc = mlirOperationGetLocation(call);
   cg_create(&G->b, "func.call", n_in + n_out, operands, 0, NULL, 1, &callee);
   free(operands);
-  for (int i = 0; i < G->n_bufs; ++i)
-    if (G->bufs[i].last == c)
-      cg_create(&G->b, "memref.dealloc", 1, &G->bufs[i].mem, 0, NULL, 0, NULL);
 }
 
 /* Graph results not written in place (inputs, constants, a value returned twice). */
@@ -264,6 +299,8 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const CgOptions 
   bool ok = read_graph(&G);
   if (ok) {
     plan_buffers(&G);
+    layout_workspace(&G);
+    add_workspace_argument(&G);
     for (int c = 0; c < G.n_calls; ++c)
       emit_call(&G, c);
     G.b.loc = mlirOperationGetLocation(func);
@@ -272,8 +309,10 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const CgOptions 
     if (opts->remarks) {
       MlirStringRef name = func_name(func);
       braze_emit_remark(mlirOperationGetLocation(func),
-                        "cpu-codegen: entry @%.*s: peak intermediate bytes %lld in %d buffer(s), %d kernel call(s)",
-                        (int)name.length, name.data, (long long)peak_bytes(&G), G.n_bufs, G.n_calls);
+                        "cpu-codegen: entry @%.*s: peak intermediate bytes %lld in %d buffer(s), workspace %lld "
+                        "bytes, %d kernel call(s)",
+                        (int)name.length, name.data, (long long)peak_bytes(&G), G.n_bufs,
+                        (long long)G.workspace_bytes, G.n_calls);
     }
     mlirOperationDestroy(func);
   } else {

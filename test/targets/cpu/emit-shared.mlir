@@ -1,11 +1,12 @@
 // A hand-written target-level module (what cpu-codegen emits: kernels over memrefs with
-// scf.parallel + scf.for, an entry in destination-passing style) compiled to a shared
-// library + header, then called from C through the header.
+// scf.parallel + scf.for, an entry in destination-passing style whose intermediate
+// lives in a workspace argument) compiled to a shared library + header, then called
+// from C through the header: with the kept workspace, the caller's, and from threads.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze compile %s --pipeline=none -o %t/libadd_erf.so
 // RUN: FileCheck %s --check-prefix=HDR < %t/add_erf.h
 // RUN: nm -D --defined-only %t/libadd_erf.so | FileCheck %s --check-prefix=SYMS
-// RUN: clang-22 -std=c11 -Wall -Werror -I%t %S/Inputs/call_add_erf.c -o %t/call -L%t -ladd_erf -Wl,-rpath,%t -lm
+// RUN: clang-22 -std=c11 -Wall -Werror -pthread -I%t %S/Inputs/call_add_erf.c -o %t/call -L%t -ladd_erf -Wl,-rpath,%t -lm
 // RUN: %t/call | FileCheck %s --check-prefix=CALL
 // RUN: OMP_NUM_THREADS=1 %t/call | FileCheck %s --check-prefix=CALL
 
@@ -15,6 +16,9 @@
 // HDR: in1   f32[37]
 // HDR: out0  f32[7x37]
 // HDR: int add_erf(const float *in0, const float *in1, float *out0);
+// HDR: caller's scratch memory: 1036 bytes (add_erf_workspace_bytes), 64-byte
+// HDR: int add_erf_ws(const float *in0, const float *in1, float *out0, void *workspace);
+// HDR: extern const int64_t add_erf_workspace_bytes;
 // HDR: int add_erf_packed(void **args);
 // HDR: extern const int32_t add_erf_num_inputs, add_erf_num_outputs;
 
@@ -27,11 +31,15 @@
 // SYMS-DAG: R add_erf_num_inputs
 // SYMS-DAG: R add_erf_num_outputs
 // SYMS-DAG: T add_erf_packed
+// SYMS-DAG: T add_erf_ws
+// SYMS-DAG: R add_erf_workspace_bytes
 // SYMS-DAG: braze_entry_names
 // SYMS-NOT: cpu_poi
 
-// CALL: inputs 2 outputs 1 out0 7x37
+// CALL: inputs 2 outputs 1 out0 7x37 workspace 1036
 // CALL: max abs err ok
+// CALL: caller workspace ok
+// CALL: 4 threads x 200 calls ok
 
 func.func private @cpu_poi_fused_add_erf_0(%a: memref<7x37xf32>, %b: memref<37xf32>, %o: memref<7x37xf32>)
     attributes {kernel.kind = "poi", braze.num_inputs = 2 : i64, braze.num_outputs = 1 : i64} {
@@ -52,13 +60,12 @@ func.func private @cpu_poi_fused_add_erf_0(%a: memref<7x37xf32>, %b: memref<37xf
   return
 }
 
-func.func @add_erf(%a: memref<7x37xf32>, %b: memref<37xf32>, %o: memref<7x37xf32>)
-    attributes {braze.entry, braze.num_inputs = 2 : i64, braze.num_outputs = 1 : i64} {
+func.func @add_erf(%a: memref<7x37xf32>, %b: memref<37xf32>, %o: memref<7x37xf32>, %ws: memref<1036xi8>)
+    attributes {braze.entry, braze.num_inputs = 2 : i64, braze.num_outputs = 1 : i64,
+                braze.workspace_bytes = 1036 : i64} {
   %c0 = arith.constant 0 : index
-  %buf = memref.alloc() {alignment = 64 : i64} : memref<1036xi8>
-  %t = memref.view %buf[%c0][] : memref<1036xi8> to memref<7x37xf32>
+  %t = memref.view %ws[%c0][] : memref<1036xi8> to memref<7x37xf32>
   call @cpu_poi_fused_add_erf_0(%a, %b, %t) : (memref<7x37xf32>, memref<37xf32>, memref<7x37xf32>) -> ()
   call @cpu_poi_fused_add_erf_0(%t, %b, %o) : (memref<7x37xf32>, memref<37xf32>, memref<7x37xf32>) -> ()
-  memref.dealloc %buf : memref<1036xi8>
   return
 }

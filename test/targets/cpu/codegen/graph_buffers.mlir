@@ -1,8 +1,9 @@
-// The entry function: intermediates in i8 buffers handed out by liveness (a and f
-// share buffer 0 although their types differ), graph results written in place by
-// their kernel, a result that is an input or returned twice filled by memref.copy;
-// a reshape read through floordiv/mod index arithmetic; a 1-D pointwise kernel
-// split into parallel chunks.
+// The entry function: intermediates in buffers handed out by liveness (a and f share
+// buffer 0 although their types differ) and laid out in one workspace argument (the
+// two buffers are alive at once: offsets 0 and 40000, 80000 bytes), graph results
+// written in place by their kernel, a result that is an input or returned twice filled
+// by memref.copy; a reshape read through floordiv/mod index arithmetic; a 1-D pointwise
+// kernel split into parallel chunks.
 // RUN: braze-opt %s --cpu-codegen=remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt %s --cpu-codegen -o %t.mlir
@@ -20,25 +21,23 @@
 // CHECK: memref.store %{{.*}}, %arg1[%[[P]]] : memref<10000xf32>
 
 // CHECK-LABEL: func.func @graph
-// CHECK-SAME: (%[[X:.*]]: memref<100x100xf32>, %[[O0:.*]]: memref<100x100xf32>, %[[O1:.*]]: memref<100x100xf32>, %[[O2:.*]]: memref<100x100xf32>)
-// CHECK-SAME: attributes {braze.entry, braze.num_inputs = 1 : i64, braze.num_outputs = 3 : i64}
-// CHECK: %[[B0:.*]] = memref.alloc() {alignment = 64 : i64} : memref<40000xi8>
-// CHECK-NEXT: %[[A:.*]] = memref.view %[[B0]][%c0][] : memref<40000xi8> to memref<100x100xf32>
+// CHECK-SAME: (%[[X:.*]]: memref<100x100xf32>, %[[O0:.*]]: memref<100x100xf32>, %[[O1:.*]]: memref<100x100xf32>, %[[O2:.*]]: memref<100x100xf32>, %[[WS:.*]]: memref<80000xi8>)
+// CHECK-SAME: attributes {braze.entry, braze.num_inputs = 1 : i64, braze.num_outputs = 3 : i64, braze.workspace_bytes = 80000 : i64}
+// CHECK-NOT: memref.alloc
+// CHECK: %[[A:.*]] = memref.view %[[WS]][%c0][] : memref<80000xi8> to memref<100x100xf32>
 // CHECK-NEXT: call @k_scale(%[[X]], %[[A]])
-// CHECK-NEXT: %[[B1:.*]] = memref.alloc() {alignment = 64 : i64} : memref<40000xi8>
-// CHECK-NEXT: %[[B:.*]] = memref.view %[[B1]][%c0][] : memref<40000xi8> to memref<100x100xf32>
+// CHECK-NEXT: %[[B:.*]] = memref.view %[[WS]][%c40000][] : memref<80000xi8> to memref<100x100xf32>
 // CHECK-NEXT: call @k_scale(%[[A]], %[[B]])
-// CHECK-NEXT: %[[F:.*]] = memref.view %[[B0]][%c0][] : memref<40000xi8> to memref<10000xf32>
+// CHECK-NEXT: %[[F:.*]] = memref.view %[[WS]][%c0][] : memref<80000xi8> to memref<10000xf32>
 // CHECK-NEXT: call @k_flat(%[[B]], %[[F]])
-// CHECK-NEXT: memref.dealloc %[[B1]] : memref<40000xi8>
 // CHECK-NEXT: call @k_unflat_add(%[[F]], %[[X]], %[[O0]])
-// CHECK-NEXT: memref.dealloc %[[B0]] : memref<40000xi8>
 // CHECK-NEXT: memref.copy %[[X]], %[[O1]] : memref<100x100xf32> to memref<100x100xf32>
 // CHECK-NEXT: memref.copy %[[O0]], %[[O2]] : memref<100x100xf32> to memref<100x100xf32>
-// CHECK-NEXT: return
+// CHECK-NOT: memref.dealloc
+// CHECK: return
 
 // REMARK: remark: cpu-codegen: kernel @k_flat: 1 phase(s); [0] parallel chunks of 10000, 1 item(s)
-// REMARK: remark: cpu-codegen: entry @graph: peak intermediate bytes 80000 in 2 buffer(s), 4 kernel call(s)
+// REMARK: remark: cpu-codegen: entry @graph: peak intermediate bytes 80000 in 2 buffer(s), workspace 80000 bytes, 4 kernel call(s)
 // NUM: graph: OK
 
 func.func private @k_scale(%x: tensor<100x100xf32>) -> tensor<100x100xf32> attributes {kernel.kind = "poi", kernel.ops = ["mul"]} {

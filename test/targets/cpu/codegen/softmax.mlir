@@ -35,7 +35,7 @@
 // CHECK-NEXT: return
 
 // REMARK: remark: cpu-codegen: kernel @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0: 1 phase(s); [0] parallel 37, 4 item(s); 2 register reduction(s), 1 row buffer(s), 0 kernel buffer(s)
-// REMARK: remark: cpu-codegen: entry @softmax: peak intermediate bytes 0 in 0 buffer(s), 1 kernel call(s)
+// REMARK: remark: cpu-codegen: entry @softmax: peak intermediate bytes 0 in 0 buffer(s), workspace 0 bytes, 1 kernel call(s)
 // NOREASSOC-NOT: fastmath
 // NUM: softmax: OK
 
