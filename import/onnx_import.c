@@ -250,13 +250,8 @@ static bool define_initializers(OnnxImporter *im) {
     if (!onnx_decode_tensor(im, t, what, &type, &data))
       return false;
     im->loc = named_loc(im, name, 0);
-    OnnxValue *v = onnx_define_value(im, name, &type);
-    if (!v) {
-      onnx_data_free(&data);
+    if (!onnx_define_constant(im, name, &type, &data))
       return false;
-    }
-    v->is_const = true;
-    v->data = data;
   }
   return true;
 }

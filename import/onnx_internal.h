@@ -92,6 +92,8 @@ void onnx_data_free(OnnxData *d);
 OnnxValue *onnx_lookup(OnnxImporter *im, const char *name);
 /* Adds a value; errors (and returns NULL) when the name is already defined. */
 OnnxValue *onnx_define_value(OnnxImporter *im, const char *name, const OnnxType *type);
+/* Adds a constant value owning `data` (freed here when the definition fails). */
+bool onnx_define_constant(OnnxImporter *im, const char *name, const OnnxType *type, OnnxData *data);
 void onnx_values_free(OnnxImporter *im);
 /* The MLIR value of `v`, materializing a constant (graph.constant) on first use. */
 MlirValue onnx_materialize(OnnxImporter *im, OnnxValue *v);

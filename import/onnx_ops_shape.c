@@ -334,14 +334,7 @@ static bool convert_constant(OnnxImporter *im) {
     onnx_data_free(&data);
     return true;
   }
-  OnnxValue *v = onnx_define_value(im, im->node->output[0], &type);
-  if (!v) {
-    onnx_data_free(&data);
-    return false;
-  }
-  v->is_const = true;
-  v->data = data;
-  return true;
+  return onnx_define_constant(im, im->node->output[0], &type, &data);
 }
 
 const OnnxOpEntry onnx_shape_ops[] = {

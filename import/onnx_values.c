@@ -252,6 +252,17 @@ OnnxValue *onnx_define_value(OnnxImporter *im, const char *name, const OnnxType 
   return v;
 }
 
+bool onnx_define_constant(OnnxImporter *im, const char *name, const OnnxType *type, OnnxData *data) {
+  OnnxValue *v = onnx_define_value(im, name, type);
+  if (!v) {
+    onnx_data_free(data);
+    return false;
+  }
+  v->is_const = true;
+  v->data = *data;
+  return true;
+}
+
 void onnx_values_free(OnnxImporter *im) {
   for (size_t i = 0; i < im->num_values; ++i)
     onnx_data_free(&im->values[i].data);
