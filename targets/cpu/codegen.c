@@ -9,6 +9,10 @@
  *                       max/min also nsz: the sign of a zero maximum is unspecified)
  *   remarks             remarks: each kernel's phases, the entry's peak intermediate bytes
  *   row-buffer-bytes=N  largest per-iteration row buffer kept on the stack (default 65536)
+ *   align-peel=true|false  innermost row loops of 64+ elements start with the
+ *                       elements before the 64-byte boundary of their output (or, for
+ *                       reductions, first contiguous input), so the rest runs on
+ *                       aligned vectors whatever the caller's alignment (default true)
  *   row-jam=N           phases with row reductions in registers take N outer iterations
  *                       per parallel step and run their reduction loops jammed (N
  *                       accumulators per loop: independent chains for the CPU to
@@ -88,23 +92,34 @@ MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute d
   return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &type, 1, &ref), 0);
 }
 
-static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", NULL};
+static const char *const allowed_options[] = {"reassoc",  "remarks",    "row-buffer-bytes",
+                                               "row-jam", "align-peel", NULL};
+
+/* key=true|false|1|0; a bare key means true. */
+static bool parse_bool(const BrazePassOptions *options, const char *key, bool dflt, bool *out, BrazeStr *error) {
+  const BrazeOption *opt = braze_option_find(options, key);
+  *out = dflt;
+  if (!opt)
+    return true;
+  if (!opt->value || strcmp(opt->value, "true") == 0 || strcmp(opt->value, "1") == 0) {
+    *out = true;
+  } else if (strcmp(opt->value, "false") == 0 || strcmp(opt->value, "0") == 0) {
+    *out = false;
+  } else {
+    braze_str_printf(error, "option '%s' expects true or false, got '%s'", key, opt->value);
+    return false;
+  }
+  return true;
+}
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_options_check(options, "cpu-codegen", allowed_options, error))
     return NULL;
   CgOptions *o = calloc(1, sizeof *o);
-  const BrazeOption *re = braze_option_find(options, "reassoc");
-  o->reassoc = true;
-  if (re && re->value && (strcmp(re->value, "false") == 0 || strcmp(re->value, "0") == 0))
-    o->reassoc = false;
-  else if (re && re->value && strcmp(re->value, "true") != 0 && strcmp(re->value, "1") != 0) {
-    braze_str_printf(error, "option 'reassoc' expects true or false, got '%s'", re->value);
-    free(o);
-    return NULL;
-  }
   o->remarks = braze_option_flag(options, "remarks");
-  if (!braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
+  if (!parse_bool(options, "reassoc", true, &o->reassoc, error) ||
+      !parse_bool(options, "align-peel", true, &o->align_peel, error) ||
+      !braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
       !braze_option_int(options, "row-jam", 2, &o->row_jam, error)) {
     free(o);
     return NULL;
@@ -166,7 +181,9 @@ const BrazePassInfo braze_pass_cpu_codegen = {
     .summary = "Kernel functions -> scf.parallel/scf.for over memrefs; graph function -> entry with buffers",
     .options_help = "  reassoc=true|false   fastmath<reassoc,contract> on reduction accumulations (default true)\n"
                     "  remarks              remark each kernel's phases and the entry's peak intermediate bytes\n"
-                    "  row-buffer-bytes=N   per-iteration row buffers up to N bytes live on the stack (65536)\n",
+                    "  row-buffer-bytes=N   per-iteration row buffers up to N bytes live on the stack (65536)\n"
+                    "  row-jam=N            rows per parallel step in phases with register reductions (2; 1..8)\n"
+                    "  align-peel=true|false  peel innermost row loops to a 64-byte boundary (default true)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -16,6 +16,7 @@ typedef struct {
   bool remarks;               /* report phases and peak intermediate bytes */
   long long row_buffer_bytes; /* per-iteration row buffers up to this size (alloca) */
   long long row_jam;          /* outer iterations per parallel step in row-reduction phases */
+  bool align_peel;            /* innermost loops start at the anchor's 64-byte boundary */
 } CgOptions;
 
 /* ---- builder (codegen_build.c) ---- */

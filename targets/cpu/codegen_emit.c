@@ -8,7 +8,7 @@
  *     a contraction whose inputs are contiguous along the reduction (matmul with
  *     a transposed B) runs as i-j-k dot products in iter_args instead.
  * Loads are emitted at the outermost loop where all their indices are known. */
-#include "targets/cpu/codegen_kernel.h"
+#include "targets/cpu/codegen_gen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,18 +18,7 @@
 #include "support/context.h"
 #include "support/diag.h"
 
-typedef struct {
-  CgKernel *K;
-  CgItem *it;
-  int k;
-  MlirValue ivs[CG_MAX_DIMS];
-  uint64_t bound;
-  MlirValue in[CG_MAX_INPUTS];
-  bool loaded[CG_MAX_INPUTS];
-  bool failed;
-} Gen;
-
-static void gen_error(Gen *g, const char *what) {
+void cg_gen_error(Gen *g, const char *what) {
   if (!g->failed)
     braze_emit_error(mlirOperationGetLocation(g->it->op), "cpu-codegen: kernel @%s: %s", g->K->name, what);
   g->failed = true;
@@ -60,7 +49,7 @@ static uint64_t map_dims(MlirAffineMap m) {
 }
 
 /* Load the inputs whose indices are all bound now. */
-static void load_ready(Gen *g, CgBuilder *b) {
+void cg_load_ready(Gen *g, CgBuilder *b) {
   for (int j = 0; j < g->it->n_in; ++j) {
     if (g->loaded[j])
       continue;
@@ -69,7 +58,7 @@ static void load_ready(Gen *g, CgBuilder *b) {
       g->in[j] = v->scalar;
       g->loaded[j] = true;
     } else if (v->kind == ST_NONE) {
-      gen_error(g, "linalg.generic reads an uninitialized tensor (tensor.empty)");
+      cg_gen_error(g, "linalg.generic reads an uninitialized tensor (tensor.empty)");
       g->loaded[j] = true;
     } else if ((map_dims(g->it->maps[j]) & ~g->bound) == 0) {
       MlirValue idx[CG_MAX_DIMS];
@@ -80,10 +69,10 @@ static void load_ready(Gen *g, CgBuilder *b) {
   }
 }
 
-static void bind(Gen *g, CgBuilder *b, int d, MlirValue iv) {
+void cg_bind(Gen *g, CgBuilder *b, int d, MlirValue iv) {
   g->ivs[d] = iv;
   g->bound |= 1ull << d;
-  load_ready(g, b);
+  cg_load_ready(g, b);
 }
 
 static const CgVal *out_val(Gen *g) { return &g->K->vals[g->it->out_val]; }
@@ -94,7 +83,7 @@ static MlirValue load_output(Gen *g, CgBuilder *b) {
   return cg_load(b, out_val(g)->mem, n, idx);
 }
 
-static void store_output(Gen *g, CgBuilder *b, MlirValue value) {
+void cg_store_output(Gen *g, CgBuilder *b, MlirValue value) {
   CgVal *v = &g->K->vals[g->it->out_val];
   if (v->kind == ST_SCALAR) {
     v->scalar = value;
@@ -107,7 +96,7 @@ static void store_output(Gen *g, CgBuilder *b, MlirValue value) {
 
 /* The outs operand's element at the output index: a fill or splat scalar, a
  * register, or a load from its buffer; null for tensor.empty (undefined). */
-static MlirValue init_value(Gen *g, CgBuilder *b) {
+MlirValue cg_init_value(Gen *g, CgBuilder *b) {
   const CgVal *init = &g->K->vals[g->it->init_val];
   if (init->kind == ST_SPLAT || init->kind == ST_SCALAR)
     return init->scalar;
@@ -162,7 +151,7 @@ static const char *reassoc_flags(MlirOperation op) {
 
 static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *m) {
   if (mlirOperationGetNumRegions(op) != 0) {
-    gen_error(g, "ops with regions inside linalg.generic bodies are not supported");
+    cg_gen_error(g, "ops with regions inside linalg.generic bodies are not supported");
     return (MlirOperation){NULL};
   }
   MlirOperation c = mlirOperationClone(op);
@@ -170,7 +159,7 @@ static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *
     MlirValue nv = local_get(g, m, mlirOperationGetOperand(op, i));
     if (mlirValueIsNull(nv)) {
       mlirOperationDestroy(c);
-      gen_error(g, "linalg.generic body reads its output, which is uninitialized, or a value from outside "
+      cg_gen_error(g, "linalg.generic body reads its output, which is uninitialized, or a value from outside "
                    "that is not a constant");
       return (MlirOperation){NULL};
     }
@@ -183,7 +172,7 @@ static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *
 
 /* Clone the generic's body at b with block arguments = loaded inputs and `acc`
  * (the output element; null when the body must not read it). Returns the yielded value. */
-static MlirValue clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
+MlirValue cg_clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->it->op, 0));
   LocalMap m = {0};
   for (int j = 0; j < g->it->n_in; ++j)
@@ -209,26 +198,93 @@ static MlirValue clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
   free(m.old);
   free(m.new_values);
   if (mlirValueIsNull(result))
-    gen_error(g, "linalg.generic body does not yield a value");
+    cg_gen_error(g, "linalg.generic body does not yield a value");
   return g->failed ? (MlirValue){NULL} : result;
+}
+
+/* ---- alignment peeling ----
+ * Callers' buffers are not always 64-byte aligned (numpy's are 16), and AVX-512 loads
+ * and stores that straddle cache lines cost up to 2x in these L1-bound row loops. So
+ * the innermost loop of a generic runs in two parts when it is long enough: [0, p) up
+ * to the anchor's first 64-byte boundary, then [p, n), aligned. p is computed at run
+ * time from the anchor's address (0 when it is aligned already). The anchor is the
+ * output for pointwise loops, the first input read contiguously for reductions. */
+
+enum { CG_VEC_BYTES = 64, CG_PEEL_MIN = 64 };
+
+static bool contiguous_in(MlirAffineMap map, int d) {
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n == 0)
+    return false;
+  MlirAffineExpr last = mlirAffineMapGetResult(map, n - 1);
+  return mlirAffineExprIsADim(last) && mlirAffineDimExprGetPosition(last) == d;
+}
+
+/* Anchor for dim d: the output (pointwise) or the first input (reductions) that is a
+ * whole buffer read along d contiguously; -1 when none or peeling is off. */
+static int peel_anchor(const Gen *g, int d) {
+  const CgItem *it = g->it;
+  if (!g->K->opts->align_peel || d != it->n_dims - 1 || it->ext[d] < CG_PEEL_MIN)
+    return -1;
+  if (!it->has_reduction)
+    return g->K->vals[it->out_val].kind == ST_BUF && contiguous_in(it->maps[it->n_in], d) ? it->n_in : -1;
+  for (int j = 0; j < it->n_in; ++j)
+    if (g->K->vals[it->in_val[j]].kind == ST_BUF && contiguous_in(it->maps[j], d))
+      return j;
+  return -1;
+}
+
+/* Elements before the anchor's first 64-byte boundary along d (at most its extent),
+ * or null when peeling does not apply. The other dims must be bound. */
+MlirValue cg_peel_count(Gen *g, CgBuilder *b, int d) {
+  int a = peel_anchor(g, d);
+  if (a < 0)
+    return (MlirValue){NULL};
+  const CgVal *v = &g->K->vals[a == g->it->n_in ? g->it->out_val : g->it->in_val[a]];
+  MlirType t = mlirValueGetType(v->mem);
+  int64_t eb = cg_elem_bytes(mlirShapedTypeGetElementType(t));
+  if (eb <= 0 || CG_VEC_BYTES % eb != 0)
+    return (MlirValue){NULL};
+  MlirValue saved = g->ivs[d], idx[CG_MAX_DIMS];
+  g->ivs[d] = cg_index(b, 0);
+  int n = value_indices(g, b, v, g->it->maps[a], idx);
+  g->ivs[d] = saved;
+  MlirType index = cg_index_type(g->K->ctx);
+  MlirValue elem = cg_op(b, "memref.extract_aligned_pointer_as_index", index, 1, &v->mem);
+  MlirValue div[2] = {elem, cg_index(b, eb)};
+  elem = cg_op(b, "arith.divui", index, 2, div); /* the buffer's start, in elements */
+  int64_t stride = 1;
+  for (int r = n - 1; r >= 0; --r) { /* + the row's linear index (identity layout) */
+    MlirValue mul[2] = {idx[r], cg_index(b, stride)};
+    MlirValue add[2] = {elem, stride == 1 ? idx[r] : cg_op(b, "arith.muli", index, 2, mul)};
+    elem = cg_op(b, "arith.addi", index, 2, add);
+    stride *= mlirShapedTypeGetDimSize(t, r);
+  }
+  int64_t lanes = CG_VEC_BYTES / eb;
+  MlirValue rem[2] = {elem, cg_index(b, lanes)};
+  MlirValue sub[2] = {cg_index(b, lanes), cg_op(b, "arith.remui", index, 2, rem)};
+  MlirValue wrap[2] = {cg_op(b, "arith.subi", index, 2, sub), cg_index(b, lanes)};
+  MlirValue min[2] = {cg_op(b, "arith.remui", index, 2, wrap), cg_index(b, g->it->ext[d])};
+  return cg_op(b, "arith.minui", index, 2, min);
+}
+
+/* Before a second loop over dim d: inputs read along d are loaded again in it. */
+void cg_reload_along(Gen *g, int d) {
+  for (int j = 0; j < g->it->n_in; ++j)
+    if (map_dims(g->it->maps[j]) & (1ull << d))
+      g->loaded[j] = false;
 }
 
 /* ---- loop nests ---- */
 
-/* Reduction loops d..n-1 carrying the accumulator; returns the final value. */
-static MlirValue reduce_loops(Gen *g, CgBuilder *b, int d, MlirValue acc) {
-  if (d == g->it->n_dims) {
-    load_ready(g, b);
-    return clone_body(g, b, acc);
-  }
-  if (g->it->ext[d] == 1) {
-    bind(g, b, d, cg_index(b, 0));
-    return reduce_loops(g, b, d + 1, acc);
-  }
+static MlirValue reduce_loops(Gen *g, CgBuilder *b, int d, MlirValue acc);
+
+/* One loop over [lb, ub) of dim d carrying the accumulator, the dims after it inside. */
+static MlirValue reduce_range(Gen *g, CgBuilder *b, int d, MlirValue lb, MlirValue ub, MlirValue acc) {
   CgBuilder body;
   MlirValue iv, iter;
-  MlirOperation f = cg_for(b, cg_index(b, 0), cg_index(b, g->it->ext[d]), 1, &acc, &body, &iv, &iter);
-  bind(g, &body, d, iv);
+  MlirOperation f = cg_for(b, lb, ub, 1, &acc, &body, &iv, &iter);
+  cg_bind(g, &body, d, iv);
   MlirValue inner = reduce_loops(g, &body, d + 1, iter);
   if (mlirValueIsNull(inner))
     inner = iter; /* keep the IR well-formed; the error is already reported */
@@ -236,18 +292,36 @@ static MlirValue reduce_loops(Gen *g, CgBuilder *b, int d, MlirValue acc) {
   return mlirOperationGetResult(f, 0);
 }
 
+/* Reduction loops d..n-1 carrying the accumulator; returns the final value. */
+static MlirValue reduce_loops(Gen *g, CgBuilder *b, int d, MlirValue acc) {
+  if (d == g->it->n_dims) {
+    cg_load_ready(g, b);
+    return cg_clone_body(g, b, acc);
+  }
+  if (g->it->ext[d] == 1) {
+    cg_bind(g, b, d, cg_index(b, 0));
+    return reduce_loops(g, b, d + 1, acc);
+  }
+  MlirValue peel = cg_peel_count(g, b, d);
+  if (mlirValueIsNull(peel))
+    return reduce_range(g, b, d, cg_index(b, 0), cg_index(b, g->it->ext[d]), acc);
+  MlirValue head = reduce_range(g, b, d, cg_index(b, 0), peel, acc);
+  cg_reload_along(g, d);
+  return reduce_range(g, b, d, peel, cg_index(b, g->it->ext[d]), head);
+}
+
 /* Open loops over `dims` in order (extent-1 dims bind 0); b ends innermost. */
 static void open_loops(Gen *g, CgBuilder *b, const int *dims, int n) {
   for (int i = 0; i < n; ++i) {
     int d = dims[i];
     if (g->it->ext[d] == 1) {
-      bind(g, b, d, cg_index(b, 0));
+      cg_bind(g, b, d, cg_index(b, 0));
       continue;
     }
     CgBuilder body;
     MlirValue iv = open_loop(b, g->it->ext[d], &body);
     *b = body;
-    bind(g, b, d, iv);
+    cg_bind(g, b, d, iv);
   }
 }
 
@@ -256,7 +330,7 @@ static void open_loops(Gen *g, CgBuilder *b, const int *dims, int n) {
  * the one reduction loop, so each A element loaded feeds several dot products. */
 enum { CG_DOT_BLOCK = 4 };
 
-static MlirValue index_add(CgBuilder *b, MlirValue x, int64_t c) {
+MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c) {
   MlirValue ops[2] = {x, cg_index(b, c)};
   return cg_op(b, "arith.addi", mlirValueGetType(x), 2, ops);
 }
@@ -272,11 +346,11 @@ static void emit_dot_blocks(Gen *g, CgBuilder *b, int jd, int r, int64_t blocks)
   for (int i = 0; i < g->it->n_in; ++i)
     reads_j[i] = (map_dims(g->it->maps[i]) & (1ull << jd)) != 0;
   for (int u = 0; u < CG_DOT_BLOCK; ++u) {
-    j[u] = u ? index_add(&jb_body, j0, u) : j0;
+    j[u] = u ? cg_index_add(&jb_body, j0, u) : j0;
     g->ivs[jd] = j[u];
-    acc[u] = init_value(g, &jb_body);
+    acc[u] = cg_init_value(g, &jb_body);
     if (mlirValueIsNull(acc[u])) {
-      gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
+      cg_gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
       return;
     }
   }
@@ -284,15 +358,15 @@ static void emit_dot_blocks(Gen *g, CgBuilder *b, int jd, int r, int64_t blocks)
   MlirValue k, iter[CG_DOT_BLOCK];
   MlirOperation f = cg_for(&jb_body, cg_index(&jb_body, 0), cg_index(&jb_body, g->it->ext[r]), CG_DOT_BLOCK, acc,
                            &kb, &k, iter);
-  bind(g, &kb, r, k); /* inputs not reading jd: loaded once per k */
+  cg_bind(g, &kb, r, k); /* inputs not reading jd: loaded once per k */
   for (int u = 0; u < CG_DOT_BLOCK && !g->failed; ++u) {
     g->ivs[jd] = j[u];
     g->bound |= 1ull << jd;
     for (int i = 0; i < g->it->n_in; ++i)
       if (reads_j[i])
         g->loaded[i] = false;
-    load_ready(g, &kb);
-    next[u] = clone_body(g, &kb, iter[u]);
+    cg_load_ready(g, &kb);
+    next[u] = cg_clone_body(g, &kb, iter[u]);
     g->bound &= ~(1ull << jd);
   }
   if (g->failed) {
@@ -303,7 +377,7 @@ static void emit_dot_blocks(Gen *g, CgBuilder *b, int jd, int r, int64_t blocks)
   g->bound |= 1ull << jd;
   for (int u = 0; u < CG_DOT_BLOCK; ++u) {
     g->ivs[jd] = j[u];
-    store_output(g, &jb_body, mlirOperationGetResult(f, u));
+    cg_store_output(g, &jb_body, mlirOperationGetResult(f, u));
   }
 }
 
@@ -326,23 +400,23 @@ static void emit_scalar_mode(Gen *g, CgBuilder *b) {
     cg_for(b, cg_index(b, blocks * CG_DOT_BLOCK), cg_index(b, g->it->ext[jd]), 0, NULL, &body, &iv, &none);
     body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
     *b = body;
-    bind(g, b, jd, iv);
+    cg_bind(g, b, jd, iv);
   } else {
     open_loops(g, b, dims, n);
   }
-  MlirValue init = init_value(g, b);
+  MlirValue init = cg_init_value(g, b);
   if (mlirValueIsNull(init)) {
-    gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
+    cg_gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
     return;
   }
   MlirValue result = reduce_loops(g, b, r, init);
   if (!g->failed)
-    store_output(g, b, result);
+    cg_store_output(g, b, result);
 }
 
 static void emit_memory_mode(Gen *g, CgBuilder *b) {
   if (g->K->vals[g->it->init_val].kind == ST_NONE) {
-    gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
+    cg_gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
     return;
   }
   int par[CG_MAX_DIMS], red[CG_MAX_DIMS], order[CG_MAX_DIMS], np = 0, nr = 0, n = 0;
@@ -358,7 +432,7 @@ static void emit_memory_mode(Gen *g, CgBuilder *b) {
     init_gen.loaded[j] = true; /* the init loops read no input */
   CgBuilder ib = *b;
   open_loops(&init_gen, &ib, par, np);
-  store_output(&init_gen, &ib, init_value(&init_gen, &ib));
+  cg_store_output(&init_gen, &ib, cg_init_value(&init_gen, &ib));
   /* Accumulate: contractions put reduction loops outside the parallel ones. */
   if (g->it->contraction) {
     memcpy(order, red, (size_t)nr * sizeof *red);
@@ -370,11 +444,28 @@ static void emit_memory_mode(Gen *g, CgBuilder *b) {
   }
   CgBuilder lb = *b;
   open_loops(g, &lb, order, n);
-  load_ready(g, &lb);
+  cg_load_ready(g, &lb);
   MlirValue acc = load_output(g, &lb);
-  MlirValue result = clone_body(g, &lb, acc);
+  MlirValue result = cg_clone_body(g, &lb, acc);
   if (!g->failed)
-    store_output(g, &lb, result);
+    cg_store_output(g, &lb, result);
+}
+
+static void pointwise_body(Gen *g, CgBuilder *b) {
+  cg_load_ready(g, b);
+  MlirValue result = cg_clone_body(g, b, cg_init_value(g, b));
+  if (!g->failed)
+    cg_store_output(g, b, result);
+}
+
+/* The innermost dim d over [lb, ub), the body inside. */
+static void pointwise_range(Gen *g, CgBuilder *b, int d, MlirValue lb, MlirValue ub) {
+  CgBuilder body;
+  MlirValue iv, none;
+  cg_for(b, lb, ub, 0, NULL, &body, &iv, &none);
+  body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  cg_bind(g, &body, d, iv);
+  pointwise_body(g, &body);
 }
 
 static void emit_pointwise(Gen *g, CgBuilder *b) {
@@ -382,19 +473,29 @@ static void emit_pointwise(Gen *g, CgBuilder *b) {
   for (int d = g->k; d < g->it->n_dims; ++d)
     dims[n++] = d;
   CgBuilder lb = *b;
-  open_loops(g, &lb, dims, n);
-  load_ready(g, &lb);
-  MlirValue result = clone_body(g, &lb, init_value(g, &lb));
-  if (!g->failed)
-    store_output(g, &lb, result);
+  int last = g->it->n_dims - 1;
+  if (n > 0 && g->it->ext[last] >= CG_PEEL_MIN) {
+    open_loops(g, &lb, dims, n - 1);
+    MlirValue peel = cg_peel_count(g, &lb, last);
+    if (!mlirValueIsNull(peel)) {
+      pointwise_range(g, &lb, last, cg_index(&lb, 0), peel);
+      cg_reload_along(g, last);
+      pointwise_range(g, &lb, last, peel, cg_index(&lb, g->it->ext[last]));
+      return;
+    }
+    open_loops(g, &lb, dims + n - 1, 1);
+  } else {
+    open_loops(g, &lb, dims, n);
+  }
+  pointwise_body(g, &lb);
 }
 
-static bool emit_generic(CgKernel *K, CgItem *it, CgBuilder *b, const MlirValue *outer, int k) {
+bool cg_emit_generic(CgKernel *K, CgItem *it, CgBuilder *b, const MlirValue *outer, int k) {
   Gen g = {.K = K, .it = it, .k = k};
   for (int d = 0; d < k; ++d)
     g.ivs[d] = outer[d];
   g.bound = k ? (1ull << k) - 1 : 0;
-  load_ready(&g, b);
+  cg_load_ready(&g, b);
   if (it->scalar_mode)
     emit_scalar_mode(&g, b);
   else if (it->has_reduction)
@@ -466,7 +567,7 @@ static bool emit_result_copy(CgKernel *K, const CgItem *it) {
   return emit_copy(K, it, src, dst, zeros, ones);
 }
 
-static void alloc_row_buffers(CgKernel *K, const CgPhase *ph, CgBuilder *b) {
+void cg_alloc_row_buffers(CgKernel *K, const CgPhase *ph, CgBuilder *b) {
   for (int i = ph->first; i <= ph->last; ++i) {
     CgVal *v = &K->vals[K->items[i].out_val];
     if (v->kind != ST_ROW)
@@ -511,165 +612,11 @@ static bool emit_chunked(CgKernel *K, CgItem *it) {
   cg_for(&b, lb, cg_op(&b, "arith.minui", index, 2, min), 0, NULL, &body, &iv, &none);
   body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
   Gen g = {.K = K, .it = it, .k = 0};
-  bind(&g, &body, 0, iv);
-  MlirValue result = clone_body(&g, &body, init_value(&g, &body));
+  cg_bind(&g, &body, 0, iv);
+  MlirValue result = cg_clone_body(&g, &body, cg_init_value(&g, &body));
   if (!g.failed)
-    store_output(&g, &body, result);
+    cg_store_output(&g, &body, result);
   return !g.failed;
-}
-
-/* ---- jammed phases ----
- * One row's register reduction is a dependency chain: the vectorizer keeps a few
- * vector accumulators, so a 1024-wide f32 sum is ~16 dependent adds per accumulator,
- * and the next phase of the row waits for it. A phase whose rows reduce into
- * registers therefore takes J rows per parallel step (rows i*J+u, u < J) and emits
- * each such reduction nest once, carrying J accumulators with the body cloned per
- * row: J independent chains in one loop, which the CPU overlaps. Other items of the
- * phase run once per row, one after another. The per-row storage of the phase's
- * values (registers, row buffers) lives in CgVal.jam_scalar / jam_mem; jam_select
- * swaps row u's in before its code is emitted, jam_save keeps what that produced. */
-
-static bool in_phase(const CgKernel *K, const CgVal *v, int p) {
-  return v->producer >= 0 && K->items[v->producer].phase == p;
-}
-
-static void jam_select(CgKernel *K, int p, int u) {
-  for (int i = 0; i < K->n_vals; ++i) {
-    CgVal *v = &K->vals[i];
-    if (in_phase(K, v, p) && v->kind == ST_SCALAR)
-      v->scalar = v->jam_scalar[u];
-    else if (in_phase(K, v, p) && v->kind == ST_ROW)
-      v->mem = v->jam_mem[u];
-  }
-}
-
-static void jam_save(CgKernel *K, int p, int u) {
-  for (int i = 0; i < K->n_vals; ++i) {
-    CgVal *v = &K->vals[i];
-    if (in_phase(K, v, p)) {
-      v->jam_scalar[u] = v->scalar;
-      v->jam_mem[u] = v->mem;
-    }
-  }
-}
-
-/* A reduction into a register with no loop of its own besides the reduction dims. */
-static bool jammable(const CgKernel *K, const CgItem *it) {
-  return it->kind == IT_GENERIC && it->scalar_mode && K->vals[it->out_val].kind == ST_SCALAR;
-}
-
-int cg_phase_jam(const CgKernel *K, const CgPhase *ph) {
-  int jam = (int)K->opts->row_jam;
-  if (ph->k == 0 || jam <= 1 || ph->ext[ph->k - 1] % jam != 0 || cg_phase_chunkable(K, ph))
-    return 1;
-  for (int i = ph->first; i <= ph->last; ++i)
-    if (jammable(K, &K->items[i]))
-      return jam;
-  return 1;
-}
-
-static bool any_failed(const Gen *g, int jam) {
-  for (int u = 0; u < jam; ++u)
-    if (g[u].failed)
-      return true;
-  return false;
-}
-
-/* Reduction loops d..n-1 for all rows at once; res[u] = row u's final value. */
-static void jam_reduce_loops(int p, Gen *g, int jam, CgBuilder *b, int d, const MlirValue *acc, MlirValue *res) {
-  const CgItem *it = g[0].it;
-  CgKernel *K = g[0].K;
-  if (d == it->n_dims) {
-    for (int u = 0; u < jam && !any_failed(g, jam); ++u) {
-      jam_select(K, p, u);
-      load_ready(&g[u], b);
-      res[u] = clone_body(&g[u], b, acc[u]);
-    }
-    return;
-  }
-  if (it->ext[d] == 1) {
-    for (int u = 0; u < jam; ++u) {
-      jam_select(K, p, u);
-      bind(&g[u], b, d, cg_index(b, 0));
-    }
-    jam_reduce_loops(p, g, jam, b, d + 1, acc, res);
-    return;
-  }
-  CgBuilder body;
-  MlirValue iv, iter[CG_MAX_JAM], inner[CG_MAX_JAM] = {{NULL}};
-  MlirOperation f = cg_for(b, cg_index(b, 0), cg_index(b, it->ext[d]), jam, acc, &body, &iv, iter);
-  for (int u = 0; u < jam; ++u) {
-    jam_select(K, p, u);
-    bind(&g[u], &body, d, iv);
-  }
-  jam_reduce_loops(p, g, jam, &body, d + 1, iter, inner);
-  for (int u = 0; u < jam; ++u) {
-    if (mlirValueIsNull(inner[u]))
-      inner[u] = iter[u]; /* keep the IR well-formed; the error is already reported */
-    res[u] = mlirOperationGetResult(f, u);
-  }
-  cg_yield(&body, jam, inner);
-}
-
-static bool emit_jammed_reduction(CgKernel *K, int p, CgItem *it, CgBuilder *b, MlirValue (*outer)[CG_MAX_DIMS],
-                                  int jam) {
-  int k = K->phases[p].k;
-  Gen g[CG_MAX_JAM];
-  MlirValue init[CG_MAX_JAM], res[CG_MAX_JAM] = {{NULL}};
-  for (int u = 0; u < jam; ++u) {
-    g[u] = (Gen){.K = K, .it = it, .k = k, .bound = (1ull << k) - 1};
-    memcpy(g[u].ivs, outer[u], (size_t)k * sizeof *g[u].ivs);
-    jam_select(K, p, u);
-    load_ready(&g[u], b);
-    init[u] = init_value(&g[u], b);
-    if (mlirValueIsNull(init[u])) {
-      gen_error(&g[0], "a reduction's initial value is uninitialized (tensor.empty)");
-      return false;
-    }
-  }
-  jam_reduce_loops(p, g, jam, b, k, init, res);
-  if (any_failed(g, jam))
-    return false;
-  for (int u = 0; u < jam; ++u) {
-    jam_select(K, p, u);
-    store_output(&g[u], b, res[u]);
-    jam_save(K, p, u);
-  }
-  return true;
-}
-
-/* Row u of each parallel step: outer[u] = outer[0] with its last dim i*jam+u. */
-static void jam_rows(CgBuilder *b, int k, int jam, MlirValue (*outer)[CG_MAX_DIMS]) {
-  MlirValue mul[2] = {outer[0][k - 1], cg_index(b, jam)};
-  MlirValue base = cg_op(b, "arith.muli", mlirValueGetType(mul[0]), 2, mul);
-  for (int u = 0; u < jam; ++u) {
-    memcpy(outer[u], outer[0], (size_t)k * sizeof outer[0][0]);
-    outer[u][k - 1] = u ? index_add(b, base, u) : base;
-  }
-}
-
-static bool emit_jammed_phase(CgKernel *K, int p, CgBuilder *b, MlirValue (*outer)[CG_MAX_DIMS], int jam) {
-  const CgPhase *ph = &K->phases[p];
-  jam_rows(b, ph->k, jam, outer);
-  for (int u = 0; u < jam; ++u) {
-    alloc_row_buffers(K, ph, b);
-    jam_save(K, p, u);
-  }
-  for (int i = ph->first; i <= ph->last; ++i) {
-    CgItem *it = &K->items[i];
-    if (jammable(K, it)) {
-      if (!emit_jammed_reduction(K, p, it, b, outer, jam))
-        return false;
-      continue;
-    }
-    for (int u = 0; u < jam; ++u) {
-      jam_select(K, p, u);
-      if (!emit_generic(K, it, b, outer[u], ph->k))
-        return false;
-      jam_save(K, p, u);
-    }
-  }
-  return true;
 }
 
 bool cg_emit_phase(CgKernel *K, int p) {
@@ -691,10 +638,10 @@ bool cg_emit_phase(CgKernel *K, int p) {
     cg_parallel(&K->fb, ph->k, steps, &b, outer[0]);
   }
   if (jam > 1)
-    return emit_jammed_phase(K, p, &b, outer, jam);
-  alloc_row_buffers(K, ph, &b);
+    return cg_emit_jammed_phase(K, p, &b, outer, jam);
+  cg_alloc_row_buffers(K, ph, &b);
   for (int i = ph->first; i <= ph->last; ++i)
-    if (!emit_generic(K, &K->items[i], &b, outer[0], ph->k))
+    if (!cg_emit_generic(K, &K->items[i], &b, outer[0], ph->k))
       return false;
   return true;
 }

@@ -4,10 +4,10 @@
 // per row, and every other item runs once per row, each row with its own registers
 // and row buffers. Softmax on 36 rows: 18 steps of 2 rows (9 of 4 with row-jam=4);
 // 37 rows (softmax.mlir) do not divide and stay one per step.
-// RUN: braze-opt %s --cpu-codegen=remarks 2>%t.remarks | FileCheck %s
+// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen=row-jam=4 | FileCheck %s --check-prefix=JAM4
-// RUN: braze-opt %s --cpu-codegen=row-jam=1 | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt %s --cpu-codegen="row-jam=4 align-peel=false" | FileCheck %s --check-prefix=JAM4
+// RUN: braze-opt %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
 // RUN: not braze-opt %s --cpu-codegen=row-jam=0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not braze-opt %s --cpu-codegen=row-jam=9 2>&1 | FileCheck %s --check-prefix=BAD
 // Numerics, each row against a double reference (rows mixed up would fail):
