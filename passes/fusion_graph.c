@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/AffineExpr.h"
 #include "support/context.h"
+#include "support/ptrmap.h"
 #include "support/strbuf.h"
 
 /* Constants with at most this many elements (or splats) are cloned into kernels;
@@ -27,6 +28,7 @@ typedef struct {
   MlirBlock body;
   TopOp *tops;
   size_t num_tops;
+  BrazePtrMap top_index; /* op.ptr -> index in tops: reads and users look ops up by identity */
 } Builder;
 
 static int64_t type_bytes(MlirType t) {
@@ -45,10 +47,8 @@ static int64_t type_bytes(MlirType t) {
 }
 
 static const TopOp *top_of(const Builder *b, MlirOperation op) {
-  for (size_t i = 0; i < b->num_tops; ++i)
-    if (mlirOperationEqual(b->tops[i].op, op))
-      return &b->tops[i];
-  return NULL;
+  int i = braze_ptrmap_get(&b->top_index, braze_ptr_key(op.ptr), -1);
+  return i < 0 ? NULL : &b->tops[i];
 }
 
 /* The top-level op (in the function body) that defines `v`, or a null op for
@@ -417,6 +417,25 @@ static int compare_cands(const void *x, const void *y) {
   return a->a - b->a;
 }
 
+/* Each node's candidates (both ends), in candidate order: a CSR index. */
+static void index_candidates(FkGraph *g) {
+  size_t *start = calloc(g->num_nodes + 2, sizeof *start);
+  int *ids = calloc(2 * g->num_cands + 1, sizeof *ids);
+  for (size_t i = 0; i < g->num_cands; ++i) {
+    start[g->cands[i].a + 2]++;
+    start[g->cands[i].b + 2]++;
+  }
+  for (size_t n = 2; n < g->num_nodes + 2; ++n)
+    start[n] += start[n - 1];
+  /* start[n + 1] is now where node n's entries begin: fill it up to its end. */
+  for (size_t i = 0; i < g->num_cands; ++i) {
+    ids[start[g->cands[i].a + 1]++] = (int)i;
+    ids[start[g->cands[i].b + 1]++] = (int)i;
+  }
+  g->node_cand_start = start;
+  g->node_cands = ids;
+}
+
 /* Nodes a < b are a candidate pair when b reads a result of a, or both read one
  * non-support value (within the window). */
 static void build_candidates(FkGraph *g) {
@@ -441,11 +460,15 @@ static void build_candidates(FkGraph *g) {
   free(paired);
   if (g->num_cands)
     qsort(g->cands, g->num_cands, sizeof *g->cands, compare_cands);
+  index_candidates(g);
 }
 
 /* ---- build / free ---- */
 
 static void init_groups(FkGraph *g) {
+  g->search = calloc(1, sizeof *g->search);
+  g->search->mark = calloc(g->num_nodes + 1, sizeof *g->search->mark);
+  g->search->stack = calloc(g->num_nodes + 1, sizeof *g->search->stack);
   g->groups = calloc(g->num_nodes + 1, sizeof *g->groups);
   for (size_t i = 0; i < g->num_nodes; ++i) {
     FkNode *n = &g->nodes[i];
@@ -474,7 +497,7 @@ void fk_graph_build(FkGraph *g, MlirOperation func, const FkRules *rules) {
   memset(g, 0, sizeof *g);
   g->func = func;
   g->rules = *rules;
-  Builder b = {mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)), NULL, 0};
+  Builder b = {mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)), NULL, 0, {0}};
   for (MlirOperation op = mlirBlockGetFirstOperation(b.body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     b.tops = realloc(b.tops, (b.num_tops + 1) * sizeof *b.tops);
@@ -482,16 +505,20 @@ void fk_graph_build(FkGraph *g, MlirOperation func, const FkRules *rules) {
     t->op = op;
     t->node = -1;
     t->kind = classify(op);
+    braze_ptrmap_put(&b.top_index, braze_ptr_key(op.ptr), (int)(b.num_tops - 1));
     if (t->kind == TOP_NODE)
       t->node = (int)g->num_nodes++;
   }
   g->nodes = calloc(g->num_nodes + 1, sizeof *g->nodes);
   for (size_t i = 0; i < b.num_tops; ++i)
-    if (b.tops[i].kind == TOP_NODE)
+    if (b.tops[i].kind == TOP_NODE) {
       analyse_node(&b, g, &g->nodes[b.tops[i].node], b.tops[i].op);
+      braze_ptrmap_put(&g->node_index, braze_ptr_key(b.tops[i].op.ptr), b.tops[i].node);
+    }
   for (size_t i = 0; i < g->num_nodes; ++i)
     collect_users(&b, &g->nodes[i], (int)i);
   free(b.tops);
+  braze_ptrmap_free(&b.top_index);
   init_groups(g);
   build_candidates(g);
 }
@@ -516,7 +543,15 @@ void fk_graph_free(FkGraph *g) {
   free(g->nodes);
   free(g->groups);
   free(g->cands);
+  free(g->node_cand_start);
+  free(g->node_cands);
+  braze_ptrmap_free(&g->node_index);
   free(g->steps);
+  if (g->search) {
+    free(g->search->mark);
+    free(g->search->stack);
+    free(g->search);
+  }
   memset(g, 0, sizeof *g);
 }
 

@@ -11,6 +11,7 @@
 
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
+#include "support/ptrmap.h"
 
 typedef enum {
   FK_NODE_GENERIC, /* linalg.generic */
@@ -110,6 +111,14 @@ typedef struct {
   long long max_ops;
 } FkRules;
 
+/* Scratch of the cycle check's searches, allocated once per graph: a search per
+ * option would otherwise allocate and clear per-group arrays (quadratic). */
+typedef struct {
+  unsigned *mark;  /* per group: == epoch when visited by the current search */
+  unsigned epoch;
+  int *stack;
+} FkSearch;
+
 typedef struct {
   MlirOperation func;
   FkNode *nodes;
@@ -117,9 +126,15 @@ typedef struct {
   FkGroup *groups; /* indexed like nodes: group g starts as node g */
   FkCandidate *cands;
   size_t num_cands;
+  /* The candidates of node n are cands[node_cands[k]] for k in
+   * [node_cand_start[n], node_cand_start[n + 1]): the scheduler's neighbour lists. */
+  size_t *node_cand_start;
+  int *node_cands;
   FkStep *steps;
   size_t num_steps;
   FkRules rules;
+  FkSearch *search;
+  BrazePtrMap node_index; /* node op.ptr -> node index (as built; outlining nulls ops) */
 } FkGraph;
 
 /* Build the graph of `func` (a func.func with a body). */

@@ -208,11 +208,11 @@ static void materialize(Outliner *o, MlirValue v) {
 
 /* ---- one kernel ---- */
 
+/* Through the node index (a scan of all nodes per use was quadratic); the op check
+ * rejects outlined nodes, whose ops are gone and whose addresses may be reused. */
 static bool is_group_op(const FkGraph *g, int group, MlirOperation op) {
-  for (size_t i = 0; i < g->num_nodes; ++i)
-    if (g->nodes[i].group == group && mlirOperationEqual(g->nodes[i].op, op))
-      return true;
-  return false;
+  int i = braze_ptrmap_get(&g->node_index, braze_ptr_key(op.ptr), -1);
+  return i >= 0 && g->nodes[i].group == group && mlirOperationEqual(g->nodes[i].op, op);
 }
 
 static MlirOperation body_ancestor(MlirBlock body, MlirOperation op) {

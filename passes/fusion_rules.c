@@ -11,6 +11,7 @@
 
 #include "mlir-c/AffineExpr.h"
 #include "passes/fusion_graph.h"
+#include "support/ptrmap.h"
 
 const char *fk_reason_name(FkReason r) {
   switch (r) {
@@ -282,13 +283,26 @@ static int64_t score(const FkGraph *g, int ga, int gb) {
 
 /* ---- cycles ---- */
 
-/* Is `target` reachable from group `from` (through any groups)? */
-static bool reaches(const FkGraph *g, int from, int target, bool *visited) {
-  int *stack = malloc((g->num_nodes + 1) * sizeof *stack);
+/* A new search: no group visited (the epoch moves on instead of clearing marks). */
+static FkSearch *search_begin(const FkGraph *g) {
+  FkSearch *s = g->search;
+  if (++s->epoch == 0) {
+    memset(s->mark, 0, (g->num_nodes + 1) * sizeof *s->mark);
+    s->epoch = 1;
+  }
+  return s;
+}
+
+static bool visited(const FkSearch *s, int group) { return s->mark[group] == s->epoch; }
+
+/* Is `target` reachable from group `from` (through any groups)? Groups visited by an
+ * earlier call of the same search are not entered again. */
+static bool reaches(const FkGraph *g, FkSearch *s, int from, int target) {
+  int *stack = s->stack; /* a group is pushed once per search: num_nodes slots suffice */
   size_t top = 0;
   bool found = false;
   stack[top++] = from;
-  visited[from] = true;
+  s->mark[from] = s->epoch;
   while (top && !found) {
     const FkGroup *cur = &g->groups[stack[--top]];
     for (size_t m = 0; m < cur->num_members && !found; ++m) {
@@ -297,23 +311,22 @@ static bool reaches(const FkGraph *g, int from, int target, bool *visited) {
         for (size_t u = 0; u < n->results[k].num_users && !found; ++u) {
           int next = g->nodes[n->results[k].users[u]].group;
           found = next == target;
-          if (!found && !visited[next]) {
-            visited[next] = true;
+          if (!found && !visited(s, next)) {
+            s->mark[next] = s->epoch;
             stack[top++] = next;
           }
         }
     }
   }
-  free(stack);
   return found;
 }
 
 /* Fusing a and b creates a cycle when a path leaves one of them through another
  * group and comes back to the other. */
 static bool creates_cycle(const FkGraph *g, int ga, int gb) {
-  bool *visited = calloc(g->num_nodes + 1, sizeof *visited);
   bool cycle = false;
   for (int pass = 0; pass < 2 && !cycle; ++pass) {
+    FkSearch *s = search_begin(g);
     int from = pass ? gb : ga, to = pass ? ga : gb;
     const FkGroup *gr = &g->groups[from];
     for (size_t m = 0; m < gr->num_members && !cycle; ++m) {
@@ -321,15 +334,12 @@ static bool creates_cycle(const FkGraph *g, int ga, int gb) {
       for (size_t k = 0; k < n->num_results && !cycle; ++k)
         for (size_t u = 0; u < n->results[k].num_users && !cycle; ++u) {
           int next = g->nodes[n->results[k].users[u]].group;
-          if (next == to || next == from || visited[next])
+          if (next == to || next == from || visited(s, next))
             continue;
-          visited[next] = true;
-          cycle = reaches(g, next, to, visited);
+          cycle = reaches(g, s, next, to);
         }
     }
-    memset(visited, 0, (g->num_nodes + 1) * sizeof *visited);
   }
-  free(visited);
   return cycle;
 }
 
@@ -426,6 +436,7 @@ static void merge(FkGraph *g, const Plan *plan, int64_t saved) {
   other->alive = false;
 }
 
+/* A legal fusion of two groups, as the greedy loop ranks it. */
 typedef struct {
   int ga, gb;         /* ga < gb */
   unsigned va, vb;    /* the groups' versions when v was computed */
@@ -434,19 +445,9 @@ typedef struct {
   FkVerdict v;
 } Option;
 
-static int compare_pairs(const void *x, const void *y) {
-  const Option *a = x, *b = y;
-  if (a->ga != b->ga)
-    return a->ga < b->ga ? -1 : 1;
-  if (a->gb != b->gb)
-    return a->gb < b->gb ? -1 : 1;
-  return a->distance - b->distance;
-}
-
 /* Higher score first; then vertical > reduction-epilogue > horizontal; then the
- * closer pair; then program order. */
-static int compare_priority(const void *x, const void *y) {
-  const Option *a = x, *b = y;
+ * closer pair; then program order. A total order: (min_a, min_b) names the pair. */
+static int compare_priority(const Option *a, const Option *b) {
   if (a->v.score != b->v.score)
     return a->v.score > b->v.score ? -1 : 1;
   if (a->v.category != b->v.category)
@@ -460,91 +461,160 @@ static int compare_priority(const void *x, const void *y) {
 
 static int group_min(const FkGraph *g, int group) { return g->groups[group].members[0]; }
 
-/* The verdicts of the previous round: a pair's verdict (without the cycle check)
- * depends only on its two groups, so it is reused until one of them changes. */
+/* ---- the option heap ----
+ * Rounds used to re-evaluate and re-sort every pair; instead, the legal options wait in
+ * a binary heap (first in priority order on top). A merge only changes the verdicts of
+ * pairs that touch the merged group: their old entries go stale (a group died or its
+ * version moved) and are dropped when they reach the top, and the merged group's pairs
+ * are pushed anew. Pairs of untouched groups keep their verdict, distance and rank. */
 typedef struct {
   Option *items;
+  size_t count, cap;
+} Heap;
+
+static void heap_swap(Heap *h, size_t i, size_t j) {
+  Option t = h->items[i];
+  h->items[i] = h->items[j];
+  h->items[j] = t;
+}
+
+static void heap_push(Heap *h, const Option *o) {
+  if (h->count == h->cap) {
+    h->cap = h->cap ? 2 * h->cap : 64;
+    h->items = realloc(h->items, h->cap * sizeof *h->items);
+  }
+  size_t i = h->count++;
+  h->items[i] = *o;
+  while (i > 0 && compare_priority(&h->items[i], &h->items[(i - 1) / 2]) < 0) {
+    heap_swap(h, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+
+static Option heap_pop(Heap *h) {
+  Option top = h->items[0];
+  h->items[0] = h->items[--h->count];
+  for (size_t i = 0;;) {
+    size_t best = i, l = 2 * i + 1, r = l + 1;
+    if (l < h->count && compare_priority(&h->items[l], &h->items[best]) < 0)
+      best = l;
+    if (r < h->count && compare_priority(&h->items[r], &h->items[best]) < 0)
+      best = r;
+    if (best == i)
+      break;
+    heap_swap(h, i, best);
+    i = best;
+  }
+  return top;
+}
+
+/* ---- neighbours of a group ---- */
+
+/* Scratch for listing the groups linked to one group by candidate pairs. */
+typedef struct {
+  int *dist;   /* per group: smallest pair distance to it, -1 when not linked */
+  int *list;   /* the linked groups, in discovery order */
   size_t count;
-} OptionCache;
+} Neighbours;
 
-static const Option *cached(const OptionCache *cache, int ga, int gb) {
-  size_t lo = 0, hi = cache->count;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    const Option *o = &cache->items[mid];
-    if (o->ga == ga && o->gb == gb)
-      return o;
-    if (o->ga < ga || (o->ga == ga && o->gb < gb))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
-}
-
-/* The distinct group pairs of the candidates, sorted by (ga, gb), each with its
- * verdict (the cycle check runs later, lazily, in priority order). */
-static size_t evaluate_pairs(const FkGraph *g, const OptionCache *cache, Option **out) {
-  Option *opts = calloc(g->num_cands + 1, sizeof *opts);
-  size_t n = 0;
-  for (size_t i = 0; i < g->num_cands; ++i) {
-    int ga = g->nodes[g->cands[i].a].group, gb = g->nodes[g->cands[i].b].group;
-    if (ga == gb)
-      continue;
-    Option o = {.ga = ga < gb ? ga : gb, .gb = ga < gb ? gb : ga, .distance = g->cands[i].b - g->cands[i].a};
-    opts[n++] = o;
-  }
-  qsort(opts, n, sizeof *opts, compare_pairs);
-  size_t kept = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (kept && opts[kept - 1].ga == opts[i].ga && opts[kept - 1].gb == opts[i].gb)
-      continue; /* sorted by distance within a pair: the first is the closest */
-    Option o = opts[i];
-    o.va = g->groups[o.ga].version;
-    o.vb = g->groups[o.gb].version;
-    const Option *old = cached(cache, o.ga, o.gb);
-    if (old && old->va == o.va && old->vb == o.vb)
-      o.v = old->v;
-    else
-      o.v = verdict(g, o.ga, o.gb, false, NULL);
-    o.min_a = group_min(g, o.ga);
-    o.min_b = group_min(g, o.gb);
-    if (o.min_a > o.min_b) {
-      int t = o.min_a;
-      o.min_a = o.min_b;
-      o.min_b = t;
+/* Lists the groups linked to `group` by a candidate pair, with the smallest distance
+ * in program order of such a pair (through the candidates of its members only). */
+static void neighbours(const FkGraph *g, int group, Neighbours *nb) {
+  for (size_t i = 0; i < nb->count; ++i)
+    nb->dist[nb->list[i]] = -1;
+  nb->count = 0;
+  const FkGroup *gr = &g->groups[group];
+  for (size_t m = 0; m < gr->num_members; ++m) {
+    int node = gr->members[m];
+    for (size_t k = g->node_cand_start[node]; k < g->node_cand_start[node + 1]; ++k) {
+      const FkCandidate *c = &g->cands[g->node_cands[k]];
+      int other = g->nodes[c->a == node ? c->b : c->a].group, d = c->b - c->a;
+      if (other == group)
+        continue;
+      if (nb->dist[other] < 0)
+        nb->list[nb->count++] = other;
+      if (nb->dist[other] < 0 || d < nb->dist[other])
+        nb->dist[other] = d;
     }
-    opts[kept++] = o;
   }
-  *out = opts;
-  return kept;
 }
 
-static bool fuse_best(FkGraph *g, OptionCache *cache) {
-  Option *all = NULL;
-  size_t n = evaluate_pairs(g, cache, &all);
-  Option *legal = calloc(n + 1, sizeof *legal);
-  size_t num_legal = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (all[i].v.reason == FK_OK)
-      legal[num_legal++] = all[i];
-  qsort(legal, num_legal, sizeof *legal, compare_priority);
-  bool fused = false;
-  for (size_t i = 0; i < num_legal && !fused; ++i) {
+/* Pushes the pair of groups x and y when it is legal now (the cycle check runs
+ * lazily, when the option reaches the top). */
+static void offer(const FkGraph *g, Heap *h, int x, int y, int distance) {
+  Option o = {.ga = x < y ? x : y, .gb = x < y ? y : x, .distance = distance};
+  o.v = verdict(g, o.ga, o.gb, false, NULL);
+  if (o.v.reason != FK_OK)
+    return;
+  o.va = g->groups[o.ga].version;
+  o.vb = g->groups[o.gb].version;
+  int ma = group_min(g, o.ga), mb = group_min(g, o.gb);
+  o.min_a = ma < mb ? ma : mb;
+  o.min_b = ma < mb ? mb : ma;
+  heap_push(h, &o);
+}
+
+/* Pushes the pairs of `group` with every linked group (with a higher id only when
+ * `higher_only`: the initial pass offers each pair once). */
+static void offer_group(const FkGraph *g, Heap *h, Neighbours *nb, int group, bool higher_only) {
+  neighbours(g, group, nb);
+  for (size_t i = 0; i < nb->count; ++i)
+    if (!higher_only || nb->list[i] > group)
+      offer(g, h, group, nb->list[i], nb->dist[nb->list[i]]);
+}
+
+static bool is_stale(const FkGraph *g, const Option *o) {
+  const FkGroup *a = &g->groups[o->ga], *b = &g->groups[o->gb];
+  return !a->alive || !b->alive || a->version != o->va || b->version != o->vb;
+}
+
+/* Candidates of group's members that the last step put in one group get its number. */
+static void mark_fused(FkGraph *g, int group) {
+  const FkGroup *gr = &g->groups[group];
+  for (size_t m = 0; m < gr->num_members; ++m) {
+    int node = gr->members[m];
+    for (size_t k = g->node_cand_start[node]; k < g->node_cand_start[node + 1]; ++k) {
+      FkCandidate *c = &g->cands[g->node_cands[k]];
+      if (!c->step && g->nodes[c->a].group == g->nodes[c->b].group)
+        c->step = (int)g->num_steps;
+    }
+  }
+}
+
+static void add_step(FkGraph *g, FkStep step) {
+  g->steps = realloc(g->steps, (g->num_steps + 1) * sizeof *g->steps);
+  g->steps[g->num_steps++] = step;
+}
+
+/* The greedy loop: the first option in priority order whose groups are unchanged and
+ * that creates no cycle is applied. An option refused for a cycle is dropped: a path
+ * between two groups through others survives every merge that leaves both groups as
+ * they are (merging groups on a path keeps a path), and a merge that changes one of
+ * them offers the pair anew. */
+static void fuse_greedily(FkGraph *g) {
+  Heap h = {0};
+  Neighbours nb = {calloc(g->num_nodes + 1, sizeof *nb.dist), calloc(g->num_nodes + 1, sizeof *nb.list), 0};
+  for (size_t i = 0; i < g->num_nodes; ++i)
+    nb.dist[i] = -1;
+  for (size_t i = 0; i < g->num_nodes; ++i)
+    if (g->groups[i].alive)
+      offer_group(g, &h, &nb, (int)i, true);
+  while (h.count) {
+    Option o = heap_pop(&h);
+    if (is_stale(g, &o))
+      continue;
     Plan plan;
-    FkVerdict v = verdict(g, legal[i].ga, legal[i].gb, true, &plan);
+    FkVerdict v = verdict(g, o.ga, o.gb, true, &plan);
     if (v.reason != FK_OK)
       continue;
-    g->steps = realloc(g->steps, (g->num_steps + 1) * sizeof *g->steps);
-    g->steps[g->num_steps++] = (FkStep){legal[i].min_a, legal[i].min_b, v.category, v.score};
+    add_step(g, (FkStep){o.min_a, o.min_b, v.category, v.score});
     merge(g, &plan, v.score);
-    fused = true;
+    mark_fused(g, plan.base);
+    offer_group(g, &h, &nb, plan.base, false);
   }
-  free(legal);
-  free(cache->items);
-  cache->items = all;
-  cache->count = n;
-  return fused;
+  free(h.items);
+  free(nb.dist);
+  free(nb.list);
 }
 
 static bool same_space(const FkNode *n, const FkGroup *gr) {
@@ -584,13 +654,21 @@ static void group_insert_chains(FkGraph *g) {
     base->sealed = sealed;
     base->version++;
     other->alive = false;
-    g->steps = realloc(g->steps, (g->num_steps + 1) * sizeof *g->steps);
-    g->steps[g->num_steps++] = (FkStep){min_a < min_b ? min_a : min_b, min_a < min_b ? min_b : min_a,
-                                        FK_CAT_VERTICAL, 0};
-    for (size_t c = 0; c < g->num_cands; ++c)
-      if (!g->cands[c].step && g->nodes[g->cands[c].a].group == g->nodes[g->cands[c].b].group)
-        g->cands[c].step = (int)g->num_steps;
+    add_step(g, (FkStep){min_a < min_b ? min_a : min_b, min_a < min_b ? min_b : min_a, FK_CAT_VERTICAL, 0});
+    mark_fused(g, g->nodes[p].group);
   }
+}
+
+/* The final refusal reason of a candidate pair depends only on its two (final)
+ * groups: pairs between the same groups share one verdict. */
+static FkReason final_reason(const FkGraph *g, BrazePtrMap *reasons, int ga, int gb) {
+  uint64_t key = ((uint64_t)(uint32_t)(ga + 1) << 32) | (uint32_t)gb;
+  int r = braze_ptrmap_get(reasons, key, -1);
+  if (r < 0) {
+    r = (int)verdict(g, ga, gb, true, NULL).reason;
+    braze_ptrmap_put(reasons, key, r);
+  }
+  return (FkReason)r;
 }
 
 void fk_schedule(FkGraph *g) {
@@ -601,17 +679,12 @@ void fk_schedule(FkGraph *g) {
     c->category = v.category;
     c->score = v.score;
   }
-  OptionCache cache = {0};
-  while (fuse_best(g, &cache))
-    for (size_t i = 0; i < g->num_cands; ++i) {
-      FkCandidate *c = &g->cands[i];
-      if (!c->step && g->nodes[c->a].group == g->nodes[c->b].group)
-        c->step = (int)g->num_steps;
-    }
-  free(cache.items);
+  fuse_greedily(g);
+  BrazePtrMap reasons = {0};
   for (size_t i = 0; i < g->num_cands; ++i) {
     FkCandidate *c = &g->cands[i];
     if (!c->step)
-      c->reason = verdict(g, g->nodes[c->a].group, g->nodes[c->b].group, true, NULL).reason;
+      c->reason = final_reason(g, &reasons, g->nodes[c->a].group, g->nodes[c->b].group);
   }
+  braze_ptrmap_free(&reasons);
 }
