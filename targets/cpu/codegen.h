@@ -64,6 +64,8 @@ int64_t cg_elem_bytes(MlirType elem);
 MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
                      CgBuilder *body, MlirValue *iv, MlirValue *iter);
 void cg_yield(CgBuilder *b, intptr_t n, const MlirValue *values);
+/* scf.if `cond` without results; *then_b / *else_b insert before each block's yield. */
+MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *else_b);
 /* scf.parallel over [0, ub[i]) step 1, terminated (empty scf.reduce) already; *body
  * inserts before the terminator. */
 MlirOperation cg_parallel(CgBuilder *b, intptr_t n, const int64_t *ub, CgBuilder *body, MlirValue *ivs);

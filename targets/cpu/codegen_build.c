@@ -122,7 +122,7 @@ int64_t cg_elem_bytes(MlirType elem) {
 
 /* A block with `n` arguments of the given types, located at b->loc. */
 static MlirBlock new_block(CgBuilder *b, intptr_t n, const MlirType *types) {
-  MlirLocation locs[16];
+  MlirLocation locs[16] = {{NULL}};
   for (intptr_t i = 0; i < n && i < 16; ++i)
     locs[i] = b->loc;
   return mlirBlockCreate(n, types, locs);
@@ -150,6 +150,27 @@ MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, 
   *iv = mlirBlockGetArgument(block, 0);
   for (intptr_t i = 0; i < n_iter; ++i)
     iter[i] = mlirBlockGetArgument(block, 1 + i);
+  return op;
+}
+
+MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *else_b) {
+  MlirRegion regions[2];
+  CgBuilder *builders[2] = {then_b, else_b};
+  MlirBlock blocks[2];
+  for (int i = 0; i < 2; ++i) {
+    blocks[i] = new_block(b, 0, NULL);
+    regions[i] = mlirRegionCreate();
+    mlirRegionAppendOwnedBlock(regions[i], blocks[i]);
+  }
+  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.if"), b->loc);
+  mlirOperationStateAddOperands(&st, 1, &cond);
+  mlirOperationStateAddOwnedRegions(&st, 2, regions);
+  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
+  for (int i = 0; i < 2; ++i) {
+    *builders[i] = cg_builder_at_end(blocks[i], b->loc);
+    builders[i]->pool = b->pool;
+    builders[i]->before = cg_create(builders[i], "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  }
   return op;
 }
 

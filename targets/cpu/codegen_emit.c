@@ -221,18 +221,23 @@ static bool contiguous_in(MlirAffineMap map, int d) {
 }
 
 /* Anchor for dim d: the output (pointwise) or the first input (reductions) that is a
- * whole buffer read along d contiguously; -1 when none or peeling is off. */
-static int peel_anchor(const Gen *g, int d) {
-  const CgItem *it = g->it;
-  if (!g->K->opts->align_peel || d != it->n_dims - 1 || it->ext[d] < CG_PEEL_MIN)
+ * whole buffer read along d contiguously; -1 when none. */
+static int anchor_of(const CgKernel *K, const CgItem *it, int d) {
+  if (it->kind != IT_GENERIC || d != it->n_dims - 1 || it->ext[d] < CG_PEEL_MIN)
     return -1;
   if (!it->has_reduction)
-    return g->K->vals[it->out_val].kind == ST_BUF && contiguous_in(it->maps[it->n_in], d) ? it->n_in : -1;
+    return K->vals[it->out_val].kind == ST_BUF && contiguous_in(it->maps[it->n_in], d) ? it->n_in : -1;
   for (int j = 0; j < it->n_in; ++j)
-    if (g->K->vals[it->in_val[j]].kind == ST_BUF && contiguous_in(it->maps[j], d))
+    if (K->vals[it->in_val[j]].kind == ST_BUF && contiguous_in(it->maps[j], d))
       return j;
   return -1;
 }
+
+bool cg_item_may_peel(const CgKernel *K, const CgItem *it) {
+  return K->opts->align_peel && (!it->has_reduction || it->scalar_mode) && anchor_of(K, it, it->n_dims - 1) >= 0;
+}
+
+static int peel_anchor(const Gen *g, int d) { return g->K->peel ? anchor_of(g->K, g->it, d) : -1; }
 
 /* Elements before the anchor's first 64-byte boundary along d (at most its extent),
  * or null when peeling does not apply. The other dims must be bound. */

@@ -79,10 +79,15 @@ typedef struct {
   CgBuilder fb; /* the new function's body, before its return */
   CgConstPool pool;
   int n_scalar_regs, n_row_bufs, n_local_bufs;
+  /* Alignment peeling (codegen_emit.c): the body is emitted twice under one scf.if on
+   * the arguments' alignment, without peeling (aligned) and with it (`peel`). */
+  bool versioned, peel;
 } CgKernel;
 
 /* Whether phase `ph` is one 1-D pointwise loop split into parallel chunks. */
 bool cg_phase_chunkable(const CgKernel *K, const CgPhase *ph);
+/* Whether emitting `it` with peeling would split a loop (see cg_peel_count). */
+bool cg_item_may_peel(const CgKernel *K, const CgItem *it);
 /* Rows per parallel step of phase `ph`: the row-jam option where the phase has a
  * register reduction and its last outer extent divides by it, else 1. */
 int cg_phase_jam(const CgKernel *K, const CgPhase *ph);

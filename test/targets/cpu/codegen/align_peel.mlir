@@ -1,5 +1,7 @@
-// Alignment peeling (cpu-codegen align-peel, default on): the innermost loop of a row of
-// 64+ elements runs in two parts, [0, p) and [p, n), p being how many elements lie
+// Alignment peeling (cpu-codegen align-peel, default on): a kernel with rows of 64+
+// elements is emitted twice under one scf.if: as is when all its arguments are 64-byte
+// aligned (static trip counts, which LLVM unrolls fully), and peeled otherwise: the
+// innermost loop of a row runs in two parts, [0, p) and [p, n), p being how many elements lie
 // before the anchor's next 64-byte boundary (its aligned pointer, plus the row's linear
 // index, mod 16 f32 lanes), so the vector loop runs aligned whatever the caller's
 // alignment (numpy's buffers are 16-byte aligned). The anchor is the output for
@@ -9,6 +11,7 @@
 // offset of 0..15 floats from a 64-byte boundary.
 // RUN: braze-opt %s --cpu-codegen=row-jam=1 | FileCheck %s
 // RUN: braze-opt %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt %s --cpu-codegen=remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: not braze-opt %s --cpu-codegen=align-peel=maybe 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/align_main.c %t.exe
@@ -22,8 +25,17 @@
 
 // CHECK-LABEL: func.func private @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0
 // CHECK-SAME: (%[[X:.*]]: memref<36x100xf32>, %[[Y:.*]]: memref<36x100xf32>)
-// CHECK: scf.parallel (%[[I:.*]]) = (%c0) to (%c36) step (%c1) {
-// CHECK: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<36x100xf32> -> index
+// CHECK: %[[XA:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<36x100xf32> -> index
+// CHECK-NEXT: %[[YA:.*]] = memref.extract_aligned_pointer_as_index %[[Y]] : memref<36x100xf32> -> index
+// CHECK-NEXT: %[[OR:.*]] = arith.ori %[[XA]], %[[YA]] : index
+// CHECK-NEXT: %[[LOW:.*]] = arith.remui %[[OR]], %c64 : index
+// CHECK-NEXT: %[[ALIGNED:.*]] = arith.cmpi eq, %[[LOW]], %c0 : index
+// CHECK-NEXT: scf.if %[[ALIGNED]] {
+// CHECK-NEXT: scf.parallel
+// CHECK-NOT: arith.minui
+// CHECK: } else {
+// CHECK-NEXT: scf.parallel (%[[I:.*]]) = (%c0) to (%c36) step (%c1) {
+// CHECK: memref.extract_aligned_pointer_as_index %[[X]] : memref<36x100xf32> -> index
 // CHECK: arith.remui %{{.*}}, %c16 : index
 // CHECK: %[[P:.*]] = arith.minui %{{.*}}, %c100 : index
 // CHECK: %[[M1:.*]] = scf.for %{{.*}} = %c0 to %[[P]] step %c1 iter_args(%{{.*}} = %{{.*}}) -> (f32) {
@@ -36,8 +48,11 @@
 // CHECK: scf.for %{{.*}} = %[[Q]] to %c100 step %c1 {
 // CHECK: memref.store %{{.*}}, %[[Y]]
 // CHECK: scf.reduce
+// CHECK: return
 
 // OFF-NOT: extract_aligned_pointer
+// REMARK: kernel @cpu_poi_fused_add_0: {{.*}} kernel buffer(s){{$}}
+// REMARK: kernel @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0: {{.*}}; aligned and peeled versions
 // BAD: option 'align-peel' expects true or false, got 'maybe'
 // NUM: offsets 0..15: OK
 
