@@ -9,7 +9,7 @@
  *                       max/min also nsz: the sign of a zero maximum is unspecified)
  *   remarks             remarks: each kernel's phases, the entry's peak intermediate bytes
  *   row-buffer-bytes=N  largest per-iteration row buffer kept on the stack (default 65536)
- *   align-peel=true|false  innermost row loops of 64+ elements start with the
+ *   align-peel=true|false  innermost row loops of 256+ elements start with the
  *                       elements before the 64-byte boundary of their output (or, for
  *                       reductions, first contiguous input), so the rest runs on
  *                       aligned vectors whatever the caller's alignment (default true)

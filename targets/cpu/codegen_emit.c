@@ -210,7 +210,7 @@ MlirValue cg_clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
  * time from the anchor's address (0 when it is aligned already). The anchor is the
  * output for pointwise loops, the first input read contiguously for reductions. */
 
-enum { CG_VEC_BYTES = 64, CG_PEEL_MIN = 64 };
+enum { CG_VEC_BYTES = 64, CG_PEEL_MIN = 256 }; /* shorter rows: not worth a second copy of the kernel */
 
 static bool contiguous_in(MlirAffineMap map, int d) {
   intptr_t n = mlirAffineMapGetNumResults(map);

@@ -1,4 +1,4 @@
-// Alignment peeling (cpu-codegen align-peel, default on): a kernel with rows of 64+
+// Alignment peeling (cpu-codegen align-peel, default on): a kernel with rows of 256+
 // elements is emitted twice under one scf.if: as is when all its arguments are 64-byte
 // aligned (static trip counts, which LLVM unrolls fully), and peeled otherwise: the
 // innermost loop of a row runs in two parts, [0, p) and [p, n), p being how many elements lie
@@ -6,7 +6,7 @@
 // index, mod 16 f32 lanes), so the vector loop runs aligned whatever the caller's
 // alignment (numpy's buffers are 16-byte aligned). The anchor is the output for
 // pointwise loops, the first contiguously read input for reductions; reductions carry
-// their accumulators from the first part into the second. Rows under 64 elements and
+// their accumulators from the first part into the second. Rows under 256 elements and
 // align-peel=false keep one loop. Numerics: the kernel called on buffers at every
 // offset of 0..15 floats from a 64-byte boundary.
 // RUN: braze-opt %s --cpu-codegen=row-jam=1 | FileCheck %s
@@ -24,9 +24,9 @@
 // CHECK: return
 
 // CHECK-LABEL: func.func private @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0
-// CHECK-SAME: (%[[X:.*]]: memref<36x100xf32>, %[[Y:.*]]: memref<36x100xf32>)
-// CHECK: %[[XA:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<36x100xf32> -> index
-// CHECK-NEXT: %[[YA:.*]] = memref.extract_aligned_pointer_as_index %[[Y]] : memref<36x100xf32> -> index
+// CHECK-SAME: (%[[X:.*]]: memref<36x300xf32>, %[[Y:.*]]: memref<36x300xf32>)
+// CHECK: %[[XA:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<36x300xf32> -> index
+// CHECK-NEXT: %[[YA:.*]] = memref.extract_aligned_pointer_as_index %[[Y]] : memref<36x300xf32> -> index
 // CHECK-NEXT: %[[OR:.*]] = arith.ori %[[XA]], %[[YA]] : index
 // CHECK-NEXT: %[[LOW:.*]] = arith.remui %[[OR]], %c64 : index
 // CHECK-NEXT: %[[ALIGNED:.*]] = arith.cmpi eq, %[[LOW]], %c0 : index
@@ -35,17 +35,17 @@
 // CHECK-NOT: arith.minui
 // CHECK: } else {
 // CHECK-NEXT: scf.parallel (%[[I:.*]]) = (%c0) to (%c36) step (%c1) {
-// CHECK: memref.extract_aligned_pointer_as_index %[[X]] : memref<36x100xf32> -> index
+// CHECK: memref.extract_aligned_pointer_as_index %[[X]] : memref<36x300xf32> -> index
 // CHECK: arith.remui %{{.*}}, %c16 : index
-// CHECK: %[[P:.*]] = arith.minui %{{.*}}, %c100 : index
+// CHECK: %[[P:.*]] = arith.minui %{{.*}}, %c300 : index
 // CHECK: %[[M1:.*]] = scf.for %{{.*}} = %c0 to %[[P]] step %c1 iter_args(%{{.*}} = %{{.*}}) -> (f32) {
-// CHECK: %[[M2:.*]] = scf.for %{{.*}} = %[[P]] to %c100 step %c1 iter_args(%{{.*}} = %[[M1]]) -> (f32) {
+// CHECK: %[[M2:.*]] = scf.for %{{.*}} = %[[P]] to %c300 step %c1 iter_args(%{{.*}} = %[[M1]]) -> (f32) {
 // CHECK: arith.subf %{{.*}}, %[[M2]] : f32
-// CHECK: memref.extract_aligned_pointer_as_index %[[Y]] : memref<36x100xf32> -> index
-// CHECK: %[[Q:.*]] = arith.minui %{{.*}}, %c100 : index
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]] : memref<36x300xf32> -> index
+// CHECK: %[[Q:.*]] = arith.minui %{{.*}}, %c300 : index
 // CHECK: scf.for %{{.*}} = %c0 to %[[Q]] step %c1 {
 // CHECK: memref.store %{{.*}}, %[[Y]]
-// CHECK: scf.for %{{.*}} = %[[Q]] to %c100 step %c1 {
+// CHECK: scf.for %{{.*}} = %[[Q]] to %c300 step %c1 {
 // CHECK: memref.store %{{.*}}, %[[Y]]
 // CHECK: scf.reduce
 // CHECK: return
@@ -70,42 +70,42 @@ func.func @short(%x: tensor<8x40xf32>) -> tensor<8x40xf32> {
   %0 = call @cpu_poi_fused_add_0(%x) : (tensor<8x40xf32>) -> tensor<8x40xf32>
   return %0 : tensor<8x40xf32>
 }
-func.func private @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%x: tensor<36x100xf32>) -> tensor<36x100xf32>
+func.func private @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%x: tensor<36x300xf32>) -> tensor<36x300xf32>
     attributes {kernel.kind = "red", kernel.ops = ["reduce_max", "sub", "exp", "reduce_sum", "div"]} {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<36x1xf32>
   %f0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<36x1xf32>) -> tensor<36x1xf32>
   %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<36x100xf32>) outs(%f0 : tensor<36x1xf32>) {
+      ins(%x : tensor<36x300xf32>) outs(%f0 : tensor<36x1xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %m = arith.maximumf %a, %acc : f32
     linalg.yield %m : f32
   } -> tensor<36x1xf32>
-  %e1 = tensor.empty() : tensor<36x100xf32>
+  %e1 = tensor.empty() : tensor<36x300xf32>
   %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %max : tensor<36x100xf32>, tensor<36x1xf32>) outs(%e1 : tensor<36x100xf32>) {
+      ins(%x, %max : tensor<36x300xf32>, tensor<36x1xf32>) outs(%e1 : tensor<36x300xf32>) {
   ^bb0(%a: f32, %m: f32, %o: f32):
     %s = arith.subf %a, %m : f32
     %e = math.exp %s : f32
     linalg.yield %e : f32
-  } -> tensor<36x100xf32>
+  } -> tensor<36x300xf32>
   %f1 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<36x1xf32>) -> tensor<36x1xf32>
   %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
-      ins(%exp : tensor<36x100xf32>) outs(%f1 : tensor<36x1xf32>) {
+      ins(%exp : tensor<36x300xf32>) outs(%f1 : tensor<36x1xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32
   } -> tensor<36x1xf32>
   %div = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
-      ins(%exp, %sum : tensor<36x100xf32>, tensor<36x1xf32>) outs(%e1 : tensor<36x100xf32>) {
+      ins(%exp, %sum : tensor<36x300xf32>, tensor<36x1xf32>) outs(%e1 : tensor<36x300xf32>) {
   ^bb0(%a: f32, %s: f32, %o: f32):
     %d = arith.divf %a, %s : f32
     linalg.yield %d : f32
-  } -> tensor<36x100xf32>
-  return %div : tensor<36x100xf32>
+  } -> tensor<36x300xf32>
+  return %div : tensor<36x300xf32>
 }
-func.func @softmax(%x: tensor<36x100xf32>) -> tensor<36x100xf32> {
-  %0 = call @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%x) : (tensor<36x100xf32>) -> tensor<36x100xf32>
-  return %0 : tensor<36x100xf32>
+func.func @softmax(%x: tensor<36x300xf32>) -> tensor<36x300xf32> {
+  %0 = call @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%x) : (tensor<36x300xf32>) -> tensor<36x300xf32>
+  return %0 : tensor<36x300xf32>
 }
