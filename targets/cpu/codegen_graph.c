@@ -17,6 +17,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/ptrmap.h"
 
 typedef struct {
   int64_t bytes;
@@ -39,7 +40,8 @@ typedef struct {
   const CgOptions *opts;
   MlirContext ctx;
   GVal *vals;
-  int n_vals;
+  int n_vals, cap_vals;
+  BrazePtrMap index; /* value -> its index in vals */
   Buf *bufs;
   int n_bufs;
   MlirOperation *calls;
@@ -52,16 +54,15 @@ typedef struct {
   MlirValue workspace;
 } Graph;
 
-static int gval(Graph *G, MlirValue v) {
-  for (int i = 0; i < G->n_vals; ++i)
-    if (mlirValueEqual(G->vals[i].tensor, v))
-      return i;
-  return -1;
-}
+static int gval(Graph *G, MlirValue v) { return braze_ptrmap_get(&G->index, braze_ptr_key(v.ptr), -1); }
 
 static int add_gval(Graph *G, MlirValue v, int def) {
-  G->vals = realloc(G->vals, (size_t)(G->n_vals + 1) * sizeof *G->vals);
+  if (G->n_vals == G->cap_vals) {
+    G->cap_vals = G->cap_vals ? 2 * G->cap_vals : 64;
+    G->vals = realloc(G->vals, (size_t)G->cap_vals * sizeof *G->vals);
+  }
   G->vals[G->n_vals] = (GVal){.tensor = v, .def = def, .last_use = -1, .buf = -1, .out_index = -1};
+  braze_ptrmap_put(&G->index, braze_ptr_key(v.ptr), G->n_vals);
   return G->n_vals++;
 }
 
@@ -319,6 +320,7 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const CgOptions 
     mlirOperationDestroy(fn);
   }
   free(G.vals);
+  braze_ptrmap_free(&G.index);
   free(G.bufs);
   free(G.calls);
   return ok;

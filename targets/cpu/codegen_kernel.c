@@ -28,16 +28,15 @@ static void map_add(CgKernel *K, MlirValue old, MlirValue new_value) {
   K->map_new[K->n_map++] = new_value;
 }
 
-static int find_val(CgKernel *K, MlirValue v) {
-  for (int i = 0; i < K->n_vals; ++i)
-    if (mlirValueEqual(K->vals[i].tensor, v))
-      return i;
-  return -1;
-}
+static int find_val(CgKernel *K, MlirValue v) { return braze_ptrmap_get(&K->val_index, braze_ptr_key(v.ptr), -1); }
 
 static int add_val(CgKernel *K, MlirValue v, CgStorage kind) {
-  K->vals = realloc(K->vals, (size_t)(K->n_vals + 1) * sizeof *K->vals);
+  if (K->n_vals == K->cap_vals) {
+    K->cap_vals = K->cap_vals ? 2 * K->cap_vals : 32;
+    K->vals = realloc(K->vals, (size_t)K->cap_vals * sizeof *K->vals);
+  }
   K->vals[K->n_vals] = (CgVal){.tensor = v, .kind = kind, .producer = -1, .alias_of = -1, .out_index = -1};
+  braze_ptrmap_put(&K->val_index, braze_ptr_key(v.ptr), K->n_vals);
   return K->n_vals++;
 }
 
@@ -608,6 +607,7 @@ bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions
     mlirOperationDestroy(K.fn);
   }
   free(K.vals);
+  braze_ptrmap_free(&K.val_index);
   free(K.items);
   free(K.phases);
   free(K.map_old);

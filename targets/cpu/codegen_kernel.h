@@ -3,6 +3,7 @@
 #ifndef BRAZE_TARGETS_CPU_CODEGEN_KERNEL_H
 #define BRAZE_TARGETS_CPU_CODEGEN_KERNEL_H
 
+#include "support/ptrmap.h"
 #include "targets/cpu/codegen.h"
 
 enum { CG_MAX_DIMS = 8, CG_MAX_INPUTS = 16, CG_MAX_JAM = 8 };
@@ -65,7 +66,8 @@ typedef struct {
   MlirContext ctx;
   const char *name;
   CgVal *vals;
-  int n_vals;
+  int n_vals, cap_vals;
+  BrazePtrMap val_index; /* kernel-level value -> its index in vals */
   CgItem *items;
   int n_items;
   CgPhase *phases;
