@@ -34,3 +34,16 @@ static int check_close(const char *what, const float *got, const double *want, l
          (double)got[at], want[at]);
   return ok;
 }
+
+/* Row-wise softmax of x[rows x cols] in double. */
+static void check_softmax_reference(const float *x, double *want, long rows, long cols) {
+  for (long i = 0; i < rows; ++i) {
+    double m = -INFINITY, s = 0;
+    for (long j = 0; j < cols; ++j)
+      m = fmax(m, x[i * cols + j]);
+    for (long j = 0; j < cols; ++j)
+      s += exp(x[i * cols + j] - m);
+    for (long j = 0; j < cols; ++j)
+      want[i * cols + j] = exp(x[i * cols + j] - m) / s;
+  }
+}
