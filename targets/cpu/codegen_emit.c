@@ -223,7 +223,7 @@ static bool contiguous_in(MlirAffineMap map, int d) {
 /* Anchor for dim d: the output (pointwise) or the first input (reductions) that is a
  * whole buffer read along d contiguously; -1 when none. */
 static int anchor_of(const CgKernel *K, const CgItem *it, int d) {
-  if (it->kind != IT_GENERIC || d != it->n_dims - 1 || it->ext[d] < CG_PEEL_MIN)
+  if (it->kind != IT_GENERIC || d < 0 || d != it->n_dims - 1 || it->ext[d] < CG_PEEL_MIN)
     return -1;
   if (!it->has_reduction)
     return K->vals[it->out_val].kind == ST_BUF && contiguous_in(it->maps[it->n_in], d) ? it->n_in : -1;
