@@ -247,6 +247,17 @@ static bool is_f32_like(MlirType t) {
   return mlirTypeIsAF32(t);
 }
 
+/* Record `o` to rewrite: `which` is its approxes[] entry, -1 for a division. */
+static void collect_push(Collect *c, MlirOperation o, int which) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    c->ops = realloc(c->ops, c->cap * sizeof *c->ops);
+    c->which = realloc(c->which, c->cap * sizeof *c->which);
+  }
+  c->ops[c->n] = o;
+  c->which[c->n++] = which;
+}
+
 static MlirWalkResult collect(MlirOperation o, void *user) {
   Collect *c = user;
   MlirStringRef name = braze_op_name(o);
@@ -258,13 +269,7 @@ static MlirWalkResult collect(MlirOperation o, void *user) {
       continue;
     if (!is_f32_like(mlirValueGetType(mlirOperationGetResult(o, 0))))
       break;
-    if (c->n == c->cap) {
-      c->cap = c->cap ? 2 * c->cap : 16;
-      c->ops = realloc(c->ops, c->cap * sizeof *c->ops);
-      c->which = realloc(c->which, c->cap * sizeof *c->which);
-    }
-    c->ops[c->n] = o;
-    c->which[c->n++] = k;
+    collect_push(c, o, k);
     break;
   }
   return MlirWalkResultAdvance;
@@ -332,13 +337,7 @@ static MlirWalkResult collect_div(MlirOperation o, void *user) {
   if (!braze_op_is(o, "arith.divf") || !is_f32_like(mlirValueGetType(mlirOperationGetResult(o, 0))) ||
       is_constant_one(mlirOperationGetOperand(o, 0)) || mlirOperationIsNull(invariant_loop(o)))
     return MlirWalkResultAdvance;
-  if (c->n == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 16;
-    c->ops = realloc(c->ops, c->cap * sizeof *c->ops);
-    c->which = realloc(c->which, c->cap * sizeof *c->which);
-  }
-  c->ops[c->n] = o;
-  c->which[c->n++] = -1;
+  collect_push(c, o, -1);
   return MlirWalkResultAdvance;
 }
 

@@ -17,6 +17,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/grow.h"
 #include "support/ptrmap.h"
 
 typedef struct {
@@ -57,10 +58,7 @@ typedef struct {
 static int gval(Graph *G, MlirValue v) { return braze_ptrmap_get(&G->index, braze_ptr_key(v.ptr), -1); }
 
 static int add_gval(Graph *G, MlirValue v, int def) {
-  if (G->n_vals == G->cap_vals) {
-    G->cap_vals = G->cap_vals ? 2 * G->cap_vals : 64;
-    G->vals = realloc(G->vals, (size_t)G->cap_vals * sizeof *G->vals);
-  }
+  G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
   G->vals[G->n_vals] = (GVal){.tensor = v, .def = def, .last_use = -1, .buf = -1, .out_index = -1};
   braze_ptrmap_put(&G->index, braze_ptr_key(v.ptr), G->n_vals);
   return G->n_vals++;

@@ -12,6 +12,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/grow.h"
 #include "support/strbuf.h"
 
 MlirValue cg_kernel_map(CgKernel *K, MlirValue old) {
@@ -31,10 +32,7 @@ static void map_add(CgKernel *K, MlirValue old, MlirValue new_value) {
 static int find_val(CgKernel *K, MlirValue v) { return braze_ptrmap_get(&K->val_index, braze_ptr_key(v.ptr), -1); }
 
 static int add_val(CgKernel *K, MlirValue v, CgStorage kind) {
-  if (K->n_vals == K->cap_vals) {
-    K->cap_vals = K->cap_vals ? 2 * K->cap_vals : 32;
-    K->vals = realloc(K->vals, (size_t)K->cap_vals * sizeof *K->vals);
-  }
+  K->vals = braze_grow(K->vals, (size_t)K->n_vals, &K->cap_vals, sizeof *K->vals, 32);
   K->vals[K->n_vals] = (CgVal){.tensor = v, .kind = kind, .producer = -1, .alias_of = -1, .out_index = -1};
   braze_ptrmap_put(&K->val_index, braze_ptr_key(v.ptr), K->n_vals);
   return K->n_vals++;
