@@ -60,6 +60,9 @@ bool braze_option_flag(const BrazePassOptions *opts, const char *key);
 /* Integer option with a default; false (and *error set) when not an integer. */
 bool braze_option_int(const BrazePassOptions *opts, const char *key, long long dflt, long long *out,
                       BrazeStr *error);
+/* key=true|false|1|0, a bare key meaning true; `dflt` when absent. False (with
+ * "option 'KEY' expects true or false") on any other value. */
+bool braze_option_bool(const BrazePassOptions *opts, const char *key, bool dflt, bool *out, BrazeStr *error);
 /* Whether `name` is in the comma-separated list value of `key`. */
 bool braze_option_list_has(const BrazePassOptions *opts, const char *key, const char *name);
 /* Reject keys not in the NULL-terminated `allowed` list. */

@@ -56,6 +56,23 @@ bool braze_option_int(const BrazePassOptions *opts, const char *key, long long d
   return false;
 }
 
+bool braze_option_bool(const BrazePassOptions *opts, const char *key, bool dflt, bool *out, BrazeStr *error) {
+  const BrazeOption *o = braze_option_find(opts, key);
+  *out = dflt;
+  if (!o)
+    return true;
+  if (!o->value || strcmp(o->value, "true") == 0 || strcmp(o->value, "1") == 0) {
+    *out = true;
+    return true;
+  }
+  if (strcmp(o->value, "false") == 0 || strcmp(o->value, "0") == 0) {
+    *out = false;
+    return true;
+  }
+  braze_str_printf(error, "option '%s' expects true or false, got '%s'", key, o->value);
+  return false;
+}
+
 bool braze_option_list_has(const BrazePassOptions *opts, const char *key, const char *name) {
   const BrazeOption *o = braze_option_find(opts, key);
   if (!o || !o->value)

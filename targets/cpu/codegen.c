@@ -95,30 +95,13 @@ MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute d
 static const char *const allowed_options[] = {"reassoc",  "remarks",    "row-buffer-bytes",
                                                "row-jam", "align-peel", NULL};
 
-/* key=true|false|1|0; a bare key means true. */
-static bool parse_bool(const BrazePassOptions *options, const char *key, bool dflt, bool *out, BrazeStr *error) {
-  const BrazeOption *opt = braze_option_find(options, key);
-  *out = dflt;
-  if (!opt)
-    return true;
-  if (!opt->value || strcmp(opt->value, "true") == 0 || strcmp(opt->value, "1") == 0) {
-    *out = true;
-  } else if (strcmp(opt->value, "false") == 0 || strcmp(opt->value, "0") == 0) {
-    *out = false;
-  } else {
-    braze_str_printf(error, "option '%s' expects true or false, got '%s'", key, opt->value);
-    return false;
-  }
-  return true;
-}
-
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_options_check(options, "cpu-codegen", allowed_options, error))
     return NULL;
   CgOptions *o = calloc(1, sizeof *o);
   o->remarks = braze_option_flag(options, "remarks");
-  if (!parse_bool(options, "reassoc", true, &o->reassoc, error) ||
-      !parse_bool(options, "align-peel", true, &o->align_peel, error) ||
+  if (!braze_option_bool(options, "reassoc", true, &o->reassoc, error) ||
+      !braze_option_bool(options, "align-peel", true, &o->align_peel, error) ||
       !braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
       !braze_option_int(options, "row-jam", 2, &o->row_jam, error)) {
     free(o);

@@ -24,13 +24,16 @@ void cg_gen_error(Gen *g, const char *what) {
   g->failed = true;
 }
 
-/* scf.for 0..ext without iter_args, terminated; *body inserts before the yield. */
-static MlirValue open_loop(CgBuilder *b, int64_t ext, CgBuilder *body) {
+/* scf.for lb..ub without iter_args, terminated; *body inserts before the yield. */
+static MlirValue open_range(CgBuilder *b, MlirValue lb, MlirValue ub, CgBuilder *body) {
   MlirValue iv, none;
-  cg_for(b, cg_index(b, 0), cg_index(b, ext), 0, NULL, body, &iv, &none);
-  MlirOperation y = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
-  body->before = y;
+  cg_for(b, lb, ub, 0, NULL, body, &iv, &none);
+  body->before = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
   return iv;
+}
+
+static MlirValue open_loop(CgBuilder *b, int64_t ext, CgBuilder *body) {
+  return open_range(b, cg_index(b, 0), cg_index(b, ext), body);
 }
 
 /* Indices of a value's element under `map` with g's dims; ST_ROW drops the outer results. */
@@ -401,9 +404,7 @@ static void emit_scalar_mode(Gen *g, CgBuilder *b) {
       return;
     *g = saved; /* the remaining columns: one dot product each */
     CgBuilder body;
-    MlirValue iv, none;
-    cg_for(b, cg_index(b, blocks * CG_DOT_BLOCK), cg_index(b, g->it->ext[jd]), 0, NULL, &body, &iv, &none);
-    body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+    MlirValue iv = open_range(b, cg_index(b, blocks * CG_DOT_BLOCK), cg_index(b, g->it->ext[jd]), &body);
     *b = body;
     cg_bind(g, b, jd, iv);
   } else {
@@ -466,9 +467,7 @@ static void pointwise_body(Gen *g, CgBuilder *b) {
 /* The innermost dim d over [lb, ub), the body inside. */
 static void pointwise_range(Gen *g, CgBuilder *b, int d, MlirValue lb, MlirValue ub) {
   CgBuilder body;
-  MlirValue iv, none;
-  cg_for(b, lb, ub, 0, NULL, &body, &iv, &none);
-  body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  MlirValue iv = open_range(b, lb, ub, &body);
   cg_bind(g, &body, d, iv);
   pointwise_body(g, &body);
 }
@@ -606,21 +605,16 @@ bool cg_phase_chunkable(const CgKernel *K, const CgPhase *ph) {
 
 static bool emit_chunked(CgKernel *K, CgItem *it) {
   int64_t n = it->ext[0], chunks = (n + CG_CHUNK - 1) / CG_CHUNK;
-  CgBuilder b, body;
-  MlirValue c, iv, none;
+  CgBuilder b;
+  MlirValue c;
   cg_parallel(&K->fb, 1, &chunks, &b, &c);
   MlirType index = cg_index_type(K->ctx);
   MlirValue mul[2] = {c, cg_index(&b, CG_CHUNK)};
   MlirValue lb = cg_op(&b, "arith.muli", index, 2, mul);
   MlirValue add[2] = {lb, cg_index(&b, CG_CHUNK)};
   MlirValue min[2] = {cg_op(&b, "arith.addi", index, 2, add), cg_index(&b, n)};
-  cg_for(&b, lb, cg_op(&b, "arith.minui", index, 2, min), 0, NULL, &body, &iv, &none);
-  body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
   Gen g = {.K = K, .it = it, .k = 0};
-  cg_bind(&g, &body, 0, iv);
-  MlirValue result = cg_clone_body(&g, &body, cg_init_value(&g, &body));
-  if (!g.failed)
-    cg_store_output(&g, &body, result);
+  pointwise_range(&g, &b, 0, lb, cg_op(&b, "arith.minui", index, 2, min));
   return !g.failed;
 }
 
