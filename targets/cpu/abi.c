@@ -101,9 +101,7 @@ static LLVMValueRef libc_function(const Abi *a, const char *name, LLVMTypeRef ty
   return fn ? fn : LLVMAddFunction(a->m, name, type);
 }
 
-static LLVMValueRef internal_global(const Abi *a, LLVMTypeRef type, const char *entry, const char *suffix) {
-  char name[512];
-  snprintf(name, sizeof name, "%s%s", entry, suffix);
+static LLVMValueRef internal_global(const Abi *a, LLVMTypeRef type, const char *name) {
   LLVMValueRef g = LLVMAddGlobal(a->m, type, name);
   LLVMSetInitializer(g, LLVMConstNull(type));
   LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -135,7 +133,8 @@ static LLVMValueRef alloc_workspace(const Abi *a, const WrapperGen *w, int64_t b
 
 /* int NAME(T *in..., T *out...): the kept workspace when the flag is free, else a
  * buffer of its own for this call (see the file comment). */
-static LLVMValueRef add_wrapper(const Abi *a, const BrazeEntrySig *sig, LLVMValueRef ws_fn) {
+static LLVMValueRef add_wrapper(const Abi *a, const BrazeEntrySig *sig, LLVMValueRef ws_fn, const char *kept_name,
+                                const char *busy_name) {
   unsigned n = (unsigned)(sig->num_inputs + sig->num_outputs);
   WrapperGen w = {.b = LLVMCreateBuilderInContext(a->ctx), .ws_fn = ws_fn};
   w.fn = LLVMAddFunction(a->m, sig->name, pointer_fn_type(a, n));
@@ -150,8 +149,8 @@ static LLVMValueRef add_wrapper(const Abi *a, const BrazeEntrySig *sig, LLVMValu
   w.free_ty = LLVMFunctionType(LLVMVoidTypeInContext(a->ctx), (LLVMTypeRef[]){a->ptr}, 1, 0);
   w.aligned_alloc = libc_function(a, "aligned_alloc", w.alloc_ty);
   w.free_fn = libc_function(a, "free", w.free_ty);
-  LLVMValueRef kept = internal_global(a, a->ptr, sig->name, "__braze_ws");
-  LLVMValueRef busy = internal_global(a, a->i32, sig->name, "__braze_ws_busy");
+  LLVMValueRef kept = internal_global(a, a->ptr, kept_name);
+  LLVMValueRef busy = internal_global(a, a->i32, busy_name);
   LLVMBasicBlockRef claimed = LLVMAppendBasicBlockInContext(a->ctx, w.fn, "claimed");
   LLVMBasicBlockRef fresh = LLVMAppendBasicBlockInContext(a->ctx, w.fn, "own");
   LLVMBasicBlockRef have = LLVMAppendBasicBlockInContext(a->ctx, w.fn, "kept");
@@ -288,7 +287,7 @@ static bool wrap_entry(const Abi *a, const BrazeEntrySig *sig, BrazeStr *error) 
   }
   if (ok) {
     LLVMSetValueName2(impl, names[6], strlen(names[6]));
-    LLVMValueRef wrapper = add_wrapper(a, sig, add_ws_wrapper(a, sig, impl, names[7]));
+    LLVMValueRef wrapper = add_wrapper(a, sig, add_ws_wrapper(a, sig, impl, names[7]), names[9], names[10]);
     add_packed(a, sig, wrapper, names[5]);
     add_tables(a, sig, (const char *const *)names);
     LLVMValueRef ws_bytes = LLVMConstInt(a->i64, (unsigned long long)sig->workspace_bytes, 0);
