@@ -1,6 +1,6 @@
-/* cpu-codegen: a small IR builder over the MLIR C API (ops, constants, loops,
+/* The targets' codegen IR builder over the MLIR C API (ops, constants, loops,
  * affine expressions expanded into arith on index values). */
-#include "targets/cpu/codegen.h"
+#include "targets/common/ir_build.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,4 +232,66 @@ uint64_t cg_affine_dims(MlirAffineExpr expr) {
   if (mlirAffineExprIsABinary(expr))
     return cg_affine_dims(mlirAffineBinaryOpExprGetLHS(expr)) | cg_affine_dims(mlirAffineBinaryOpExprGetRHS(expr));
   return 0;
+}
+
+bool cg_attr_bool(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref(name)));
+}
+
+MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *args, MlirBlock *entry) {
+  MlirContext ctx = mlirOperationGetContext(old);
+  MlirLocation loc = mlirOperationGetLocation(old);
+  MlirType fty = mlirFunctionTypeGet(ctx, n_args, args, 0, NULL);
+  MlirNamedAttribute attrs[2] = {
+      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(old, braze_ref("sym_name"))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+  };
+  MlirLocation locs[64];
+  for (intptr_t i = 0; i < n_args && i < 64; ++i)
+    locs[i] = loc;
+  *entry = mlirBlockCreate(n_args, args, locs);
+  MlirRegion body = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(body, *entry);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, 2, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &body);
+  MlirOperation fn = mlirOperationCreate(&st);
+  MlirAttribute vis = mlirOperationGetAttributeByName(old, braze_ref("sym_visibility"));
+  if (!mlirAttributeIsNull(vis))
+    mlirOperationSetAttributeByName(fn, braze_ref("sym_visibility"), vis);
+  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(old); ++i) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, i);
+    mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);
+  }
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, fn);
+  return fn;
+}
+
+/* A private constant memref.global holding `dense` (named __braze_const_N, first
+ * free N), and its memref.get_global at b. */
+MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense) {
+  MlirContext ctx = b->ctx;
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  char name[64];
+  for (int n = 0;; ++n) {
+    snprintf(name, sizeof name, "__braze_const_%d", n);
+    if (mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(name))))
+      break;
+  }
+  mlirSymbolTableDestroy(table);
+  MlirType type = cg_memref_like(mlirAttributeGetType(dense));
+  MlirNamedAttribute attrs[6] = {
+      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(name))),
+      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+      cg_named(ctx, "type", mlirTypeAttrGet(type)),
+      cg_named(ctx, "initial_value", dense),
+      cg_named(ctx, "constant", mlirUnitAttrGet(ctx)),
+      cg_named(ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
+  };
+  MlirOperationState st = mlirOperationStateGet(braze_ref("memref.global"), b->loc);
+  mlirOperationStateAddAttributes(&st, 6, attrs);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreate(&st));
+  MlirNamedAttribute ref = cg_named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
+  return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &type, 1, &ref), 0);
 }

@@ -1,4 +1,4 @@
-/* cpu-codegen, the graph function: becomes the entry
+/* The graph function of every target's codegen (cpu-codegen, cuda-codegen): becomes the entry
  * `@NAME(inputs..., outputs..., workspace)` that calls the converted kernels with
  * memrefs. Graph results are produced in place in the out arguments; intermediates
  * live in buffers handed out by a best-fit free list in call order (a buffer returns
@@ -8,7 +8,7 @@
  * during its lifetime, each value a `memref.view` at its buffer's offset. The entry
  * allocates nothing, so a caller (the C ABI wrapper keeps one workspace across
  * calls) pays for the memory once, not a fresh mmap and its page faults per call. */
-#include "targets/cpu/codegen.h"
+#include "targets/common/ir_build.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct {
   MlirOperation old, module;
-  const CgOptions *opts;
+  const char *pass;
   MlirContext ctx;
   GVal *vals;
   int n_vals, cap_vals;
@@ -64,8 +64,9 @@ static int add_gval(Graph *G, MlirValue v, int def) {
   return G->n_vals++;
 }
 
-static bool gfail(MlirOperation op, const char *fmt, MlirStringRef name) {
-  braze_emit_error(mlirOperationGetLocation(op), fmt, (int)name.length, name.data);
+/* An error at `op` prefixed with the pass name (fmt's first conversion is %s). */
+static bool gfail(const Graph *G, MlirOperation op, const char *fmt, MlirStringRef name) {
+  braze_emit_error(mlirOperationGetLocation(op), fmt, G->pass, (int)name.length, name.data);
   return false;
 }
 
@@ -90,14 +91,14 @@ static bool read_graph(Graph *G) {
       MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
       MlirOperation k = mlirSymbolTableLookup(table, mlirFlatSymbolRefAttrGetValue(callee));
       if (mlirOperationIsNull(k) || !cg_attr_bool(k, "braze.num_inputs")) {
-        ok = gfail(op, "cpu-codegen: graph function calls @%.*s, which is not a kernel",
+        ok = gfail(G, op, "%s: graph function calls @%.*s, which is not a kernel",
                    mlirFlatSymbolRefAttrGetValue(callee));
         break;
       }
       for (intptr_t i = 0; ok && i < mlirOperationGetNumOperands(op); ++i) {
         int v = gval(G, mlirOperationGetOperand(op, i));
         if (v < 0)
-          ok = gfail(op, "cpu-codegen: call of @%.*s has an operand not produced in the graph function",
+          ok = gfail(G, op, "%s: call of @%.*s has an operand not produced in the graph function",
                      mlirFlatSymbolRefAttrGetValue(callee));
         else
           G->vals[v].last_use = G->n_calls;
@@ -111,7 +112,7 @@ static bool read_graph(Graph *G) {
       MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
       if (!static_tensor(mlirAttributeGetType(value)) ||
           !(mlirAttributeIsADenseElements(value) || mlirAttributeIsADenseResourceElements(value)))
-        ok = gfail(op, "cpu-codegen: tensor constants must be static dense or dense_resource elements%.*s",
+        ok = gfail(G, op, "%s: tensor constants must be static dense or dense_resource elements%.*s",
                    braze_ref(""));
       else
         G->vals[v].mem = cg_global_constant(G->module, &G->b, value);
@@ -122,7 +123,7 @@ static bool read_graph(Graph *G) {
           v->out_index = (int)r;
       }
     } else {
-      ok = gfail(op, "cpu-codegen: unsupported op '%.*s' in a graph function", braze_op_name(op));
+      ok = gfail(G, op, "%s: unsupported op '%.*s' in a graph function", braze_op_name(op));
     }
   }
   mlirSymbolTableDestroy(table);
@@ -283,15 +284,15 @@ static bool build_entry(Graph *G) {
     G->b.pool = &G->pool;
     G->n_in = (int)n_in;
   } else {
-    gfail(G->old, "cpu-codegen: graph function @%.*s: arguments and results must be static tensors",
+    gfail(G, G->old, "%s: graph function @%.*s: arguments and results must be static tensors",
           func_name(G->old));
   }
   free(types);
   return ok;
 }
 
-bool cg_convert_graph(MlirOperation func, MlirOperation module, const CgOptions *opts) {
-  Graph G = {.old = func, .module = module, .opts = opts, .ctx = mlirOperationGetContext(func)};
+bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass, bool remarks) {
+  Graph G = {.old = func, .module = module, .pass = pass, .ctx = mlirOperationGetContext(func)};
   if (!build_entry(&G))
     return false;
   MlirOperation fn = mlirBlockGetParentOperation(G.entry);
@@ -305,12 +306,12 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const CgOptions 
     G.b.loc = mlirOperationGetLocation(func);
     emit_result_copies(&G, mlirBlockGetTerminator(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0))));
     cg_create(&G.b, "func.return", 0, NULL, 0, NULL, 0, NULL);
-    if (opts->remarks) {
+    if (remarks) {
       MlirStringRef name = func_name(func);
       braze_emit_remark(mlirOperationGetLocation(func),
-                        "cpu-codegen: entry @%.*s: peak intermediate bytes %lld in %d buffer(s), workspace %lld "
+                        "%s: entry @%.*s: peak intermediate bytes %lld in %d buffer(s), workspace %lld "
                         "bytes, %d kernel call(s)",
-                        (int)name.length, name.data, (long long)peak_bytes(&G), G.n_bufs,
+                        pass, (int)name.length, name.data, (long long)peak_bytes(&G), G.n_bufs,
                         (long long)G.workspace_bytes, G.n_calls);
     }
     mlirOperationDestroy(func);

@@ -1,0 +1,86 @@
+/* IR building over the MLIR C API shared by the targets' codegen passes (cpu-codegen,
+ * cuda-codegen): a builder with an insertion point and a pool of index constants,
+ * helpers for scf loops, memrefs and affine index arithmetic (ir_build.c), and the
+ * graph-function conversion every target uses for its entry (entry_graph.c). */
+#ifndef BRAZE_TARGETS_COMMON_IR_BUILD_H
+#define BRAZE_TARGETS_COMMON_IR_BUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/IR.h"
+
+/* ---- builder (ir_build.c) ---- */
+
+/* Index constants of one function, created once at the start of its entry block. */
+typedef struct {
+  MlirBlock block;
+  int n;
+  int64_t value[64];
+  MlirValue result[64];
+} CgConstPool;
+
+/* Inserts new ops into `block` before `before` (or at the end when null). */
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  MlirBlock block;
+  MlirOperation before;
+  CgConstPool *pool; /* may be NULL: constants then go at the insertion point */
+} CgBuilder;
+
+CgBuilder cg_builder_at_end(MlirBlock block, MlirLocation loc);
+MlirOperation cg_insert(CgBuilder *b, MlirOperation op);
+/* Create and insert `name` with operands, result types and named attributes. */
+MlirOperation cg_create(CgBuilder *b, const char *name, intptr_t n_operands, const MlirValue *operands,
+                        intptr_t n_results, const MlirType *results, intptr_t n_attrs,
+                        const MlirNamedAttribute *attrs);
+MlirValue cg_op(CgBuilder *b, const char *name, MlirType result, intptr_t n, const MlirValue *operands);
+MlirNamedAttribute cg_named(MlirContext ctx, const char *name, MlirAttribute attr);
+MlirAttribute cg_parse_attr(MlirContext ctx, const char *text);
+MlirType cg_index_type(MlirContext ctx);
+MlirValue cg_index(CgBuilder *b, int64_t value);
+MlirValue cg_constant(CgBuilder *b, MlirAttribute typed_attr);
+MlirValue cg_load(CgBuilder *b, MlirValue memref, intptr_t n, const MlirValue *indices);
+void cg_store(CgBuilder *b, MlirValue value, MlirValue memref, intptr_t n, const MlirValue *indices);
+/* Identity-layout memref with the tensor's shape and element type. */
+MlirType cg_memref_like(MlirType shaped);
+MlirType cg_memref_of(MlirType elem, intptr_t rank, const int64_t *shape);
+int64_t cg_num_elements(MlirType shaped);
+int64_t cg_elem_bytes(MlirType elem);
+
+/* scf.for lb..ub step 1 with iter_args; *body is a builder at the end of the body,
+ * *iv the induction variable, iter[i] the block arguments for the iter_args. The
+ * caller terminates the body with cg_yield. */
+MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
+                     CgBuilder *body, MlirValue *iv, MlirValue *iter);
+void cg_yield(CgBuilder *b, intptr_t n, const MlirValue *values);
+/* scf.if `cond` without results; *then_b / *else_b insert before each block's yield. */
+MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *else_b);
+/* scf.parallel over [0, ub[i]) step 1, terminated (empty scf.reduce) already; *body
+ * inserts before the terminator. */
+MlirOperation cg_parallel(CgBuilder *b, intptr_t n, const int64_t *ub, CgBuilder *body, MlirValue *ivs);
+/* An index value computing `expr` from dim values. */
+MlirValue cg_affine(CgBuilder *b, MlirAffineExpr expr, const MlirValue *dims);
+/* Bit mask of the dims `expr` reads. */
+uint64_t cg_affine_dims(MlirAffineExpr expr);
+
+/* A func.func replacing `old` (same name, visibility and discardable attributes) with
+ * argument types `args` and no results, inserted before it; *entry is its body. */
+MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *args, MlirBlock *entry);
+/* A private constant memref.global holding `dense`, and its memref.get_global at b. */
+MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense);
+bool cg_attr_bool(MlirOperation op, const char *name);
+
+/* ---- the graph function (entry_graph.c) ---- */
+
+/* Rewrite the graph function (calls of kernels already converted to destination-passing
+ * memref functions) into the entry: `@NAME(inputs..., outputs..., workspace)` calling the
+ * kernels with memrefs, intermediates planned by liveness into one workspace.
+ * `pass` names the calling pass in diagnostics and remarks; with `remarks`, a remark gives
+ * the peak intermediate bytes. False after a diagnostic. */
+bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass, bool remarks);
+
+#endif
