@@ -84,11 +84,11 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   o->rules.disable = braze_option_flag(opts, "disable");
   o->rules.no_horizontal = braze_option_flag(opts, "no-horizontal");
   o->rules.no_epilogue = braze_option_flag(opts, "no-epilogue");
-  o->rules.epilogue_templates = braze_option_flag(opts, "epilogue-templates");
   o->remarks = braze_option_flag(opts, "remarks");
   const BrazeOption *target = braze_option_find(opts, "target");
   o->target = strdup(target && target->value && *target->value ? target->value : "cpu");
-  bool ok = braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error);
+  bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
+            braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error);
   if (ok && o->rules.max_ops < 1) {
     braze_str_printf(error, "form-kernels: max-ops must be at least 1, got %lld", o->rules.max_ops);
     ok = false;
@@ -223,7 +223,7 @@ const BrazePassInfo braze_pass_form_kernels = {
     .options_help = "  disable              one kernel per realized node\n"
                     "  no-horizontal        no fusion of siblings that only share an input\n"
                     "  no-epilogue          no reduction -> pointwise epilogue fusion\n"
-                    "  epilogue-templates   fuse pointwise epilogues into matmul (tem) kernels\n"
+                    "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"
                     "  target=NAME          kernel name prefix (default cpu)\n"
                     "  report[=FILE]        print the fusion report (stderr, or FILE)\n"

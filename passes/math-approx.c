@@ -288,8 +288,10 @@ static MlirType same_shape(MlirType like, MlirType elem) {
 static void rewrite(MlirOperation o, int which, const State *s) {
   MlirContext ctx = mlirOperationGetContext(o);
   MlirType f = mlirValueGetType(mlirOperationGetResult(o, 0));
+  /* The LLVM dialect's llvm.intr.ldexp verifies only a scalar exponent (MLIR 22), so
+   * vectors (the matmul template's epilogue) scale by bits. */
   B b = {ctx, mlirOperationGetLocation(o), o, f, same_shape(f, mlirIntegerTypeGet(ctx, 32)),
-         same_shape(f, mlirIntegerTypeGet(ctx, 1)), s->ldexp_scale};
+         same_shape(f, mlirIntegerTypeGet(ctx, 1)), s->ldexp_scale && !mlirTypeIsAVector(f)};
   MlirValue y = approxes[which].build(&b, mlirOperationGetOperand(o, 0));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), y);
   mlirOperationDestroy(o);

@@ -19,6 +19,7 @@
  *                       overlap); 1 turns it off (default 2, at most 8) */
 #include "targets/cpu/codegen.h"
 #include "targets/cpu/codegen_kernel.h"
+#include "targets/cpu/matmul.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,38 @@
 #include "support/context.h"
 #include "support/diag.h"
 
-static const char *const allowed_options[] = {"reassoc",  "remarks",    "row-buffer-bytes",
-                                               "row-jam", "align-peel", NULL};
+static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
+                                               "matmul",  "prepack", "mr",               "nr",      "mc",
+                                               NULL};
+
+/* matmul=template|loops (template by default). */
+static bool parse_matmul(const BrazePassOptions *options, bool *template_matmul, BrazeStr *error) {
+  const BrazeOption *o = braze_option_find(options, "matmul");
+  *template_matmul = true;
+  if (!o)
+    return true;
+  if (o->value && (!strcmp(o->value, "template") || !strcmp(o->value, "loops"))) {
+    *template_matmul = !strcmp(o->value, "template");
+    return true;
+  }
+  braze_str_printf(error, "option 'matmul' expects template or loops, got '%s'", o->value ? o->value : "");
+  return false;
+}
+
+static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr *error) {
+  o->vector_lanes = cg_default_vector_lanes();
+  if (!braze_option_bool(options, "prepack", true, &o->prepack, error) ||
+      !braze_option_int(options, "mr", 6, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
+      !braze_option_int(options, "mc", 96, &o->mc, error) || !parse_matmul(options, &o->template_matmul, error))
+    return false;
+  if (o->mr < 1 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
+      o->mc < 1) {
+    braze_str_printf(error, "options 'mr' expects 1 to 8, 'nr' a multiple of %d up to %d, 'mc' a positive row count",
+                     o->vector_lanes, 4 * o->vector_lanes);
+    return false;
+  }
+  return true;
+}
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_options_check(options, "cpu-codegen", allowed_options, error))
@@ -41,7 +72,7 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_option_bool(options, "reassoc", true, &o->reassoc, error) ||
       !braze_option_bool(options, "align-peel", true, &o->align_peel, error) ||
       !braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
-      !braze_option_int(options, "row-jam", 2, &o->row_jam, error)) {
+      !braze_option_int(options, "row-jam", 2, &o->row_jam, error) || !parse_tiles(options, o, error)) {
     free(o);
     return NULL;
   }
@@ -104,7 +135,11 @@ const BrazePassInfo braze_pass_cpu_codegen = {
                     "  remarks              remark each kernel's phases and the entry's peak intermediate bytes\n"
                     "  row-buffer-bytes=N   per-iteration row buffers up to N bytes live on the stack (65536)\n"
                     "  row-jam=N            rows per parallel step in phases with register reductions (2; 1..8)\n"
-                    "  align-peel=true|false  peel innermost row loops to a 64-byte boundary (default true)\n",
+                    "  align-peel=true|false  peel innermost row loops to a 64-byte boundary (default true)\n"
+                    "  matmul=template|loops  tem kernels as a packed register-blocked GEMM with the epilogue in\n"
+                    "                       registers, or as loop nests (default template)\n"
+                    "  prepack=true|false   pack constant matmul weights at compile time (default true)\n"
+                    "  mr=N nr=N mc=N       template tile: rows (6), columns (2 vectors), rows per parallel block (96)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

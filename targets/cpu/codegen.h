@@ -18,6 +18,11 @@ typedef struct {
   long long row_buffer_bytes; /* per-iteration row buffers up to this size (alloca) */
   long long row_jam;          /* outer iterations per parallel step in row-reduction phases */
   bool align_peel;            /* innermost loops start at the anchor's 64-byte boundary */
+  /* the matmul template (targets/cpu/matmul*.c) */
+  bool template_matmul;       /* tem kernels as a packed, register-blocked GEMM (matmul=template) */
+  bool prepack;               /* pack constant B at compile time */
+  long long mr, nr, mc;       /* tile rows, tile columns (0: two vectors), rows per parallel block */
+  int vector_lanes;           /* f32 lanes of the target's vectors */
 } CgOptions;
 
 /* ---- converters ---- */

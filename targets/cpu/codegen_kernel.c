@@ -4,6 +4,7 @@
  * storage: register (reduction values read only in their phase), row buffer
  * (per-iteration alloca), whole buffer (argument, out argument, global, alloc). */
 #include "targets/cpu/codegen_kernel.h"
+#include "targets/cpu/matmul.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -585,6 +586,9 @@ static bool emit_versioned(CgKernel *K) {
 }
 
 bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions *opts) {
+  int tem = cg_matmul_template(func, module, opts);
+  if (tem != 0)
+    return tem > 0;
   MlirAttribute name = mlirOperationGetAttributeByName(func, braze_ref("sym_name"));
   MlirStringRef nref = mlirStringAttrGetValue(name);
   char *cname = strndup(nref.data, nref.length);

@@ -24,7 +24,7 @@
 // FUSED-DAG: cpu_poi_fused_tanh_sigmoid_{{[0-9]+}}.mlir
 // FUSED-DAG: cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_{{[0-9]+}}.mlir
 // FUSED-DAG: cpu_red_fused_reduce_mean_sub_{{[0-9]+}}.mlir
-// FUSED-DAG: cpu_tem_fused_matmul_{{[0-9]+}}.mlir
+// FUSED-DAG: cpu_tem_fused_matmul_add_tanh_{{[0-9]+}}.mlir
 // One kernel per op without fusion.
 // UNFUSED-NOT: add_mul
 // UNFUSED-NOT: sub_exp

@@ -1,12 +1,17 @@
-// W5's linear + gelu as a template kernel: the contraction runs i-k-j (parallel over
-// rows, the reduction loop outside, the output row innermost and contiguous) into
-// a zero-initialized per-row accumulator; the epilogue reads it in the same
-// iteration. The A element is loaded once per k, outside the j loop.
-// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
+// W5's linear + gelu as a template kernel, with the loop nests (matmul=loops): the
+// contraction runs i-k-j (parallel over rows, the reduction loop outside, the output
+// row innermost and contiguous) into a zero-initialized per-row accumulator; the
+// epilogue reads it in the same iteration. The A element is loaded once per k,
+// outside the j loop. The matmul template (the default) is checked numerically on the
+// same kernel (matmul_template.mlir shows its structure).
+// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false matmul=loops" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt %s --cpu-codegen=matmul=loops --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/kernels_main.c %t.exe -DKIND_linear_gelu -DR=20 -DC=70 -DKD=45
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
+// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.tem.mlir
+// RUN: sh %S/Inputs/lower.sh %t.tem.mlir %S/Inputs/kernels_main.c %t.tem.exe -DKIND_linear_gelu -DR=20 -DC=70 -DKD=45
+// RUN: %t.tem.exe | FileCheck %s --check-prefix=NUM
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_linear_gelu_0
 // CHECK-SAME: (%[[A:.*]]: memref<20x45xf32>, %[[B:.*]]: memref<45x70xf32>, %[[BIAS:.*]]: memref<70xf32>, %[[Y:.*]]: memref<20x70xf32>)

@@ -1,0 +1,68 @@
+/* cpu-codegen, the matmul template: which `tem` kernels take it, and its tile sizes.
+ * Tile sizes come from the options (mr, nr, mc) with defaults from the target's vector
+ * width: nr = 2 vectors, mr = 6 rows (12 accumulators of the 32 AVX-512 registers, or
+ * of the 16 AVX2 ones, leaving room for the B vectors and the broadcast A). */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "targets/cpu/cpu.h"
+#include "targets/cpu/matmul_internal.h"
+
+enum { TM_MAX_PANEL_BYTES = 1 << 20 }; /* the per-iteration stack panel K x nr x 4 */
+
+static bool is_tem(MlirOperation func) {
+  MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(func, braze_ref("kernel.kind"));
+  return !mlirAttributeIsNull(kind) && mlirAttributeIsAString(kind) &&
+         braze_ref_eq(mlirStringAttrGetValue(kind), "tem");
+}
+
+int cg_default_vector_lanes(void) {
+  BrazeTargetCosts costs = {0};
+  braze_target_cpu.query_costs(&costs);
+  return costs.vector_width_bits >= 512 ? 16 : costs.vector_width_bits >= 256 ? 8 : 4;
+}
+
+static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
+  p->vw = o->vector_lanes;
+  p->mr = (int)o->mr;
+  p->nr = o->nr > 0 ? (int)o->nr : 2 * p->vw;
+  if (p->nr % p->vw != 0 || p->nr / p->vw > TM_MAX_VECS || p->mr < 1 || p->mr > TM_MAX_ROWS)
+    return "tile-sizes";
+  p->nv = p->nr / p->vw;
+  p->mc = (o->mc + p->mr - 1) / p->mr * p->mr;
+  if (p->mc < p->mr)
+    p->mc = p->mr;
+  return NULL;
+}
+
+int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions *opts) {
+  if (!is_tem(func))
+    return 0;
+  MlirStringRef nref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  char name[256];
+  snprintf(name, sizeof name, "%.*s", (int)nref.length, nref.data);
+  TmPlan p;
+  memset(&p, 0, sizeof p);
+  p.old = func;
+  p.module = module;
+  p.opts = opts;
+  p.ctx = mlirOperationGetContext(func);
+  p.name = name;
+  const char *reason = NULL;
+  if (!opts->template_matmul)
+    reason = "matmul=loops";
+  else if (tm_match(func, &p, &reason))
+    reason = choose_tiles(&p, opts);
+  if (!reason && p.K * p.nr * 4 > TM_MAX_PANEL_BYTES && !(opts->prepack && tm_find_constant_b(&p)))
+    reason = "k-too-large";
+  if (reason) {
+    if (opts->remarks)
+      braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: no matmul template: %s", name, reason);
+    return 0;
+  }
+  p.b_prepacked = opts->prepack && tm_find_constant_b(&p);
+  return tm_emit(&p) ? 1 : -1;
+}

@@ -1,0 +1,86 @@
+/* cpu-codegen, the matmul template: a `tem` kernel (one contraction generic and the
+ * pointwise generics reading its result, docs/architecture.md "3. kernel level") becomes
+ * a register-blocked GEMM: per (batch, N panel, M block) one scf.parallel iteration packs
+ * the panel of B into the micro-kernel's layout [K][NR] (on the stack; constant weights
+ * are packed once at compile time instead), then runs an MR x NR tile of vector FMAs per
+ * MR rows of A with the accumulators in scf.for iter_args, and applies the epilogue to
+ * the accumulators in registers before the one store.
+ * matmul_match.c reads the kernel (or names why it cannot); matmul_emit.c writes it;
+ * matmul_vec.c holds the vector helpers both the packing and the epilogue use. */
+#ifndef BRAZE_TARGETS_CPU_MATMUL_H
+#define BRAZE_TARGETS_CPU_MATMUL_H
+
+#include "targets/cpu/codegen.h"
+
+enum { TM_MAX_DIMS = 8, TM_MAX_VALS = 64, TM_MAX_EPI = 16, TM_MAX_IN = 16, TM_MAX_ROWS = 8, TM_MAX_VECS = 4, TM_MAX_BATCH = 5 };
+
+/* Where a kernel-level tensor comes from. */
+typedef enum {
+  TV_ARG,      /* kernel argument: a memref */
+  TV_GLOBAL,   /* non-splat constant: memref.get_global */
+  TV_SPLAT,    /* splat constant: one scalar */
+  TV_TILE,     /* the contraction or an epilogue result: vectors of the tile */
+  TV_EMPTY,    /* tensor.empty / zero fill: no data */
+} TmValKind;
+
+typedef struct {
+  MlirValue tensor;
+  TmValKind kind;
+  int arg;           /* TV_ARG: argument index */
+  MlirAttribute dense; /* TV_GLOBAL / TV_SPLAT: the constant */
+  int out_index;     /* TV_TILE: kernel result index written from it, -1 */
+  int out_index2;    /* a second result index (a value returned twice), -1 */
+} TmVal;
+
+typedef struct {
+  MlirOperation op;
+  int n_in;
+  int in_val[TM_MAX_IN];
+  MlirAffineMap maps[TM_MAX_IN];
+  int out_val;
+} TmEpi;
+
+typedef struct {
+  MlirOperation old, module;
+  const CgOptions *opts;
+  MlirContext ctx;
+  const char *name;
+  /* values */
+  TmVal vals[TM_MAX_VALS];
+  int n_vals;
+  /* the contraction: dims (batch..., m, n, k) */
+  MlirOperation mm;
+  int nb;                    /* batch dims */
+  int64_t batch[TM_MAX_BATCH];
+  int64_t M, N, K;
+  int a_val, b_val;          /* value indices of A and B */
+  MlirAffineMap a_map, b_map;
+  MlirType a_elem, b_elem;   /* f32, f16 or bf16 (extended to f32 in the body) */
+  bool b_contiguous;         /* B's last index is n alone: packed with vector loads */
+  int mm_val;                /* the contraction's result */
+  TmEpi epi[TM_MAX_EPI];
+  int n_epi;
+  int n_in, n_out;           /* kernel arguments and results */
+  /* tiling */
+  int vw;                    /* f32 lanes per vector */
+  int mr, nr, nv;            /* tile rows, columns, vectors per row (nr / vw) */
+  int64_t mc;                /* rows per parallel M block (a multiple of mr) */
+  bool b_prepacked;          /* B is a constant packed at compile time */
+  MlirAttribute b_dense;     /* that constant */
+} TmPlan;
+
+/* matmul_match.c: fill `p` from kernel `func`. False when the kernel does not fit
+ * the template; `*reason` then names why (a static string). */
+bool tm_match(MlirOperation func, TmPlan *p, const char **reason);
+
+/* matmul_emit.c: replace the kernel with the template. False after a diagnostic. */
+bool tm_emit(TmPlan *p);
+
+/* The entry point cg_convert_kernel uses for `tem` kernels: 1 converted, 0 not a
+ * template kernel (convert with the loop nests; a remark names why when remarks are
+ * on), -1 error (diagnosed). */
+int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions *opts);
+/* f32 lanes of the host's widest vectors (16 with AVX-512). */
+int cg_default_vector_lanes(void);
+
+#endif

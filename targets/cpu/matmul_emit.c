@@ -1,0 +1,367 @@
+/* cpu-codegen, the matmul template: emission (see matmul.h for the plan).
+ *
+ *   scf.parallel (batch..., nt, mb)              nt: N panels of nr columns, mb: M blocks of mc rows
+ *     %panel = memref.alloca : memref<K x nr x f32>   B[:, nt*nr : +nr] packed, zero-padded, f32
+ *     scf.for %t = tiles of mb with mr full rows:     micro-kernel (mr rows)
+ *       %acc... = scf.for %k iter_args(mr * nv vectors)  nv = nr / vw
+ *         b_v = vector.load %panel[%k, v*vw]; a_i = broadcast(A[m0+i, k]); acc = fma(a_i, b_v, acc)
+ *       epilogue on each accumulator vector, then one (masked) store per kernel result
+ *     scf.if last block: the same micro-kernel for the M % mr remaining rows
+ *
+ * Columns past N: the panel holds zeros there, loads/stores of the tile are masked
+ * (vector.create_mask clamps) when N is not a multiple of nr. A is read in place:
+ * one broadcast load per row and k. Constant B (a kernel argument bound to a constant
+ * in every call, or a constant in the kernel) is packed at compile time instead:
+ * a global [batch][NT][K][nr] read directly by the micro-kernel (matmul_pack.c). */
+#include "targets/cpu/matmul.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "targets/cpu/matmul_internal.h"
+
+/* ---- small builders ---- */
+
+MlirType tm_vec(TmEmit *E, MlirType elem) {
+  int64_t shape[1] = {E->p->vw};
+  return mlirVectorTypeGet(1, shape, elem);
+}
+
+MlirValue tm_splat(TmEmit *E, CgBuilder *b, MlirType elem, double value) {
+  MlirType vt = tm_vec(E, elem);
+  MlirAttribute s = mlirFloatAttrDoubleGet(E->p->ctx, elem, value);
+  return cg_constant(b, mlirDenseElementsAttrSplatGet(vt, s));
+}
+
+/* scf.for lb..ub with any number of iter_args (cg_for holds at most 8). */
+MlirOperation tm_for(CgBuilder *b, MlirValue lb, MlirValue ub, int n_iter, const MlirValue *inits, CgBuilder *body,
+                     MlirValue *iv, MlirValue *iter) {
+  MlirValue operands[3 + TM_MAX_ROWS * TM_MAX_VECS];
+  MlirType types[1 + TM_MAX_ROWS * TM_MAX_VECS];
+  MlirLocation locs[1 + TM_MAX_ROWS * TM_MAX_VECS];
+  operands[0] = lb;
+  operands[1] = ub;
+  operands[2] = cg_index(b, 1);
+  types[0] = cg_index_type(b->ctx);
+  for (int i = 0; i <= n_iter; ++i)
+    locs[i] = b->loc;
+  for (int i = 0; i < n_iter; ++i) {
+    operands[3 + i] = inits[i];
+    types[1 + i] = mlirValueGetType(inits[i]);
+  }
+  MlirBlock block = mlirBlockCreate(1 + n_iter, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.for"), b->loc);
+  mlirOperationStateAddOperands(&st, 3 + n_iter, operands);
+  if (n_iter)
+    mlirOperationStateAddResults(&st, n_iter, types + 1);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
+  *body = cg_builder_at_end(block, b->loc);
+  body->pool = b->pool;
+  *iv = mlirBlockGetArgument(block, 0);
+  for (int i = 0; i < n_iter; ++i)
+    iter[i] = mlirBlockGetArgument(block, 1 + i);
+  return op;
+}
+
+/* A loop without results whose body is terminated; *body inserts before the yield. */
+MlirValue tm_range(CgBuilder *b, MlirValue lb, MlirValue ub, CgBuilder *body) {
+  MlirValue iv;
+  tm_for(b, lb, ub, 0, NULL, body, &iv, NULL);
+  body->before = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  return iv;
+}
+
+MlirValue tm_index_op(CgBuilder *b, const char *name, MlirValue x, MlirValue y) {
+  MlirValue ops[2] = {x, y};
+  return cg_op(b, name, cg_index_type(b->ctx), 2, ops);
+}
+
+MlirValue tm_cmp(CgBuilder *b, int predicate, MlirValue x, MlirValue y) {
+  MlirValue ops[2] = {x, y};
+  MlirNamedAttribute pred = cg_named(b->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), predicate));
+  MlirType i1 = mlirIntegerTypeGet(b->ctx, 1);
+  return mlirOperationGetResult(cg_create(b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred), 0);
+}
+
+/* Indices of a tensor's element under `map` at dims. */
+int tm_indices(CgBuilder *b, MlirAffineMap map, const MlirValue *dims, MlirValue *idx) {
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  for (intptr_t r = 0; r < n; ++r)
+    idx[r] = cg_affine(b, mlirAffineMapGetResult(map, r), dims);
+  return (int)n;
+}
+
+/* vector.create_mask(count): lanes [0, count) on, clamped to [0, vw]. */
+MlirValue tm_mask(TmEmit *E, CgBuilder *b, MlirValue count) {
+  int64_t shape[1] = {E->p->vw};
+  MlirType mt = mlirVectorTypeGet(1, shape, mlirIntegerTypeGet(b->ctx, 1));
+  return cg_op(b, "vector.create_mask", mt, 1, &count);
+}
+
+/* A vector of `elem` from memref at idx (masked by `mask` unless null; zeros elsewhere). */
+MlirValue tm_vload(TmEmit *E, CgBuilder *b, MlirValue mem, int n, const MlirValue *idx, MlirValue mask) {
+  MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(mem));
+  MlirType vt = tm_vec(E, elem);
+  MlirValue ops[TM_MAX_DIMS + 3];
+  ops[0] = mem;
+  for (int i = 0; i < n; ++i)
+    ops[1 + i] = idx[i];
+  if (mlirValueIsNull(mask))
+    return cg_op(b, "vector.load", vt, 1 + n, ops);
+  ops[1 + n] = mask;
+  ops[2 + n] = tm_splat(E, b, elem, 0.0);
+  return cg_op(b, "vector.maskedload", vt, 3 + n, ops);
+}
+
+void tm_vstore(CgBuilder *b, MlirValue value, MlirValue mem, int n, const MlirValue *idx, MlirValue mask) {
+  MlirValue ops[TM_MAX_DIMS + 3];
+  if (mlirValueIsNull(mask)) {
+    ops[0] = value;
+    ops[1] = mem;
+    for (int i = 0; i < n; ++i)
+      ops[2 + i] = idx[i];
+    cg_create(b, "vector.store", 2 + n, ops, 0, NULL, 0, NULL);
+    return;
+  }
+  ops[0] = mem;
+  for (int i = 0; i < n; ++i)
+    ops[1 + i] = idx[i];
+  ops[1 + n] = mask;
+  ops[2 + n] = value;
+  cg_create(b, "vector.maskedstore", 3 + n, ops, 0, NULL, 0, NULL);
+}
+
+/* f16/bf16 scalars and vectors to f32. */
+MlirValue tm_to_f32(CgBuilder *b, MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  bool vec = mlirTypeIsAVector(t);
+  if (mlirTypeIsAF32(vec ? mlirShapedTypeGetElementType(t) : t))
+    return v;
+  MlirType f32 = mlirF32TypeGet(b->ctx);
+  MlirType rt = f32;
+  if (vec) {
+    int64_t shape[1] = {mlirShapedTypeGetDimSize(t, 0)};
+    rt = mlirVectorTypeGet(1, shape, f32);
+  }
+  return cg_op(b, "arith.extf", rt, 1, &v);
+}
+
+/* ---- the kernel ---- */
+
+static bool build_signature(TmEmit *E) {
+  TmPlan *p = E->p;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->old, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  MlirType types[TM_MAX_VALS * 2];
+  int n = p->n_in + p->n_out;
+  if (n > (int)(sizeof types / sizeof *types))
+    return false;
+  for (int i = 0; i < n; ++i)
+    types[i] = cg_memref_like(mlirValueGetType(i < p->n_in ? mlirBlockGetArgument(body, i)
+                                                              : mlirOperationGetOperand(ret, i - p->n_in)));
+  E->fn = cg_new_func(p->old, n, types, &E->entry);
+  MlirType i64 = mlirIntegerTypeGet(p->ctx, 64);
+  mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, p->n_in));
+  mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, p->n_out));
+  CgBuilder end = cg_builder_at_end(E->entry, mlirOperationGetLocation(p->old));
+  MlirOperation r = cg_create(&end, "func.return", 0, NULL, 0, NULL, 0, NULL);
+  E->pool.block = E->entry;
+  E->fb = end;
+  E->fb.before = r;
+  E->fb.pool = &E->pool;
+  return true;
+}
+
+/* Memrefs and scalars of the arguments and constants, at the function's entry. */
+static void bind_values(TmEmit *E) {
+  TmPlan *p = E->p;
+  for (int v = 0; v < p->n_vals; ++v) {
+    TmVal *val = &p->vals[v];
+    if (val->kind == TV_ARG)
+      E->mem[v] = mlirBlockGetArgument(E->entry, val->arg);
+    else if (val->kind == TV_GLOBAL && !(p->b_prepacked && v == p->b_val))
+      E->mem[v] = cg_global_constant(p->module, &E->fb, val->dense);
+    else if (val->kind == TV_SPLAT)
+      E->scalar[v] = cg_constant(&E->fb, mlirDenseElementsAttrGetSplatValue(val->dense));
+  }
+}
+
+/* Pack B[:, n0 : n0 + nr] (batch dims at dims[0..nb)) into panel[K][nr], f32, zero
+ * past N: vector loads along n where B is contiguous in n, else element by element
+ * with the k loop inner (B read along its contiguous k). */
+static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, MlirValue panel) {
+  TmPlan *p = E->p;
+  int dn = p->nb + 1, dk = p->nb + 2;
+  MlirValue B = E->mem[p->b_val];
+  MlirValue idx[TM_MAX_DIMS];
+  bool masked = p->N % p->nr != 0;
+  if (p->b_contiguous) {
+    CgBuilder kb;
+    dims[dk] = tm_range(b, cg_index(b, 0), cg_index(b, p->K), &kb);
+    for (int v = 0; v < p->nv; ++v) {
+      dims[dn] = cg_index_add(&kb, n0, (int64_t)v * p->vw);
+      MlirValue mask = masked ? tm_mask(E, &kb, tm_index_op(&kb, "arith.subi", cg_index(&kb, p->N), dims[dn])) : (MlirValue){NULL};
+      int n = tm_indices(&kb, p->b_map, dims, idx);
+      MlirValue vec = tm_to_f32(&kb, tm_vload(E, &kb, B, n, idx, mask));
+      MlirValue pidx[2] = {dims[dk], cg_index(&kb, (int64_t)v * p->vw)};
+      tm_vstore(&kb, vec, panel, 2, pidx, (MlirValue){NULL});
+    }
+    return;
+  }
+  CgBuilder jb, kb;
+  MlirValue j = tm_range(b, cg_index(b, 0), cg_index(b, p->nr), &jb);
+  MlirValue n = tm_index_op(&jb, "arith.addi", n0, j);
+  MlirValue last = cg_index(&jb, p->N - 1);
+  MlirValue inside = tm_cmp(&jb, 7 /* ule */, n, last);
+  dims[dn] = tm_index_op(&jb, "arith.minui", n, last);
+  dims[dk] = tm_range(&jb, cg_index(&jb, 0), cg_index(&jb, p->K), &kb);
+  int nidx = tm_indices(&kb, p->b_map, dims, idx);
+  MlirValue x = tm_to_f32(&kb, cg_load(&kb, B, nidx, idx));
+  MlirType f32 = mlirF32TypeGet(p->ctx);
+  MlirValue sel[3] = {inside, x, cg_constant(&kb, mlirFloatAttrDoubleGet(p->ctx, f32, 0.0))};
+  MlirValue y = cg_op(&kb, "arith.select", f32, 3, sel);
+  MlirValue pidx[2] = {dims[dk], j};
+  cg_store(&kb, y, panel, 2, pidx);
+}
+
+/* The micro-kernel for `rows` rows from m0 and the epilogue on its tile. */
+static bool emit_tile(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, MlirValue m0, MlirValue n0,
+                      MlirValue panel, MlirValue panel_base) {
+  TmPlan *p = E->p;
+  int dm = p->nb, dk = p->nb + 2, nv = p->nv, n_acc = rows * nv;
+  MlirType f32 = mlirF32TypeGet(p->ctx);
+  MlirValue zero = tm_splat(E, b, f32, 0.0), inits[TM_MAX_ROWS * TM_MAX_VECS], acc[TM_MAX_ROWS * TM_MAX_VECS];
+  for (int i = 0; i < n_acc; ++i)
+    inits[i] = zero;
+  MlirValue rowm[TM_MAX_ROWS];
+  for (int i = 0; i < rows; ++i)
+    rowm[i] = cg_index_add(b, m0, i);
+  dims[p->nb + 1] = cg_index(b, 0); /* A does not read n */
+  CgBuilder kb;
+  MlirValue k, iter[TM_MAX_ROWS * TM_MAX_VECS];
+  MlirOperation loop = tm_for(b, cg_index(b, 0), cg_index(b, p->K), n_acc, inits, &kb, &k, iter);
+  MlirValue bv[TM_MAX_VECS], out[TM_MAX_ROWS * TM_MAX_VECS];
+  for (int v = 0; v < nv; ++v) {
+    MlirValue pidx[3];
+    int n = 0;
+    if (!mlirValueIsNull(panel_base))
+      pidx[n++] = panel_base;
+    pidx[n++] = k;
+    pidx[n++] = cg_index(&kb, (int64_t)v * p->vw);
+    bv[v] = tm_vload(E, &kb, panel, n, pidx, (MlirValue){NULL});
+  }
+  MlirType vf32 = tm_vec(E, f32);
+  for (int i = 0; i < rows; ++i) {
+    dims[dm] = rowm[i];
+    dims[dk] = k;
+    MlirValue idx[TM_MAX_DIMS];
+    int n = tm_indices(&kb, p->a_map, dims, idx);
+    MlirValue a = tm_to_f32(&kb, cg_load(&kb, E->mem[p->a_val], n, idx));
+    MlirValue av = cg_op(&kb, "vector.broadcast", vf32, 1, &a);
+    for (int v = 0; v < nv; ++v) {
+      MlirValue ops[3] = {av, bv[v], iter[i * nv + v]};
+      out[i * nv + v] = cg_op(&kb, "vector.fma", vf32, 3, ops);
+    }
+  }
+  cg_yield(&kb, n_acc, out);
+  for (int i = 0; i < n_acc; ++i)
+    acc[i] = mlirOperationGetResult(loop, i);
+  return tm_epilogue(E, b, dims, rows, rowm, n0, acc);
+}
+
+/* The M loop of one parallel iteration: full tiles of block mb, then the remainder. */
+static bool emit_m_block(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue mb, MlirValue n0, MlirValue panel,
+                         MlirValue panel_base) {
+  TmPlan *p = E->p;
+  int64_t tiles_per_block = p->mc / p->mr, full = p->M / p->mr, rem = p->M % p->mr;
+  int64_t blocks = ((p->M + p->mr - 1) / p->mr + tiles_per_block - 1) / tiles_per_block;
+  bool ok = true;
+  if (full > 0) {
+    MlirValue lo = tm_index_op(b, "arith.muli", mb, cg_index(b, tiles_per_block));
+    MlirValue hi = tm_index_op(b, "arith.minui", cg_index_add(b, lo, tiles_per_block), cg_index(b, full));
+    CgBuilder tb;
+    MlirValue t = tm_range(b, lo, hi, &tb);
+    MlirValue m0 = tm_index_op(&tb, "arith.muli", t, cg_index(&tb, p->mr));
+    ok = emit_tile(E, &tb, dims, p->mr, m0, n0, panel, panel_base);
+  }
+  if (rem > 0 && ok) {
+    CgBuilder then_b, else_b;
+    cg_if(b, tm_cmp(b, 0 /* eq */, mb, cg_index(b, blocks - 1)), &then_b, &else_b);
+    ok = emit_tile(E, &then_b, dims, (int)rem, cg_index(&then_b, full * p->mr), n0, panel, panel_base);
+  }
+  return ok;
+}
+
+static bool emit_body(TmEmit *E) {
+  TmPlan *p = E->p;
+  int64_t nt = (p->N + p->nr - 1) / p->nr;
+  int64_t blocks = ((p->M + p->mr - 1) / p->mr + p->mc / p->mr - 1) / (p->mc / p->mr);
+  int64_t ub[TM_MAX_BATCH + 2];
+  for (int d = 0; d < p->nb; ++d)
+    ub[d] = p->batch[d];
+  ub[p->nb] = nt;
+  ub[p->nb + 1] = blocks;
+  CgBuilder pb;
+  MlirValue ivs[TM_MAX_BATCH + 2], dims[TM_MAX_DIMS];
+  cg_parallel(&E->fb, p->nb + 2, ub, &pb, ivs);
+  for (int d = 0; d < p->nb; ++d)
+    dims[d] = ivs[d];
+  MlirValue n0 = tm_index_op(&pb, "arith.muli", ivs[p->nb], cg_index(&pb, p->nr));
+  MlirValue panel, panel_base = {NULL};
+  if (p->b_prepacked) {
+    panel = E->packed;
+    panel_base = tm_packed_panel_index(E, &pb, ivs);
+  } else {
+    int64_t shape[2] = {p->K, p->nr};
+    MlirType pt = cg_memref_of(mlirF32TypeGet(p->ctx), 2, shape);
+    MlirNamedAttribute attrs[2] = {
+        cg_named(p->ctx, "operandSegmentSizes", cg_parse_attr(p->ctx, "array<i32: 0, 0>")),
+        cg_named(p->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(p->ctx, 64), 64)),
+    };
+    panel = mlirOperationGetResult(cg_create(&pb, "memref.alloca", 0, NULL, 1, &pt, 2, attrs), 0);
+    pack_panel(E, &pb, dims, n0, panel);
+  }
+  return emit_m_block(E, &pb, dims, ivs[p->nb + 1], n0, panel, panel_base);
+}
+
+static void describe(TmEmit *E) {
+  TmPlan *p = E->p;
+  char text[160];
+  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d b=%s", p->mr, p->nr, (long long)p->mc, p->vw,
+           p->b_prepacked ? "prepacked" : p->b_contiguous ? "packed-per-panel" : "packed-per-panel-transposed");
+  mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.template"),
+                                             mlirStringAttrGet(p->ctx, braze_ref(text)));
+  if (p->opts->remarks) {
+    int64_t nt = (p->N + p->nr - 1) / p->nr;
+    braze_emit_remark(mlirOperationGetLocation(p->old),
+                      "cpu-codegen: kernel @%s: matmul template %s, %lldx%lldx%lld, %lld panel(s), epilogue of %d generic(s)",
+                      p->name, text, (long long)p->M, (long long)p->N, (long long)p->K, (long long)nt, p->n_epi);
+  }
+}
+
+bool tm_emit(TmPlan *p) {
+  TmEmit E = {.p = p};
+  if (!build_signature(&E)) {
+    braze_emit_error(mlirOperationGetLocation(p->old), "cpu-codegen: kernel @%s: too many arguments", p->name);
+    return false;
+  }
+  bind_values(&E);
+  if (p->b_prepacked)
+    tm_bind_packed(&E);
+  bool ok = emit_body(&E);
+  if (!ok) {
+    mlirOperationDestroy(E.fn);
+    return false;
+  }
+  describe(&E);
+  mlirOperationDestroy(p->old);
+  return true;
+}

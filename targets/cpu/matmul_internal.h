@@ -1,0 +1,48 @@
+/* cpu-codegen, the matmul template: the emitter's state and helpers shared by
+ * matmul_emit.c (packing, micro-kernel), matmul_epilogue.c (the epilogue on the tile)
+ * and matmul_pack.c (compile-time packing of constant B). Not an interface outside
+ * targets/cpu/matmul_*.c. */
+#ifndef BRAZE_TARGETS_CPU_MATMUL_INTERNAL_H
+#define BRAZE_TARGETS_CPU_MATMUL_INTERNAL_H
+
+#include "targets/cpu/matmul.h"
+
+typedef struct {
+  TmPlan *p;
+  MlirOperation fn;
+  MlirBlock entry;
+  CgBuilder fb; /* the new function's body, before its return */
+  CgConstPool pool;
+  MlirValue mem[TM_MAX_VALS];    /* TV_ARG / TV_GLOBAL memrefs */
+  MlirValue scalar[TM_MAX_VALS]; /* TV_SPLAT scalars */
+  MlirValue packed;              /* prepacked B: memref<panels x K x nr x f32> */
+} TmEmit;
+
+MlirType tm_vec(TmEmit *E, MlirType elem);
+MlirValue tm_splat(TmEmit *E, CgBuilder *b, MlirType elem, double value);
+MlirOperation tm_for(CgBuilder *b, MlirValue lb, MlirValue ub, int n_iter, const MlirValue *inits, CgBuilder *body,
+                     MlirValue *iv, MlirValue *iter);
+MlirValue tm_range(CgBuilder *b, MlirValue lb, MlirValue ub, CgBuilder *body);
+MlirValue tm_index_op(CgBuilder *b, const char *name, MlirValue x, MlirValue y);
+/* arith.cmpi with the integer predicate (0 eq, 6 ult, 7 ule, ...). */
+MlirValue tm_cmp(CgBuilder *b, int predicate, MlirValue x, MlirValue y);
+int tm_indices(CgBuilder *b, MlirAffineMap map, const MlirValue *dims, MlirValue *idx);
+MlirValue tm_mask(TmEmit *E, CgBuilder *b, MlirValue count);
+MlirValue tm_vload(TmEmit *E, CgBuilder *b, MlirValue mem, int n, const MlirValue *idx, MlirValue mask);
+void tm_vstore(CgBuilder *b, MlirValue value, MlirValue mem, int n, const MlirValue *idx, MlirValue mask);
+MlirValue tm_to_f32(CgBuilder *b, MlirValue v);
+MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
+
+/* matmul_epilogue.c: apply the epilogue generics to the accumulators acc[i * nv + v]
+ * (rows from rowm[], columns n0 + v * vw) and store the kernel results. */
+bool tm_epilogue(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue n0,
+                 const MlirValue *acc);
+
+/* matmul_pack.c: the prepacked B global at the function's entry (E->packed), and the
+ * first index of the panel for parallel ivs (batch..., nt, mb). */
+/* Whether B is a constant (sets p->b_dense). */
+bool tm_find_constant_b(TmPlan *p);
+void tm_bind_packed(TmEmit *E);
+MlirValue tm_packed_panel_index(TmEmit *E, CgBuilder *b, const MlirValue *ivs);
+
+#endif

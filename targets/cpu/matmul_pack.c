@@ -1,0 +1,175 @@
+/* cpu-codegen, the matmul template: compile-time packing of constant B. When B is a
+ * constant (a non-splat constant in the kernel, or a kernel argument that every call of
+ * the kernel binds to an `arith.constant`: ONNX initializers, graph.constant weights),
+ * its panels are computed here, in the micro-kernel's layout, into a private constant
+ * global memref<P x K x nr x f32> (P = batch positions x N panels, f32, zero past N), so
+ * a call never packs B. Transposed or otherwise viewed B is read through its indexing
+ * map here, so any view costs nothing at run time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "targets/cpu/matmul_internal.h"
+
+/* Evaluate an affine expression on concrete dims (non-negative: floordiv/mod unsigned). */
+static int64_t eval_expr(MlirAffineExpr e, const int64_t *dims) {
+  if (mlirAffineExprIsADim(e))
+    return dims[mlirAffineDimExprGetPosition(e)];
+  if (mlirAffineExprIsAConstant(e))
+    return mlirAffineConstantExprGetValue(e);
+  int64_t l = eval_expr(mlirAffineBinaryOpExprGetLHS(e), dims), r = eval_expr(mlirAffineBinaryOpExprGetRHS(e), dims);
+  if (mlirAffineExprIsAAdd(e))
+    return l + r;
+  if (mlirAffineExprIsAMul(e))
+    return l * r;
+  if (mlirAffineExprIsAFloorDiv(e))
+    return l / r;
+  if (mlirAffineExprIsAMod(e))
+    return l % r;
+  return (l + r - 1) / r; /* ceildiv */
+}
+
+static float half_to_f32(uint16_t h, bool bf16) {
+  uint32_t bits;
+  if (bf16) {
+    bits = (uint32_t)h << 16;
+  } else {
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    if (exp == 0x1f) {
+      bits = sign | 0x7f800000u | (man << 13);
+    } else if (exp != 0) {
+      bits = sign | ((exp + 112) << 23) | (man << 13);
+    } else if (man == 0) {
+      bits = sign;
+    } else { /* subnormal half: normalize */
+      int shift = 0;
+      while (!(man & 0x400)) {
+        man <<= 1;
+        ++shift;
+      }
+      bits = sign | ((uint32_t)(113 - shift) << 23) | ((man & 0x3ff) << 13);
+    }
+  }
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/* Element `pos` (row-major) of a dense or dense_resource constant, as f32. */
+static float element(MlirAttribute a, MlirType elem, int64_t pos) {
+  bool resource = mlirAttributeIsADenseResourceElements(a);
+  if (mlirTypeIsAF32(elem))
+    return resource ? mlirDenseFloatResourceElementsAttrGetValue(a, pos) : mlirDenseElementsAttrGetFloatValue(a, pos);
+  uint16_t h = 0;
+  if (resource)
+    h = mlirDenseUInt16ResourceElementsAttrGetValue(a, pos);
+  else
+    memcpy(&h, (const char *)mlirDenseElementsAttrGetRawData(a) + pos * 2, 2);
+  return half_to_f32(h, mlirTypeIsABF16(elem));
+}
+
+/* The constant bound to kernel argument `arg` in every call of the kernel, or null. */
+static MlirAttribute bound_constant(TmPlan *p, int arg) {
+  MlirAttribute found = {NULL};
+  MlirStringRef kname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(p->old, braze_ref("sym_name")));
+  MlirBlock mod = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->module, 0));
+  int calls = 0;
+  for (MlirOperation f = mlirBlockGetFirstOperation(mod); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    if (!braze_op_is(f, "func.func") || mlirRegionIsNull(mlirOperationGetRegion(f, 0)))
+      continue;
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+    if (mlirBlockIsNull(body))
+      continue;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op)) {
+      if (!braze_op_is(op, "func.call"))
+        continue;
+      MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+      if (!mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(callee), kname))
+        continue;
+      ++calls;
+      MlirValue v = mlirOperationGetOperand(op, arg);
+      if (!mlirValueIsAOpResult(v) || !braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+        return (MlirAttribute){NULL};
+      MlirAttribute value = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
+      if (!mlirAttributeIsNull(found) && !mlirAttributeEqual(found, value))
+        return (MlirAttribute){NULL};
+      found = value;
+    }
+  }
+  return calls > 0 ? found : (MlirAttribute){NULL};
+}
+
+bool tm_find_constant_b(TmPlan *p) {
+  TmVal *b = &p->vals[p->b_val];
+  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? bound_constant(p, b->arg) : (MlirAttribute){NULL};
+  if (mlirAttributeIsNull(dense))
+    return false;
+  bool resource = mlirAttributeIsADenseResourceElements(dense);
+  if (!resource && (!mlirAttributeIsADenseElements(dense) || mlirDenseElementsAttrIsSplat(dense)))
+    return false;
+  p->b_dense = dense;
+  return true;
+}
+
+static int64_t batch_positions(const TmPlan *p) {
+  int64_t n = 1;
+  for (int d = 0; d < p->nb; ++d)
+    n *= p->batch[d];
+  return n;
+}
+
+/* The packed values: [batch position][panel][k][j]. */
+static float *pack_values(const TmPlan *p, int64_t *count) {
+  int64_t nt = (p->N + p->nr - 1) / p->nr, bp = batch_positions(p);
+  MlirType bt = mlirAttributeGetType(p->b_dense);
+  int rank = (int)mlirShapedTypeGetRank(bt);
+  int64_t strides[TM_MAX_DIMS];
+  for (int r = rank - 1, s = 1; r >= 0; --r) {
+    strides[r] = s;
+    s *= (int)mlirShapedTypeGetDimSize(bt, r);
+  }
+  *count = bp * nt * p->K * p->nr;
+  float *out = calloc((size_t)*count, sizeof *out);
+  int64_t dims[TM_MAX_DIMS] = {0};
+  for (int64_t b = 0; b < bp; ++b) {
+    for (int64_t rest = b, d = p->nb - 1; d >= 0; --d) {
+      dims[d] = rest % p->batch[d];
+      rest /= p->batch[d];
+    }
+    for (int64_t n = 0; n < p->N; ++n) {
+      dims[p->nb + 1] = n;
+      for (int64_t k = 0; k < p->K; ++k) {
+        dims[p->nb + 2] = k;
+        int64_t pos = 0;
+        for (int r = 0; r < rank; ++r)
+          pos += eval_expr(mlirAffineMapGetResult(p->b_map, r), dims) * strides[r];
+        out[((b * nt + n / p->nr) * p->K + k) * p->nr + n % p->nr] = element(p->b_dense, p->b_elem, pos);
+      }
+    }
+  }
+  return out;
+}
+
+void tm_bind_packed(TmEmit *E) {
+  TmPlan *p = E->p;
+  int64_t count, nt = (p->N + p->nr - 1) / p->nr;
+  float *values = pack_values(p, &count);
+  int64_t shape[3] = {batch_positions(p) * nt, p->K, p->nr};
+  MlirType f32 = mlirF32TypeGet(p->ctx);
+  MlirType tt = mlirRankedTensorTypeGet(3, shape, f32, mlirAttributeGetNull());
+  MlirAttribute dense = mlirDenseElementsAttrFloatGet(tt, (intptr_t)count, values);
+  free(values);
+  E->packed = cg_global_constant(p->module, &E->fb, dense);
+}
+
+MlirValue tm_packed_panel_index(TmEmit *E, CgBuilder *b, const MlirValue *ivs) {
+  TmPlan *p = E->p;
+  int64_t nt = (p->N + p->nr - 1) / p->nr;
+  MlirValue lin = cg_index(b, 0);
+  for (int d = 0; d < p->nb; ++d)
+    lin = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, p->batch[d])), ivs[d]);
+  return tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, nt)), ivs[p->nb]);
+}
