@@ -46,7 +46,7 @@ MlirContext braze_context_create(void) {
   /* Dialects the passes create ops of; loading them up front keeps parsing of
    * pass output and hand-written tests independent of pass order. */
   static const char *const preload[] = {"func", "arith", "math", "tensor", "linalg", "scf",
-                                        "memref", "affine", "vector", "llvm"};
+                                        "memref", "affine", "vector", "llvm", "gpu"};
   for (size_t i = 0; i < sizeof preload / sizeof *preload; ++i)
     mlirContextGetOrLoadDialect(ctx, braze_ref(preload[i]));
   return ctx;

@@ -122,16 +122,16 @@ int64_t cg_elem_bytes(MlirType elem) {
 
 /* A block with `n` arguments of the given types, located at b->loc. */
 static MlirBlock new_block(CgBuilder *b, intptr_t n, const MlirType *types) {
-  MlirLocation locs[16] = {{NULL}};
-  for (intptr_t i = 0; i < n && i < 16; ++i)
+  MlirLocation locs[40] = {{NULL}};
+  for (intptr_t i = 0; i < n && i < 40; ++i)
     locs[i] = b->loc;
   return mlirBlockCreate(n, types, locs);
 }
 
 MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
                      CgBuilder *body, MlirValue *iv, MlirValue *iter) {
-  MlirValue operands[3 + 8] = {lb, ub, cg_index(b, 1)};
-  MlirType types[1 + 8] = {cg_index_type(b->ctx)};
+  MlirValue operands[3 + CG_MAX_ITER] = {lb, ub, cg_index(b, 1)};
+  MlirType types[1 + CG_MAX_ITER] = {cg_index_type(b->ctx)};
   for (intptr_t i = 0; i < n_iter; ++i) {
     operands[3 + i] = inits[i];
     types[1 + i] = mlirValueGetType(inits[i]);

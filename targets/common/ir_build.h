@@ -51,7 +51,8 @@ MlirType cg_memref_of(MlirType elem, intptr_t rank, const int64_t *shape);
 int64_t cg_num_elements(MlirType shaped);
 int64_t cg_elem_bytes(MlirType elem);
 
-/* scf.for lb..ub step 1 with iter_args; *body is a builder at the end of the body,
+enum { CG_MAX_ITER = 32 }; /* iter_args of one cg_for */
+/* scf.for lb..ub step 1 with at most CG_MAX_ITER iter_args; *body is a builder at the end of the body,
  * *iv the induction variable, iter[i] the block arguments for the iter_args. The
  * caller terminates the body with cg_yield. */
 MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,

@@ -1,0 +1,312 @@
+/* cuda-codegen: kernel-level IR (kernel functions over tensors holding linalg.generic,
+ * called from a graph function) -> target-level CUDA IR: every kernel becomes a
+ * gpu.func in `gpu.module @braze_kernels` over static memrefs (inputs, then outputs),
+ * and every graph function an entry over memrefs whose intermediates live in one
+ * workspace (targets/common/entry_graph.c, as on the CPU) and whose kernel calls are
+ * gpu.launch_func ops. The contract with the target's lowering and emit is in
+ * docs/targets-cuda.md; the kernel shapes (row, element, matmul) in
+ * targets/cuda/codegen.h and the files it names.
+ *
+ * Options:
+ *   remarks      remark each kernel's shape, grid, block and vector width
+ *   block=N      threads per block of element kernels (default 256; 32..1024, a power of 2)
+ *   max-regs=N   row elements one thread keeps in registers across a row kernel's
+ *                generics (default 32); longer rows loop and re-read
+ *   vec=N        elements per vector access: 4 (128-bit f32, default), 2 or 1 */
+#include "targets/cuda/codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/passes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+static const char *const allowed_options[] = {"remarks", "block", "max-regs", "vec", NULL};
+
+static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; }
+
+static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
+  if (!braze_options_check(options, "cuda-codegen", allowed_options, error))
+    return NULL;
+  CuOptions *o = calloc(1, sizeof *o);
+  o->remarks = braze_option_flag(options, "remarks");
+  bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
+            braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
+            braze_option_int(options, "vec", 4, &o->vec, error);
+  if (ok && !pow2_in(o->block, 32, 1024)) {
+    braze_str_printf(error, "option 'block' expects a power of 2 from 32 to 1024, got %lld", o->block);
+    ok = false;
+  } else if (ok && !pow2_in(o->vec, 1, 4)) {
+    braze_str_printf(error, "option 'vec' expects 1, 2 or 4, got %lld", o->vec);
+    ok = false;
+  } else if (ok && (o->max_regs < 1 || o->max_regs > 128)) {
+    braze_str_printf(error, "option 'max-regs' expects 1 to 128, got %lld", o->max_regs);
+    ok = false;
+  }
+  if (!ok) {
+    free(o);
+    return NULL;
+  }
+  return o;
+}
+
+static void destroy_state(void *state) { free(state); }
+
+static bool is_func(MlirOperation op) { return braze_op_is(op, "func.func"); }
+static bool is_kernel(MlirOperation op) { return is_func(op) && cg_attr_bool(op, "kernel.kind"); }
+static bool is_declaration(MlirOperation op) {
+  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+}
+static bool is_public(MlirOperation op) {
+  MlirAttribute vis = mlirOperationGetAttributeByName(op, braze_ref("sym_visibility"));
+  return mlirAttributeIsNull(vis) || braze_ref_eq(mlirStringAttrGetValue(vis), "public");
+}
+
+static size_t collect(MlirOperation module, bool kernels, MlirOperation *out, size_t cap) {
+  size_t n = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!is_func(op) || is_declaration(op) || is_kernel(op) != kernels || (!kernels && !is_public(op)))
+      continue;
+    if (n < cap)
+      out[n] = op;
+    ++n;
+  }
+  return n;
+}
+
+static const char *func_name(MlirOperation f) {
+  return mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, braze_ref("sym_name"))).data;
+}
+
+/* `gpu.module @braze_kernels` at the end of the module (created once). */
+static MlirOperation kernels_module(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (braze_op_is(op, "gpu.module"))
+      return op;
+  MlirContext ctx = mlirOperationGetContext(module);
+  mlirOperationSetDiscardableAttributeByName(module, braze_ref("gpu.container_module"), mlirUnitAttrGet(ctx));
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(0, NULL, NULL));
+  MlirNamedAttribute name = cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref("braze_kernels")));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("gpu.module"), mlirOperationGetLocation(module));
+  mlirOperationStateAddAttributes(&st, 1, &name);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation gm = mlirOperationCreate(&st);
+  mlirBlockAppendOwnedOperation(body, gm);
+  return gm;
+}
+
+/* The empty gpu.func of kernel K (arguments: its memrefs), with K->fb before its return. */
+static void create_gpu_func(CuKernel *K) {
+  MlirContext ctx = K->ctx;
+  MlirLocation loc = mlirOperationGetLocation(K->old);
+  int n_args = K->n_in + K->n_out;
+  MlirType fty = mlirFunctionTypeGet(ctx, n_args, K->arg_types, 0, NULL);
+  char block[64];
+  snprintf(block, sizeof block, "array<i32: %d, 1, 1>", K->block);
+  MlirNamedAttribute attrs[4] = {
+      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(K->old, braze_ref("sym_name"))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+      cg_named(ctx, "known_block_size", cg_parse_attr(ctx, block)),
+      cg_named(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
+  };
+  MlirLocation locs[CU_MAX_INPUTS * 3];
+  for (int i = 0; i < n_args; ++i)
+    locs[i] = loc;
+  K->entry = mlirBlockCreate(n_args, K->arg_types, locs);
+  MlirRegion body = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(body, K->entry);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("gpu.func"), loc);
+  mlirOperationStateAddAttributes(&st, 4, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &body);
+  K->fn = mlirOperationCreate(&st);
+  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(K->old); ++i) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(K->old, i);
+    mlirOperationSetDiscardableAttributeByName(K->fn, mlirIdentifierStr(a.name), a.attribute);
+  }
+  char grid[96];
+  snprintf(grid, sizeof grid, "array<i64: %lld, %lld, %lld>", (long long)K->grid[0], (long long)K->grid[1],
+           (long long)K->grid[2]);
+  mlirOperationSetDiscardableAttributeByName(K->fn, braze_ref("braze.grid"), cg_parse_attr(ctx, grid));
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(K->gpu_module, 0)), K->fn);
+  K->fb = cg_builder_at_end(K->entry, loc);
+  K->fb.before = cg_create(&K->fb, "gpu.return", 0, NULL, 0, NULL, 0, NULL);
+  K->pool.block = K->entry;
+  K->fb.pool = &K->pool;
+  K->tid = cu_gpu_id(&K->fb, "gpu.thread_id");
+  K->bid = cu_gpu_id(&K->fb, "gpu.block_id");
+}
+
+/* The declaration the graph conversion calls: the kernel's memref signature. */
+static void replace_by_declaration(CuKernel *K) {
+  MlirContext ctx = K->ctx;
+  MlirType fty = mlirFunctionTypeGet(ctx, K->n_in + K->n_out, K->arg_types, 0, NULL);
+  MlirNamedAttribute attrs[4] = {
+      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(K->old, braze_ref("sym_name"))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+      cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), K->n_in)),
+  };
+  MlirRegion empty = mlirRegionCreate();
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(K->old));
+  mlirOperationStateAddAttributes(&st, 4, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &empty);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(K->old), K->old, mlirOperationCreate(&st));
+  mlirOperationDestroy(K->old);
+}
+
+static const char *shape_name(CuShape s) {
+  return s == CU_ROW ? "row" : s == CU_MATMUL ? "matmul" : "element";
+}
+
+static void remark(const CuKernel *K) {
+  char extra[160] = "";
+  if (K->shape == CU_ROW)
+    snprintf(extra, sizeof extra, ", %d chunk(s) per thread %s", K->chunks,
+             K->unrolled ? "kept in registers" : "looped (rows re-read)");
+  else if (K->shape == CU_MATMUL)
+    snprintf(extra, sizeof extra, ", 64x64 tiles, 4x4 per thread, k step 16");
+  braze_emit_remark(mlirOperationGetLocation(K->old),
+                    "cuda-codegen: kernel @%s: %s kernel, grid (%lld, %lld, %lld), block %d, vector width %d%s",
+                    K->name, shape_name(K->shape), (long long)K->grid[0], (long long)K->grid[1],
+                    (long long)K->grid[2], K->block, K->vec, extra);
+}
+
+static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts) {
+  CuKernel K = {.old = func, .module = module, .opts = opts, .ctx = mlirOperationGetContext(func),
+                .name = func_name(func)};
+  K.gpu_module = kernels_module(module);
+  bool ok = cu_analyze(&K);
+  if (ok) {
+    create_gpu_func(&K);
+    ok = K.shape == CU_ROW ? cu_emit_row(&K) : K.shape == CU_MATMUL ? cu_emit_matmul(&K) : cu_emit_element(&K);
+    if (ok && opts->remarks)
+      remark(&K);
+    if (ok)
+      replace_by_declaration(&K);
+    else
+      mlirOperationDestroy(K.fn);
+  }
+  cu_kernel_free(&K);
+  return ok;
+}
+
+/* ---- launches ---- */
+
+static MlirOperation lookup_kernel(MlirOperation gpu_module, MlirStringRef name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef n = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("sym_name")));
+    if (n.length == name.length && memcmp(n.data, name.data, n.length) == 0)
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+static int64_t array_elem(MlirAttribute a, intptr_t i, bool i32) {
+  return i32 ? mlirDenseI32ArrayGetElement(a, i) : mlirDenseI64ArrayGetElement(a, i);
+}
+
+/* func.call @kernel(memrefs) -> gpu.launch_func @braze_kernels::@kernel with its grid. */
+static void call_to_launch(MlirOperation call, MlirOperation kernel) {
+  MlirContext ctx = mlirOperationGetContext(call);
+  CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(call), mlirOperationGetLocation(call));
+  b.before = call;
+  MlirAttribute grid = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.grid"));
+  MlirAttribute block = mlirOperationGetAttributeByName(kernel, braze_ref("known_block_size"));
+  intptr_t n_args = mlirOperationGetNumOperands(call);
+  MlirValue *ops = malloc((size_t)(6 + n_args) * sizeof *ops);
+  for (int d = 0; d < 3; ++d) {
+    ops[d] = cg_index(&b, array_elem(grid, d, false));
+    ops[3 + d] = cg_index(&b, array_elem(block, d, true));
+  }
+  for (intptr_t i = 0; i < n_args; ++i)
+    ops[6 + i] = mlirOperationGetOperand(call, i);
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(call, braze_ref("callee")));
+  MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, name);
+  MlirAttribute sym = mlirSymbolRefAttrGet(ctx, braze_ref("braze_kernels"), 1, &leaf);
+  char seg[96];
+  snprintf(seg, sizeof seg, "array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, %d, 0>", (int)n_args);
+  MlirNamedAttribute attrs[2] = {cg_named(ctx, "kernel", sym), cg_named(ctx, "operandSegmentSizes", cg_parse_attr(ctx, seg))};
+  cg_create(&b, "gpu.launch_func", 6 + n_args, ops, 0, NULL, 2, attrs);
+  free(ops);
+  mlirOperationDestroy(call);
+}
+
+static void rewrite_calls(MlirOperation entry, MlirOperation gpu_module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(entry, 0));
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (braze_op_is(op, "func.call")) {
+      MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("callee")));
+      MlirOperation kernel = lookup_kernel(gpu_module, callee);
+      if (!mlirOperationIsNull(kernel))
+        call_to_launch(op, kernel);
+    }
+    op = next;
+  }
+}
+
+static void erase_declarations(MlirOperation module, MlirOperation gpu_module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (is_func(op) && is_declaration(op)) {
+      MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("sym_name")));
+      if (!mlirOperationIsNull(lookup_kernel(gpu_module, name)))
+        mlirOperationDestroy(op);
+    }
+    op = next;
+  }
+}
+
+static bool run(MlirOperation module, void *state) {
+  const CuOptions *opts = state;
+  size_t nk = collect(module, true, NULL, 0), ng = collect(module, false, NULL, 0);
+  MlirOperation *funcs = malloc((nk + ng + 1) * sizeof *funcs);
+  collect(module, true, funcs, nk);
+  collect(module, false, funcs + nk, ng);
+  bool ok = true;
+  for (size_t i = 0; i < nk; ++i)
+    cu_hoist_constants(module, funcs[i]);
+  for (size_t i = 0; i < nk && ok; ++i)
+    ok = convert_kernel(funcs[i], module, opts);
+  MlirOperation gpu_module = nk ? kernels_module(module) : (MlirOperation){NULL};
+  for (size_t i = nk; i < nk + ng && ok; ++i)
+    ok = cg_convert_graph(funcs[i], module, "cuda-codegen", opts->remarks);
+  if (ok && nk) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      if (is_func(op) && !is_declaration(op) && cg_attr_bool(op, "braze.entry"))
+        rewrite_calls(op, gpu_module);
+    erase_declarations(module, gpu_module);
+  }
+  free(funcs);
+  return ok;
+}
+
+const BrazePassInfo braze_pass_cuda_codegen = {
+    .argument = "cuda-codegen",
+    .summary = "Kernel functions -> gpu.func kernels (row, element, matmul shapes); graph function -> entry of "
+               "gpu.launch_func with a workspace",
+    .options_help = "  remarks              remark each kernel's shape, grid, block and vector width\n"
+                    "  block=N              threads per block of element kernels (256; a power of 2, 32..1024)\n"
+                    "  max-regs=N           row elements a thread keeps in registers across generics (32)\n"
+                    "  vec=N                elements per vector access: 4 (default), 2 or 1\n",
+    .anchor = "builtin.module",
+    .create_state = create_state,
+    .destroy_state = destroy_state,
+    .run = run,
+};

@@ -1,0 +1,184 @@
+/* cuda-codegen internals: one kernel's conversion from kernel-level IR (a func.func on
+ * tensors holding linalg.generic ops) to a gpu.func over memrefs. The pass is
+ * targets/cuda/codegen.c; the produced IR is specified in docs/targets-cuda.md.
+ *
+ *   codegen_kernel.c  analysis: values, generics, the kernel shape (row / element / matmul)
+ *   codegen_eval.c    the point evaluator: a tensor's value at an index, loads and bodies
+ *   codegen_row.c     row kernels (one block per outer index, block reductions) and
+ *                     element kernels (one thread per `vec` output elements)
+ *   codegen_consts.c  non-splat constants of kernels become arguments
+ *   codegen_matmul.c  contractions: shared-memory tiled SIMT matmul with its epilogue */
+#ifndef BRAZE_TARGETS_CUDA_CODEGEN_H
+#define BRAZE_TARGETS_CUDA_CODEGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "support/ptrmap.h"
+#include "targets/common/ir_build.h"
+
+enum { CU_MAX_DIMS = 8, CU_MAX_INPUTS = 16, CU_MAX_WORKGROUP = 16 };
+
+typedef struct {
+  bool remarks;         /* remark each kernel's shape, grid and block */
+  long long block;      /* threads per block of element kernels (default 256) */
+  long long max_regs;   /* row elements a thread keeps in registers (default 32) */
+  long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */
+} CuOptions;
+
+/* How a kernel maps onto the GPU. */
+typedef enum {
+  CU_ELEMENT, /* one thread per `vec` elements of the output space; reductions serial */
+  CU_ROW,     /* one block per outer index; reductions over the inner dims by the block */
+  CU_MATMUL,  /* one contraction in 64x64 output tiles, then its pointwise epilogue */
+} CuShape;
+
+typedef enum {
+  CV_ARG,   /* a kernel argument: loaded from its memref */
+  CV_SPLAT, /* linalg.fill or a splat constant: one scalar */
+  CV_EMPTY, /* tensor.empty: no data */
+  CV_ITEM,  /* the result of a generic */
+  CV_INSERT /* tensor.insert_slice (concat): `src` written into `dest` at `offset` */
+} CuValKind;
+
+typedef struct {
+  MlirValue tensor;
+  CuValKind kind;
+  int arg;         /* CV_ARG: argument index */
+  MlirValue splat; /* CV_SPLAT: the kernel-level scalar */
+  int item;        /* CV_ITEM: the producing generic */
+  int src, dest;   /* CV_INSERT: value indices */
+  int64_t offset[CU_MAX_DIMS];
+  int out_index;   /* kernel result index, -1 */
+} CuVal;
+
+typedef struct {
+  MlirOperation op;
+  int n_in;
+  int in_val[CU_MAX_INPUTS];
+  int out_val, init_val;
+  int n_dims;
+  int64_t ext[CU_MAX_DIMS];
+  bool par[CU_MAX_DIMS];
+  MlirAffineMap maps[CU_MAX_INPUTS + 1]; /* inputs, then the output */
+  bool reduction;                        /* has a reduction dim */
+  int par_prefix;                        /* leading parallel dims */
+  bool contraction;                      /* braze.ops matmul / batch_matmul */
+  MlirOperation combiner;                /* reductions: the op yielding the accumulator */
+  MlirValue row_value;                   /* row kernels: this block's reduced value */
+} CuItem;
+
+/* A memoized value: a load, a vector load or a tensor's value at an index. Entries
+ * made inside a loop or an scf.if are dropped when it closes (cu_scope_*). */
+typedef enum { MEMO_LOAD, MEMO_VLOAD, MEMO_VALUE } CuMemoKind;
+
+typedef struct {
+  CuMemoKind kind;
+  int key;
+  int n;
+  MlirValue idx[CU_MAX_DIMS];
+  MlirValue value;
+} CuMemo;
+
+/* An index into a tensor's shape, and, when vectorized, which lane of a `vec`-wide
+ * run along the last index it is (idx0: lane 0's index). */
+typedef struct {
+  int n;
+  MlirValue idx[CU_MAX_DIMS];
+  int vec, lane;
+  MlirValue idx0[CU_MAX_DIMS];
+} CuPoint;
+
+typedef struct {
+  MlirOperation old, module, gpu_module;
+  const CuOptions *opts;
+  MlirContext ctx;
+  const char *name;
+  CuVal *vals;
+  int n_vals, cap_vals;
+  BrazePtrMap val_index;
+  CuItem *items;
+  int n_items, cap_items;
+  int n_in, n_out;
+  int out_val[CU_MAX_INPUTS * 2];
+  MlirType arg_types[CU_MAX_INPUTS * 3];
+  /* the shape */
+  CuShape shape;
+  int k;          /* row kernels: outer dims */
+  int64_t grid[3];
+  int block;      /* threads per block */
+  int vec;        /* lanes per thread access */
+  int chunks;     /* row kernels: chunks per thread (unrolled when kept in registers) */
+  bool unrolled;  /* row kernels: chunks unrolled, values kept in registers */
+  /* the new function */
+  MlirOperation fn;
+  MlirBlock entry;
+  CgBuilder fb;
+  CgConstPool pool;
+  MlirValue tid, bid;
+  int n_workgroup;
+  /* memo and kernel-level scalars cloned into the new function */
+  CuMemo *memo;
+  int n_memo, cap_memo;
+  BrazePtrMap scalar_index;
+  MlirValue *scalars;
+  int n_scalars;
+  bool failed;
+} CuKernel;
+
+/* ---- codegen_kernel.c ---- */
+/* Read the kernel function and choose its shape. False after a diagnostic. */
+bool cu_analyze(CuKernel *K);
+void cu_kernel_free(CuKernel *K);
+/* An error at op (or the kernel) naming the kernel; marks K failed; returns false. */
+bool cu_fail(CuKernel *K, MlirOperation op, const char *fmt, ...);
+/* Product of a tensor's extents. */
+int64_t cu_elements(MlirValue tensor);
+
+/* ---- codegen_eval.c ---- */
+/* The type values of `type` are computed in: f16/bf16 widen to f32. */
+MlirType cu_compute_type(MlirType type);
+/* The value of tensor `val` at point p (an index into its shape), at b. */
+MlirValue cu_eval(CuKernel *K, CgBuilder *b, int val, const CuPoint *p);
+/* Generic `it` at its dims' point: inputs evaluated at their mapped points, the body
+ * cloned on them and `acc` (the accumulator, or null when the body ignores it). */
+MlirValue cu_eval_generic(CuKernel *K, CgBuilder *b, const CuItem *it, const CuPoint *dims, MlirValue acc);
+/* Clone generic `item`'s body at b on `args` (inputs, then the accumulator); its
+ * yielded value in the compute type. */
+MlirValue cu_clone_body(CuKernel *K, CgBuilder *b, const CuItem *item, const MlirValue *args);
+/* The point of input `in` of item (n_in: the output) at the item's dims. Vector lanes
+ * carry over when the map reads the innermost dim last and nowhere else. */
+CuPoint cu_input_point(CgBuilder *b, const CuItem *item, int in, const CuPoint *dims);
+/* Store `values` (one per lane, compute type) to the memref argument of val at p. */
+void cu_store(CuKernel *K, CgBuilder *b, int val, const CuPoint *p, const MlirValue *lanes);
+/* The same into kernel result `out`. */
+void cu_store_result(CuKernel *K, CgBuilder *b, int out, const CuPoint *p, const MlirValue *lanes);
+/* Apply the accumulating op of a reduction to two partial values. */
+MlirValue cu_combine(CuKernel *K, CgBuilder *b, const CuItem *item, MlirValue x, MlirValue y);
+/* The identity of a reduction's combiner in its compute type. */
+MlirValue cu_identity(CuKernel *K, CgBuilder *b, const CuItem *item);
+/* Memo: remember / find a value; scopes drop what was made inside. */
+void cu_memo_put(CuKernel *K, CuMemoKind kind, int key, int n, const MlirValue *idx, MlirValue value);
+MlirValue cu_memo_get(CuKernel *K, CuMemoKind kind, int key, int n, const MlirValue *idx);
+static inline int cu_scope_open(CuKernel *K) { return K->n_memo; }
+static inline void cu_scope_close(CuKernel *K, int mark) { K->n_memo = mark; }
+/* gpu.* helpers */
+MlirValue cu_gpu_id(CgBuilder *b, const char *op);
+MlirValue cu_workgroup_buffer(CuKernel *K, MlirType elem, int64_t n);
+void cu_barrier(CgBuilder *b);
+MlirValue cu_arith(CgBuilder *b, const char *name, MlirValue x, MlirValue y);
+MlirValue cu_cmp_ult(CgBuilder *b, MlirValue x, MlirValue y);
+MlirValue cu_select(CgBuilder *b, MlirValue c, MlirValue x, MlirValue y);
+/* dims of `n` extents from a flat index (row-major). */
+void cu_delinearize(CgBuilder *b, MlirValue flat, int n, const int64_t *ext, MlirValue *out);
+
+/* ---- codegen_consts.c ---- */
+/* Non-splat tensor constants of `kernel` become trailing arguments passed by its callers. */
+void cu_hoist_constants(MlirOperation module, MlirOperation kernel);
+
+/* ---- codegen_row.c / codegen_matmul.c ---- */
+bool cu_emit_row(CuKernel *K);
+bool cu_emit_element(CuKernel *K);
+bool cu_emit_matmul(CuKernel *K);
+
+#endif

@@ -1,0 +1,405 @@
+/* cuda-codegen, kernel functions: analysis. The body is read as values (arguments,
+ * splats, empties, generic results) and generics in program order; then the kernel's
+ * shape is chosen:
+ *   matmul  one contraction generic (braze.ops matmul / batch_matmul) first, every
+ *           other generic all-parallel over its output space (the epilogue);
+ *   row     every reduction reduces exactly the dims after a common parallel prefix k
+ *           (rows), every other generic has those k outer dims: one block per row;
+ *   element everything else: one thread per output element, reductions as serial
+ *           loops (outer-dim reductions, reductions to a scalar of a few elements). */
+#include "targets/cuda/codegen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/grow.h"
+#include "support/strbuf.h"
+
+bool cu_fail(CuKernel *K, MlirOperation op, const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  MlirOperation at = mlirOperationIsNull(op) ? K->old : op;
+  if (!K->failed)
+    braze_emit_error(mlirOperationGetLocation(at), "cuda-codegen: kernel @%s: %s", K->name, what);
+  K->failed = true;
+  return false;
+}
+
+int64_t cu_elements(MlirValue tensor) { return cg_num_elements(mlirValueGetType(tensor)); }
+
+static int find_val(CuKernel *K, MlirValue v) {
+  return braze_ptrmap_get(&K->val_index, braze_ptr_key(v.ptr), -1);
+}
+
+static int add_val(CuKernel *K, MlirValue v, CuValKind kind) {
+  K->vals = braze_grow(K->vals, (size_t)K->n_vals, &K->cap_vals, sizeof *K->vals, 16);
+  K->vals[K->n_vals] = (CuVal){.tensor = v, .kind = kind, .arg = -1, .item = -1, .out_index = -1};
+  braze_ptrmap_put(&K->val_index, braze_ptr_key(v.ptr), K->n_vals);
+  return K->n_vals++;
+}
+
+static bool static_tensor(MlirType t) {
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t) && mlirShapedTypeGetRank(t) <= CU_MAX_DIMS;
+}
+
+static bool attr_text_has(MlirAttribute a, const char *needle) {
+  BrazeStr s = {0};
+  mlirAttributePrint(a, braze_str_callback, &s);
+  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
+  braze_str_free(&s);
+  return has;
+}
+
+/* The body op that yields the accumulator: its operand is the out block argument. */
+static MlirOperation find_combiner(MlirOperation generic) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
+  MlirValue acc = mlirBlockGetArgument(body, mlirBlockGetNumArguments(body) - 1);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  MlirValue y = mlirOperationGetOperand(yield, 0);
+  if (!mlirValueIsAOpResult(y))
+    return (MlirOperation){NULL};
+  MlirOperation op = mlirOpResultGetOwner(y);
+  if (mlirOperationGetNumOperands(op) != 2)
+    return (MlirOperation){NULL};
+  for (int i = 0; i < 2; ++i)
+    if (mlirValueEqual(mlirOperationGetOperand(op, i), acc))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+static bool is_combiner_op(MlirOperation op) {
+  static const char *const names[] = {"arith.addf",    "arith.mulf",  "arith.maximumf", "arith.minimumf",
+                                      "arith.maxnumf", "arith.minnumf", "arith.addi",   "arith.muli",
+                                      "arith.maxsi",   "arith.minsi", "arith.maxui",    "arith.minui",
+                                      "arith.andi",    "arith.ori",   "arith.xori",     NULL};
+  for (int i = 0; names[i]; ++i)
+    if (braze_op_is(op, names[i]))
+      return true;
+  return false;
+}
+
+/* Extents of the generic's loops: each dim from an operand indexed by it directly. */
+static bool loop_extents(CuKernel *K, CuItem *it) {
+  int n_operands = it->n_in + 1;
+  for (int d = 0; d < it->n_dims; ++d) {
+    it->ext[d] = -1;
+    for (int o = 0; o < n_operands && it->ext[d] < 0; ++o) {
+      MlirValue operand = mlirOperationGetOperand(it->op, o);
+      for (intptr_t r = 0; r < mlirAffineMapGetNumResults(it->maps[o]); ++r) {
+        MlirAffineExpr e = mlirAffineMapGetResult(it->maps[o], r);
+        if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == d) {
+          it->ext[d] = mlirShapedTypeGetDimSize(mlirValueGetType(operand), r);
+          break;
+        }
+      }
+    }
+    if (it->ext[d] < 0)
+      return cu_fail(K, it->op, "loop dim %d is read by no operand directly", d);
+  }
+  return true;
+}
+
+static bool read_generic(CuKernel *K, MlirOperation op) {
+  K->items = braze_grow(K->items, (size_t)K->n_items, &K->cap_items, sizeof *K->items, 8);
+  CuItem *it = &K->items[K->n_items];
+  memset(it, 0, sizeof *it);
+  it->op = op;
+  intptr_t n_operands = mlirOperationGetNumOperands(op);
+  if (n_operands - 1 > CU_MAX_INPUTS || mlirOperationGetNumResults(op) != 1)
+    return cu_fail(K, op, "generics need one result and at most %d inputs", CU_MAX_INPUTS);
+  it->n_in = (int)n_operands - 1;
+  MlirAttribute maps = mlirOperationGetAttributeByName(op, braze_ref("indexing_maps"));
+  MlirAttribute iters = mlirOperationGetAttributeByName(op, braze_ref("iterator_types"));
+  for (int o = 0; o < n_operands; ++o) {
+    int v = find_val(K, mlirOperationGetOperand(op, o));
+    if (v < 0)
+      return cu_fail(K, op, "operand %d is not a tensor of this kernel", o);
+    if (o < it->n_in)
+      it->in_val[o] = v;
+    else
+      it->init_val = v;
+    it->maps[o] = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, o));
+  }
+  it->n_dims = (int)mlirArrayAttrGetNumElements(iters);
+  if (it->n_dims > CU_MAX_DIMS)
+    return cu_fail(K, op, "generics of more than %d dims are not supported", CU_MAX_DIMS);
+  it->par_prefix = -1;
+  for (int d = 0; d < it->n_dims; ++d) {
+    it->par[d] = attr_text_has(mlirArrayAttrGetElement(iters, d), "parallel");
+    it->reduction |= !it->par[d];
+    if (!it->par[d] && it->par_prefix < 0)
+      it->par_prefix = d;
+  }
+  if (it->par_prefix < 0)
+    it->par_prefix = it->n_dims;
+  if (!loop_extents(K, it))
+    return false;
+  if (it->reduction) {
+    it->combiner = find_combiner(op);
+    if (mlirOperationIsNull(it->combiner) || !is_combiner_op(it->combiner))
+      return cu_fail(K, op, "reduction body does not end in an associative combine of the accumulator");
+    MlirAttribute ops = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.ops"));
+    it->contraction = !mlirAttributeIsNull(ops) && it->n_in == 2 &&
+                      (attr_text_has(ops, "\"matmul\"") || attr_text_has(ops, "\"batch_matmul\""));
+  } else if (!mlirAffineMapIsIdentity(it->maps[it->n_in])) {
+    return cu_fail(K, op, "all-parallel generics must write through the identity map");
+  }
+  it->out_val = add_val(K, mlirOperationGetResult(op, 0), CV_ITEM);
+  K->vals[it->out_val].item = K->n_items++;
+  return true;
+}
+
+/* A concat piece: static offsets, unit strides, source and destination of this kernel. */
+static bool read_insert(CuKernel *K, MlirOperation op) {
+  int src = find_val(K, mlirOperationGetOperand(op, 0)), dest = find_val(K, mlirOperationGetOperand(op, 1));
+  MlirAttribute offsets = mlirOperationGetAttributeByName(op, braze_ref("static_offsets"));
+  MlirAttribute strides = mlirOperationGetAttributeByName(op, braze_ref("static_strides"));
+  if (src < 0 || dest < 0 || mlirOperationGetNumOperands(op) != 2 || mlirAttributeIsNull(offsets))
+    return cu_fail(K, op, "insert_slice needs static offsets and operands of this kernel");
+  int v = add_val(K, mlirOperationGetResult(op, 0), CV_INSERT);
+  K->vals[v].src = src;
+  K->vals[v].dest = dest;
+  for (intptr_t d = 0; d < mlirDenseArrayGetNumElements(offsets) && d < CU_MAX_DIMS; ++d) {
+    K->vals[v].offset[d] = mlirDenseI64ArrayGetElement(offsets, d);
+    if (mlirDenseI64ArrayGetElement(strides, d) != 1)
+      return cu_fail(K, op, "insert_slice with non-unit strides");
+  }
+  return true;
+}
+
+static bool read_body(CuKernel *K) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(K->old, 0));
+  K->n_in = (int)mlirBlockGetNumArguments(body);
+  if (K->n_in > CU_MAX_INPUTS)
+    return cu_fail(K, K->old, "more than %d inputs", CU_MAX_INPUTS);
+  for (int a = 0; a < K->n_in; ++a) {
+    MlirValue arg = mlirBlockGetArgument(body, a);
+    if (!static_tensor(mlirValueGetType(arg)))
+      return cu_fail(K, K->old, "argument %d is not a static tensor", a);
+    int v = add_val(K, arg, CV_ARG);
+    K->vals[v].arg = a;
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "linalg.generic")) {
+      if (!read_generic(K, op))
+        return false;
+    } else if (braze_op_is(op, "tensor.empty")) {
+      add_val(K, mlirOperationGetResult(op, 0), CV_EMPTY);
+    } else if (braze_op_is(op, "tensor.insert_slice")) {
+      if (!read_insert(K, op))
+        return false;
+    } else if (braze_op_is(op, "linalg.fill")) {
+      int v = add_val(K, mlirOperationGetResult(op, 0), CV_SPLAT);
+      K->vals[v].splat = mlirOperationGetOperand(op, 0);
+    } else if (braze_op_is(op, "arith.constant")) {
+      MlirValue r = mlirOperationGetResult(op, 0);
+      if (!mlirTypeIsARankedTensor(mlirValueGetType(r)))
+        continue; /* scalars: cloned where a body uses them */
+      MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
+      if (!mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value))
+        return cu_fail(K, op, "non-splat tensor constants inside a kernel are not supported (pass them "
+                              "as arguments)");
+      int v = add_val(K, r, CV_SPLAT);
+      K->vals[v].splat = r; /* resolved by the evaluator from the splat attribute */
+    } else if (braze_op_is(op, "func.return")) {
+      K->n_out = (int)mlirOperationGetNumOperands(op);
+      if (K->n_out > CU_MAX_INPUTS)
+        return cu_fail(K, op, "more than %d results", CU_MAX_INPUTS);
+      for (int r = 0; r < K->n_out; ++r) {
+        int v = find_val(K, mlirOperationGetOperand(op, r));
+        if (v < 0 || (K->vals[v].kind != CV_ITEM && K->vals[v].kind != CV_INSERT) || K->vals[v].out_index >= 0)
+          return cu_fail(K, op, "result %d is not computed by a generic of the kernel (or returned twice)", r);
+        K->vals[v].out_index = r;
+        K->out_val[r] = v;
+      }
+    } else {
+      return cu_fail(K, op, "unsupported op '%.*s' in a kernel", (int)braze_op_name(op).length,
+                     braze_op_name(op).data);
+    }
+  }
+  for (int a = 0; a < K->n_in; ++a)
+    K->arg_types[a] = cg_memref_like(mlirValueGetType(mlirBlockGetArgument(body, a)));
+  for (int r = 0; r < K->n_out; ++r)
+    K->arg_types[K->n_in + r] = cg_memref_like(mlirValueGetType(K->vals[K->out_val[r]].tensor));
+  return true;
+}
+
+/* ---- the shape ---- */
+
+static int64_t prod(const int64_t *ext, int from, int to) {
+  int64_t p = 1;
+  for (int i = from; i < to; ++i)
+    p *= ext[i];
+  return p;
+}
+
+static int pow2_at_least(int64_t n) {
+  int p = 1;
+  while (p < n && p < 1024)
+    p *= 2;
+  return p;
+}
+
+/* A row-reduction's output map keeps the outer dims in place and sends the reduced
+ * ones to constants (keepdim) or drops them. */
+static bool row_output_map(const CuItem *it, int k) {
+  MlirAffineMap out = it->maps[it->n_in];
+  intptr_t n = mlirAffineMapGetNumResults(out);
+  for (intptr_t r = 0; r < n; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(out, r);
+    if (r < k ? !(mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == r) : !mlirAffineExprIsAConstant(e))
+      return false;
+  }
+  return n >= k;
+}
+
+static bool choose_row(CuKernel *K) {
+  int k = -1;
+  int64_t outer[CU_MAX_DIMS];
+  for (int i = 0; i < K->n_items; ++i) {
+    const CuItem *it = &K->items[i];
+    if (!it->reduction)
+      continue;
+    for (int d = it->par_prefix; d < it->n_dims; ++d)
+      if (it->par[d])
+        return false; /* reductions must be a suffix */
+    if (k >= 0 && it->par_prefix != k)
+      return false;
+    k = it->par_prefix;
+    memcpy(outer, it->ext, sizeof outer);
+    if (!row_output_map(it, k))
+      return false;
+  }
+  if (k < 0)
+    return false;
+  int64_t inner_max = 1;
+  for (int i = 0; i < K->n_items; ++i) {
+    const CuItem *it = &K->items[i];
+    if (it->n_dims < k || memcmp(it->ext, outer, (size_t)k * sizeof *outer) != 0)
+      return false;
+    int64_t inner = prod(it->ext, k, it->n_dims);
+    inner_max = inner > inner_max ? inner : inner_max;
+  }
+  int64_t rows = prod(outer, 0, k);
+  if (rows > 0x7fffffff)
+    return false;
+  K->shape = CU_ROW;
+  K->k = k;
+  K->grid[0] = rows;
+  K->grid[1] = K->grid[2] = 1;
+  /* vec lanes when every generic's innermost inner extent allows it */
+  K->vec = (int)K->opts->vec;
+  for (int i = 0; i < K->n_items; ++i) {
+    const CuItem *it = &K->items[i];
+    if (it->n_dims == k || it->ext[it->n_dims - 1] % K->vec != 0)
+      K->vec = 1;
+  }
+  /* threads: enough that each keeps at most max_regs elements, at least 4 warps when
+   * the row has that much work, at most 1024 */
+  int64_t vectors = (inner_max + K->vec - 1) / K->vec;
+  int64_t per_thread = K->opts->max_regs / K->vec > 0 ? K->opts->max_regs / K->vec : 1;
+  int64_t want = (vectors + per_thread - 1) / per_thread;
+  int block = pow2_at_least(want < 128 ? (vectors < 128 ? vectors : 128) : want);
+  K->block = block < 32 ? 32 : block;
+  K->chunks = (int)((vectors + K->block - 1) / K->block);
+  K->unrolled = K->chunks <= per_thread;
+  return true;
+}
+
+static bool choose_matmul(CuKernel *K) {
+  if (K->n_items < 1 || !K->items[0].contraction)
+    return false;
+  const CuItem *c = &K->items[0];
+  int n_par = 0;
+  for (int d = 0; d < c->n_dims; ++d)
+    n_par += c->par[d];
+  if (n_par < 2 || n_par != c->n_dims - 1 || c->par[c->n_dims - 1] ||
+      mlirAffineMapGetNumResults(c->maps[c->n_in]) != n_par)
+    return false;
+  for (int r = 0; r < n_par; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(c->maps[c->n_in], r);
+    if (!mlirAffineExprIsADim(e) || mlirAffineDimExprGetPosition(e) != r)
+      return false;
+  }
+  for (int i = 1; i < K->n_items; ++i) {
+    const CuItem *it = &K->items[i];
+    if (it->reduction || it->n_dims != n_par || memcmp(it->ext, c->ext, (size_t)n_par * sizeof *c->ext) != 0)
+      return false;
+  }
+  int64_t m = c->ext[n_par - 2], n = c->ext[n_par - 1], batch = prod(c->ext, 0, n_par - 2);
+  K->shape = CU_MATMUL;
+  K->grid[0] = (n + 63) / 64;
+  K->grid[1] = (m + 63) / 64;
+  K->grid[2] = batch;
+  K->block = 256;
+  K->vec = 1;
+  return batch <= 65535 && K->grid[1] <= 65535;
+}
+
+/* Element kernels: the grid covers the largest result (a concat's: its largest
+ * piece); `vec` lanes when every stored shape's last extent allows them. */
+static bool choose_element(CuKernel *K) {
+  int64_t most = 1;
+  K->vec = (int)K->opts->vec;
+  for (int r = 0; r < K->n_out; ++r) {
+    int v = K->out_val[r];
+    bool concat = K->vals[v].kind == CV_INSERT;
+    for (; K->vals[v].kind == CV_INSERT; v = K->vals[v].dest) {
+      MlirType t = mlirValueGetType(K->vals[K->vals[v].src].tensor);
+      int64_t n = cg_num_elements(t);
+      most = n > most ? n : most;
+    }
+    MlirType t = mlirValueGetType(K->vals[v].tensor);
+    intptr_t rank = mlirShapedTypeGetRank(t);
+    if (concat || rank == 0 || mlirShapedTypeGetDimSize(t, rank - 1) % K->vec != 0)
+      K->vec = 1;
+    if (!concat)
+      most = cg_num_elements(t) > most ? cg_num_elements(t) : most;
+  }
+  K->shape = CU_ELEMENT;
+  K->block = (int)K->opts->block;
+  int64_t threads = (most + K->vec - 1) / K->vec;
+  if (threads < K->block)
+    K->block = pow2_at_least(threads) < 32 ? 32 : pow2_at_least(threads);
+  K->grid[0] = (threads + K->block - 1) / K->block;
+  K->grid[1] = K->grid[2] = 1;
+  if (K->grid[0] > 0x7fffffff)
+    return cu_fail(K, K->old, "%lld elements are more than one grid covers", (long long)most);
+  return true;
+}
+
+static bool has_concat_result(const CuKernel *K) {
+  for (int r = 0; r < K->n_out; ++r)
+    if (K->vals[K->out_val[r]].kind == CV_INSERT)
+      return true;
+  return false;
+}
+
+bool cu_analyze(CuKernel *K) {
+  if (!read_body(K))
+    return false;
+  if (K->n_out == 0)
+    return cu_fail(K, K->old, "a kernel without results");
+  if (!has_concat_result(K) && (choose_matmul(K) || choose_row(K)))
+    return true;
+  return choose_element(K);
+}
+
+void cu_kernel_free(CuKernel *K) {
+  free(K->vals);
+  free(K->items);
+  free(K->memo);
+  free(K->scalars);
+  braze_ptrmap_free(&K->val_index);
+  braze_ptrmap_free(&K->scalar_index);
+}
