@@ -7,6 +7,7 @@
 #   make check-fast   the normal build's tests only; make check-asan: the sanitized ones
 #   make demo     compile the bundled example for the CPU, run it, check it
 #   make bench    run the benchmark suite (bench/README.md)
+#   make docs     render the pictures in docs/ (the fusion graph, with Graphviz)
 
 LLVM_DIR  := /usr/lib/llvm-22
 LIT       := $(LLVM_DIR)/bin/lit
@@ -17,14 +18,18 @@ ASAN_BUILD?= build-asan
 # What the build and the tests need: build-essential (cc/c++ for CMake, the demo's C
 # caller, gcc's ASan/UBSan runtimes), binutils (nm), llvm-22-tools (lit, FileCheck, not,
 # count, split-file), mlir-22-tools (mlir-opt), clang-22 (the C tests' callers),
-# python3-numpy and python3-onnx (numerical tests, the ONNX importer's tests).
+# python3-numpy and python3-onnx (numerical tests, the ONNX importer's tests),
+# libjansson-dev (reading fusion plans, passes/fusion_plan.c).
 # node + onnxruntime-node are optional (test/import/ort.test, REQUIRES: onnxruntime).
 DEBS := build-essential binutils cmake python3 \
         libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libomp-22-dev clang-22 \
-        protobuf-c-compiler libprotobuf-c-dev libopenblas-dev python3-numpy python3-onnx
-BENCH_DEBS := python3-torch python3-matplotlib nodejs npm
+        protobuf-c-compiler libprotobuf-c-dev libopenblas-dev python3-numpy python3-onnx \
+        libjansson-dev
+BENCH_DEBS := python3-torch python3-matplotlib nodejs npm graphviz
+# make docs: Graphviz's dot renders the fusion graph picture (not needed by make check).
+DOCS_DEBS := graphviz
 
-.PHONY: all deps bench-deps build build-asan check check-fast check-asan demo bench clean
+.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan demo bench docs clean
 
 all: build
 
@@ -38,6 +43,13 @@ deps:
 
 bench-deps: deps
 	@missing=$$(for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+docs-deps:
+	@missing=$$(for p in $(DOCS_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
@@ -74,6 +86,14 @@ demo: build
 
 bench: bench-deps build
 	./bench/run
+
+# The fusion graph of the llama FFN workload (form-kernels{report-format=dot}), rendered
+# into docs/fusion-graph-W6.png for docs/fusion-plans.md.
+FRONT := graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized
+docs: docs-deps build
+	$(BUILD)/braze-opt bench/workloads/W6.mlir -o /dev/null \
+	  --pass-pipeline='builtin.module($(FRONT),form-kernels{report-format=dot report=$(BUILD)/fusion-graph-W6.dot})'
+	dot -Tpng $(BUILD)/fusion-graph-W6.dot -o docs/fusion-graph-W6.png
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

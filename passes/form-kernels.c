@@ -13,6 +13,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "passes/fusion_graph.h"
 #include "passes/fusion_outline.h"
+#include "passes/fusion_plan.h"
 #include "passes/fusion_report.h"
 #include "passes/passes.h"
 #include "support/context.h"
@@ -25,12 +26,17 @@ typedef struct {
   bool report;
   char *report_file; /* NULL: stderr */
   bool report_json;
+  bool report_dot;
   char *explain_a, *explain_b;
+  char *plan_out; /* plan-out=FILE */
+  FkPlan *plan;   /* plan=FILE, read when the pass is built */
+  bool plan_complete;
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
                                            "max-ops",     "target",        "report",        "report-format",
-                                           "explain",     "remarks",       NULL};
+                                           "explain",     "remarks",       "plan-out",      "plan",
+                                           "plan-mode",   NULL};
 
 static void destroy_state(void *state) {
   Options *o = state;
@@ -40,6 +46,10 @@ static void destroy_state(void *state) {
   free(o->report_file);
   free(o->explain_a);
   free(o->explain_b);
+  free(o->plan_out);
+  if (o->plan)
+    fk_plan_free(o->plan);
+  free(o->plan);
   free(o);
 }
 
@@ -55,9 +65,13 @@ static bool parse_report(Options *o, const BrazePassOptions *opts, BrazeStr *err
     o->report_json = true;
     return true;
   }
+  if (format->value && strcmp(format->value, "dot") == 0) {
+    o->report_dot = true;
+    return true;
+  }
   if (format->value && strcmp(format->value, "text") == 0)
     return true;
-  braze_str_printf(error, "form-kernels: report-format must be 'text' or 'json', got '%s'",
+  braze_str_printf(error, "form-kernels: report-format must be 'text', 'json' or 'dot', got '%s'",
                    format->value ? format->value : "");
   return false;
 }
@@ -77,6 +91,39 @@ static bool parse_explain(Options *o, const BrazePassOptions *opts, BrazeStr *er
   return true;
 }
 
+static bool parse_plan(Options *o, const BrazePassOptions *opts, BrazeStr *error) {
+  const BrazeOption *out = braze_option_find(opts, "plan-out");
+  const BrazeOption *in = braze_option_find(opts, "plan");
+  const BrazeOption *mode = braze_option_find(opts, "plan-mode");
+  if (out) {
+    if (!out->value || !*out->value) {
+      braze_str_puts(error, "form-kernels: plan-out expects a file name");
+      return false;
+    }
+    o->plan_out = strdup(out->value);
+  }
+  if (mode) {
+    const char *m = mode->value ? mode->value : "";
+    if (strcmp(m, "complete") != 0 && strcmp(m, "exact") != 0) {
+      braze_str_printf(error, "form-kernels: plan-mode must be 'exact' or 'complete', got '%s'", m);
+      return false;
+    }
+    o->plan_complete = strcmp(m, "complete") == 0;
+  }
+  if (!in)
+    return true;
+  if (!in->value || !*in->value) {
+    braze_str_puts(error, "form-kernels: plan expects a file name");
+    return false;
+  }
+  o->plan = calloc(1, sizeof *o->plan);
+  if (fk_plan_read(in->value, o->plan, error))
+    return true;
+  free(o->plan);
+  o->plan = NULL;
+  return false;
+}
+
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   if (!braze_options_check(opts, "form-kernels", option_names, error))
     return NULL;
@@ -93,7 +140,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
     braze_str_printf(error, "form-kernels: max-ops must be at least 1, got %lld", o->rules.max_ops);
     ok = false;
   }
-  ok = ok && parse_report(o, opts, error) && parse_explain(o, opts, error);
+  ok = ok && parse_report(o, opts, error) && parse_explain(o, opts, error) && parse_plan(o, opts, error);
   if (!ok) {
     destroy_state(o);
     return NULL;
@@ -148,32 +195,59 @@ static bool is_graph_function(MlirOperation module, MlirOperation op) {
 
 /* ---- the pass ---- */
 
-static void report_function(const Options *o, BrazeStr *report, size_t *functions, const FkGraph *g,
-                            const FkKernelList *kernels) {
+static void report_function(const Options *o, BrazeStr *report, size_t functions, const FkGraph *g,
+                            const FkKernelList *kernels, char *const *names) {
   if (!o->report)
     return;
-  if (o->report_json)
-    fk_report_json(report, g, kernels, *functions == 0);
+  if (o->report_dot)
+    fk_report_dot(report, g, kernels, names, functions);
+  else if (o->report_json)
+    fk_report_json(report, g, kernels, functions == 0);
   else
     fk_report_text(report, g, kernels);
-  ++*functions;
 }
 
-static void form_kernels(const Options *o, MlirOperation func, int *next_index, BrazeStr *report,
-                         size_t *functions) {
+/* Output text of the whole run: the report and the plan-out file. */
+typedef struct {
+  BrazeStr report, plan;
+  size_t functions;
+  int next_index;
+} Outputs;
+
+/* Fuse and outline one graph function. False (nothing outlined) when a plan does
+ * not apply; the errors are emitted. */
+static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
   FkGraph g;
   fk_graph_build(&g, func, &o->rules);
-  fk_schedule(&g);
-  FkKernelList kernels;
-  fk_kernels_plan(&g, o->target, next_index, &kernels);
-  report_function(o, report, functions, &g, &kernels);
-  if (o->remarks)
-    fk_emit_remarks(&g, &kernels);
-  if (o->explain_a)
-    fk_explain(&g, &kernels, o->explain_a, o->explain_b);
-  fk_outline(&g, &kernels);
-  fk_kernels_free(&kernels);
+  char **names = fk_node_names(&g);
+  bool ok = !o->plan || fk_plan_constrain(&g, o->plan, names, o->plan_complete);
+  if (ok)
+    fk_schedule(&g);
+  ok = ok && (!o->plan || fk_plan_verify(&g, o->plan, names));
+  if (ok) {
+    FkKernelList kernels;
+    fk_kernels_plan(&g, o->target, &out->next_index, &kernels);
+    report_function(o, &out->report, out->functions, &g, &kernels, names);
+    if (o->plan_out)
+      fk_plan_write(&out->plan, &g, &kernels, names, out->functions == 0);
+    ++out->functions;
+    if (o->remarks)
+      fk_emit_remarks(&g, &kernels);
+    if (o->explain_a)
+      fk_explain(&g, &kernels, o->explain_a, o->explain_b);
+    fk_outline(&g, &kernels);
+    fk_kernels_free(&kernels);
+  }
+  fk_node_names_free(names, g.num_nodes);
   fk_graph_free(&g);
+  return ok;
+}
+
+static bool write_output(MlirOperation module, const char *path, const BrazeStr *text, const char *what) {
+  if (braze_write_file(path, braze_str_cstr(text), text->len))
+    return true;
+  braze_emit_error(mlirOperationGetLocation(module), "form-kernels: cannot write the %s to '%s'", what, path);
+  return false;
 }
 
 static bool write_report(const Options *o, MlirOperation module, const BrazeStr *report) {
@@ -183,11 +257,7 @@ static bool write_report(const Options *o, MlirOperation module, const BrazeStr 
     fwrite(braze_str_cstr(report), 1, report->len, stderr);
     return true;
   }
-  if (braze_write_file(o->report_file, braze_str_cstr(report), report->len))
-    return true;
-  braze_emit_error(mlirOperationGetLocation(module), "form-kernels: cannot write the report to '%s'",
-                   o->report_file);
-  return false;
+  return write_output(module, o->report_file, report, "report");
 }
 
 static bool run(MlirOperation module, void *state) {
@@ -202,17 +272,28 @@ static bool run(MlirOperation module, void *state) {
       funcs = realloc(funcs, (num_funcs + 1) * sizeof *funcs);
       funcs[num_funcs++] = op;
     }
-  BrazeStr report = {0};
-  size_t functions = 0;
-  int next_index = 0;
+  Outputs out = {0};
   if (o->report_json)
-    fk_report_json_begin(&report);
+    fk_report_json_begin(&out.report);
+  if (o->report_dot)
+    fk_report_dot_begin(&out.report);
+  fk_plan_write_begin(&out.plan);
+  bool ok = true;
   for (size_t i = 0; i < num_funcs; ++i)
-    form_kernels(o, funcs[i], &next_index, &report, &functions);
+    ok = form_kernels(o, funcs[i], &out) && ok;
   if (o->report_json)
-    fk_report_json_end(&report);
-  bool ok = write_report(o, module, &report);
-  braze_str_free(&report);
+    fk_report_json_end(&out.report);
+  if (o->report_dot)
+    fk_report_dot_end(&out.report);
+  fk_plan_write_end(&out.plan);
+  if (o->plan)
+    ok = fk_plan_check_unmatched(o->plan, module) && ok;
+  /* A plan that does not apply leaves no report and no plan file behind. */
+  ok = ok && write_report(o, module, &out.report);
+  if (ok && o->plan_out)
+    ok = write_output(module, o->plan_out, &out.plan, "plan");
+  braze_str_free(&out.report);
+  braze_str_free(&out.plan);
   free(funcs);
   return ok;
 }
@@ -227,9 +308,12 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"
                     "  target=NAME          kernel name prefix (default cpu)\n"
                     "  report[=FILE]        print the fusion report (stderr, or FILE)\n"
-                    "  report-format=text|json\n"
+                    "  report-format=text|json|dot  dot: the fusion graph for Graphviz\n"
                     "  explain=A,B          remark why nodes of graph ops/ONNX names A and B did (not) fuse\n"
-                    "  remarks              a remark per candidate pair and per kernel\n",
+                    "  remarks              a remark per candidate pair and per kernel\n"
+                    "  plan-out=FILE        write the kernels formed as a fusion plan (JSON, docs/fusion-plans.md)\n"
+                    "  plan=FILE            form the kernels a plan lists (same legality rules) and apply its forbid pairs\n"
+                    "  plan-mode=exact|complete  ops a plan does not list: alone (exact, default) or fused greedily\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -547,6 +547,8 @@ void fk_graph_free(FkGraph *g) {
   free(g->node_cands);
   braze_ptrmap_free(&g->node_index);
   free(g->steps);
+  free(g->plan.label);
+  free(g->plan.forbid);
   if (g->search) {
     free(g->search->mark);
     free(g->search->stack);

@@ -75,6 +75,8 @@ typedef enum {
   FK_MAX_OPS,
   FK_CYCLE,
   FK_NOT_ADJACENT,
+  FK_NOT_IN_PLAN, /* a fusion plan puts the two groups in different kernels */
+  FK_FORBIDDEN,   /* a fusion plan's forbid list names a pair across the two groups */
 } FkReason;
 
 typedef struct {
@@ -119,6 +121,15 @@ typedef struct {
   int *stack;
 } FkSearch;
 
+/* What a fusion plan (fusion_plan.c) imposes on the scheduler; all empty without one. */
+enum { FK_PLAN_FREE = -1 };
+typedef struct {
+  int *label;       /* per node, or NULL: groups fuse only when their first nodes' labels
+                       are equal (FK_PLAN_FREE: ops the plan leaves to the greedy search) */
+  int (*forbid)[2]; /* node pairs whose groups never fuse */
+  size_t num_forbid;
+} FkConstraints;
+
 typedef struct {
   MlirOperation func;
   FkNode *nodes;
@@ -135,6 +146,7 @@ typedef struct {
   FkRules rules;
   FkSearch *search;
   BrazePtrMap node_index; /* node op.ptr -> node index (as built; outlining nulls ops) */
+  FkConstraints plan;     /* owned; freed by fk_graph_free */
 } FkGraph;
 
 /* Build the graph of `func` (a func.func with a body). */

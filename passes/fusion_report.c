@@ -8,13 +8,14 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/json.h"
 
 static void node_ops(BrazeStr *out, const FkNode *n, const char *sep) {
   for (size_t k = 0; k < n->num_ops; ++k)
     braze_str_printf(out, "%s%s", k ? sep : "", n->ops[k]);
 }
 
-static const char *node_kind(const FkNode *n) {
+const char *fk_node_kind(const FkNode *n) {
   switch (n->cls) {
   case FK_NODE_CALL: return "ext";
   case FK_NODE_OPAQUE: return "opaque";
@@ -25,14 +26,14 @@ static const char *node_kind(const FkNode *n) {
   return n->has_red ? "red" : "poi";
 }
 
-static void node_space(BrazeStr *out, const FkNode *n) {
+void fk_node_space(BrazeStr *out, const FkNode *n) {
   for (int d = 0; d < n->rank; ++d)
     braze_str_printf(out, "%s%lld", d ? "x" : "", (long long)n->space[d]);
   if (n->rank == 0)
     braze_str_puts(out, "scalar");
 }
 
-static bool has_edge(const FkGraph *g, int a, int b) {
+bool fk_has_edge(const FkGraph *g, int a, int b) {
   const FkNode *nb = &g->nodes[b];
   for (size_t k = 0; k < nb->num_reads; ++k)
     if (nb->reads[k].producer == a)
@@ -55,10 +56,10 @@ static void text_nodes(BrazeStr *out, const FkGraph *g) {
     const FkNode *n = &g->nodes[i];
     braze_str_printf(out, "  #%zu ", i);
     node_ops(out, n, ",");
-    braze_str_printf(out, " %s", node_kind(n));
+    braze_str_printf(out, " %s", fk_node_kind(n));
     if (n->rank >= 0) {
       braze_str_puts(out, " ");
-      node_space(out, n);
+      fk_node_space(out, n);
     }
     for (int d = 0, first = 1; d < n->rank; ++d)
       if (n->reduced[d]) {
@@ -73,9 +74,9 @@ static void text_candidates(BrazeStr *out, const FkGraph *g) {
   braze_str_puts(out, "candidates:\n");
   for (size_t i = 0; i < g->num_cands; ++i) {
     const FkCandidate *c = &g->cands[i];
-    braze_str_printf(out, "  #%d %s #%d (", c->a, has_edge(g, c->a, c->b) ? "->" : "~", c->b);
+    braze_str_printf(out, "  #%d %s #%d (", c->a, fk_has_edge(g, c->a, c->b) ? "->" : "~", c->b);
     node_ops(out, &g->nodes[c->a], ",");
-    braze_str_puts(out, has_edge(g, c->a, c->b) ? " -> " : " ~ ");
+    braze_str_puts(out, fk_has_edge(g, c->a, c->b) ? " -> " : " ~ ");
     node_ops(out, &g->nodes[c->b], ",");
     braze_str_printf(out, ") %s score=%lld ", fk_category_name(c->category), (long long)c->score);
     if (c->step)
@@ -126,26 +127,10 @@ void fk_report_text(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels
 
 /* ---- JSON ---- */
 
-static void json_string(BrazeStr *out, const char *s, size_t len) {
-  braze_str_puts(out, "\"");
-  for (size_t i = 0; i < len; ++i) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\')
-      braze_str_printf(out, "\\%c", c);
-    else if (c < 0x20)
-      braze_str_printf(out, "\\u%04x", c);
-    else
-      braze_str_append(out, (const char *)&s[i], 1);
-  }
-  braze_str_puts(out, "\"");
-}
-
-static void json_cstr(BrazeStr *out, const char *s) { json_string(out, s, strlen(s)); }
-
 static void json_ops(BrazeStr *out, const FkNode *n, bool *first) {
   for (size_t k = 0; k < n->num_ops; ++k) {
     braze_str_puts(out, *first ? "" : ", ");
-    json_cstr(out, n->ops[k]);
+    braze_json_cstr(out, n->ops[k]);
     *first = false;
   }
 }
@@ -157,7 +142,7 @@ static void json_loc(BrazeStr *out, MlirOperation op) {
   BrazeStr text = {0};
   if (braze_location_file_line_col(mlirOperationGetLocation(op), &file, &len, &line, &col))
     braze_str_printf(&text, "%.*s:%u:%u", (int)len, file, line, col);
-  json_string(out, braze_str_cstr(&text), text.len);
+  braze_json_string(out, braze_str_cstr(&text), text.len);
   braze_str_free(&text);
 }
 
@@ -168,7 +153,7 @@ static void json_nodes(BrazeStr *out, const FkGraph *g) {
     braze_str_printf(out, "%s{\"id\": %zu, \"ops\": [", i ? ", " : "", i);
     bool first = true;
     json_ops(out, n, &first);
-    braze_str_printf(out, "], \"kind\": \"%s\", \"space\": [", node_kind(n));
+    braze_str_printf(out, "], \"kind\": \"%s\", \"space\": [", fk_node_kind(n));
     for (int d = 0; d < n->rank; ++d)
       braze_str_printf(out, "%s%lld", d ? ", " : "", (long long)n->space[d]);
     braze_str_puts(out, "], \"reduced\": [");
@@ -189,7 +174,7 @@ static void json_candidates(BrazeStr *out, const FkGraph *g) {
   for (size_t i = 0; i < g->num_cands; ++i) {
     const FkCandidate *c = &g->cands[i];
     braze_str_printf(out, "%s{\"a\": %d, \"b\": %d, \"edge\": %s, \"category\": \"%s\", \"score\": %lld, ",
-                     i ? ", " : "", c->a, c->b, has_edge(g, c->a, c->b) ? "true" : "false",
+                     i ? ", " : "", c->a, c->b, fk_has_edge(g, c->a, c->b) ? "true" : "false",
                      fk_category_name(c->category), (long long)c->score);
     if (c->step)
       braze_str_printf(out, "\"decision\": \"fused\", \"step\": %d}", c->step);
@@ -211,7 +196,7 @@ static void json_kernels(BrazeStr *out, const FkGraph *g, const FkKernelList *ke
     const FkKernel *k = &kernels->items[i];
     braze_str_puts(out, i ? ", {\"name\": " : "{\"name\": ");
     if (k->name)
-      json_cstr(out, k->name);
+      braze_json_cstr(out, k->name);
     else
       braze_str_puts(out, "null");
     braze_str_printf(out, ", \"kind\": \"%s\", \"nodes\": [", k->kind ? k->kind : "opaque");
@@ -237,7 +222,7 @@ void fk_report_json_end(BrazeStr *out) { braze_str_puts(out, "]}\n"); }
 void fk_report_json(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels, bool first) {
   BrazeStr name = {0};
   braze_str_puts(out, first ? "{\"name\": " : ", {\"name\": ");
-  json_cstr(out, func_name(g, &name));
+  braze_json_cstr(out, func_name(g, &name));
   braze_str_free(&name);
   braze_str_puts(out, ", ");
   json_nodes(out, g);

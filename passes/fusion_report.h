@@ -14,6 +14,19 @@ void fk_report_json_begin(BrazeStr *out);
 void fk_report_json(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels, bool first);
 void fk_report_json_end(BrazeStr *out);
 
+/* Graphviz DOT (report-format=dot, fusion_dot.c): a cluster per function and per
+ * kernel, a node per fusion-graph node, an edge per candidate pair labelled with its
+ * category, score and decision. One call per function between begin and end. */
+void fk_report_dot_begin(BrazeStr *out);
+void fk_report_dot(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels, char *const *names, size_t function);
+void fk_report_dot_end(BrazeStr *out);
+
+/* Shared by the report formats: a node's kind ("poi", "red", "tem", "ext",
+ * "opaque"), its loop ranges ("4x8", "scalar"), whether b reads a result of a. */
+const char *fk_node_kind(const FkNode *n);
+void fk_node_space(BrazeStr *out, const FkNode *n);
+bool fk_has_edge(const FkGraph *g, int a, int b);
+
 /* One remark per candidate pair (at the later node) and per kernel (at its first node). */
 void fk_emit_remarks(const FkGraph *g, const FkKernelList *kernels);
 

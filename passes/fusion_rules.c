@@ -28,6 +28,8 @@ const char *fk_reason_name(FkReason r) {
   case FK_MAX_OPS: return "max-ops";
   case FK_CYCLE: return "cycle";
   case FK_NOT_ADJACENT: return "not-adjacent";
+  case FK_NOT_IN_PLAN: return "not-in-plan";
+  case FK_FORBIDDEN: return "forbidden";
   }
   return "unknown";
 }
@@ -343,6 +345,22 @@ static bool creates_cycle(const FkGraph *g, int ga, int gb) {
   return cycle;
 }
 
+/* ---- a fusion plan's constraints ---- */
+
+static bool plan_allows(const FkGraph *g, int ga, int gb) {
+  const int *label = g->plan.label;
+  return !label || label[g->groups[ga].members[0]] == label[g->groups[gb].members[0]];
+}
+
+static bool forbidden(const FkGraph *g, int ga, int gb) {
+  for (size_t i = 0; i < g->plan.num_forbid; ++i) {
+    int x = g->nodes[g->plan.forbid[i][0]].group, y = g->nodes[g->plan.forbid[i][1]].group;
+    if ((x == ga && y == gb) || (x == gb && y == ga))
+      return true;
+  }
+  return false;
+}
+
 /* ---- the verdict ---- */
 
 static FkReason kind_rules(const FkGraph *g, const FkGroup *a, const FkGroup *b) {
@@ -378,6 +396,11 @@ static FkVerdict verdict(const FkGraph *g, int ga, int gb, bool check_cycle, Pla
     v.reason = FK_INDEXING_MISMATCH;
   if (v.reason == FK_OK && (long long)(a->num_ops + b->num_ops) > g->rules.max_ops)
     v.reason = FK_MAX_OPS;
+  /* After the rules: a plan's refusals name the rule where one applies. */
+  if (v.reason == FK_OK && !plan_allows(g, ga, gb))
+    v.reason = FK_NOT_IN_PLAN;
+  if (v.reason == FK_OK && forbidden(g, ga, gb))
+    v.reason = FK_FORBIDDEN;
   if (v.reason == FK_OK && check_cycle && creates_cycle(g, ga, gb))
     v.reason = FK_CYCLE;
   if (plan_out && v.reason == FK_OK)

@@ -27,6 +27,7 @@ static const char help_head[] =
     "  --target=NAME           target to compile for (default cpu)\n"
     "  --pipeline=NAME|FILE    pipeline (default: the target's default)\n"
     "  --rtol=X                bound on the relative error for every float dtype\n"
+    "  --fusion-plan=FILE      form the kernels a fusion plan lists (docs/fusion-plans.md)\n"
     "  --oracle=WHICH          auto (default: ONNX Runtime for .onnx models when node can\n"
     "                          load onnxruntime-node, else the reference interpreter),\n"
     "                          reference, or onnxruntime\n"
@@ -34,7 +35,7 @@ static const char help_head[] =
 
 typedef struct {
   BrazeCommonFlags common;
-  const char *target, *pipeline, *rtol, *oracle;
+  const char *target, *pipeline, *rtol, *oracle, *fusion_plan;
 } CheckFlags;
 
 typedef struct {
@@ -173,7 +174,8 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
     int r = braze_cli_common_flag("check", argc, argv, &i, &f->common);
     if (!r && !(r = braze_cli_flag_value("check", argc, argv, &i, "--target", &f->target)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--pipeline", &f->pipeline)) &&
-        !(r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol)))
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol)) &&
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--fusion-plan", &f->fusion_plan)))
       r = braze_cli_flag_value("check", argc, argv, &i, "--oracle", &f->oracle);
     if (r < 0)
       return -1;
@@ -211,6 +213,7 @@ int braze_cmd_check(int argc, char **argv) {
   int r = parse_flags(argc, argv, &f);
   if (r)
     return r == -2 ? 0 : 1;
+  braze_compile_set_fusion_plan(f.fusion_plan);
   BrazeCompiled compiled;
   if (!braze_compiled_build("check", f.common.file, f.target, f.pipeline, &compiled))
     return 1;

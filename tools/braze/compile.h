@@ -17,6 +17,10 @@
 bool braze_compile_file(const char *cmd, const char *input, const char *target, const char *pipeline,
                         const BrazeEmitOptions *emit);
 
+/* Compiles after this apply the fusion plan at `path` (NULL: none): the pipeline's
+ * form-kernels gets plan=PATH (`--fusion-plan=FILE` of compile and check). */
+void braze_compile_set_fusion_plan(const char *path);
+
 /* A library compiled into a private temporary directory and loaded; the file is
  * removed as soon as it is loaded. */
 typedef struct {

@@ -4,7 +4,7 @@
 // RUN: not braze-opt %s --form-kernels=max-ops=0 2>&1 | FileCheck %s --check-prefix=MAXOPS
 // RUN: not braze-opt %s --form-kernels=max-ops=many 2>&1 | FileCheck %s --check-prefix=NOTINT
 // RUN: not braze-opt %s --form-kernels=fuse-everything 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// FORMAT: form-kernels: report-format must be 'text' or 'json', got 'xml'
+// FORMAT: form-kernels: report-format must be 'text', 'json' or 'dot', got 'xml'
 // EXPLAIN: form-kernels: explain expects two names 'A,B', got 'add'
 // MAXOPS: form-kernels: max-ops must be at least 1, got 0
 // NOTINT: option 'max-ops' expects an integer, got 'many'
