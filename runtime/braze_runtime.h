@@ -75,6 +75,13 @@ const BrazeEntry *braze_library_entry(const BrazeLibrary *lib, const char *name)
  * entry's status (0 on success). */
 int braze_entry_call(const BrazeEntry *entry, void **args);
 
+/* The target the library was compiled for: its `braze_target_name` ("cuda": entry
+ * pointers are device pointers, allocated through the library's braze_cuda_*
+ * helpers), or "cpu" when it exports none. */
+const char *braze_library_target(const BrazeLibrary *lib);
+/* Any other symbol the library exports (e.g. "braze_cuda_malloc"), or NULL. */
+void *braze_library_symbol(const BrazeLibrary *lib, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

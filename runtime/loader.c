@@ -161,3 +161,10 @@ const BrazeEntry *braze_library_entry(const BrazeLibrary *lib, const char *name)
 }
 
 int braze_entry_call(const BrazeEntry *entry, void **args) { return entry->packed(args); }
+
+const char *braze_library_target(const BrazeLibrary *lib) {
+  const char *name = dlsym(lib->handle, "braze_target_name");
+  return name ? name : "cpu";
+}
+
+void *braze_library_symbol(const BrazeLibrary *lib, const char *name) { return dlsym(lib->handle, name); }

@@ -14,8 +14,9 @@
 #include "targets/target.h"
 
 extern const BrazeTarget braze_target_cpu;
+extern const BrazeTarget braze_target_cuda;
 
-static const BrazeTarget *const targets[] = {&braze_target_cpu};
+static const BrazeTarget *const targets[] = {&braze_target_cpu, &braze_target_cuda};
 
 size_t braze_target_count(void) { return sizeof targets / sizeof *targets; }
 
@@ -117,18 +118,18 @@ static bool run_pipeline(MlirOperation module, const char *pipeline, BrazeStr *e
   return ok;
 }
 
+/* Kernels: func.func with kernel.kind (cpu), gpu.func kernels of a gpu.module (cuda). */
 static bool is_kernel(MlirOperation op) {
+  if (braze_op_is(op, "gpu.func"))
+    return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("gpu.kernel")));
   return braze_op_is(op, "func.func") && !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("kernel.kind")));
 }
 
-bool braze_dump_kernels_mlir(MlirOperation module, const char *dir, BrazeStr *error) {
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    braze_str_printf(error, "cannot create directory '%s': %s", dir, strerror(errno));
-    return false;
-  }
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+static bool dump_kernels_in(MlirBlock body, const char *dir, BrazeStr *error) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "gpu.module") && !dump_kernels_in(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)), dir, error))
+      return false;
     if (!is_kernel(op))
       continue;
     MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("sym_name")));
@@ -145,6 +146,14 @@ bool braze_dump_kernels_mlir(MlirOperation module, const char *dir, BrazeStr *er
       return false;
   }
   return true;
+}
+
+bool braze_dump_kernels_mlir(MlirOperation module, const char *dir, BrazeStr *error) {
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    braze_str_printf(error, "cannot create directory '%s': %s", dir, strerror(errno));
+    return false;
+  }
+  return dump_kernels_in(mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), dir, error);
 }
 
 static bool write_mlir(MlirOperation module, const char *path, BrazeStr *error) {

@@ -62,6 +62,7 @@ typedef struct {
   const char *header;       /* C header path, or NULL for none */
   const char *dump_kernels; /* directory for per-kernel loop IR and LLVM IR, or NULL */
   const char *source_name;  /* the input file, named in the header */
+  bool graph_replay;        /* record each entry's launches once and replay them (cuda: --cuda-graphs) */
 } BrazeEmitOptions;
 
 /* Facts about the hardware that heuristics (fusion, tiling) read. */
@@ -70,6 +71,12 @@ typedef struct {
   int cache_line_bytes;
   int64_t l2_cache_bytes;
   int num_cores; /* 0: ask the runtime at run time */
+  /* GPU targets (0 elsewhere): */
+  int num_sms;                        /* streaming multiprocessors */
+  int warp_size;
+  int max_threads_per_block;
+  int64_t shared_mem_per_sm_bytes;
+  int64_t shared_mem_per_block_bytes; /* the most one block may use (opt-in maximum) */
 } BrazeTargetCosts;
 
 typedef struct BrazeTarget {

@@ -3,8 +3,7 @@
  *
  *   braze compile FILE.mlir [--target=cpu] [--pipeline=NAME|FILE] [-o OUT]
  *                 [-c | --emit=so|obj|mlir|llvm] [--header=FILE | --no-header]
- *                 [--dump-kernels=DIR] [--fusion-plan=FILE] */
-#include <ctype.h>
+ *                 [--dump-kernels=DIR] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +25,15 @@ static const char help[] =
     "                          pipeline), or optimized LLVM IR with the ABI wrappers\n"
     "  --header=FILE           where to write the C header (default: OUT with .h)\n"
     "  --no-header             write no header\n"
-    "  --dump-kernels=DIR      write DIR/KERNEL.mlir (loop IR) and DIR/KERNEL.ll (LLVM IR)\n"
-    "  --fusion-plan=FILE      form the kernels a fusion plan lists: form-kernels{plan=FILE}\n"
-    "                          in the pipeline (docs/fusion-plans.md)\n"
+    "  --dump-kernels=DIR      write DIR/KERNEL.mlir (loop IR) and DIR/KERNEL.ll (LLVM IR;\n"
+    "                          cuda: DIR/KERNEL.ptx)\n"
+    "  --cuda-graphs           cuda: each entry records its launches as a CUDA graph at its\n"
+    "                          first call per set of pointers and replays it after\n"
     "  --list-targets          print each target's pipelines, runtime and cost facts\n";
 
 typedef struct {
-  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan;
-  bool object, no_header;
+  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit;
+  bool object, no_header, cuda_graphs;
 } CompileFlags;
 
 static void print_error(const char *cmd, const char *input, const BrazeStr *error) {
@@ -41,64 +41,15 @@ static void print_error(const char *cmd, const char *input, const BrazeStr *erro
     fprintf(stderr, "braze %s: %s: error: %s\n", cmd, input, error->data);
 }
 
-static const char *fusion_plan;
-
-void braze_compile_set_fusion_plan(const char *path) { fusion_plan = path; }
-
-static bool is_element_end(char c) { return c == '\0' || c == ',' || c == ')' || c == '{' || c == ' '; }
-
-/* Give the pipeline's form-kernels the option plan=PATH: `form-kernels` becomes
- * `form-kernels{plan=PATH}`, `form-kernels{...}` gets it appended inside. */
-static bool add_fusion_plan(BrazeStr *text, const char *path, BrazeStr *error) {
-  for (const char *c = path; *c; ++c)
-    if (isspace((unsigned char)*c) || strchr("{}(),=", *c)) {
-      braze_str_printf(error, "--fusion-plan: the path '%s' has a character a pipeline option cannot hold", path);
-      return false;
-    }
-  static const char pass[] = "form-kernels";
-  const char *t = braze_str_cstr(text), *at = t;
-  while ((at = strstr(at, pass)) &&
-         !((at == t || strchr(",( ", at[-1])) && is_element_end(at[sizeof pass - 1])))
-    at += sizeof pass - 1;
-  if (!at) {
-    braze_str_puts(error, "--fusion-plan: the pipeline has no form-kernels pass");
-    return false;
-  }
-  size_t pos = (size_t)(at - t) + sizeof pass - 1;
-  BrazeStr out = {0};
-  braze_str_append(&out, t, pos);
-  if (t[pos] == '{') {
-    const char *close = strchr(t + pos, '}');
-    bool has_plan = false;
-    for (const char *c = t + pos; close && c < close && !has_plan; ++c)
-      has_plan = strncmp(c, "plan=", 5) == 0 && strchr("{ ", c[-1]);
-    if (!close || has_plan) {
-      braze_str_puts(error, "--fusion-plan: the pipeline's form-kernels already has a plan= option");
-      braze_str_free(&out);
-      return false;
-    }
-    braze_str_append(&out, t + pos, (size_t)(close - t - pos));
-    braze_str_printf(&out, " plan=%s", path);
-    braze_str_puts(&out, close);
-  } else {
-    braze_str_printf(&out, "{plan=%s}%s", path, t + pos);
-  }
-  braze_str_free(text);
-  *text = out;
-  return true;
-}
-
 bool braze_compile_file(const char *cmd, const char *input, const char *target_name, const char *pipeline,
                         const BrazeEmitOptions *emit) {
   const BrazeTarget *target = braze_target_lookup(target_name ? target_name : "cpu");
   if (!target) {
-    fprintf(stderr, "braze %s: unknown target '%s' (known: cpu)\n", cmd, target_name);
+    fprintf(stderr, "braze %s: unknown target '%s' (known: cpu, cuda)\n", cmd, target_name);
     return false;
   }
   BrazeStr text = {0}, error = {0};
   bool ok = braze_pipeline_resolve(pipeline ? pipeline : target->default_pipeline, &text, &error);
-  if (ok && fusion_plan)
-    ok = add_fusion_plan(&text, fusion_plan, &error);
   if (!ok) {
     fprintf(stderr, "braze %s: %s\n", cmd, error.data);
     braze_str_free(&text);
@@ -165,6 +116,10 @@ static void list_targets(void) {
       printf(" %s", *r);
     printf("\n  costs:            vector width %d bits, cache line %d bytes, L2 %lld bytes, %d cores\n",
            costs.vector_width_bits, costs.cache_line_bytes, (long long)costs.l2_cache_bytes, costs.num_cores);
+    if (costs.num_sms)
+      printf("  gpu:              %d SMs, warp %d, %d threads/block, shared memory %lld bytes/SM, %lld bytes/block\n",
+             costs.num_sms, costs.warp_size, costs.max_threads_per_block, (long long)costs.shared_mem_per_sm_bytes,
+             (long long)costs.shared_mem_per_block_bytes);
   }
   printf("pipelines: none");
   for (size_t i = 0; i < braze_pipeline_count(); ++i)
@@ -192,13 +147,16 @@ static int parse_flags(int argc, char **argv, CompileFlags *f) {
       f->no_header = true;
       continue;
     }
+    if (strcmp(a, "--cuda-graphs") == 0) {
+      f->cuda_graphs = true;
+      continue;
+    }
     if ((r = braze_cli_flag_value("compile", argc, argv, &i, "-o", &f->output)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--target", &f->target)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--pipeline", &f->pipeline)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--header", &f->header)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--emit", &f->emit)) ||
-        (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels)) ||
-        (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-plan", &f->fusion_plan))) {
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels))) {
       if (r < 0)
         return -1;
       continue;
@@ -222,8 +180,7 @@ int braze_cmd_compile(int argc, char **argv) {
   int r = parse_flags(argc, argv, &f);
   if (r)
     return r == -2 ? 0 : 1;
-  braze_compile_set_fusion_plan(f.fusion_plan);
-  BrazeEmitOptions emit = {.dump_kernels = f.dump_kernels, .source_name = f.input};
+  BrazeEmitOptions emit = {.dump_kernels = f.dump_kernels, .source_name = f.input, .graph_replay = f.cuda_graphs};
   if (!parse_emit(&f, &emit.kind)) {
     fprintf(stderr, "braze compile: bad --emit '%s' (so, obj, mlir or llvm; -c means obj)\n",
             f.emit ? f.emit : "");

@@ -9,6 +9,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "tools/braze/compile.h"
+#include "tools/braze/cuda_runner.h"
 
 bool braze_compiled_build(const char *cmd, const char *input, const char *target, const char *pipeline,
                           BrazeCompiled *out) {
@@ -30,6 +31,10 @@ bool braze_compiled_build(const char *cmd, const char *input, const char *target
     if (!out->lib)
       fprintf(stderr, "braze %s: %s\n", cmd, err);
     ok = out->lib != NULL;
+    if (ok && !(ok = braze_cuda_can_run(cmd, out->lib))) { /* before inputs and the oracle run */
+      braze_library_close(out->lib);
+      out->lib = NULL;
+    }
   }
   /* Loaded libraries stay mapped: the file is not needed any more. */
   unlink(so);
@@ -84,7 +89,9 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
         braze_tensor_pack(&inputs[i], buffers[i]);
     }
   }
-  if (ok && braze_entry_call(e, buffers) != 0) {
+  if (ok && strcmp(braze_library_target(c->lib), "cuda") == 0) {
+    ok = braze_cuda_entry_call(cmd, c->lib, e, buffers);
+  } else if (ok && braze_entry_call(e, buffers) != 0) {
     fprintf(stderr, "braze %s: '%s' returned an error status\n", cmd, e->name);
     ok = false;
   }

@@ -1,0 +1,450 @@
+/* The runtime of the CUDA target, compiled into every library `braze compile
+ * --target=cuda` writes (targets/cuda/emit.c puts this file before the generated
+ * host code in one translation unit, built with -fvisibility=hidden: only what is
+ * marked BRAZE_CUDA_EXPORT is exported).
+ *
+ * It uses the CUDA driver API, opened with dlopen("libcuda.so.1") at the first call:
+ * the library links and loads on machines without a driver or a GPU, and then every
+ * call returns 1 with a message from braze_cuda_last_error(). <cuda.h> gives the
+ * declarations only (function pointer types); nothing CUDA is linked.
+ *
+ * What it keeps per library: the driver's function table (loaded once), the
+ * program (its modules, loaded once per process into the context current at the
+ * first call, or device 0's primary context when none is; its kernels; its
+ * constants, uploaded once), and per entry its kept device workspaces (one per
+ * stream) and, with --cuda-graphs, the CUDA graph of its last (pointers) key. */
+#include <cuda.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BRAZE_CUDA_EXPORT __attribute__((visibility("default")))
+
+/* ---- errors: a thread-local message per failed call ---- */
+
+static _Thread_local char braze_cu_message[1024];
+
+static int braze_cu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int braze_cu_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(braze_cu_message, sizeof braze_cu_message, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+/* ---- the driver: function pointers typed from <cuda.h>, found by their exported
+ * (versioned) names ---- */
+
+#define BRAZE_CU_FUNCTIONS(X)                                                                                         \
+  X(Init, cuInit, "cuInit")                                                                                            \
+  X(GetErrorName, cuGetErrorName, "cuGetErrorName")                                                                    \
+  X(GetErrorString, cuGetErrorString, "cuGetErrorString")                                                              \
+  X(DeviceGetCount, cuDeviceGetCount, "cuDeviceGetCount")                                                              \
+  X(DeviceGet, cuDeviceGet, "cuDeviceGet")                                                                             \
+  X(DevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                      \
+  X(CtxGetCurrent, cuCtxGetCurrent, "cuCtxGetCurrent")                                                                 \
+  X(CtxSetCurrent, cuCtxSetCurrent, "cuCtxSetCurrent")                                                                 \
+  X(CtxSynchronize, cuCtxSynchronize, "cuCtxSynchronize")                                                              \
+  X(ModuleLoadData, cuModuleLoadData, "cuModuleLoadData")                                                              \
+  X(ModuleGetFunction, cuModuleGetFunction, "cuModuleGetFunction")                                                     \
+  X(FuncSetAttribute, cuFuncSetAttribute, "cuFuncSetAttribute")                                                        \
+  X(LaunchKernel, cuLaunchKernel, "cuLaunchKernel")                                                                    \
+  X(MemAlloc, cuMemAlloc, "cuMemAlloc_v2")                                                                             \
+  X(MemFree, cuMemFree, "cuMemFree_v2")                                                                                \
+  X(MemcpyHtoD, cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                                       \
+  X(MemcpyDtoH, cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                                       \
+  X(MemcpyDtoDAsync, cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                        \
+  X(StreamCreate, cuStreamCreate, "cuStreamCreate")                                                                    \
+  X(StreamBeginCapture, cuStreamBeginCapture, "cuStreamBeginCapture_v2")                                               \
+  X(StreamEndCapture, cuStreamEndCapture, "cuStreamEndCapture")                                                        \
+  X(GraphInstantiate, cuGraphInstantiate, "cuGraphInstantiateWithFlags")                                               \
+  X(GraphLaunch, cuGraphLaunch, "cuGraphLaunch")                                                                       \
+  X(GraphDestroy, cuGraphDestroy, "cuGraphDestroy")                                                                    \
+  X(GraphExecDestroy, cuGraphExecDestroy, "cuGraphExecDestroy")
+
+static struct {
+  void *handle;
+  int failed;          /* the driver could not be opened or initialized */
+  char message[512];   /* why */
+#define BRAZE_CU_FIELD(field, api, symbol) __typeof__(&api) field;
+  BRAZE_CU_FUNCTIONS(BRAZE_CU_FIELD)
+#undef BRAZE_CU_FIELD
+} braze_cu;
+
+static pthread_once_t braze_cu_once = PTHREAD_ONCE_INIT;
+
+static void braze_cu_describe(CUresult r, const char **name, const char **text) {
+  *name = *text = NULL;
+  if (braze_cu.GetErrorName)
+    braze_cu.GetErrorName(r, name);
+  if (braze_cu.GetErrorString)
+    braze_cu.GetErrorString(r, text);
+  if (!*name)
+    *name = "unknown CUDA error";
+  if (!*text)
+    *text = "no description";
+}
+
+/* 0 on success; otherwise records "WHAT failed: CUDA_ERROR_X (text)" and returns 1. */
+static int braze_cu_check(CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS)
+    return 0;
+  const char *name, *text;
+  braze_cu_describe(r, &name, &text);
+  return braze_cu_fail("%s failed: %s (%s)", what, name, text);
+}
+
+static void braze_cu_load_driver(void) {
+  braze_cu.failed = 1;
+  braze_cu.handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!braze_cu.handle) {
+    const char *why = dlerror();
+    snprintf(braze_cu.message, sizeof braze_cu.message,
+             "no CUDA driver on this machine: cannot load libcuda.so.1 (%s)", why ? why : "not found");
+    return;
+  }
+#define BRAZE_CU_LOAD(field, api, symbol)                                                                              \
+  *(void **)&braze_cu.field = dlsym(braze_cu.handle, symbol);                                                          \
+  if (!braze_cu.field) {                                                                                               \
+    snprintf(braze_cu.message, sizeof braze_cu.message, "the CUDA driver lacks %s (a driver older than CUDA 12?)",     \
+             symbol);                                                                                                  \
+    return;                                                                                                            \
+  }
+  BRAZE_CU_FUNCTIONS(BRAZE_CU_LOAD)
+#undef BRAZE_CU_LOAD
+  CUresult r = braze_cu.Init(0);
+  int devices = 0;
+  if (r == CUDA_SUCCESS)
+    r = braze_cu.DeviceGetCount(&devices);
+  if (r != CUDA_SUCCESS) {
+    const char *name, *text;
+    braze_cu_describe(r, &name, &text);
+    snprintf(braze_cu.message, sizeof braze_cu.message, "the CUDA driver cannot be initialized: %s (%s)", name, text);
+    return;
+  }
+  if (devices == 0) {
+    snprintf(braze_cu.message, sizeof braze_cu.message, "the CUDA driver reports no GPU");
+    return;
+  }
+  braze_cu.failed = 0;
+}
+
+static int braze_cu_driver(void) {
+  pthread_once(&braze_cu_once, braze_cu_load_driver);
+  return braze_cu.failed ? braze_cu_fail("%s", braze_cu.message) : 0;
+}
+
+/* The calling thread's context; device 0's primary context (retained once, made
+ * current here) when the thread has none. */
+static pthread_mutex_t braze_cu_primary_lock = PTHREAD_MUTEX_INITIALIZER;
+static CUcontext braze_cu_primary;
+
+static int braze_cu_context(CUcontext *out) {
+  if (braze_cu_driver())
+    return 1;
+  CUcontext ctx = NULL;
+  if (braze_cu_check(braze_cu.CtxGetCurrent(&ctx), "cuCtxGetCurrent"))
+    return 1;
+  if (!ctx) {
+    pthread_mutex_lock(&braze_cu_primary_lock);
+    CUdevice dev;
+    int failed = 0;
+    if (!braze_cu_primary)
+      failed = braze_cu_check(braze_cu.DeviceGet(&dev, 0), "cuDeviceGet") ||
+               braze_cu_check(braze_cu.DevicePrimaryCtxRetain(&braze_cu_primary, dev), "cuDevicePrimaryCtxRetain");
+    ctx = braze_cu_primary;
+    pthread_mutex_unlock(&braze_cu_primary_lock);
+    if (failed || braze_cu_check(braze_cu.CtxSetCurrent(ctx), "cuCtxSetCurrent"))
+      return 1;
+  }
+  *out = ctx;
+  return 0;
+}
+
+/* ---- the program: what the generated code describes ---- */
+
+typedef struct {
+  const char *name;            /* the gpu.module's symbol */
+  const unsigned char *cubin;  /* sm_90a */
+  const char *ptx;             /* NUL-terminated; the driver JITs it where the cubin does not load */
+  CUmodule module;
+} BrazeCuImage;
+
+typedef struct {
+  int image;
+  const char *name;
+  unsigned max_dynamic_smem; /* the largest dynamic shared memory any launch asks for */
+  CUfunction function;
+} BrazeCuKernel;
+
+typedef struct {
+  const unsigned char *data;
+  size_t bytes;
+  CUdeviceptr device;
+} BrazeCuConstant;
+
+typedef struct {
+  BrazeCuImage *images;
+  int num_images;
+  BrazeCuKernel *kernels;
+  int num_kernels;
+  BrazeCuConstant *constants;
+  int num_constants;
+  pthread_mutex_t lock;
+  int loaded; /* read with acquire; set under lock */
+  CUcontext context;
+} BrazeCuProgram;
+
+static int braze_cu_load_image(BrazeCuImage *img) {
+  CUresult r = braze_cu.ModuleLoadData(&img->module, img->cubin);
+  if (r == CUDA_SUCCESS)
+    return 0;
+  CUresult jit = braze_cu.ModuleLoadData(&img->module, img->ptx);
+  if (jit == CUDA_SUCCESS)
+    return 0;
+  const char *name, *text, *jit_name, *jit_text;
+  braze_cu_describe(r, &name, &text);
+  braze_cu_describe(jit, &jit_name, &jit_text);
+  return braze_cu_fail("cannot load the kernels of @%s: the sm_90a cubin: %s (%s); the PTX: %s (%s)", img->name, name,
+                       text, jit_name, jit_text);
+}
+
+static int braze_cu_load_program(BrazeCuProgram *p) {
+  for (int i = 0; i < p->num_images; ++i)
+    if (braze_cu_load_image(&p->images[i]))
+      return 1;
+  for (int i = 0; i < p->num_kernels; ++i) {
+    BrazeCuKernel *k = &p->kernels[i];
+    CUresult r = braze_cu.ModuleGetFunction(&k->function, p->images[k->image].module, k->name);
+    if (r != CUDA_SUCCESS) {
+      const char *name, *text;
+      braze_cu_describe(r, &name, &text);
+      return braze_cu_fail("cuModuleGetFunction(%s) failed: %s (%s)", k->name, name, text);
+    }
+    if (k->max_dynamic_smem > 48 * 1024 &&
+        braze_cu_check(braze_cu.FuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                 (int)k->max_dynamic_smem),
+                       "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+      return 1;
+  }
+  for (int i = 0; i < p->num_constants; ++i) {
+    BrazeCuConstant *c = &p->constants[i];
+    if (braze_cu_check(braze_cu.MemAlloc(&c->device, c->bytes ? c->bytes : 1), "cuMemAlloc (constants)") ||
+        (c->bytes && braze_cu_check(braze_cu.MemcpyHtoD(c->device, c->data, c->bytes), "cuMemcpyHtoD (constants)")))
+      return 1;
+  }
+  return 0;
+}
+
+/* Loads the program on first use (once, under its lock) and checks the caller's
+ * context is the one it was loaded into. */
+static int braze_cu_ready(BrazeCuProgram *p) {
+  CUcontext ctx;
+  if (braze_cu_context(&ctx))
+    return 1;
+  if (!__atomic_load_n(&p->loaded, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&p->lock);
+    int failed = 0;
+    if (!p->loaded) {
+      failed = braze_cu_load_program(p);
+      if (!failed) {
+        p->context = ctx;
+        __atomic_store_n(&p->loaded, 1, __ATOMIC_RELEASE);
+      }
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (failed)
+      return 1;
+  }
+  if (ctx != p->context)
+    return braze_cu_fail("the library's kernels were loaded into another CUDA context (one context per process)");
+  return 0;
+}
+
+/* ---- what the generated entries call ---- */
+
+static int braze_cu_launch(BrazeCuProgram *p, int kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                           unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params) {
+  const BrazeCuKernel *k = &p->kernels[kernel];
+  CUresult r = braze_cu.LaunchKernel(k->function, gx, gy, gz, bx, by, bz, smem, stream, params, NULL);
+  if (r == CUDA_SUCCESS)
+    return 0;
+  const char *name, *text;
+  braze_cu_describe(r, &name, &text);
+  return braze_cu_fail("launching %s (grid %ux%ux%u, block %ux%ux%u, %u bytes of shared memory) failed: %s (%s)",
+                       k->name, gx, gy, gz, bx, by, bz, smem, name, text);
+}
+
+static int braze_cu_copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
+  return braze_cu_check(braze_cu.MemcpyDtoDAsync(dst, src, bytes, stream), "cuMemcpyDtoDAsync");
+}
+
+typedef int (*BrazeCuRun)(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, CUstream stream);
+
+typedef struct {
+  CUstream stream;
+  CUdeviceptr workspace;
+} BrazeCuKept;
+
+typedef struct {
+  const char *name;
+  int num_args;           /* inputs + outputs */
+  size_t workspace_bytes;
+  BrazeCuRun run;
+  int graph_replay;
+  pthread_mutex_t lock;
+  BrazeCuKept *kept; /* one workspace per stream the entry was called on without one */
+  int num_kept, cap_kept;
+  CUstream capture_stream;
+  CUgraphExec graph;
+  void **graph_key; /* num_args pointers, the workspace, the stream */
+} BrazeCuEntry;
+
+static int braze_cu_kept_workspace(BrazeCuEntry *e, CUstream stream, CUdeviceptr *out) {
+  pthread_mutex_lock(&e->lock);
+  int failed = 0;
+  int i = 0;
+  while (i < e->num_kept && e->kept[i].stream != stream)
+    ++i;
+  if (i == e->num_kept) {
+    CUdeviceptr ws = 0;
+    failed = braze_cu_check(braze_cu.MemAlloc(&ws, e->workspace_bytes), "cuMemAlloc (workspace)");
+    if (!failed && e->num_kept == e->cap_kept) {
+      int cap = e->cap_kept ? 2 * e->cap_kept : 4;
+      BrazeCuKept *grown = realloc(e->kept, (size_t)cap * sizeof *grown);
+      if (!grown) {
+        braze_cu.MemFree(ws);
+        failed = braze_cu_fail("out of host memory");
+      } else {
+        e->kept = grown;
+        e->cap_kept = cap;
+      }
+    }
+    if (!failed)
+      e->kept[e->num_kept++] = (BrazeCuKept){stream, ws};
+  }
+  if (!failed)
+    *out = e->kept[i].workspace;
+  pthread_mutex_unlock(&e->lock);
+  return failed;
+}
+
+static int braze_cu_same_key(const BrazeCuEntry *e, void **key) {
+  return e->graph && memcmp(e->graph_key, key, (size_t)(e->num_args + 2) * sizeof *key) == 0;
+}
+
+/* Capture the entry's launches on a private stream into a graph for this key. */
+static int braze_cu_capture(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, CUdeviceptr ws, void **key) {
+  if (!e->capture_stream &&
+      braze_cu_check(braze_cu.StreamCreate(&e->capture_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+    return 1;
+  if (e->graph) {
+    braze_cu.GraphExecDestroy(e->graph);
+    e->graph = NULL;
+  }
+  if (braze_cu_check(braze_cu.StreamBeginCapture(e->capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                     "cuStreamBeginCapture"))
+    return 1;
+  int failed = e->run(p, args, ws, e->capture_stream);
+  CUgraph graph = NULL;
+  CUresult ended = braze_cu.StreamEndCapture(e->capture_stream, &graph);
+  if (!failed)
+    failed = braze_cu_check(ended, "cuStreamEndCapture") ||
+             braze_cu_check(braze_cu.GraphInstantiate(&e->graph, graph, 0), "cuGraphInstantiate");
+  if (graph)
+    braze_cu.GraphDestroy(graph);
+  if (failed) {
+    e->graph = NULL;
+    return 1;
+  }
+  if (!e->graph_key && !(e->graph_key = malloc((size_t)(e->num_args + 2) * sizeof *key)))
+    return braze_cu_fail("out of host memory");
+  memcpy(e->graph_key, key, (size_t)(e->num_args + 2) * sizeof *key);
+  return 0;
+}
+
+static int braze_cu_replay(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, CUdeviceptr ws, CUstream stream) {
+  void *key[e->num_args + 2];
+  memcpy(key, args, (size_t)e->num_args * sizeof *key);
+  key[e->num_args] = (void *)(uintptr_t)ws;
+  key[e->num_args + 1] = NULL; /* the graph does not depend on the stream it is launched on */
+  pthread_mutex_lock(&e->lock);
+  int failed = !braze_cu_same_key(e, key) && braze_cu_capture(p, e, args, ws, key);
+  if (!failed)
+    failed = braze_cu_check(braze_cu.GraphLaunch(e->graph, stream), "cuGraphLaunch");
+  pthread_mutex_unlock(&e->lock);
+  return failed;
+}
+
+/* One call of an entry: `workspace` is the caller's (kept == 0) or the entry's own
+ * for `stream` (kept == 1). Launches are asynchronous on `stream` (NULL: the legacy
+ * default stream); the status covers the launches, not the kernels' execution. */
+static int braze_cu_call(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, void *workspace, int kept,
+                         void *stream) {
+  braze_cu_message[0] = '\0';
+  if (braze_cu_ready(p))
+    return 1;
+  CUstream s = (CUstream)stream;
+  CUdeviceptr ws = (CUdeviceptr)(uintptr_t)workspace;
+  if (e->workspace_bytes > 0) {
+    if (kept && braze_cu_kept_workspace(e, s, &ws))
+      return 1;
+    if (!ws)
+      return braze_cu_fail("%s_ws: the entry needs a device workspace of %zu bytes, got NULL", e->name,
+                           e->workspace_bytes);
+  }
+  return e->graph_replay ? braze_cu_replay(p, e, args, ws, s) : e->run(p, args, ws, s);
+}
+
+/* ---- exported helpers for generic callers (braze run/check, tests, ctypes) ---- */
+
+BRAZE_CUDA_EXPORT const char *braze_cuda_last_error(void) { return braze_cu_message; }
+
+/* 0 when a driver and a GPU are there (the context is then current). */
+BRAZE_CUDA_EXPORT int braze_cuda_available(void) {
+  CUcontext ctx;
+  return braze_cu_context(&ctx);
+}
+
+BRAZE_CUDA_EXPORT int braze_cuda_malloc(void **ptr, size_t bytes) {
+  CUcontext ctx;
+  CUdeviceptr d = 0;
+  *ptr = NULL;
+  if (braze_cu_context(&ctx) || braze_cu_check(braze_cu.MemAlloc(&d, bytes ? bytes : 1), "cuMemAlloc"))
+    return 1;
+  *ptr = (void *)(uintptr_t)d;
+  return 0;
+}
+
+BRAZE_CUDA_EXPORT int braze_cuda_free(void *ptr) {
+  CUcontext ctx;
+  if (!ptr)
+    return 0;
+  return braze_cu_context(&ctx) || braze_cu_check(braze_cu.MemFree((CUdeviceptr)(uintptr_t)ptr), "cuMemFree");
+}
+
+BRAZE_CUDA_EXPORT int braze_cuda_memcpy_htod(void *dst, const void *src, size_t bytes) {
+  CUcontext ctx;
+  return braze_cu_context(&ctx) ||
+         (bytes && braze_cu_check(braze_cu.MemcpyHtoD((CUdeviceptr)(uintptr_t)dst, src, bytes), "cuMemcpyHtoD"));
+}
+
+BRAZE_CUDA_EXPORT int braze_cuda_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
+  CUcontext ctx;
+  return braze_cu_context(&ctx) ||
+         (bytes && braze_cu_check(braze_cu.MemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes), "cuMemcpyDtoH"));
+}
+
+/* Waits for all work of the context; reports errors of kernels that already ran. */
+BRAZE_CUDA_EXPORT int braze_cuda_synchronize(void) {
+  CUcontext ctx;
+  return braze_cu_context(&ctx) || braze_cu_check(braze_cu.CtxSynchronize(), "cuCtxSynchronize");
+}
+
+/* Tells a generic caller that entry pointers are device pointers. */
+BRAZE_CUDA_EXPORT const char braze_target_name[] = "cuda";

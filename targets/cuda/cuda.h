@@ -1,0 +1,78 @@
+/* Internals of the CUDA target shared between its files (not a public interface:
+ * everything outside targets/ goes through targets/target.h).
+ *
+ * The flow (docs/targets-cuda.md): target-level CUDA IR (a gpu.module of gpu.func
+ * kernels and host entries of gpu.launch_func, the contract in docs/targets-cuda.md)
+ * -> lower_to_llvm compiles only the gpu.module, to a cubin for sm_90a and the PTX
+ * text, kept as two #gpu.object in its gpu.binary -> emit reads each host entry and
+ * writes C source for the library (embedded images, kernel table, entry functions)
+ * that cc compiles together with runtime/cuda/braze_cuda_runtime.c. */
+#ifndef BRAZE_TARGETS_CUDA_CUDA_H
+#define BRAZE_TARGETS_CUDA_CUDA_H
+
+#include "targets/target.h"
+
+#ifndef BRAZE_CUDA_PATH
+#define BRAZE_CUDA_PATH "/usr/local/cuda" /* the toolkit: ptxas, libdevice, include/cuda.h */
+#endif
+
+extern const BrazeTarget braze_target_cuda;
+
+/* The CUDA toolkit directory: $BRAZE_CUDA_PATH, else the build's default. */
+const char *braze_cuda_toolkit(void);
+
+/* Formats of #gpu.object (mlir::gpu::CompilationTarget). */
+enum { BRAZE_GPU_OBJECT_PTX = 2, BRAZE_GPU_OBJECT_CUBIN = 3 };
+
+/* One compiled gpu.module: its symbol name, cubin bytes and PTX text (pointers into
+ * the module's attributes: valid while the module lives). */
+typedef struct {
+  MlirStringRef name, cubin, ptx;
+} BrazeCudaImage;
+
+typedef struct {
+  BrazeCudaImage *items;
+  size_t count;
+} BrazeCudaImages;
+
+/* target.c: the gpu.binary ops of a lowered module. False (and *error) when one lacks
+ * its cubin or its PTX. */
+bool braze_cuda_images(MlirOperation module, BrazeCudaImages *out, BrazeStr *error);
+
+/* host.c: the C source of the library's host side: for each entry, its launches as
+ * calls into the runtime, its ABI functions and tables (runtime/braze_runtime.h), and
+ * the program tables (images, kernels, constants). Binary data is referenced through
+ * `blob_dir`/NAME files that host.c writes there and the source includes (.incbin).
+ * Errors (an op the contract does not allow in an entry) are emitted at the op. */
+typedef struct {
+  const BrazeCudaImages *images;
+  const char *blob_dir;   /* an existing private directory */
+  const char *source_name;
+  bool graph_replay;      /* --cuda-graphs */
+} BrazeCudaHostOptions;
+bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, const BrazeCudaHostOptions *opts,
+                            BrazeStr *out, BrazeStr *error);
+
+/* abi.c: the exported functions and tables of every entry (after the host code's
+ * braze_run_NAME functions and braze_program), and the check that entry names leave
+ * the ABI's and the runtime's names free. */
+void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, BrazeStr *out);
+bool braze_cuda_abi_check(const BrazeEntrySet *entries, BrazeStr *error);
+
+/* abi_header.c: the C header declaring the entries (device pointers), the exported
+ * tables and the runtime's helpers. */
+void braze_cuda_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
+                           BrazeStr *out);
+
+/* ptx.c: write DIR/KERNEL.ptx for every .entry of `ptx` (the module's declarations,
+ * then that kernel). */
+bool braze_cuda_dump_ptx(MlirStringRef ptx, const char *dir, BrazeStr *error);
+
+/* emit.c */
+bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const BrazeEmitOptions *opts,
+                     BrazeStr *error);
+
+/* The runtime's source (runtime/cuda/braze_cuda_runtime.c), embedded at build time. */
+extern const char braze_cuda_runtime_source[];
+
+#endif

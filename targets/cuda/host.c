@@ -1,0 +1,520 @@
+/* The host side of a CUDA library, as C source: each host entry of target-level
+ * CUDA IR (docs/targets-cuda.md, "the contract") becomes a function of calls into
+ * runtime/cuda/braze_cuda_runtime.c, which the emit compiles into the same unit.
+ *
+ * An entry may hold only: arith.constant (integers, index; floats for scalar
+ * kernel arguments), memref.view at a constant offset, memref.get_global of a
+ * constant global, memref.cast/collapse_shape/expand_shape (the same pointer),
+ * gpu.launch_func with constant grid, block and dynamic shared memory, memref.copy
+ * (device to device) and func.return. Every value is then a compile-time constant
+ * or a device address: an entry argument, the workspace, a constant, plus a byte
+ * offset, which is what the generated code computes. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "support/context.h"
+#include "support/ptrmap.h"
+#include "targets/cuda/cuda.h"
+
+typedef struct {
+  MlirStringRef image, name; /* @image::@name */
+  unsigned max_dynamic_smem;
+} Kernel;
+
+typedef struct {
+  MlirOperation module;
+  const BrazeCudaHostOptions *opts;
+  Kernel *kernels;
+  size_t num_kernels, cap_kernels;
+  MlirOperation *constants; /* memref.global ops, in upload order */
+  size_t num_constants, cap_constants;
+  BrazeStr *out;
+  BrazeStr *error;
+} Host;
+
+/* One entry's values: a C expression and what kind of thing it is. */
+typedef enum { VAL_INT, VAL_FLOAT, VAL_ADDR } ValKind;
+typedef struct {
+  ValKind kind;
+  MlirType type;
+  char *expr;
+} Val;
+
+typedef struct {
+  Host *h;
+  BrazePtrMap index; /* MlirValue -> vals[] */
+  Val *vals;
+  size_t count, cap;
+  BrazeStr body;
+} Entry;
+
+static bool fail_at(MlirOperation op, const char *fmt, const char *detail) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, detail);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+  return false;
+}
+
+static char *str_of_ref(MlirStringRef r) { return strndup(r.data, r.length); }
+
+/* ---- values ---- */
+
+static void put_val(Entry *e, MlirValue v, ValKind kind, char *expr) {
+  if (e->count == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 32;
+    e->vals = realloc(e->vals, e->cap * sizeof *e->vals);
+  }
+  e->vals[e->count] = (Val){kind, mlirValueGetType(v), expr};
+  braze_ptrmap_put(&e->index, braze_ptr_key(v.ptr), (int)e->count);
+  e->count++;
+}
+
+static const Val *get_val(const Entry *e, MlirValue v) {
+  int i = braze_ptrmap_get(&e->index, braze_ptr_key(v.ptr), -1);
+  return i < 0 ? NULL : &e->vals[i];
+}
+
+static char *printf_dup(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *printf_dup(const char *fmt, ...) {
+  BrazeStr s = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  braze_str_vprintf(&s, fmt, ap);
+  va_end(ap);
+  return s.data;
+}
+
+/* The operand's value, which an earlier op (or the entry's signature) defined. */
+static const Val *operand(Entry *e, MlirOperation op, intptr_t i, ValKind want) {
+  const Val *v = get_val(e, mlirOperationGetOperand(op, i));
+  if (!v || v->kind != want) {
+    fail_at(op, "%s", want == VAL_ADDR ? "operand is not a device buffer the CUDA host code can name"
+                                       : "operand is not a constant (grid, block, offsets and sizes must be constants)");
+    return NULL;
+  }
+  return v;
+}
+
+static bool const_int(Entry *e, MlirOperation op, intptr_t i, int64_t *out) {
+  const Val *v = operand(e, op, i, VAL_INT);
+  if (!v)
+    return false;
+  *out = strtoll(v->expr, NULL, 10);
+  return true;
+}
+
+/* Bytes of a static memref (the contract's buffers are all static). */
+static bool memref_bytes(MlirType t, int64_t *out) {
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
+    return false;
+  MlirType elem = mlirShapedTypeGetElementType(t);
+  int64_t bits = mlirTypeIsAIndex(elem) ? 64 : mlirTypeIsAInteger(elem) ? mlirIntegerTypeGetWidth(elem)
+                                           : mlirTypeIsAFloat(elem)       ? mlirFloatTypeGetWidth(elem)
+                                                                          : 0;
+  if (bits == 0)
+    return false;
+  int64_t n = 1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  *out = n * ((bits + 7) / 8);
+  return true;
+}
+
+/* ---- the ops ---- */
+
+static bool op_constant(Entry *e, MlirOperation op) {
+  MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
+  MlirValue res = mlirOperationGetResult(op, 0);
+  if (mlirAttributeIsAInteger(value)) {
+    put_val(e, res, VAL_INT, printf_dup("%" PRId64, mlirIntegerAttrGetValueInt(value)));
+    return true;
+  }
+  if (mlirAttributeIsAFloat(value) && mlirTypeIsAF32(mlirValueGetType(res))) {
+    put_val(e, res, VAL_FLOAT, printf_dup("%.9gf", mlirFloatAttrGetValueDouble(value)));
+    return true;
+  }
+  return fail_at(op, "%s", "a CUDA host entry takes only integer, index and f32 scalar constants");
+}
+
+/* memref.view %src[%byte_shift][] (no dynamic sizes). */
+static bool op_view(Entry *e, MlirOperation op) {
+  int64_t shift;
+  const Val *src = operand(e, op, 0, VAL_ADDR);
+  if (!src || mlirOperationGetNumOperands(op) != 2 || !const_int(e, op, 1, &shift))
+    return src ? fail_at(op, "%s", "memref.view in a CUDA host entry needs a constant offset and a static result")
+               : false;
+  put_val(e, mlirOperationGetResult(op, 0), VAL_ADDR, printf_dup("(%s + %" PRId64 "ull)", src->expr, shift));
+  return true;
+}
+
+/* The same buffer under another static type. */
+static bool op_alias(Entry *e, MlirOperation op) {
+  const Val *src = operand(e, op, 0, VAL_ADDR);
+  if (!src)
+    return false;
+  put_val(e, mlirOperationGetResult(op, 0), VAL_ADDR, strdup(src->expr));
+  return true;
+}
+
+static MlirOperation find_global(MlirOperation module, MlirStringRef name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!braze_op_is(op, "memref.global"))
+      continue;
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+static size_t constant_index(Host *h, MlirOperation global) {
+  for (size_t i = 0; i < h->num_constants; ++i)
+    if (mlirOperationEqual(h->constants[i], global))
+      return i;
+  if (h->num_constants == h->cap_constants) {
+    h->cap_constants = h->cap_constants ? 2 * h->cap_constants : 8;
+    h->constants = realloc(h->constants, h->cap_constants * sizeof *h->constants);
+  }
+  h->constants[h->num_constants] = global;
+  return h->num_constants++;
+}
+
+static bool op_get_global(Entry *e, MlirOperation op) {
+  MlirAttribute name = mlirOperationGetAttributeByName(op, braze_ref("name"));
+  MlirOperation global = find_global(e->h->module, mlirFlatSymbolRefAttrGetValue(name));
+  MlirAttribute init = mlirOperationIsNull(global) ? (MlirAttribute){NULL}
+                                                   : mlirOperationGetAttributeByName(global, braze_ref("initial_value"));
+  bool constant = !mlirOperationIsNull(global) &&
+                  !mlirAttributeIsNull(mlirOperationGetAttributeByName(global, braze_ref("constant")));
+  if (!constant || mlirAttributeIsNull(init) || !mlirAttributeIsADenseElements(init))
+    return fail_at(op, "%s", "a CUDA host entry reads only constant memref.globals with a dense initial value");
+  size_t k = constant_index(e->h, global);
+  put_val(e, mlirOperationGetResult(op, 0), VAL_ADDR, printf_dup("p->constants[%zu].device", k));
+  return true;
+}
+
+static bool op_copy(Entry *e, MlirOperation op) {
+  const Val *src = operand(e, op, 0, VAL_ADDR), *dst = src ? operand(e, op, 1, VAL_ADDR) : NULL;
+  int64_t bytes = 0, dst_bytes = 0;
+  if (!dst)
+    return false;
+  if (!memref_bytes(src->type, &bytes) || !memref_bytes(dst->type, &dst_bytes) || bytes != dst_bytes)
+    return fail_at(op, "%s", "memref.copy in a CUDA host entry copies between static memrefs of one size");
+  if (bytes > 0)
+    braze_str_printf(&e->body, "  if (braze_cu_copy(%s, %s, %" PRId64 "ull, stream))\n    return 1;\n", dst->expr,
+                     src->expr, bytes);
+  return true;
+}
+
+static size_t kernel_index(Host *h, MlirStringRef image, MlirStringRef name) {
+  for (size_t i = 0; i < h->num_kernels; ++i)
+    if (mlirStringRefEqual(h->kernels[i].image, image) && mlirStringRefEqual(h->kernels[i].name, name))
+      return i;
+  if (h->num_kernels == h->cap_kernels) {
+    h->cap_kernels = h->cap_kernels ? 2 * h->cap_kernels : 8;
+    h->kernels = realloc(h->kernels, h->cap_kernels * sizeof *h->kernels);
+  }
+  h->kernels[h->num_kernels] = (Kernel){image, name, 0};
+  return h->num_kernels++;
+}
+
+static bool image_exists(const Host *h, MlirStringRef name) {
+  for (size_t i = 0; i < h->opts->images->count; ++i)
+    if (mlirStringRefEqual(h->opts->images->items[i].name, name))
+      return true;
+  return false;
+}
+
+/* operandSegmentSizes of gpu.launch_func: async deps, grid x3, block x3, cluster x3
+ * (optional), dynamic shared memory (optional), kernel operands, async object. */
+enum { SEG_ASYNC, SEG_CLUSTER_X = 7, SEG_SMEM = 10, SEG_ARGS, SEG_OBJECT, NUM_SEGS };
+
+static bool launch_segments(MlirOperation op, int32_t seg[NUM_SEGS]) {
+  MlirAttribute sizes = mlirOperationGetAttributeByName(op, braze_ref("operandSegmentSizes"));
+  if (mlirAttributeIsNull(sizes) || !mlirAttributeIsADenseI32Array(sizes) ||
+      mlirDenseArrayGetNumElements(sizes) != NUM_SEGS)
+    return false;
+  for (int i = 0; i < NUM_SEGS; ++i)
+    seg[i] = mlirDenseI32ArrayGetElement(sizes, i);
+  return true;
+}
+
+/* One kernel argument: a device pointer (bare-pointer convention) or a scalar. */
+static bool launch_arg(Entry *e, MlirOperation op, intptr_t i, int n, BrazeStr *decls) {
+  const Val *v = get_val(e, mlirOperationGetOperand(op, i));
+  if (!v)
+    return fail_at(op, "%s", "kernel argument is not a value the CUDA host code can name");
+  MlirType t = v->type;
+  const char *ctype = v->kind == VAL_ADDR ? "CUdeviceptr"
+                      : v->kind == VAL_FLOAT ? "float"
+                      : mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64)
+                          ? "int64_t"
+                      : mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32 ? "int32_t"
+                                                                                  : NULL;
+  if (!ctype)
+    return fail_at(op, "%s", "kernel arguments must be memrefs, index, i32, i64 or f32");
+  braze_str_printf(decls, "    %s k%d = %s;\n", ctype, n, v->expr);
+  return true;
+}
+
+static bool op_launch(Entry *e, MlirOperation op) {
+  int32_t seg[NUM_SEGS];
+  if (!launch_segments(op, seg))
+    return fail_at(op, "%s", "gpu.launch_func without the operand segments of MLIR 22");
+  if (seg[SEG_ASYNC] || seg[SEG_OBJECT] || seg[SEG_CLUSTER_X] || mlirOperationGetNumResults(op))
+    return fail_at(op, "%s", "a CUDA host entry launches synchronously (no async tokens, objects or clusters)");
+  /* Without async dependencies and clusters: grid x3, block x3, [smem], args. */
+  int64_t dims[6], smem = 0;
+  for (int d = 0; d < 6; ++d)
+    if (!const_int(e, op, d, &dims[d]))
+      return false;
+  intptr_t first_arg = 6 + seg[SEG_SMEM];
+  if (seg[SEG_SMEM] && !const_int(e, op, 6, &smem))
+    return false;
+  for (int d = 0; d < 6; ++d)
+    if (dims[d] < 1 || dims[d] > INT32_MAX)
+      return fail_at(op, "%s", "grid and block sizes must be in [1, 2^31)");
+  if (smem < 0 || smem > INT32_MAX)
+    return fail_at(op, "%s", "bad dynamic shared memory size");
+  MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("kernel"));
+  MlirStringRef image = mlirSymbolRefAttrGetRootReference(sym), name = mlirSymbolRefAttrGetLeafReference(sym);
+  if (!image_exists(e->h, image))
+    return fail_at(op, "%s", "the launched kernel's gpu.module was not compiled");
+  size_t k = kernel_index(e->h, image, name);
+  if ((unsigned)smem > e->h->kernels[k].max_dynamic_smem)
+    e->h->kernels[k].max_dynamic_smem = (unsigned)smem;
+  BrazeStr decls = {0}, params = {0};
+  int n = 0;
+  for (intptr_t i = first_arg; i < first_arg + seg[SEG_ARGS]; ++i, ++n) {
+    if (!launch_arg(e, op, i, n, &decls)) {
+      braze_str_free(&decls);
+      braze_str_free(&params);
+      return false;
+    }
+    braze_str_printf(&params, "%s&k%d", n ? ", " : "", n);
+  }
+  braze_str_printf(&e->body, "  { /* %.*s */\n%s    void *params[] = {%s};\n", (int)name.length, name.data,
+                   braze_str_cstr(&decls), n ? params.data : "NULL");
+  braze_str_printf(&e->body,
+                   "    if (braze_cu_launch(p, %zu, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64
+                   "u, %" PRId64 "u, %" PRId64 "u, stream, params))\n      return 1;\n  }\n",
+                   k, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], smem);
+  braze_str_free(&decls);
+  braze_str_free(&params);
+  return true;
+}
+
+static bool translate_op(Entry *e, MlirOperation op) {
+  if (braze_op_is(op, "arith.constant"))
+    return op_constant(e, op);
+  if (braze_op_is(op, "memref.view"))
+    return op_view(e, op);
+  if (braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") ||
+      braze_op_is(op, "memref.expand_shape"))
+    return op_alias(e, op);
+  if (braze_op_is(op, "memref.get_global"))
+    return op_get_global(e, op);
+  if (braze_op_is(op, "memref.copy"))
+    return op_copy(e, op);
+  if (braze_op_is(op, "gpu.launch_func"))
+    return op_launch(e, op);
+  if (braze_op_is(op, "func.return"))
+    return true;
+  MlirStringRef name = braze_op_name(op);
+  char *text = str_of_ref(name);
+  fail_at(op,
+          "'%s' is not allowed in a CUDA host entry (only arith.constant, memref.view, memref.get_global, "
+          "gpu.launch_func, memref.copy and func.return; see docs/targets-cuda.md)",
+          text);
+  free(text);
+  return false;
+}
+
+static MlirOperation find_func(MlirOperation module, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!braze_op_is(op, "func.func"))
+      continue;
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (braze_ref_eq(mlirStringAttrGetValue(sym), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* static int braze_run_NAME(p, args, ws, stream): the entry's launches and copies. */
+static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
+  MlirOperation func = find_func(h->module, sig->name);
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirOperationIsNull(func) || mlirBlockIsNull(block) || mlirBlockGetNextInRegion(block).ptr)
+    return fail_at(func, "%s", "a CUDA host entry must be one block of launches");
+  Entry e = {.h = h};
+  int n = sig->num_inputs + sig->num_outputs;
+  for (int i = 0; i < n; ++i)
+    put_val(&e, mlirBlockGetArgument(block, i), VAL_ADDR, printf_dup("((CUdeviceptr)(uintptr_t)args[%d])", i));
+  if (sig->workspace_bytes > 0)
+    put_val(&e, mlirBlockGetArgument(block, n), VAL_ADDR, strdup("workspace"));
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    ok = translate_op(&e, op);
+  if (ok) {
+    braze_str_printf(h->out,
+                     "static int braze_run_%s(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, "
+                     "CUstream stream) {\n  (void)p;\n  (void)args;\n  (void)workspace;\n  (void)stream;\n%s  "
+                     "return 0;\n}\n\n",
+                     sig->name, braze_str_cstr(&e.body));
+  }
+  for (size_t i = 0; i < e.count; ++i)
+    free(e.vals[i].expr);
+  free(e.vals);
+  braze_ptrmap_free(&e.index);
+  braze_str_free(&e.body);
+  return ok;
+}
+
+/* ---- binary data: files in blob_dir, assembled into .rodata with .incbin ---- */
+
+static bool write_blob(const Host *h, const char *file, const void *data, size_t len) {
+  BrazeStr path = {0};
+  braze_str_printf(&path, "%s/%s", h->opts->blob_dir, file);
+  FILE *f = fopen(path.data, "wb");
+  bool ok = f && (len == 0 || fwrite(data, 1, len, f) == len);
+  ok = (f && fclose(f) == 0) && ok;
+  if (!ok)
+    braze_str_printf(h->error, "cannot write '%s'", path.data);
+  braze_str_free(&path);
+  return ok;
+}
+
+/* A local label holding the file's bytes and a NUL (PTX is a C string). */
+static void incbin(Host *h, const char *label, const char *file) {
+  braze_str_printf(h->out,
+                   "__asm__(\".section .rodata\\n.balign 64\\n%s:\\n.incbin \\\"%s/%s\\\"\\n.byte 0\\n.previous\\n\");\n"
+                   "extern const unsigned char %s[] __attribute__((visibility(\"hidden\")));\n",
+                   label, h->opts->blob_dir, file, label);
+}
+
+/* Raw little-endian bytes of a dense initializer (splats expanded; i1 one byte each). */
+static bool constant_bytes(MlirOperation global, unsigned char **data, size_t *len) {
+  MlirAttribute init = mlirOperationGetAttributeByName(global, braze_ref("initial_value"));
+  MlirType t = mlirAttributeGetType(init);
+  MlirType elem = mlirShapedTypeGetElementType(t);
+  int64_t n = mlirElementsAttrGetNumElements(init);
+  bool i1 = mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1;
+  int64_t bits = i1 ? 8 : mlirTypeIsAInteger(elem) ? mlirIntegerTypeGetWidth(elem) : mlirFloatTypeGetWidth(elem);
+  size_t size = (size_t)(bits / 8);
+  if (bits % 8 || size == 0)
+    return false;
+  *len = (size_t)n * size;
+  *data = malloc(*len ? *len : 1);
+  const unsigned char *raw = mlirDenseElementsAttrGetRawData(init);
+  bool splat = mlirDenseElementsAttrIsSplat(init);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i1)
+      (*data)[i] = mlirDenseElementsAttrGetBoolValue(init, splat ? 0 : i);
+    else
+      memcpy(*data + (size_t)i * size, raw + (splat ? 0 : (size_t)i * size), size);
+  }
+  return true;
+}
+
+static void program_tables(Host *h, const size_t *constant_sizes);
+
+static bool emit_program(Host *h) {
+  const BrazeCudaImages *images = h->opts->images;
+  size_t *constant_sizes = calloc(h->num_constants + 1, sizeof *constant_sizes);
+  bool ok = true;
+  char file[64], label[64];
+  for (size_t i = 0; i < images->count; ++i) {
+    const BrazeCudaImage *img = &images->items[i];
+    snprintf(file, sizeof file, "image%zu.cubin", i);
+    if (!(ok = write_blob(h, file, img->cubin.data, img->cubin.length)))
+      break;
+    snprintf(label, sizeof label, "braze_cubin_%zu", i);
+    incbin(h, label, file);
+    snprintf(file, sizeof file, "image%zu.ptx", i);
+    if (!(ok = write_blob(h, file, img->ptx.data, img->ptx.length)))
+      break;
+    snprintf(label, sizeof label, "braze_ptx_%zu", i);
+    incbin(h, label, file);
+  }
+  for (size_t i = 0; ok && i < h->num_constants; ++i) {
+    unsigned char *data = NULL;
+    if (!(ok = constant_bytes(h->constants[i], &data, &constant_sizes[i]))) {
+      fail_at(h->constants[i], "%s", "constant of an element type the CUDA runtime cannot upload");
+      break;
+    }
+    snprintf(file, sizeof file, "const%zu.bin", i);
+    ok = write_blob(h, file, data, constant_sizes[i]);
+    free(data);
+    snprintf(label, sizeof label, "braze_const_%zu", i);
+    if (ok)
+      incbin(h, label, file);
+  }
+  if (ok)
+    program_tables(h, constant_sizes);
+  free(constant_sizes);
+  return ok;
+}
+
+/* The images, kernels and constants the runtime loads at the first call. */
+static void program_tables(Host *h, const size_t *constant_sizes) {
+  const BrazeCudaImages *images = h->opts->images;
+  braze_str_puts(h->out, "\nstatic BrazeCuImage braze_images[] = {\n");
+  for (size_t i = 0; i < images->count; ++i)
+    braze_str_printf(h->out, "    {\"%.*s\", braze_cubin_%zu, (const char *)braze_ptx_%zu, NULL},\n",
+                     (int)images->items[i].name.length, images->items[i].name.data, i, i);
+  braze_str_puts(h->out, "};\nstatic BrazeCuKernel braze_kernels[] = {\n");
+  for (size_t i = 0; i < h->num_kernels; ++i) {
+    size_t img = 0;
+    while (!mlirStringRefEqual(images->items[img].name, h->kernels[i].image))
+      ++img;
+    braze_str_printf(h->out, "    {%zu, \"%.*s\", %u, NULL},\n", img, (int)h->kernels[i].name.length,
+                     h->kernels[i].name.data, h->kernels[i].max_dynamic_smem);
+  }
+  if (!h->num_kernels)
+    braze_str_puts(h->out, "    {0, \"\", 0, NULL},\n");
+  braze_str_puts(h->out, "};\nstatic BrazeCuConstant braze_constants[] = {\n");
+  for (size_t i = 0; i < h->num_constants; ++i)
+    braze_str_printf(h->out, "    {braze_const_%zu, %zuu, 0},\n", i, constant_sizes[i]);
+  if (!h->num_constants)
+    braze_str_puts(h->out, "    {NULL, 0, 0},\n");
+  braze_str_printf(h->out,
+                   "};\nstatic BrazeCuProgram braze_program = {braze_images, %zu, braze_kernels, %zu, braze_constants, "
+                   "%zu, PTHREAD_MUTEX_INITIALIZER, 0, NULL};\n\n",
+                   images->count, h->num_kernels, h->num_constants);
+}
+
+bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, const BrazeCudaHostOptions *opts,
+                            BrazeStr *out, BrazeStr *error) {
+  Host h = {.module = module, .opts = opts, .error = error};
+  BrazeStr launches = {0};
+  h.out = &launches;
+  bool ok = true;
+  for (size_t i = 0; ok && i < entries->count; ++i)
+    ok = translate_entry(&h, &entries->items[i]);
+  if (ok) {
+    braze_str_printf(out, "/* Generated by braze from %s. Do not edit. */\n", opts->source_name ? opts->source_name : "<stdin>");
+    braze_str_puts(out, "#include \"braze_cuda_runtime.c\"\n#include <stdbool.h>\n\n");
+    h.out = out;
+    ok = emit_program(&h);
+  }
+  if (ok) {
+    braze_str_append(out, launches.data ? launches.data : "", launches.len);
+    braze_cuda_abi_functions(entries, opts->graph_replay, out);
+  }
+  braze_str_free(&launches);
+  free(h.kernels);
+  free(h.constants);
+  return ok;
+}

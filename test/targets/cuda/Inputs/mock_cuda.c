@@ -1,0 +1,266 @@
+/* A stand-in libcuda.so.1 for testing the CUDA runtime (runtime/cuda/) on machines
+ * without a GPU: "device" memory is host memory, kernels do not run (a launch is
+ * logged with its kernel, grid, block and arguments), copies really copy. Every call
+ * the runtime makes is logged to stdout as "mock: ...". Kernel arguments are printed
+ * as bufN+OFFSET for pointers into allocation N (so a test sees which buffer and which
+ * workspace offset each kernel gets). The parameter list comes from the PTX, so tests
+ * that look at launches set MOCK_CUDA_NO_CUBIN=1 (the cubin is refused, as on a GPU
+ * it was not built for, and the runtime falls back to the PTX).
+ *
+ * Environment: MOCK_CUDA_NO_DEVICE=1 (cuInit fails), MOCK_CUDA_NO_CUBIN=1,
+ * MOCK_CUDA_NO_PTX=1, MOCK_CUDA_LAUNCH_FAIL=1. */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct CUctx_st {
+  int unused;
+};
+struct CUmod_st {
+  const char *ptx; /* NULL for a cubin */
+  const unsigned char *image;
+};
+struct CUfunc_st {
+  char name[256];
+  int num_params;
+  int param_bytes[64];
+};
+struct CUstream_st {
+  int id;
+};
+struct CUgraph_st {
+  int launches;
+};
+struct CUgraphExec_st {
+  int launches;
+};
+
+static struct CUctx_st the_context;
+static _Thread_local CUcontext current;
+static int capturing, captured;
+
+enum { MAX_ALLOCS = 256 };
+static struct {
+  unsigned char *base;
+  size_t bytes;
+} allocs[MAX_ALLOCS];
+static int num_allocs;
+
+static int env(const char *name) { return getenv(name) && *getenv(name) == '1'; }
+
+/* "bufN+OFF" for an address inside allocation N, else the number. */
+static void describe(unsigned long long addr, char *out, size_t n) {
+  for (int i = 0; i < num_allocs; ++i)
+    if (allocs[i].base && addr >= (uintptr_t)allocs[i].base && addr < (uintptr_t)allocs[i].base + allocs[i].bytes) {
+      snprintf(out, n, "buf%d+%llu", i, addr - (uintptr_t)allocs[i].base);
+      return;
+    }
+  snprintf(out, n, "%llu", addr);
+}
+
+CUresult cuInit(unsigned int flags) {
+  (void)flags;
+  printf("mock: cuInit\n");
+  return env("MOCK_CUDA_NO_DEVICE") ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult r, const char **s) {
+  *s = r == CUDA_ERROR_NO_DEVICE             ? "CUDA_ERROR_NO_DEVICE"
+       : r == CUDA_ERROR_NO_BINARY_FOR_GPU   ? "CUDA_ERROR_NO_BINARY_FOR_GPU"
+       : r == CUDA_ERROR_INVALID_PTX         ? "CUDA_ERROR_INVALID_PTX"
+       : r == CUDA_ERROR_NOT_FOUND           ? "CUDA_ERROR_NOT_FOUND"
+       : r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"
+                                             : "CUDA_ERROR_UNKNOWN";
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  (void)r;
+  *s = "mock error";
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *n) {
+  *n = 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+  *d = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+  printf("mock: retain primary context of device %d\n", d);
+  *ctx = &the_context;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *ctx) {
+  *ctx = current;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  current = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void) {
+  printf("mock: synchronize\n");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  const unsigned char *bytes = image;
+  int elf = memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  printf("mock: load %s\n", elf ? "cubin" : "ptx");
+  if (elf && env("MOCK_CUDA_NO_CUBIN"))
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  if (!elf && (env("MOCK_CUDA_NO_PTX") || !strstr(image, ".version")))
+    return CUDA_ERROR_INVALID_PTX;
+  *m = calloc(1, sizeof **m);
+  (*m)->ptx = elf ? NULL : image;
+  (*m)->image = bytes;
+  return CUDA_SUCCESS;
+}
+
+/* The parameters of `.entry NAME(...)`: 8 bytes for .u64/.b64, else 4. */
+static void read_params(const char *ptx, CUfunction f) {
+  char key[300];
+  snprintf(key, sizeof key, ".entry %s(", f->name);
+  const char *p = strstr(ptx, key);
+  const char *end = p ? strchr(p, ')') : NULL;
+  for (const char *q = p; q && q < end && f->num_params < 64; ++q) {
+    q = strstr(q, ".param ");
+    if (!q || q > end)
+      break;
+    f->param_bytes[f->num_params++] = strncmp(q + 7, ".u64", 4) == 0 || strncmp(q + 7, ".b64", 4) == 0 ? 8 : 4;
+  }
+}
+
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  if (m->ptx && !strstr(m->ptx, name))
+    return CUDA_ERROR_NOT_FOUND;
+  *f = calloc(1, sizeof **f);
+  snprintf((*f)->name, sizeof (*f)->name, "%s", name);
+  if (m->ptx)
+    read_params(m->ptx, *f);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
+  printf("mock: %s attribute %d = %d\n", f->name, (int)attr, value);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned smem, CUstream stream, void **params, void **extra) {
+  (void)extra;
+  printf("mock: launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (", f->name, gx, gy, gz, bx, by, bz, smem,
+         stream ? stream->id : 0, capturing ? " captured" : "");
+  for (int i = 0; i < f->num_params; ++i) {
+    char text[64];
+    if (f->param_bytes[i] == 8)
+      describe(*(unsigned long long *)params[i], text, sizeof text);
+    else
+      snprintf(text, sizeof text, "%d", *(int *)params[i]);
+    printf("%s%s", i ? ", " : "", text);
+  }
+  printf(")\n");
+  captured += capturing;
+  return env("MOCK_CUDA_LAUNCH_FAIL") ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  if (num_allocs == MAX_ALLOCS)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  unsigned char *mem = aligned_alloc(256, (bytes + 255) / 256 * 256);
+  allocs[num_allocs].base = mem;
+  allocs[num_allocs].bytes = bytes;
+  printf("mock: alloc buf%d %zu bytes\n", num_allocs++, bytes);
+  *p = (CUdeviceptr)(uintptr_t)mem;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr p) {
+  char text[64];
+  describe(p, text, sizeof text);
+  printf("mock: free %s\n", text);
+  return CUDA_SUCCESS; /* kept: later addresses stay unambiguous */
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  char text[64];
+  describe(dst, text, sizeof text);
+  unsigned sum = 0;
+  for (size_t i = 0; i < bytes; ++i)
+    sum += ((const unsigned char *)src)[i];
+  printf("mock: htod %s %zu bytes (byte sum %u)\n", text, bytes, sum);
+  memcpy((void *)(uintptr_t)dst, src, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+  memcpy(dst, (void *)(uintptr_t)src, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
+  char from[64], to[64];
+  describe(src, from, sizeof from);
+  describe(dst, to, sizeof to);
+  printf("mock: copy %s -> %s %zu bytes stream %d%s\n", from, to, bytes, stream ? stream->id : 0,
+         capturing ? " captured" : "");
+  memmove((void *)(uintptr_t)dst, (void *)(uintptr_t)src, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *s, unsigned flags) {
+  static int next = 100;
+  *s = calloc(1, sizeof **s);
+  (*s)->id = next++;
+  printf("mock: stream %d created (flags %u)\n", (*s)->id, flags);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) {
+  printf("mock: begin capture on stream %d (mode %d)\n", s->id, (int)mode);
+  capturing = 1;
+  captured = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
+  printf("mock: end capture on stream %d\n", s->id);
+  capturing = 0;
+  *g = calloc(1, sizeof **g);
+  (*g)->launches = captured;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags) {
+  (void)flags;
+  *e = calloc(1, sizeof **e);
+  (*e)->launches = g->launches;
+  printf("mock: instantiate a graph of %d launches\n", g->launches);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
+  printf("mock: graph launch (%d launches) on stream %d\n", e->launches, s ? s->id : 0);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph g) {
+  free(g);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec e) {
+  printf("mock: destroy a graph\n");
+  free(e);
+  return CUDA_SUCCESS;
+}
