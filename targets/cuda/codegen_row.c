@@ -4,7 +4,7 @@
  * its threads split every generic's inner space into `vec`-wide vectors, vector v of
  * chunk c going to thread v - c * block. A reduction accumulates its thread's share,
  * then the block combines: xor shuffles within each warp, one partial per warp through
- * shared memory, shuffles again; every thread ends with the row value. When a thread's
+ * shared memory, shuffles again over the whole warp; every thread ends with the row value. When a thread's
  * share is at most `max-regs` elements the chunks are unrolled and everything a thread
  * loads or computes stays in registers across the generics (x is read once: the
  * persistent reduction); otherwise each generic loops over its chunks and re-reads.
@@ -51,7 +51,8 @@ static MlirValue block_reduce(CuKernel *K, CgBuilder *b, const CuItem *it, MlirV
   MlirValue slot = cu_arith(b, "arith.minui", lane, cg_index(b, warps - 1));
   MlirValue x = cg_load(b, partials, 1, &slot);
   x = cu_select(b, cu_cmp_ult(b, lane, cg_index(b, warps)), x, cu_identity(K, b, it));
-  return warp_reduce(K, b, it, x, warps);
+  /* over all 32 lanes (identities beyond `warps`), so that every thread gets the total */
+  return warp_reduce(K, b, it, x, 32);
 }
 
 /* ---- chunks of a row generic's inner space ---- */

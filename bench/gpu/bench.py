@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""braze's GPU benchmark, run on the GPU machine (PyTorch, no MLIR, no braze).
+
+    python3 bench/gpu/bench.py LIBDIR [--only G1,G2] [--no-compile] [--out FILE]
+
+LIBDIR holds what bench/gpu/prepare.sh built on the development machine: one CUDA
+library per workload (G1..G7: the anchor workloads at GPU sizes, bench/gpu/workloads)
+and a 24-op pointwise chain (C1) fused, one kernel per op, and one kernel per op with
+CUDA-graph replay. For each
+workload the same random-normal inputs (seed 0, never zeros) go to braze (device
+pointers through the library's NAME_packed), torch eager and torch.compile (default
+mode); braze's output, NaN-poisoned before the call, is compared with torch eager's
+in float32 by ||out - ref|| / ||ref||. Times are CUDA-event medians over repeated
+calls after warm-up. The table ends the output; --out also writes it as markdown."""
+import argparse
+import ctypes
+import math
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+
+def chain(x):
+    y = x
+    for _ in range(8):
+        y = torch.tanh(y * y + x)
+    return y
+
+
+def gelu_chain(x, s, b):
+    return F.gelu(x * s + b)
+
+
+def softmax(x):
+    return torch.softmax(x, dim=-1)
+
+
+def layer_norm(x, w, b):
+    return F.layer_norm(x, (x.shape[-1],), w, b, eps=1e-5)
+
+
+def rms_norm(x, w):
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).to(x.dtype)
+
+
+def linear_gelu(x, w, b):
+    return F.gelu(x @ w + b)
+
+
+def ffn(x, g, wg, wu, wd):
+    h = rms_norm(x, g)
+    return x + (F.silu(h @ wg) * (h @ wu)) @ wd
+
+
+def attention(q, k, v):
+    s = (q @ k.transpose(1, 2)) * (1.0 / math.sqrt(q.shape[-1]))
+    return torch.softmax(s.float(), dim=-1).to(q.dtype) @ v
+
+
+F32, BF16 = torch.float32, torch.bfloat16
+R, C = 16384, 8192
+WORKLOADS = {
+    # name: (torch fn, [(shape, dtype)], description, memory-bound, calls timed)
+    "G1": (gelu_chain, [((R, C), F32), ((C,), F32), ((C,), F32)], "gelu(x*s+b) 16384x8192 f32", True, 30),
+    "G2": (softmax, [((R, C), F32)], "softmax 16384x8192 f32", True, 30),
+    "G3": (layer_norm, [((R, C), F32), ((C,), F32), ((C,), F32)], "layer_norm 16384x8192 f32", True, 30),
+    "G4": (rms_norm, [((R, C), F32), ((C,), F32)], "rms_norm 16384x8192 f32", True, 30),
+    "G5": (linear_gelu, [((8192, 4096), BF16), ((4096, 4096), BF16), ((4096,), BF16)],
+           "gelu(x@W+b) 8192x4096x4096 bf16", False, 3),
+    "G6": (ffn, [((4096, 4096), BF16), ((4096,), BF16), ((4096, 11008), BF16), ((4096, 11008), BF16),
+                 ((11008, 4096), BF16)], "llama FFN 4096x4096, d_ff 11008 bf16", False, 2),
+    "G7": (attention, [((64, 2048, 128), BF16)] * 3, "attention BH=64 S=2048 D=128 bf16", False, 3),
+}
+# The many-kernel graph for CUDA graphs: C1 (24 pointwise ops) fused, one kernel per
+# op, and one kernel per op replayed as a CUDA graph.
+CHAIN = (chain, [((512, 1024), F32)])
+GRAPHS = [("C1 fused", "C1.so", "1 launch per call"),
+          ("C1 unfused", "C1_unfused.so", "24 launches per call"),
+          ("C1 unfused + --cuda-graphs", "C1_unfused_graphs.so", "24 launches replayed as one CUDA graph")]
+
+
+def inputs_for(specs, scale_weights):
+    g = torch.Generator(device="cuda").manual_seed(0)
+    out = []
+    for i, (shape, dtype) in enumerate(specs):
+        t = torch.randn(shape, generator=g, device="cuda", dtype=torch.float32)
+        if scale_weights and len(shape) == 2 and i > 0:
+            t = t / math.sqrt(shape[0])  # keep matmul outputs O(1)
+        out.append(t.to(dtype).contiguous())
+    return out
+
+
+class Lib:
+    def __init__(self, path, entry):
+        self.lib = ctypes.CDLL(path)
+        self.fn = getattr(self.lib, entry + "_packed")
+        self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        self.fn.restype = ctypes.c_int
+        err = self.lib.braze_cuda_last_error
+        err.restype = ctypes.c_char_p
+        self.err = err
+
+    def bind(self, tensors):
+        self.keep = tensors
+        self.args = (ctypes.c_void_p * len(tensors))(*[t.data_ptr() for t in tensors])
+
+    def __call__(self):
+        rc = self.fn(self.args)
+        if rc != 0:
+            raise RuntimeError("braze call failed: %s" % self.err().decode())
+
+
+def time_ms(fn, calls):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(calls):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return statistics.median(times)
+
+
+def rel_err(out, ref):
+    o, r = out.float(), ref.float()
+    if not torch.isfinite(o).all():
+        return float("nan")
+    return (torch.linalg.vector_norm(o - r) / torch.linalg.vector_norm(r)).item()
+
+
+def run_one(name, libdir, libfile, compile_peer):
+    fn, specs, desc, memory_bound, calls = WORKLOADS[name]
+    ins = inputs_for(specs, scale_weights=not memory_bound)
+    ref = fn(*ins)
+    out = torch.full_like(ref, float("nan"))
+    lib = Lib(os.path.join(libdir, libfile), name)
+    lib.bind(ins + [out])
+    lib()
+    torch.cuda.synchronize()
+    err = rel_err(out, ref)
+    floor = sum(t.numel() * t.element_size() for t in ins) + out.numel() * out.element_size()
+    row = {"name": name, "desc": desc, "err": err, "floor_bytes": floor}
+    row["braze"] = time_ms(lib, calls)
+    row["eager"] = time_ms(lambda: fn(*ins), calls)
+    if compile_peer:
+        compiled = torch.compile(fn)
+        compiled(*ins)
+        row["compile"] = time_ms(lambda: compiled(*ins), calls)
+    del lib
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("libdir")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--out", default="")
+    a = ap.parse_args()
+    only = set(a.only.split(",")) if a.only else None
+    print("device:", torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
+    rows = []
+    for name in WORKLOADS:
+        if only and name not in only:
+            continue
+        try:
+            rows.append(run_one(name, a.libdir, name + ".so", not a.no_compile))
+        except Exception as e:  # one failing workload must not hide the others
+            rows.append({"name": name, "desc": WORKLOADS[name][2], "failed": str(e)})
+        r = rows[-1]
+        print(name, {k: v for k, v in r.items() if k != "desc"}, flush=True)
+    graph_rows = []
+    for label, libfile, desc in GRAPHS:
+        if (only and "C1" not in only) or not os.path.exists(os.path.join(a.libdir, libfile)):
+            continue
+        fn, specs = CHAIN
+        ins = inputs_for(specs, False)
+        out = torch.full_like(fn(*ins), float("nan"))
+        lib = Lib(os.path.join(a.libdir, libfile), "C1")
+        lib.bind(ins + [out])
+        lib()
+        torch.cuda.synchronize()
+        graph_rows.append((label, desc, time_ms(lib, 200), rel_err(out, fn(*ins))))
+
+    lines = ["| workload | braze ms | torch eager ms | torch.compile ms | braze / compile throughput | "
+             "braze GB/s (floor bytes) | rel. error vs eager |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "failed" in r:
+            lines.append("| %s %s | failed: %s | | | | | |" % (r["name"], r["desc"], r["failed"][:80]))
+            continue
+        comp = r.get("compile")
+        ratio = "%.2fx" % (comp / r["braze"]) if comp else "-"
+        gbs = r["floor_bytes"] / r["braze"] / 1e6
+        lines.append("| %s %s | %.3f | %.3f | %s | %s | %.0f | %.1e |" % (
+            r["name"], r["desc"], r["braze"], r["eager"], "%.3f" % comp if comp else "-", ratio, gbs, r["err"]))
+    if graph_rows:
+        lines += ["", "| many-kernel graph | what | braze ms | rel. error |", "|---|---|---|---|"]
+        for label, desc, ms, err in graph_rows:
+            lines.append("| %s | %s | %.3f | %.1e |" % (label, desc, ms, err))
+    table = "\n".join(lines)
+    print("\n" + table)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(table + "\n")
+    bad = [r for r in rows if "failed" in r or not (r["err"] < (2e-2 if r["name"] >= "G5" else 1e-4))]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

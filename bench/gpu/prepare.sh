@@ -1,0 +1,26 @@
+#!/bin/sh
+# Build the GPU benchmark's libraries on the development machine (no GPU needed):
+#   bench/gpu/prepare.sh OUTDIR [BUILD]
+# OUTDIR/G1.so .. G7.so (cuda-default) and the 24-op chain C1 fused (C1.so), one kernel
+# per op (C1_unfused.so) and one kernel per op replayed as a CUDA graph
+# (C1_unfused_graphs.so); the compile log and
+# each library's kernel list go to OUTDIR/prepare.log. Then, on the GPU machine:
+#   python3 bench/gpu/bench.py OUTDIR
+set -eu
+out=$1
+build=${2:-build}
+here=$(dirname "$0")
+mkdir -p "$out"
+log="$out/prepare.log"
+: >"$log"
+for w in G1 G2 G3 G4 G5 G6 G7; do
+  start=$(date +%s.%N)
+  "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --no-header -o "$out/$w.so" >>"$log" 2>&1
+  echo "$w: compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >>"$log"
+done
+"$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --no-header -o "$out/C1.so" >>"$log" 2>&1
+"$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --pipeline=cuda-no-fusion --no-header \
+  -o "$out/C1_unfused.so" >>"$log" 2>&1
+"$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --pipeline=cuda-no-fusion --cuda-graphs \
+  --no-header -o "$out/C1_unfused_graphs.so" >>"$log" 2>&1
+ls -l "$out" >>"$log"
