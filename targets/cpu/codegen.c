@@ -33,7 +33,7 @@
 
 static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
                                                "matmul",  "prepack", "mr",               "nr",      "mc",
-                                               NULL};
+                                               "lanes",   NULL};
 
 /* matmul=template|loops (template by default). */
 static bool parse_matmul(const BrazePassOptions *options, bool *template_matmul, BrazeStr *error) {
@@ -50,14 +50,22 @@ static bool parse_matmul(const BrazePassOptions *options, bool *template_matmul,
 }
 
 static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr *error) {
-  o->vector_lanes = cg_default_vector_lanes();
+  long long lanes = 0;
+  if (!braze_option_int(options, "lanes", cg_default_vector_lanes(), &lanes, error))
+    return false;
+  if (lanes != 4 && lanes != 8 && lanes != 16) {
+    braze_str_printf(error, "option 'lanes' expects 4, 8 or 16, got %lld", lanes);
+    return false;
+  }
+  o->vector_lanes = (int)lanes;
+  o->cores = cg_default_cores();
   if (!braze_option_bool(options, "prepack", true, &o->prepack, error) ||
       !braze_option_int(options, "mr", 6, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
-      !braze_option_int(options, "mc", 96, &o->mc, error) || !parse_matmul(options, &o->template_matmul, error))
+      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->template_matmul, error))
     return false;
   if (o->mr < 1 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
-      o->mc < 1) {
-    braze_str_printf(error, "options 'mr' expects 1 to 8, 'nr' a multiple of %d up to %d, 'mc' a positive row count",
+      o->mc < 0) {
+    braze_str_printf(error, "options 'mr' expects 1 to 8, 'nr' a multiple of %d up to %d, 'mc' a row count (0: auto)",
                      o->vector_lanes, 4 * o->vector_lanes);
     return false;
   }
@@ -139,7 +147,9 @@ const BrazePassInfo braze_pass_cpu_codegen = {
                     "  matmul=template|loops  tem kernels as a packed register-blocked GEMM with the epilogue in\n"
                     "                       registers, or as loop nests (default template)\n"
                     "  prepack=true|false   pack constant matmul weights at compile time (default true)\n"
-                    "  mr=N nr=N mc=N       template tile: rows (6), columns (2 vectors), rows per parallel block (96)\n",
+                    "  mr=N nr=N mc=N       template tile: rows (6), columns (2 vectors), rows per parallel block\n"
+                    "                       (0, the default: all rows, or fewer to give each core 4 iterations)\n"
+                    "  lanes=N              f32 lanes of a vector (default: the host's, 16 with AVX-512)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -23,6 +23,7 @@ typedef struct {
   bool prepack;               /* pack constant B at compile time */
   long long mr, nr, mc;       /* tile rows, tile columns (0: two vectors), rows per parallel block */
   int vector_lanes;           /* f32 lanes of the target's vectors */
+  int cores;                  /* the target's cores (the template's parallel granularity) */
 } CgOptions;
 
 /* ---- converters ---- */

@@ -25,6 +25,27 @@ int cg_default_vector_lanes(void) {
   return costs.vector_width_bits >= 512 ? 16 : costs.vector_width_bits >= 256 ? 8 : 4;
 }
 
+int cg_default_cores(void) {
+  BrazeTargetCosts costs = {0};
+  braze_target_cpu.query_costs(&costs);
+  return costs.num_cores > 0 ? costs.num_cores : 1;
+}
+
+/* Rows per parallel block: each block packs its B panel again, so as many rows as
+ * possible, split only where (batch x panels) alone gives fewer than 4 iterations per
+ * core to share out. */
+static int64_t auto_mc(const TmPlan *p, int cores) {
+  int64_t units = (p->N + p->nr - 1) / p->nr, tiles = (p->M + p->mr - 1) / p->mr;
+  for (int d = 0; d < p->nb; ++d)
+    units *= p->batch[d];
+  int64_t blocks = (4 * (int64_t)cores + units - 1) / units;
+  if (blocks > tiles)
+    blocks = tiles;
+  if (blocks < 1)
+    blocks = 1;
+  return (tiles + blocks - 1) / blocks * p->mr;
+}
+
 static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
   p->vw = o->vector_lanes;
   p->mr = (int)o->mr;
@@ -32,9 +53,7 @@ static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
   if (p->nr % p->vw != 0 || p->nr / p->vw > TM_MAX_VECS || p->mr < 1 || p->mr > TM_MAX_ROWS)
     return "tile-sizes";
   p->nv = p->nr / p->vw;
-  p->mc = (o->mc + p->mr - 1) / p->mr * p->mr;
-  if (p->mc < p->mr)
-    p->mc = p->mr;
+  p->mc = o->mc > 0 ? (o->mc + p->mr - 1) / p->mr * p->mr : auto_mc(p, o->cores);
   return NULL;
 }
 

@@ -1,6 +1,6 @@
 /* cpu-codegen, the matmul template: a `tem` kernel (one contraction generic and the
  * pointwise generics reading its result, docs/architecture.md "3. kernel level") becomes
- * a register-blocked GEMM: per (batch, N panel, M block) one scf.parallel iteration packs
+ * a register-blocked GEMM: per (batch, M block, N panel) one scf.parallel iteration packs
  * the panel of B into the micro-kernel's layout [K][NR] (on the stack; constant weights
  * are packed once at compile time instead), then runs an MR x NR tile of vector FMAs per
  * MR rows of A with the accumulators in scf.for iter_args, and applies the epilogue to
@@ -80,7 +80,8 @@ bool tm_emit(TmPlan *p);
  * template kernel (convert with the loop nests; a remark names why when remarks are
  * on), -1 error (diagnosed). */
 int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions *opts);
-/* f32 lanes of the host's widest vectors (16 with AVX-512). */
+/* f32 lanes of the host's widest vectors (16 with AVX-512), and its cores. */
 int cg_default_vector_lanes(void);
+int cg_default_cores(void);
 
 #endif

@@ -39,7 +39,7 @@ bool tm_epilogue(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirV
                  const MlirValue *acc);
 
 /* matmul_pack.c: the prepacked B global at the function's entry (E->packed), and the
- * first index of the panel for parallel ivs (batch..., nt, mb). */
+ * first index of the panel for parallel ivs (batch..., mb, nt). */
 /* Whether B is a constant (sets p->b_dense). */
 bool tm_find_constant_b(TmPlan *p);
 void tm_bind_packed(TmEmit *E);

@@ -171,5 +171,5 @@ MlirValue tm_packed_panel_index(TmEmit *E, CgBuilder *b, const MlirValue *ivs) {
   MlirValue lin = cg_index(b, 0);
   for (int d = 0; d < p->nb; ++d)
     lin = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, p->batch[d])), ivs[d]);
-  return tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, nt)), ivs[p->nb]);
+  return tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, nt)), ivs[p->nb + 1]);
 }

@@ -1,18 +1,19 @@
 // The matmul template (cpu-codegen matmul=template, the default) on a linear + relu
-// tem kernel of odd sizes (M=20, N=70, K=45): parallel over (N panels of 32, M blocks
-// of 96 rows); each iteration packs its panel of B into a [K][32] stack buffer (masked
+// tem kernel of odd sizes (M=20, N=70, K=45): parallel over (M blocks, N panels of
+// 32; vectors of 16 lanes, blocks of 12 rows: 2 blocks); each iteration packs its panel of B into a [K][32] stack buffer (masked
 // loads past N, zeros there), then runs 6-row tiles with 12 vector<16xf32>
 // accumulators in iter_args (one broadcast A element per row and k, two B vectors, FMAs);
 // the epilogue (bias, relu) is applied to each accumulator vector and stored once,
 // masked past N; the 2 remaining rows (20 = 3 x 6 + 2) run a 2-row tile in the last block.
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen=remarks 2>%t.remarks | FileCheck %s
+// The remark and the kernel's braze.template attribute give the tile sizes.
+// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks lanes=16 mc=12" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="mr=4 nr=16 mc=8" | FileCheck %s --check-prefix=SMALL
+// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="mr=4 nr=16 mc=8 lanes=16" | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_matmul_add_relu_0(
 // CHECK-SAME: %[[A:.*]]: memref<20x45xf32>, %[[B:.*]]: memref<45x70xf32>, %[[BIAS:.*]]: memref<70xf32>, %[[Y:.*]]: memref<20x70xf32>)
-// CHECK-SAME: braze.template = "gemm mr=6 nr=32 mc=96 vw=16 b=packed-per-panel"
-// CHECK: scf.parallel (%[[NT:.*]], %[[MB:.*]]) = (%c0, %c0) to (%c3, %c1)
+// CHECK-SAME: braze.template = "gemm mr=6 nr=32 mc=12 vw=16 b=packed-per-panel"
+// CHECK: scf.parallel (%[[MB:.*]], %[[NT:.*]]) = (%c0, %c0) to (%c2, %c3)
 // CHECK: %[[PANEL:.*]] = memref.alloca() {alignment = 64 : i64} : memref<45x32xf32>
 // CHECK: scf.for %[[PK:.*]] = %c0 to %c45
 // CHECK: vector.maskedload %[[B]][%[[PK]],
@@ -34,11 +35,11 @@
 // CHECK: scf.if
 // CHECK: scf.for %{{.*}} = %c0 to %c45 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 
-// REMARK: remark: cpu-codegen: kernel @cpu_tem_fused_matmul_add_relu_0: matmul template gemm mr=6 nr=32 mc=96 vw=16 b=packed-per-panel, 20x70x45, 3 panel(s), epilogue of 1 generic(s)
+// REMARK: remark: cpu-codegen: kernel @cpu_tem_fused_matmul_add_relu_0: matmul template gemm mr=6 nr=32 mc=12 vw=16 b=packed-per-panel, 20x70x45, 3 panel(s), epilogue of 1 generic(s)
 
 // Other tile sizes: 4 rows, one vector per row, blocks of 8 rows (3 blocks).
 // SMALL: braze.template = "gemm mr=4 nr=16 mc=8 vw=16 b=packed-per-panel"
-// SMALL: scf.parallel ({{.*}}) = (%c0, %c0) to (%c5, %c3)
+// SMALL: scf.parallel ({{.*}}) = (%c0, %c0) to (%c3, %c5)
 // SMALL: memref.alloca() {alignment = 64 : i64} : memref<45x16xf32>
 // SMALL: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 func.func @linear_relu(%x: tensor<20x45xf32>, %w: tensor<45x70xf32>, %b: tensor<70xf32>) -> tensor<20x70xf32> {
