@@ -1,0 +1,43 @@
+#!/bin/sh
+# Build the GPU correctness cases on the development machine (no GPU needed):
+#   test/gpu/prepare.sh OUTDIR [BUILD] [--with-workloads]
+# For each module (test/e2e/*.mlir but the xfail ones and user-kernel-linalg, whose
+# non-graph callee the reference interpreter cannot evaluate; examples/mlp.mlir,
+# test/gpu/cases/*.mlir; with --with-workloads also bench/workloads/*.mlir):
+# OUTDIR/STEM/lib.so (braze compile --target=cuda; OUTDIR/STEM/compile.log says why
+# when it fails) and, per public function FUNC, OUTDIR/STEM/FUNC/in*.npy (seeded
+# random inputs) and out*.npy (the reference interpreter's outputs). Also
+# OUTDIR/smoke/contract.so and contract_graphs.so (hand-written kernels,
+# test/gpu/check_contract.py). Then, on the GPU machine: test/gpu/run.sh OUTDIR
+set -u
+out=$1
+build=${2:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+braze="$build/braze"
+files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
+case " $* " in *" --with-workloads "*) files="$files $(ls "$root"/bench/workloads/*.mlir)" ;; esac
+mkdir -p "$out/smoke"
+"$braze" compile "$root/test/targets/cuda/Inputs/contract.mlir" --target=cuda --pipeline=cuda-lower --no-header \
+  -o "$out/smoke/contract.so" || exit 1
+"$braze" compile "$root/test/targets/cuda/Inputs/contract.mlir" --target=cuda --pipeline=cuda-lower --no-header \
+  --cuda-graphs -o "$out/smoke/contract_graphs.so" || exit 1
+compiled=0 failed=0
+for f in $files; do
+  stem=$(basename "$f" .mlir)
+  d="$out/$stem"
+  mkdir -p "$d"
+  if "$braze" compile "$f" --target=cuda --no-header -o "$d/lib.so" >"$d/compile.log" 2>&1; then
+    compiled=$((compiled + 1))
+    rm -f "$d/compile.log"
+  else
+    failed=$((failed + 1))
+    echo "$stem: does not compile for cuda: $(head -1 "$d/compile.log")"
+  fi
+  # Public functions: `func.func @NAME(` at the start of a line (private ones say so).
+  for fn in $(sed -n 's/^func\.func @\([A-Za-z_][A-Za-z_0-9]*\)(.*/\1/p' "$f"); do
+    "$braze" run "$f" --func "$fn" --seed 0 --quiet --save-inputs "$d/$fn" --save-outputs "$d/$fn" ||
+      echo "$stem/$fn: the reference interpreter failed"
+  done
+done
+echo "prepared $out: $compiled modules compiled, $failed did not; $(du -sh "$out" | cut -f1)"
