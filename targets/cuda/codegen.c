@@ -9,10 +9,14 @@
  *
  * Options:
  *   remarks      remark each kernel's shape, grid, block and vector width
- *   block=N      threads per block of element kernels (default 256; 32..1024, a power of 2)
+ *   block=N      threads per block of element kernels (default 256; a power of 2 from
+ *                the warp size to the most threads per block)
  *   max-regs=N   row elements one thread keeps in registers across a row kernel's
  *                generics (default 32); longer rows loop and re-read
- *   vec=N        elements per vector access: 4 (128-bit f32, default), 2 or 1 */
+ *   vec=N        elements per vector access: 4, 2 or 1 (default: the target's vector
+ *                width over 32 bits, 4 on sm_90)
+ * Warp size, vector width and the most threads per block come from the cuda target's
+ * BrazeTargetCosts (targets/cuda/target.c). */
 #include "targets/cuda/codegen.h"
 
 #include <stdio.h>
@@ -24,6 +28,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "targets/target.h"
 
 static const char *const allowed_options[] = {"remarks", "block", "max-regs", "vec", NULL};
 
@@ -32,13 +37,21 @@ static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo &&
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_options_check(options, "cuda-codegen", allowed_options, error))
     return NULL;
+  /* the GPU's facts, from the cuda target when it is built (H100 values otherwise) */
+  BrazeTargetCosts costs = {.vector_width_bits = 128, .warp_size = 32, .max_threads_per_block = 1024};
+  const BrazeTarget *target = braze_target_lookup("cuda");
+  if (target && target->query_costs)
+    target->query_costs(&costs);
   CuOptions *o = calloc(1, sizeof *o);
   o->remarks = braze_option_flag(options, "remarks");
+  o->warp = costs.warp_size;
+  o->max_block = costs.max_threads_per_block;
   bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
-            braze_option_int(options, "vec", 4, &o->vec, error);
-  if (ok && !pow2_in(o->block, 32, 1024)) {
-    braze_str_printf(error, "option 'block' expects a power of 2 from 32 to 1024, got %lld", o->block);
+            braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error);
+  if (ok && !pow2_in(o->block, o->warp, o->max_block)) {
+    braze_str_printf(error, "option 'block' expects a power of 2 from %d to %d, got %lld", o->warp, o->max_block,
+                     o->block);
     ok = false;
   } else if (ok && !pow2_in(o->vec, 1, 4)) {
     braze_str_printf(error, "option 'vec' expects 1, 2 or 4, got %lld", o->vec);

@@ -24,6 +24,8 @@ typedef struct {
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */
   long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */
+  int warp;             /* the target's warp size (BrazeTargetCosts) */
+  int max_block;        /* the target's most threads per block */
 } CuOptions;
 
 /* How a kernel maps onto the GPU. */

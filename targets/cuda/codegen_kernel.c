@@ -243,9 +243,10 @@ static int64_t prod(const int64_t *ext, int from, int to) {
   return p;
 }
 
-static int pow2_at_least(int64_t n) {
-  int p = 1;
-  while (p < n && p < 1024)
+/* The smallest power of 2 >= n, between the warp size and the most threads per block. */
+static int threads_for(const CuKernel *K, int64_t n) {
+  int p = K->opts->warp;
+  while (p < n && p < K->opts->max_block)
     p *= 2;
   return p;
 }
@@ -305,12 +306,11 @@ static bool choose_row(CuKernel *K) {
       K->vec = 1;
   }
   /* threads: enough that each keeps at most max_regs elements, at least 4 warps when
-   * the row has that much work, at most 1024 */
+   * the row has that much work, at most the target's most per block */
   int64_t vectors = (inner_max + K->vec - 1) / K->vec;
   int64_t per_thread = K->opts->max_regs / K->vec > 0 ? K->opts->max_regs / K->vec : 1;
   int64_t want = (vectors + per_thread - 1) / per_thread;
-  int block = pow2_at_least(want < 128 ? (vectors < 128 ? vectors : 128) : want);
-  K->block = block < 32 ? 32 : block;
+  K->block = threads_for(K, want < 128 ? (vectors < 128 ? vectors : 128) : want);
   K->chunks = (int)((vectors + K->block - 1) / K->block);
   K->unrolled = K->chunks <= per_thread;
   return true;
@@ -370,7 +370,7 @@ static bool choose_element(CuKernel *K) {
   K->block = (int)K->opts->block;
   int64_t threads = (most + K->vec - 1) / K->vec;
   if (threads < K->block)
-    K->block = pow2_at_least(threads) < 32 ? 32 : pow2_at_least(threads);
+    K->block = threads_for(K, threads);
   K->grid[0] = (threads + K->block - 1) / K->block;
   K->grid[1] = K->grid[2] = 1;
   if (K->grid[0] > 0x7fffffff)

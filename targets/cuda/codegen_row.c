@@ -22,9 +22,9 @@
 
 /* ---- block reduction ---- */
 
-static MlirValue shuffle_xor(CgBuilder *b, MlirValue v, int offset) {
+static MlirValue shuffle_xor(CgBuilder *b, MlirValue v, int offset, int width) {
   MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
-  MlirValue ops[3] = {v, cg_constant(b, mlirIntegerAttrGet(i32, offset)), cg_constant(b, mlirIntegerAttrGet(i32, 32))};
+  MlirValue ops[3] = {v, cg_constant(b, mlirIntegerAttrGet(i32, offset)), cg_constant(b, mlirIntegerAttrGet(i32, width))};
   MlirType results[2] = {mlirValueGetType(v), mlirIntegerTypeGet(b->ctx, 1)};
   MlirNamedAttribute mode = cg_named(b->ctx, "mode", cg_parse_attr(b->ctx, "#gpu<shuffle_mode xor>"));
   return mlirOperationGetResult(cg_create(b, "gpu.shuffle", 3, ops, 2, results, 1, &mode), 0);
@@ -32,18 +32,19 @@ static MlirValue shuffle_xor(CgBuilder *b, MlirValue v, int offset) {
 
 static MlirValue warp_reduce(CuKernel *K, CgBuilder *b, const CuItem *it, MlirValue v, int lanes) {
   for (int offset = lanes / 2; offset >= 1; offset /= 2)
-    v = cu_combine(K, b, it, v, shuffle_xor(b, v, offset));
+    v = cu_combine(K, b, it, v, shuffle_xor(b, v, offset, K->opts->warp));
   return v;
 }
 
 static MlirValue block_reduce(CuKernel *K, CgBuilder *b, const CuItem *it, MlirValue v) {
-  if (K->block <= 32)
+  int w = K->opts->warp;
+  if (K->block <= w)
     return warp_reduce(K, b, it, v, K->block);
-  v = warp_reduce(K, b, it, v, 32);
-  int warps = K->block / 32;
+  v = warp_reduce(K, b, it, v, w);
+  int warps = K->block / w;
   MlirValue partials = cu_workgroup_buffer(K, mlirValueGetType(v), warps);
-  MlirValue c32 = cg_index(b, 32);
-  MlirValue lane = cu_arith(b, "arith.remui", K->tid, c32), warp = cu_arith(b, "arith.divui", K->tid, c32);
+  MlirValue cw = cg_index(b, w);
+  MlirValue lane = cu_arith(b, "arith.remui", K->tid, cw), warp = cu_arith(b, "arith.divui", K->tid, cw);
   CgBuilder then_b, else_b;
   cg_if(b, cu_cmp_ult(b, lane, cg_index(b, 1)), &then_b, &else_b);
   cg_store(&then_b, v, partials, 1, &warp);
@@ -51,8 +52,8 @@ static MlirValue block_reduce(CuKernel *K, CgBuilder *b, const CuItem *it, MlirV
   MlirValue slot = cu_arith(b, "arith.minui", lane, cg_index(b, warps - 1));
   MlirValue x = cg_load(b, partials, 1, &slot);
   x = cu_select(b, cu_cmp_ult(b, lane, cg_index(b, warps)), x, cu_identity(K, b, it));
-  /* over all 32 lanes (identities beyond `warps`), so that every thread gets the total */
-  return warp_reduce(K, b, it, x, 32);
+  /* over all lanes (identities beyond `warps`), so that every thread gets the total */
+  return warp_reduce(K, b, it, x, w);
 }
 
 /* ---- chunks of a row generic's inner space ---- */
