@@ -216,7 +216,7 @@ static int braze_cu_load_image(BrazeCuImage *img) {
 
 static int braze_cu_load_program(BrazeCuProgram *p) {
   for (int i = 0; i < p->num_images; ++i)
-    if (braze_cu_load_image(&p->images[i]))
+    if (!p->images[i].module && braze_cu_load_image(&p->images[i])) /* loaded ones stay for the next try */
       return 1;
   for (int i = 0; i < p->num_kernels; ++i) {
     BrazeCuKernel *k = &p->kernels[i];
@@ -234,9 +234,16 @@ static int braze_cu_load_program(BrazeCuProgram *p) {
   }
   for (int i = 0; i < p->num_constants; ++i) {
     BrazeCuConstant *c = &p->constants[i];
-    if (braze_cu_check(braze_cu.MemAlloc(&c->device, c->bytes ? c->bytes : 1), "cuMemAlloc (constants)") ||
-        (c->bytes && braze_cu_check(braze_cu.MemcpyHtoD(c->device, c->data, c->bytes), "cuMemcpyHtoD (constants)")))
+    if (c->device) /* uploaded by an earlier, failed try */
+      continue;
+    CUdeviceptr d = 0;
+    if (braze_cu_check(braze_cu.MemAlloc(&d, c->bytes ? c->bytes : 1), "cuMemAlloc (constants)"))
       return 1;
+    if (c->bytes && braze_cu_check(braze_cu.MemcpyHtoD(d, c->data, c->bytes), "cuMemcpyHtoD (constants)")) {
+      braze_cu.MemFree(d);
+      return 1;
+    }
+    c->device = d;
   }
   return 0;
 }

@@ -99,6 +99,11 @@ static bool build_artifact(const char *dir, const BrazeEmitOptions *opts, BrazeS
   else
     close(fd);
   ok = ok && compile_source(dir, opts->kind == BRAZE_EMIT_OBJECT, tmp.data, opts->output, error);
+  if (ok) { /* mkstemp made it 0600: give it the mode the compiler would have */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(tmp.data, (opts->kind == BRAZE_EMIT_OBJECT ? 0666 : 0777) & ~mask);
+  }
   if (ok && !(ok = rename(tmp.data, opts->output) == 0))
     braze_str_printf(error, "cannot write '%s': %s", opts->output, strerror(errno));
   if (!ok && fd >= 0)
