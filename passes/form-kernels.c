@@ -36,7 +36,7 @@ typedef struct {
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
                                            "max-ops",     "target",        "report",        "report-format",
                                            "explain",     "remarks",       "plan-out",      "plan",
-                                           "plan-mode",   NULL};
+                                           "plan-mode",   "persistent-max", NULL};
 
 static void destroy_state(void *state) {
   Options *o = state;
@@ -135,7 +135,8 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   const BrazeOption *target = braze_option_find(opts, "target");
   o->target = strdup(target && target->value && *target->value ? target->value : "cpu");
   bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
-            braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error);
+            braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error) &&
+            braze_option_int(opts, "persistent-max", 1024, &o->rules.persistent_max, error);
   if (ok && o->rules.max_ops < 1) {
     braze_str_printf(error, "form-kernels: max-ops must be at least 1, got %lld", o->rules.max_ops);
     ok = false;
@@ -306,6 +307,7 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  no-epilogue          no reduction -> pointwise epilogue fusion\n"
                     "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"
+                    "  persistent-max=N     a reduction over at most N elements is a `per` kernel (default 1024)\n"
                     "  target=NAME          kernel name prefix (default cpu)\n"
                     "  report[=FILE]        print the fusion report (stderr, or FILE)\n"
                     "  report-format=text|json|dot  dot: the fusion graph for Graphviz\n"

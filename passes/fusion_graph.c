@@ -106,6 +106,24 @@ static TopKind classify(MlirOperation op) {
 
 /* ---- node analysis ---- */
 
+/* Origins parallel to ops: braze.origins when it has one string per op, else the ops. */
+static void set_origins(FkNode *n, MlirOperation op) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(op, braze_ref("braze.origins"));
+  bool usable = !mlirAttributeIsNull(attr) && mlirAttributeIsAArray(attr) &&
+                mlirArrayAttrGetNumElements(attr) == (intptr_t)n->num_ops;
+  for (size_t i = 0; usable && i < n->num_ops; ++i)
+    usable = mlirAttributeIsAString(mlirArrayAttrGetElement(attr, (intptr_t)i));
+  n->origins = calloc(n->num_ops + 1, sizeof *n->origins);
+  for (size_t i = 0; i < n->num_ops; ++i) {
+    if (!usable) {
+      n->origins[i] = strdup(n->ops[i]);
+      continue;
+    }
+    MlirStringRef s = mlirStringAttrGetValue(mlirArrayAttrGetElement(attr, (intptr_t)i));
+    n->origins[i] = strndup(s.data, s.length);
+  }
+}
+
 static void set_ops_from_attr(FkNode *n, MlirOperation op, const char *fallback) {
   MlirAttribute attr = mlirOperationGetAttributeByName(op, braze_ref("braze.ops"));
   if (!mlirAttributeIsNull(attr) && mlirAttributeIsAArray(attr) && mlirArrayAttrGetNumElements(attr) > 0) {
@@ -118,13 +136,16 @@ static void set_ops_from_attr(FkNode *n, MlirOperation op, const char *fallback)
       MlirStringRef s = mlirStringAttrGetValue(e);
       n->ops[n->num_ops++] = strndup(s.data, s.length);
     }
-    if (n->num_ops)
+    if (n->num_ops) {
+      set_origins(n, op);
       return;
+    }
     free(n->ops);
   }
   n->ops = calloc(1, sizeof *n->ops);
   n->ops[0] = strdup(fallback);
   n->num_ops = 1;
+  set_origins(n, op);
 }
 
 static bool has_op(const FkNode *n, const char *name) {
@@ -526,9 +547,12 @@ void fk_graph_build(FkGraph *g, MlirOperation func, const FkRules *rules) {
 void fk_graph_free(FkGraph *g) {
   for (size_t i = 0; i < g->num_nodes; ++i) {
     FkNode *n = &g->nodes[i];
-    for (size_t k = 0; k < n->num_ops; ++k)
+    for (size_t k = 0; k < n->num_ops; ++k) {
       free(n->ops[k]);
+      free(n->origins[k]);
+    }
     free(n->ops);
+    free(n->origins);
     free(n->space);
     free(n->reduced);
     free(n->reads);
@@ -572,5 +596,11 @@ const char *fk_group_kind(const FkGraph *g, int group) {
     return "ext";
   if (gr->has_contraction)
     return "tem";
-  return gr->has_red ? "red" : "poi";
+  if (!gr->has_red)
+    return "poi";
+  long long extent = 1;
+  for (int d = 0; d < gr->rank; ++d)
+    if (gr->reduced[d])
+      extent *= gr->space[d];
+  return gr->rank >= 0 && extent <= g->rules.persistent_max ? "per" : "red";
 }

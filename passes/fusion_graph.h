@@ -45,6 +45,7 @@ typedef struct {
   MlirOperation op;
   FkNodeClass cls;
   char **ops; /* graph op mnemonics (braze.ops, or a default) */
+  char **origins; /* per op: the op the user wrote (braze.origins: a composite), or the op */
   size_t num_ops;
   int rank;       /* loops; -1 when the loop ranges are unknown (dynamic) */
   int64_t *space; /* loop ranges */
@@ -111,6 +112,7 @@ typedef struct {
 typedef struct {
   bool disable, no_horizontal, no_epilogue, epilogue_templates;
   long long max_ops;
+  long long persistent_max; /* a reduction over at most this many elements is `per` */
 } FkRules;
 
 /* Scratch of the cycle check's searches, allocated once per graph: a search per
@@ -171,7 +173,10 @@ bool fk_is_support_op(MlirOperation op);
 
 const char *fk_reason_name(FkReason r);
 const char *fk_category_name(FkCategory c);
-/* "poi", "red", "tem", "ext" for group g; NULL for opaque groups (not outlined). */
+/* "poi", "red", "per", "tem", "ext" for group g; NULL for opaque groups (not outlined).
+ * `per` (persistent): a reduction group whose reduced extent is at most
+ * rules.persistent_max elements, so a row stays in registers or L1 across the
+ * kernel's passes over it (Inductor's persistent reductions); `red` otherwise. */
 const char *fk_group_kind(const FkGraph *g, int group);
 /* Nodes of group g in program order; returns the count (caller frees *out). */
 size_t fk_group_nodes(const FkGraph *g, int group, int **out);

@@ -36,7 +36,12 @@ static bool symbol_exists(MlirOperation func, const char *name) {
   return false;
 }
 
-/* The group's graph ops in program order, duplicates dropped (Inductor style). */
+/* Kernel names list at most this many origins (Inductor caps its names likewise). */
+enum { MAX_NAME_ORIGINS = 6 };
+
+/* The group's origins (the ops the user wrote: a composite's name for the ops it
+ * was decomposed into) in program order, duplicates dropped, at most
+ * MAX_NAME_ORIGINS (Inductor style). kernel.ops keeps every primitive. */
 static void append_unique_ops(const FkGraph *g, int group, BrazeStr *name) {
   const char **seen = calloc(1, sizeof *seen);
   size_t num_seen = 0;
@@ -44,15 +49,15 @@ static void append_unique_ops(const FkGraph *g, int group, BrazeStr *name) {
     const FkNode *n = &g->nodes[i];
     if (n->group != group)
       continue;
-    for (size_t k = 0; k < n->num_ops; ++k) {
+    for (size_t k = 0; k < n->num_ops && num_seen < MAX_NAME_ORIGINS; ++k) {
       bool dup = false;
       for (size_t s = 0; s < num_seen && !dup; ++s)
-        dup = strcmp(seen[s], n->ops[k]) == 0;
+        dup = strcmp(seen[s], n->origins[k]) == 0;
       if (dup)
         continue;
       seen = realloc(seen, (num_seen + 1) * sizeof *seen);
-      seen[num_seen++] = n->ops[k];
-      braze_str_printf(name, "_%s", n->ops[k]);
+      seen[num_seen++] = n->origins[k];
+      braze_str_printf(name, "_%s", n->origins[k]);
     }
   }
   free(seen);

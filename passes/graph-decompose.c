@@ -25,6 +25,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/graph_builder.h"
+#include "passes/origins.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -513,6 +514,8 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern, MlirOpera
     return mlirLogicalResultSuccess();
   }
   GraphBuilder b = braze_gb_for_pattern(rewriter, op);
+  /* The new ops remember the composite (form-kernels names kernels by it). */
+  b.loc = braze_origin_loc(b.loc, name);
   /* Each rewrite fn checks everything before it builds anything, so a failed
    * check leaves the IR untouched. */
   MlirValue replacement = data->entry->rewrite(op, &b, data->run);

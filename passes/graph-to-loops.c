@@ -19,6 +19,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/loop_utils.h"
+#include "passes/origins.h"
 #include "passes/view_maps.h"
 #include "passes/passes.h"
 #include "support/context.h"
@@ -327,6 +328,17 @@ static MlirAttribute ops_attr(MlirContext ctx, const char *mnemonic) {
   return braze_string_array(ctx, &mnemonic, 1);
 }
 
+/* braze.origins of a generic built at a graph op's location: the composite the op
+ * came from (graph-decompose), where there is one. */
+static void set_origins(MlirOperation generic) {
+  MlirStringRef origin;
+  if (!braze_loc_origin(mlirOperationGetLocation(generic), &origin))
+    return;
+  MlirContext ctx = mlirOperationGetContext(generic);
+  MlirAttribute name = mlirStringAttrGet(ctx, origin);
+  braze_set_origins(generic, mlirArrayAttrGet(ctx, 1, &name));
+}
+
 /* Build a generic at `op` writing into `init` (whose type is the result type), with
  * `reads`, the output map `out_map`, and loops `reduction` flags. */
 static MlirValue build(Lowering *L, MlirOperation op, const char *mnemonic, Reads *reads, MlirValue init,
@@ -347,7 +359,10 @@ static MlirValue build(Lowering *L, MlirOperation op, const char *mnemonic, Read
   };
   body->reads = reads;
   MlirOperation generic = braze_build_generic(&b, &spec);
-  return mlirOperationIsNull(generic) ? (MlirValue){NULL} : mlirOperationGetResult(generic, 0);
+  if (mlirOperationIsNull(generic))
+    return (MlirValue){NULL};
+  set_origins(generic);
+  return mlirOperationGetResult(generic, 0);
 }
 
 static MlirValue empty_like(MlirOperation op, MlirType type) {
@@ -518,6 +533,7 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
 
 static void set_ops_attr(Lowering *L, MlirValue v, const char *mnemonic) {
   mlirOperationSetAttributeByName(mlirOpResultGetOwner(v), braze_ref(BRAZE_OPS_ATTR), ops_attr(L->ctx, mnemonic));
+  set_origins(mlirOpResultGetOwner(v));
 }
 
 /* A graph.concat whose only use is another graph.concat along the same dim: it is

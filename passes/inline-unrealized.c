@@ -33,6 +33,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/loop_utils.h"
+#include "passes/origins.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -338,6 +339,8 @@ static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer,
     };
     BrazeBuilder b = braze_builder_before(consumer);
     rebuilt = braze_build_generic(&b, &spec);
+    if (!mlirOperationIsNull(rebuilt))
+      braze_set_origins(rebuilt, braze_string_array_concat(ctx, braze_origins_of(producer), braze_origins_of(consumer)));
   }
   free(in);
   return rebuilt;

@@ -63,6 +63,16 @@ bool braze_location_name(MlirLocation loc, const char **name, size_t *len) {
   }
   if (mlirLocationIsACallSite(loc))
     return braze_location_name(mlirLocationCallSiteGetCallee(loc), name, len);
+  if (mlirLocationIsAFused(loc)) { /* e.g. graph-decompose's origin around an ONNX name */
+    intptr_t n = mlirLocationFusedGetNumLocations(loc);
+    MlirLocation *locs = calloc((size_t)(n ? n : 1), sizeof *locs);
+    mlirLocationFusedGetLocations(loc, locs);
+    bool found = false;
+    for (intptr_t i = 0; i < n && !found; ++i)
+      found = braze_location_name(locs[i], name, len);
+    free(locs);
+    return found;
+  }
   return false;
 }
 

@@ -51,7 +51,8 @@ void braze_emit(MlirLocation loc, BrazeSeverity severity, const char *fmt, ...)
  * fused locations. Returns false for locations with no file position. */
 bool braze_location_file_line_col(MlirLocation loc, const char **file, size_t *file_len,
                                   unsigned *line, unsigned *col);
-/* The innermost name of a NameLoc (e.g. an ONNX node name), or NULL/0. */
+/* The innermost name of a NameLoc (e.g. an ONNX node name), looking through call-site
+ * and fused locations (the first child with a name), or NULL/0. */
 bool braze_location_name(MlirLocation loc, const char **name, size_t *len);
 
 const char *braze_severity_name(BrazeSeverity s);

@@ -1,5 +1,5 @@
 // Fusion kinds compiled and checked under cpu-default and cpu-no-fusion; the kernel
-// dumps show what fused (names are <target>_<kind>_fused_<ops>_<index>).
+// dumps show what fused (names are <target>_<kind>_fused_<origins>_<index>).
 // Large shapes, four pipelines: numerical coverage, checked in the normal build only
 // (the smaller e2e tests run the same compile and check paths under the sanitizers).
 // UNSUPPORTED: asan
@@ -22,8 +22,8 @@
 
 // FUSED-DAG: cpu_poi_fused_add_mul_relu_neg_exp_{{[0-9]+}}.mlir
 // FUSED-DAG: cpu_poi_fused_tanh_sigmoid_{{[0-9]+}}.mlir
-// FUSED-DAG: cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_{{[0-9]+}}.mlir
-// FUSED-DAG: cpu_red_fused_reduce_mean_sub_{{[0-9]+}}.mlir
+// FUSED-DAG: cpu_per_fused_reduce_max_sub_exp_reduce_sum_div_{{[0-9]+}}.mlir
+// FUSED-DAG: cpu_per_fused_reduce_mean_sub_{{[0-9]+}}.mlir
 // FUSED-DAG: cpu_tem_fused_matmul_add_tanh_{{[0-9]+}}.mlir
 // One kernel per op without fusion.
 // UNFUSED-NOT: add_mul

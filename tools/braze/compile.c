@@ -3,7 +3,8 @@
  *
  *   braze compile FILE.mlir [--target=cpu] [--pipeline=NAME|FILE] [-o OUT]
  *                 [-c | --emit=so|obj|mlir|llvm] [--header=FILE | --no-header]
- *                 [--dump-kernels=DIR] */
+ *                 [--dump-kernels=DIR] [--fusion-plan=FILE] */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +30,65 @@ static const char help[] =
     "                          cuda: DIR/KERNEL.ptx)\n"
     "  --cuda-graphs           cuda: each entry records its launches as a CUDA graph at its\n"
     "                          first call per set of pointers and replays it after\n"
+    "  --fusion-plan=FILE      form the kernels a fusion plan lists: form-kernels{plan=FILE}\n"
+    "                          in the pipeline (docs/fusion-plans.md)\n"
     "  --list-targets          print each target's pipelines, runtime and cost facts\n";
 
 typedef struct {
-  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit;
+  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan;
   bool object, no_header, cuda_graphs;
 } CompileFlags;
 
 static void print_error(const char *cmd, const char *input, const BrazeStr *error) {
   if (error->len)
     fprintf(stderr, "braze %s: %s: error: %s\n", cmd, input, error->data);
+}
+
+static const char *fusion_plan;
+
+void braze_compile_set_fusion_plan(const char *path) { fusion_plan = path; }
+
+static bool is_element_end(char c) { return c == '\0' || c == ',' || c == ')' || c == '{' || c == ' '; }
+
+/* Give the pipeline's form-kernels the option plan=PATH: `form-kernels` becomes
+ * `form-kernels{plan=PATH}`, `form-kernels{...}` gets it appended inside. */
+static bool add_fusion_plan(BrazeStr *text, const char *path, BrazeStr *error) {
+  for (const char *c = path; *c; ++c)
+    if (isspace((unsigned char)*c) || strchr("{}(),=", *c)) {
+      braze_str_printf(error, "--fusion-plan: the path '%s' has a character a pipeline option cannot hold", path);
+      return false;
+    }
+  static const char pass[] = "form-kernels";
+  const char *t = braze_str_cstr(text), *at = t;
+  while ((at = strstr(at, pass)) &&
+         !((at == t || strchr(",( ", at[-1])) && is_element_end(at[sizeof pass - 1])))
+    at += sizeof pass - 1;
+  if (!at) {
+    braze_str_puts(error, "--fusion-plan: the pipeline has no form-kernels pass");
+    return false;
+  }
+  size_t pos = (size_t)(at - t) + sizeof pass - 1;
+  BrazeStr out = {0};
+  braze_str_append(&out, t, pos);
+  if (t[pos] == '{') {
+    const char *close = strchr(t + pos, '}');
+    bool has_plan = false;
+    for (const char *c = t + pos; close && c < close && !has_plan; ++c)
+      has_plan = strncmp(c, "plan=", 5) == 0 && strchr("{ ", c[-1]);
+    if (!close || has_plan) {
+      braze_str_puts(error, "--fusion-plan: the pipeline's form-kernels already has a plan= option");
+      braze_str_free(&out);
+      return false;
+    }
+    braze_str_append(&out, t + pos, (size_t)(close - t - pos));
+    braze_str_printf(&out, " plan=%s", path);
+    braze_str_puts(&out, close);
+  } else {
+    braze_str_printf(&out, "{plan=%s}%s", path, t + pos);
+  }
+  braze_str_free(text);
+  *text = out;
+  return true;
 }
 
 bool braze_compile_file(const char *cmd, const char *input, const char *target_name, const char *pipeline,
@@ -50,6 +100,8 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
   }
   BrazeStr text = {0}, error = {0};
   bool ok = braze_pipeline_resolve(pipeline ? pipeline : target->default_pipeline, &text, &error);
+  if (ok && fusion_plan)
+    ok = add_fusion_plan(&text, fusion_plan, &error);
   if (!ok) {
     fprintf(stderr, "braze %s: %s\n", cmd, error.data);
     braze_str_free(&text);
@@ -156,7 +208,8 @@ static int parse_flags(int argc, char **argv, CompileFlags *f) {
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--pipeline", &f->pipeline)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--header", &f->header)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--emit", &f->emit)) ||
-        (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels))) {
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-plan", &f->fusion_plan))) {
       if (r < 0)
         return -1;
       continue;
@@ -180,6 +233,7 @@ int braze_cmd_compile(int argc, char **argv) {
   int r = parse_flags(argc, argv, &f);
   if (r)
     return r == -2 ? 0 : 1;
+  braze_compile_set_fusion_plan(f.fusion_plan);
   BrazeEmitOptions emit = {.dump_kernels = f.dump_kernels, .source_name = f.input, .graph_replay = f.cuda_graphs};
   if (!parse_emit(&f, &emit.kind)) {
     fprintf(stderr, "braze compile: bad --emit '%s' (so, obj, mlir or llvm; -c means obj)\n",

@@ -4,7 +4,7 @@
 // RUN: FileCheck %s --match-full-lines --strict-whitespace < %t.dot
 // RUN: braze-opt %s --form-kernels=report-format=dot 2>&1 >/dev/null | FileCheck %s --check-prefix=STDERR
 
-// IR: call @cpu_red_fused_reduce_sum_div_0
+// IR: call @cpu_per_fused_reduce_sum_div_0
 // IR: call @cpu_poi_fused_mul_1
 
 // CHECK:digraph fusion {
@@ -14,7 +14,7 @@
 // CHECK-NEXT:  subgraph cluster_f0 {
 // CHECK-NEXT:    label="@f";
 // CHECK-NEXT:    subgraph cluster_f0_k0 {
-// CHECK-NEXT:      label="cpu_red_fused_reduce_sum_div_0\nred, score 144";
+// CHECK-NEXT:      label="cpu_per_fused_reduce_sum_div_0\nper, score 144";
 // CHECK-NEXT:      style=filled; fillcolor="#e8f5e9";
 // CHECK-NEXT:      f0_n0 [label="#0 f/reduce_sum#0\nreduce_sum\nred 4x8"];
 // CHECK-NEXT:      f0_n1 [label="#1 Div \"q\"\ndiv\npoi 4x8"];

@@ -4,17 +4,17 @@
 // RUN: braze-opt %s --split-input-file --form-kernels=report 2>%t.report | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.report
 
-// CHECK-LABEL: func.func private @cpu_red_fused_reduce_mean_sub_mul_add_rsqrt_0(
+// CHECK-LABEL: func.func private @cpu_per_fused_reduce_mean_sub_mul_add_rsqrt_0(
 // CHECK-SAME: %{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8xf32>, %{{.*}}: tensor<8xf32>) -> tensor<4x8xf32>
-// CHECK-SAME: kernel.kind = "red"
+// CHECK-SAME: kernel.kind = "per"
 // CHECK-SAME: kernel.ops = ["reduce_mean", "reduce_mean", "sub", "mul", "reduce_mean", "reduce_mean", "add", "rsqrt", "mul", "mul", "add"]
 // CHECK-LABEL: func.func @layer_norm(
-// CHECK-NEXT: call @cpu_red_fused_reduce_mean_sub_mul_add_rsqrt_0(%arg0, %arg1, %arg2)
+// CHECK-NEXT: call @cpu_per_fused_reduce_mean_sub_mul_add_rsqrt_0(%arg0, %arg1, %arg2)
 // CHECK-NEXT: return
 // REPORT-LABEL: form-kernels report @layer_norm
 // REPORT: #3 reduce_mean,add,rsqrt poi 4x1
 // REPORT: kernels:
-// REPORT-NEXT: cpu_red_fused_reduce_mean_sub_mul_add_rsqrt_0 red nodes=#0,#1,#2,#3,#4
+// REPORT-NEXT: cpu_per_fused_reduce_mean_sub_mul_add_rsqrt_0 per nodes=#0,#1,#2,#3,#4
 func.func @layer_norm(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<4x1xf32>
@@ -64,16 +64,16 @@ func.func @layer_norm(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>)
 
 // -----
 
-// CHECK-LABEL: func.func private @cpu_red_fused_mul_reduce_mean_add_rsqrt_0(
+// CHECK-LABEL: func.func private @cpu_per_fused_mul_reduce_mean_add_rsqrt_0(
 // CHECK-SAME: %{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8xf32>) -> tensor<4x8xf32>
-// CHECK-SAME: kernel.kind = "red"
+// CHECK-SAME: kernel.kind = "per"
 // CHECK-LABEL: func.func @rms_norm(
-// CHECK-NEXT: call @cpu_red_fused_mul_reduce_mean_add_rsqrt_0(%arg0, %arg1)
+// CHECK-NEXT: call @cpu_per_fused_mul_reduce_mean_add_rsqrt_0(%arg0, %arg1)
 // CHECK-NEXT: return
 // REPORT-LABEL: form-kernels report @rms_norm
 // REPORT: #1 reduce_mean,add,rsqrt poi 4
 // REPORT: kernels:
-// REPORT-NEXT: cpu_red_fused_mul_reduce_mean_add_rsqrt_0 red nodes=#0,#1,#2
+// REPORT-NEXT: cpu_per_fused_mul_reduce_mean_add_rsqrt_0 per nodes=#0,#1,#2
 func.func @rms_norm(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<4xf32>

@@ -11,23 +11,23 @@
 // DEFAULT: #0 -> #2 (reduce_sum -> div) reduction-epilogue score=144 fused step=1
 // DEFAULT: #1 ~ #2 (neg ~ div) horizontal score=128 fused step=2
 // DEFAULT: kernels:
-// DEFAULT-NEXT: cpu_red_fused_reduce_sum_neg_div_0 red nodes=#0,#1,#2
+// DEFAULT-NEXT: cpu_per_fused_reduce_sum_neg_div_0 per nodes=#0,#1,#2
 // DEFAULT: func.func @f(
-// DEFAULT-NEXT: %[[K:.*]]:2 = call @cpu_red_fused_reduce_sum_neg_div_0(%arg0) : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// DEFAULT-NEXT: %[[K:.*]]:2 = call @cpu_per_fused_reduce_sum_neg_div_0(%arg0) : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
 // DEFAULT-NEXT: return %[[K]]#0, %[[K]]#1
 
 // NOHOR: #0 ~ #1 (reduce_sum ~ neg) horizontal score=128 refused reason=horizontal-disabled
 // NOHOR: #0 -> #2 (reduce_sum -> div) reduction-epilogue score=144 fused step=1
 // NOHOR: #1 ~ #2 (neg ~ div) horizontal score=128 refused reason=horizontal-disabled
 // NOHOR: kernels:
-// NOHOR-NEXT: cpu_red_fused_reduce_sum_div_0 red nodes=#0,#2
+// NOHOR-NEXT: cpu_per_fused_reduce_sum_div_0 per nodes=#0,#2
 // NOHOR-NEXT: cpu_poi_fused_neg_1 poi nodes=#1
 
 // NOEPI: #0 ~ #1 (reduce_sum ~ neg) horizontal score=128 fused step=1
 // NOEPI: #0 -> #2 (reduce_sum -> div) reduction-epilogue score=144 refused reason=epilogue-disabled
 // NOEPI: #1 ~ #2 (neg ~ div) horizontal score=128 refused reason=epilogue-disabled
 // NOEPI: kernels:
-// NOEPI-NEXT: cpu_red_fused_reduce_sum_neg_0 red nodes=#0,#1
+// NOEPI-NEXT: cpu_per_fused_reduce_sum_neg_0 per nodes=#0,#1
 // NOEPI-NEXT: cpu_poi_fused_div_1 poi nodes=#2
 
 // DISABLE: #0 ~ #1 (reduce_sum ~ neg) horizontal score=128 refused reason=disabled
@@ -35,10 +35,10 @@
 // DISABLE: #1 ~ #2 (neg ~ div) horizontal score=128 refused reason=disabled
 // DISABLE: steps:
 // DISABLE-NEXT: kernels:
-// DISABLE-NEXT: cpu_red_fused_reduce_sum_0 red nodes=#0
+// DISABLE-NEXT: cpu_per_fused_reduce_sum_0 per nodes=#0
 // DISABLE-NEXT: cpu_poi_fused_neg_1 poi nodes=#1
 // DISABLE-NEXT: cpu_poi_fused_div_2 poi nodes=#2
-// DISABLE: call @cpu_red_fused_reduce_sum_0(%arg0)
+// DISABLE: call @cpu_per_fused_reduce_sum_0(%arg0)
 // DISABLE-NEXT: call @cpu_poi_fused_neg_1(%arg0)
 // DISABLE-NEXT: call @cpu_poi_fused_div_2(%arg0, %{{.*}})
 
@@ -46,8 +46,8 @@
 // MAXOPS: #0 -> #2 (reduce_sum -> div) reduction-epilogue score=144 refused reason=max-ops
 // MAXOPS: #1 ~ #2 (neg ~ div) horizontal score=128 refused reason=max-ops
 
-// CUDA: func.func private @cuda_red_fused_reduce_sum_neg_div_0(
-// CUDA: call @cuda_red_fused_reduce_sum_neg_div_0
+// CUDA: func.func private @cuda_per_fused_reduce_sum_neg_div_0(
+// CUDA: call @cuda_per_fused_reduce_sum_neg_div_0
 func.func @f(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %zero = arith.constant 0.0 : f32
   %e4 = tensor.empty() : tensor<4xf32>

@@ -4,12 +4,12 @@
 // RUN: count 0 < %t.stderr
 // RUN: braze-opt %s '--form-kernels=report-format=json' 2>%t.json >/dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
-// RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['functions'][0]; assert f['name']=='f'; assert [k['name'] for k in f['kernels']]==['cpu_red_fused_exp_reduce_sum_div_0']; assert f['candidates'][0]['decision']=='fused'" %t.json
+// RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['functions'][0]; assert f['name']=='f'; assert [k['name'] for k in f['kernels']]==['cpu_per_fused_exp_reduce_sum_div_0']; assert f['candidates'][0]['decision']=='fused'" %t.json
 // RUN: braze-opt %s '--form-kernels=report=%t2.json report-format=json' >/dev/null
 // RUN: %python -c "import json,sys; json.load(open(sys.argv[1]))" %t2.json
 // RUN: not braze-opt %s --form-kernels=report=%t.missing/dir/r.txt 2>&1 | FileCheck %s --check-prefix=NOWRITE
 
-// IR: call @cpu_red_fused_exp_reduce_sum_div_0
+// IR: call @cpu_per_fused_exp_reduce_sum_div_0
 
 // TEXT:      form-kernels report @f
 // TEXT-NEXT: nodes:
@@ -24,13 +24,13 @@
 // TEXT-NEXT:   1: #1 + #2 reduction-epilogue score=144
 // TEXT-NEXT:   2: #0 + #1 vertical score=128
 // TEXT-NEXT: kernels:
-// TEXT-NEXT:   cpu_red_fused_exp_reduce_sum_div_0 red nodes=#0,#1,#2 ops=exp,reduce_sum,div score=272
+// TEXT-NEXT:   cpu_per_fused_exp_reduce_sum_div_0 per nodes=#0,#1,#2 ops=exp,reduce_sum,div score=272
 
 // JSON: {"functions": [{"name": "f", "nodes": [{"id": 0, "ops": ["exp"], "kind": "poi", "space": [4, 8], "reduced": [], "loc": "{{[^"]*}}report.mlir:{{[0-9]+}}:{{[0-9]+}}"},
 // JSON-SAME: {"id": 1, "ops": ["reduce_sum"], "kind": "red", "space": [4, 8], "reduced": [1],
 // JSON-SAME: "candidates": [{"a": 0, "b": 1, "edge": true, "category": "vertical", "score": 0, "decision": "fused", "step": 2},
 // JSON-SAME: "steps": [{"step": 1, "a": 1, "b": 2, "category": "reduction-epilogue", "score": 144},
-// JSON-SAME: "kernels": [{"name": "cpu_red_fused_exp_reduce_sum_div_0", "kind": "red", "nodes": [0, 1, 2], "ops": ["exp", "reduce_sum", "div"], "score": 272}]}]}
+// JSON-SAME: "kernels": [{"name": "cpu_per_fused_exp_reduce_sum_div_0", "kind": "per", "nodes": [0, 1, 2], "ops": ["exp", "reduce_sum", "div"], "score": 272}]}]}
 
 // NOWRITE: error: form-kernels: cannot write the report to '{{.*}}r.txt'
 func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {

@@ -29,7 +29,7 @@ func.func @vertical(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK: #0 exp poi 4x8
 // CHECK: #1 reduce_sum red 4x8 reduce=1
 // CHECK: #0 -> #1 (exp -> reduce_sum) vertical score=128 fused step=1
-// CHECK: cpu_red_fused_exp_reduce_sum_0 red nodes=#0,#1
+// CHECK: cpu_per_fused_exp_reduce_sum_0 per nodes=#0,#1
 func.func @prologue(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x8xf32>
@@ -56,7 +56,7 @@ func.func @prologue(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // sharing the read of x.
 // CHECK-LABEL: form-kernels report @multi_reduction
 // CHECK: #0 ~ #1 (reduce_sum ~ mul,reduce_sum) horizontal score=128 fused step=1
-// CHECK: cpu_red_fused_reduce_sum_mul_0 red nodes=#0,#1
+// CHECK: cpu_per_fused_reduce_sum_mul_0 per nodes=#0,#1
 func.func @multi_reduction(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<4xf32>

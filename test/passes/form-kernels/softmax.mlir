@@ -4,9 +4,9 @@
 // RUN: braze-opt %s --form-kernels | FileCheck %s
 // RUN: braze-opt %s --form-kernels | braze-opt --form-kernels | FileCheck %s
 
-// CHECK-LABEL: func.func private @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0(
+// CHECK-LABEL: func.func private @cpu_per_fused_reduce_max_sub_exp_reduce_sum_div_0(
 // CHECK-SAME: %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-SAME: attributes {kernel.kind = "red", kernel.ops = ["reduce_max", "sub", "exp", "reduce_sum", "div"], kernel.score = 416 : i64}
+// CHECK-SAME: attributes {kernel.kind = "per", kernel.ops = ["reduce_max", "sub", "exp", "reduce_sum", "div"], kernel.score = 416 : i64}
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x1xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[E]] : tensor<4x1xf32>)
@@ -17,7 +17,7 @@
 // CHECK: return %[[DIV]] : tensor<4x8xf32>
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME: %[[A:.*]]: tensor<4x8xf32>)
-// CHECK-NEXT: %[[R:.*]] = call @cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%[[A]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = call @cpu_per_fused_reduce_max_sub_exp_reduce_sum_div_0(%[[A]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: return %[[R]]
 // CHECK-NOT: func.func
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {

@@ -19,7 +19,7 @@
 // OFF-NOT: expensive-recompute
 // OFF: remark: inlined into 2 consumers
 
-// KERNELS: form-kernels: kernel cpu_red_fused_reduce_max_sub_exp_reduce_sum_div_0
+// KERNELS: form-kernels: kernel cpu_per_fused_softmax_0
 // KERNELS-NOT: form-kernels: kernel
 
 // CG: scf.parallel (%[[I:.*]]) = (%c0) to (%c6) step (%c1) {

@@ -17,7 +17,7 @@
 // CHECK-NOT: iter_args
 // CHECK: scf.reduce
 
-// CHECK-LABEL: func.func private @cpu_tem_fused_matmul_1(
+// CHECK-LABEL: func.func private @cpu_tem_fused_linear_1(
 // CHECK-SAME: %[[X:.*]]: memref<9x37xf32>, %[[W:.*]]: memref<13x37xf32>
 // CHECK: scf.parallel (%[[I:.*]]) = (%c0) to (%c9) step (%c1) {
 // CHECK-NEXT: scf.for %[[JB:.*]] = %c0 to %c3 step %c1 {

@@ -22,11 +22,11 @@ func.func @relu_wide(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
   return %0 : tensor<64x256xf32>
 }
 
-// REMARK: kernel @cuda_poi_fused_add_mul_tanh_0: element kernel, grid (2, 1, 1), block 256, vector width 1
-// REMARK: kernel @cuda_red_fused_reduce_sum_1: element kernel, grid (1, 1, 1), block 32, vector width 4
+// REMARK: kernel @cuda_poi_fused_add_gelu_0: element kernel, grid (2, 1, 1), block 256, vector width 1
+// REMARK: kernel @cuda_per_fused_reduce_sum_1: element kernel, grid (1, 1, 1), block 32, vector width 4
 // REMARK: kernel @cuda_poi_fused_relu_2: element kernel, grid (16, 1, 1), block 256, vector width 4
 
-// CHECK-LABEL: gpu.func @cuda_poi_fused_add_mul_tanh_0(
+// CHECK-LABEL: gpu.func @cuda_poi_fused_add_gelu_0(
 // CHECK-SAME: %[[X:[^:]*]]: memref<7x37xbf16>, %[[B:[^:]*]]: memref<37xbf16>, %[[O:[^:]*]]: memref<7x37xbf16>) kernel
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[BL:.*]] = gpu.block_id x
@@ -42,7 +42,7 @@ func.func @relu_wide(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
 // CHECK: %[[R:.*]] = arith.truncf %{{.*}} : f32 to bf16
 // CHECK: memref.store %[[R]], %[[O]][%[[I]], %[[J]]] : memref<7x37xbf16>
 
-// CHECK-LABEL: gpu.func @cuda_red_fused_reduce_sum_1(
+// CHECK-LABEL: gpu.func @cuda_per_fused_reduce_sum_1(
 // CHECK-COUNT-4: scf.for %{{.*}} = %c0 to %c1000 step %c1 iter_args(%{{.*}} = %cst) -> (f32) {
 // CHECK: vector.from_elements
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<36xf32>, vector<4xf32>

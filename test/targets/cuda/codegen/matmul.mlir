@@ -19,10 +19,10 @@ func.func @scores(%q: tensor<3x50x16xf32>, %k: tensor<3x40x16xf32>) -> tensor<3x
   return %0 : tensor<3x50x40xf32>
 }
 
-// REMARK: kernel @cuda_tem_fused_matmul_add_mul_erf_0: matmul kernel, grid (2, 2, 1), block 256, vector width 1, 64x64 tiles, 4x4 per thread, k step 16
+// REMARK: kernel @cuda_tem_fused_matmul_add_gelu_0: matmul kernel, grid (2, 2, 1), block 256, vector width 1, 64x64 tiles, 4x4 per thread, k step 16
 // REMARK: kernel @cuda_tem_fused_batch_matmul_1: matmul kernel, grid (1, 1, 3), block 256
 
-// CHECK-LABEL: gpu.func @cuda_tem_fused_matmul_add_mul_erf_0(
+// CHECK-LABEL: gpu.func @cuda_tem_fused_matmul_add_gelu_0(
 // CHECK-SAME: %[[X:[^:]*]]: memref<100x37xf32>, %[[W:[^:]*]]: memref<37x70xf32>, %[[B:[^:]*]]: memref<70xf32>, %[[O:[^:]*]]: memref<100x70xf32>)
 // CHECK-SAME: workgroup(%[[SA:[^ ]*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[SB:[^ ]*]] : memref<1024xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>

@@ -11,7 +11,7 @@ func.func @softmax(%x: tensor<16x8192xf32>) -> tensor<16x8192xf32> {
 
 // REMARK: row kernel, grid (16, 1, 1), block 1024, vector width 4, 2 chunk(s) per thread looped (rows re-read)
 
-// CHECK: gpu.func @cuda_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%[[A:[^:]*]]: memref<16x8192xf32>
+// CHECK: gpu.func @cuda_red_fused_softmax_0(%[[A:[^:]*]]: memref<16x8192xf32>
 // max over the chunks, an f32 accumulator
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (f32) {
 // CHECK: vector.load %[[A]]

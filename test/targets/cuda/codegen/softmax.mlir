@@ -11,15 +11,15 @@ func.func @softmax(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
   return %0 : tensor<64x1024xf32>
 }
 
-// REMARK: remark: cuda-codegen: kernel @cuda_red_fused_reduce_max_sub_exp_reduce_sum_div_0: row kernel, grid (64, 1, 1), block 128, vector width 4, 2 chunk(s) per thread kept in registers
+// REMARK: remark: cuda-codegen: kernel @cuda_per_fused_softmax_0: row kernel, grid (64, 1, 1), block 128, vector width 4, 2 chunk(s) per thread kept in registers
 
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME: %[[X:.*]]: memref<64x1024xf32>, %[[Y:.*]]: memref<64x1024xf32>)
 // CHECK-SAME: braze.entry, braze.num_inputs = 1 : i64, braze.num_outputs = 1 : i64
-// CHECK: gpu.launch_func @braze_kernels::@cuda_red_fused_reduce_max_sub_exp_reduce_sum_div_0 blocks in (%c64, %c1, %c1) threads in (%c128, %c1, %c1) args(%[[X]] : memref<64x1024xf32>, %[[Y]] : memref<64x1024xf32>)
+// CHECK: gpu.launch_func @braze_kernels::@cuda_per_fused_softmax_0 blocks in (%c64, %c1, %c1) threads in (%c128, %c1, %c1) args(%[[X]] : memref<64x1024xf32>, %[[Y]] : memref<64x1024xf32>)
 // CHECK-NEXT: return
 // CHECK: gpu.module @braze_kernels {
-// CHECK: gpu.func @cuda_red_fused_reduce_max_sub_exp_reduce_sum_div_0(%[[A:[^:]*]]: memref<64x1024xf32>, %[[O:[^:]*]]: memref<64x1024xf32>) workgroup(%[[P0:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[P1:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: gpu.func @cuda_per_fused_softmax_0(%[[A:[^:]*]]: memref<64x1024xf32>, %[[O:[^:]*]]: memref<64x1024xf32>) workgroup(%[[P0:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[P1:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK-SAME: braze.grid = array<i64: 64, 1, 1>
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: %[[T:.*]] = gpu.thread_id x
