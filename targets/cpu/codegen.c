@@ -33,19 +33,21 @@
 
 static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
                                                "matmul",  "prepack", "mr",               "nr",      "mc",
-                                               "lanes",   NULL};
+                                               "lanes",   "autotune-cache", NULL};
 
-/* matmul=template|loops (template by default). */
-static bool parse_matmul(const BrazePassOptions *options, bool *template_matmul, BrazeStr *error) {
+/* matmul=template|loops|extern|auto (template by default). */
+static bool parse_matmul(const BrazePassOptions *options, CgMatmulMode *mode, BrazeStr *error) {
+  static const char *const names[] = {"template", "loops", "extern", "auto"};
   const BrazeOption *o = braze_option_find(options, "matmul");
-  *template_matmul = true;
+  *mode = CG_MATMUL_TEMPLATE;
   if (!o)
     return true;
-  if (o->value && (!strcmp(o->value, "template") || !strcmp(o->value, "loops"))) {
-    *template_matmul = !strcmp(o->value, "template");
-    return true;
-  }
-  braze_str_printf(error, "option 'matmul' expects template or loops, got '%s'", o->value ? o->value : "");
+  for (int i = 0; o->value && i < 4; ++i)
+    if (!strcmp(o->value, names[i])) {
+      *mode = (CgMatmulMode)i;
+      return true;
+    }
+  braze_str_printf(error, "option 'matmul' expects template, loops, extern or auto, got '%s'", o->value ? o->value : "");
   return false;
 }
 
@@ -59,9 +61,11 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
   }
   o->vector_lanes = (int)lanes;
   o->cores = cg_default_cores();
+  const BrazeOption *cache = braze_option_find(options, "autotune-cache");
+  o->autotune_cache = cache && cache->value ? strdup(cache->value) : NULL;
   if (!braze_option_bool(options, "prepack", true, &o->prepack, error) ||
       !braze_option_int(options, "mr", 6, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
-      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->template_matmul, error))
+      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->matmul_mode, error))
     return false;
   if (o->mr < 1 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
       o->mc < 0) {
@@ -70,6 +74,12 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
     return false;
   }
   return true;
+}
+
+static void destroy_state(void *state) {
+  CgOptions *o = state;
+  free(o->autotune_cache);
+  free(o);
 }
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
@@ -81,18 +91,16 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
       !braze_option_bool(options, "align-peel", true, &o->align_peel, error) ||
       !braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
       !braze_option_int(options, "row-jam", 2, &o->row_jam, error) || !parse_tiles(options, o, error)) {
-    free(o);
+    destroy_state(o);
     return NULL;
   }
   if (o->row_jam < 1 || o->row_jam > CG_MAX_JAM) {
     braze_str_printf(error, "option 'row-jam' expects 1 to %d, got %lld", CG_MAX_JAM, o->row_jam);
-    free(o);
+    destroy_state(o);
     return NULL;
   }
   return o;
 }
-
-static void destroy_state(void *state) { free(state); }
 
 static bool is_func(MlirOperation op) { return braze_op_is(op, "func.func"); }
 static bool is_kernel(MlirOperation op) { return is_func(op) && cg_attr_bool(op, "kernel.kind"); }
@@ -149,7 +157,11 @@ const BrazePassInfo braze_pass_cpu_codegen = {
                     "  prepack=true|false   pack constant matmul weights at compile time (default true)\n"
                     "  mr=N nr=N mc=N       template tile: rows (6), columns (2 vectors), rows per parallel block\n"
                     "                       (0, the default: all rows, or fewer to give each core 4 iterations)\n"
-                    "  lanes=N              f32 lanes of a vector (default: the host's, 16 with AVX-512)\n",
+                    "  lanes=N              f32 lanes of a vector (default: the host's, 16 with AVX-512)\n"
+                    "  matmul=extern        the product by OpenBLAS cblas_sgemm, the epilogue as a pass over it\n"
+                    "  matmul=auto          time template and extern at compile time, keep the faster (cached)\n"
+                    "  autotune-cache=PATH  matmul=auto's decisions (default $BRAZE_AUTOTUNE_CACHE, else\n"
+                    "                       $XDG_CACHE_HOME or ~/.cache: braze/matmul-autotune.txt)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

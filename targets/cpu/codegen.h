@@ -12,6 +12,9 @@
 #include "mlir-c/IR.h"
 #include "targets/common/ir_build.h"
 
+/* How cpu-codegen emits tem kernels (matmul=...). */
+typedef enum { CG_MATMUL_TEMPLATE, CG_MATMUL_LOOPS, CG_MATMUL_EXTERN, CG_MATMUL_AUTO } CgMatmulMode;
+
 typedef struct {
   bool reassoc;               /* fastmath<reassoc,contract> on reduction accumulations */
   bool remarks;               /* report phases and peak intermediate bytes */
@@ -19,7 +22,8 @@ typedef struct {
   long long row_jam;          /* outer iterations per parallel step in row-reduction phases */
   bool align_peel;            /* innermost loops start at the anchor's 64-byte boundary */
   /* the matmul template (targets/cpu/matmul*.c) */
-  bool template_matmul;       /* tem kernels as a packed, register-blocked GEMM (matmul=template) */
+  CgMatmulMode matmul_mode;   /* template (packed register-blocked GEMM), loops, extern (BLAS), auto */
+  char *autotune_cache;       /* matmul=auto: the decisions file, or NULL for the default */
   bool prepack;               /* pack constant B at compile time */
   long long mr, nr, mc;       /* tile rows, tile columns (0: two vectors), rows per parallel block */
   int vector_lanes;           /* f32 lanes of the target's vectors */

@@ -154,8 +154,9 @@ static bool write_all(const char *path, const char *data, size_t len) {
   return (fclose(f) == 0) && ok;
 }
 
-/* Link `object` into `output`; `shown` is the path named in messages. */
-static bool run_linker(const char *object, const char *output, const char *shown, BrazeStr *error) {
+/* Link `object` into `output`; `shown` is the path named in messages. `blas`: the
+ * object calls cblas_sgemm (the matmul extern kernel), link OpenBLAS too. */
+static bool run_linker(const char *object, const char *output, const char *shown, bool blas, BrazeStr *error) {
   const char *cc = getenv("BRAZE_CC");
   if (!cc || !*cc)
     cc = "cc";
@@ -165,6 +166,8 @@ static bool run_linker(const char *object, const char *output, const char *shown
   size_t n = 6;
   for (const char *const *r = braze_target_cpu.runtime_link_args; *r && n + 1 < 32; ++r)
     argv[n++] = *r;
+  if (blas)
+    argv[n++] = "-lopenblas";
   argv[n] = NULL;
   pid_t pid;
   /* posix_spawnp takes char *const[]; it does not modify the strings. */
@@ -184,7 +187,7 @@ static bool run_linker(const char *object, const char *output, const char *shown
 }
 
 /* Object to a temp file, link to a temp .so beside the output, rename into place. */
-static bool write_shared(const char *object, size_t len, const char *output, BrazeStr *error) {
+static bool write_shared(const char *object, size_t len, const char *output, bool blas, BrazeStr *error) {
   const char *tmpdir = getenv("TMPDIR");
   BrazeStr prefix = {0}, out_prefix = {0};
   braze_str_printf(&prefix, "%s/braze-obj-", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -196,7 +199,7 @@ static bool write_shared(const char *object, size_t len, const char *output, Bra
     braze_str_printf(error, "cannot create a temporary file for '%s': %s", output, strerror(errno));
   if (ok && !(ok = write_all(obj_path, object, len)))
     braze_str_printf(error, "cannot write '%s'", obj_path);
-  ok = ok && run_linker(obj_path, so_path, output, error);
+  ok = ok && run_linker(obj_path, so_path, output, blas, error);
   if (ok && !(ok = rename(so_path, output) == 0))
     braze_str_printf(error, "cannot write '%s': %s", output, strerror(errno));
   if (obj_path)
@@ -231,7 +234,7 @@ static bool write_artifact(LLVMTargetMachineRef tm, LLVMModuleRef m, const Braze
     if (!ok)
       braze_str_printf(error, "cannot write '%s'", opts->output);
   } else {
-    ok = write_shared(data, len, opts->output, error);
+    ok = write_shared(data, len, opts->output, LLVMGetNamedFunction(m, "cblas_sgemm") != NULL, error);
   }
   LLVMDisposeMemoryBuffer(buf);
   return ok;

@@ -3,6 +3,7 @@
  * width: nr = 2 vectors, mr = 6 rows (12 accumulators of the 32 AVX-512 registers, or
  * of the 16 AVX2 ones, leaving room for the B vectors and the broadcast A). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -71,7 +72,7 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
   p.ctx = mlirOperationGetContext(func);
   p.name = name;
   const char *reason = NULL;
-  if (!opts->template_matmul)
+  if (opts->matmul_mode == CG_MATMUL_LOOPS)
     reason = "matmul=loops";
   else if (tm_match(func, &p, &reason))
     reason = choose_tiles(&p, opts);
@@ -82,6 +83,18 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
       braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: no matmul template: %s", name, reason);
     return 0;
   }
-  p.b_prepacked = opts->prepack && tm_find_constant_b(&p);
-  return tm_emit(&p) ? 1 : -1;
+  bool use_extern = false;
+  if (opts->matmul_mode == CG_MATMUL_EXTERN || opts->matmul_mode == CG_MATMUL_AUTO) {
+    const char *no_extern = tm_extern_refusal(&p);
+    if (no_extern && opts->remarks)
+      braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: no matmul extern: %s", name, no_extern);
+    use_extern = !no_extern;
+    if (use_extern && opts->matmul_mode == CG_MATMUL_AUTO)
+      tm_autotune(&p, opts, &use_extern);
+  }
+  if (!use_extern)
+    p.b_prepacked = opts->prepack && tm_find_constant_b(&p);
+  bool ok = use_extern ? tm_emit_extern(&p) : tm_emit(&p);
+  free(p.autotune_note);
+  return ok ? 1 : -1;
 }

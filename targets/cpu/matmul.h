@@ -67,6 +67,7 @@ typedef struct {
   int64_t mc;                /* rows per parallel M block (a multiple of mr) */
   bool b_prepacked;          /* B is a constant packed at compile time */
   MlirAttribute b_dense;     /* that constant */
+  char *autotune_note;       /* matmul=auto: the choice and the times (braze.autotune), or NULL */
 } TmPlan;
 
 /* matmul_match.c: fill `p` from kernel `func`. False when the kernel does not fit

@@ -159,7 +159,7 @@ MlirValue tm_to_f32(CgBuilder *b, MlirValue v) {
 
 /* ---- the kernel ---- */
 
-static bool build_signature(TmEmit *E) {
+bool tm_build_signature(TmEmit *E) {
   TmPlan *p = E->p;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->old, 0));
   MlirOperation ret = mlirBlockGetTerminator(body);
@@ -184,7 +184,7 @@ static bool build_signature(TmEmit *E) {
 }
 
 /* Memrefs and scalars of the arguments and constants, at the function's entry. */
-static void bind_values(TmEmit *E) {
+void tm_bind_values(TmEmit *E) {
   TmPlan *p = E->p;
   for (int v = 0; v < p->n_vals; ++v) {
     TmVal *val = &p->vals[v];
@@ -352,11 +352,11 @@ static void describe(TmEmit *E) {
 
 bool tm_emit(TmPlan *p) {
   TmEmit E = {.p = p};
-  if (!build_signature(&E)) {
+  if (!tm_build_signature(&E)) {
     braze_emit_error(mlirOperationGetLocation(p->old), "cpu-codegen: kernel @%s: too many arguments", p->name);
     return false;
   }
-  bind_values(&E);
+  tm_bind_values(&E);
   if (p->b_prepacked)
     tm_bind_packed(&E);
   bool ok = emit_body(&E);
@@ -365,6 +365,7 @@ bool tm_emit(TmPlan *p) {
     return false;
   }
   describe(&E);
+  tm_note_autotune(p, E.fn);
   mlirOperationDestroy(p->old);
   return true;
 }

@@ -18,6 +18,10 @@ typedef struct {
   MlirValue packed;              /* prepacked B: memref<panels x K x nr x f32> */
 } TmEmit;
 
+/* matmul_emit.c: the destination-passing function replacing the kernel (E->fn, E->fb
+ * before its return), and the memrefs/scalars of arguments and constants. */
+bool tm_build_signature(TmEmit *E);
+void tm_bind_values(TmEmit *E);
 MlirType tm_vec(TmEmit *E, MlirType elem);
 MlirValue tm_splat(TmEmit *E, CgBuilder *b, MlirType elem, double value);
 MlirOperation tm_for(CgBuilder *b, MlirValue lb, MlirValue ub, int n_iter, const MlirValue *inits, CgBuilder *body,
@@ -32,6 +36,17 @@ MlirValue tm_vload(TmEmit *E, CgBuilder *b, MlirValue mem, int n, const MlirValu
 void tm_vstore(CgBuilder *b, MlirValue value, MlirValue mem, int n, const MlirValue *idx, MlirValue mask);
 MlirValue tm_to_f32(CgBuilder *b, MlirValue v);
 MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
+
+/* matmul_extern.c: why the extern kernel cannot take this kernel (NULL: it can), and
+ * the kernel as cblas_sgemm calls plus an epilogue pass. */
+const char *tm_extern_refusal(const TmPlan *p);
+bool tm_emit_extern(TmPlan *p);
+
+/* matmul_autotune.c: time the template and the extern on this kernel (or read the
+ * decision from the cache); *use_extern: the extern was faster. Sets p->autotune_note. */
+bool tm_autotune(TmPlan *p, const CgOptions *o, bool *use_extern);
+/* The autotune note as the new function's braze.autotune attribute (when set). */
+void tm_note_autotune(const TmPlan *p, MlirOperation fn);
 
 /* matmul_epilogue.c: apply the epilogue generics to the accumulators acc[i * nv + v]
  * (rows from rowm[], columns n0 + v * vw) and store the kernel results. */

@@ -6,10 +6,12 @@
 // constant weights packed at compile time (a large constant passed to the kernel and a
 // small one inside it) and f16/bf16 inputs accumulated in f32. Each function is also
 // checked with other tile sizes (mr=5 nr=16 mc=7: several M blocks, one vector per
-// row) and with the loop nests (matmul=loops), which must agree.
+// row), with the loop nests (matmul=loops) and with the OpenBLAS extern (matmul=extern:
+// cblas_sgemm, then the epilogue as a pass; f16/bf16 kernels fall back to the template).
 // RUN: braze check %s --seed 11 | FileCheck %s
 // RUN: braze check %s --seed 12 --pipeline=%S/Inputs/cpu-template-small-tiles.pipeline | FileCheck %s
 // RUN: braze check %s --seed 13 --pipeline=%S/Inputs/cpu-matmul-loops.pipeline | FileCheck %s
+// RUN: braze check %s --seed 14 --pipeline=%S/Inputs/cpu-matmul-extern.pipeline | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @tiles out0 50x70xf32
 // CHECK: PASS @k_one out0 13x50xf32

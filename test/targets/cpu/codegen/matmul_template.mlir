@@ -10,7 +10,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="mr=4 nr=16 mc=8 lanes=16" | FileCheck %s --check-prefix=SMALL
 
-// CHECK-LABEL: func.func private @cpu_tem_fused_matmul_add_relu_0(
+// CHECK-LABEL: func.func private @cpu_tem_fused_{{[a-z_]+}}_0(
 // CHECK-SAME: %[[A:.*]]: memref<20x45xf32>, %[[B:.*]]: memref<45x70xf32>, %[[BIAS:.*]]: memref<70xf32>, %[[Y:.*]]: memref<20x70xf32>)
 // CHECK-SAME: braze.template = "gemm mr=6 nr=32 mc=12 vw=16 b=packed-per-panel"
 // CHECK: scf.parallel (%[[MB:.*]], %[[NT:.*]]) = (%c0, %c0) to (%c2, %c3)
@@ -35,7 +35,7 @@
 // CHECK: scf.if
 // CHECK: scf.for %{{.*}} = %c0 to %c45 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 
-// REMARK: remark: cpu-codegen: kernel @cpu_tem_fused_matmul_add_relu_0: matmul template gemm mr=6 nr=32 mc=12 vw=16 b=packed-per-panel, 20x70x45, 3 panel(s), epilogue of 1 generic(s)
+// REMARK: remark: cpu-codegen: kernel @cpu_tem_fused_{{[a-z_]+}}_0: matmul template gemm mr=6 nr=32 mc=12 vw=16 b=packed-per-panel, 20x70x45, 3 panel(s), epilogue of 1 generic(s)
 
 // Other tile sizes: 4 rows, one vector per row, blocks of 8 rows (3 blocks).
 // SMALL: braze.template = "gemm mr=4 nr=16 mc=8 vw=16 b=packed-per-panel"
