@@ -354,8 +354,12 @@ static MlirOperation find_func(MlirOperation module, const char *name) {
 /* static int braze_run_NAME(p, args, ws, stream): the entry's launches and copies. */
 static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
   MlirOperation func = find_func(h->module, sig->name);
+  if (mlirOperationIsNull(func)) {
+    braze_str_printf(h->error, "internal error: entry '%s' disappeared in the pipeline", sig->name);
+    return false;
+  }
   MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  if (mlirOperationIsNull(func) || mlirBlockIsNull(block) || mlirBlockGetNextInRegion(block).ptr)
+  if (mlirBlockIsNull(block) || mlirBlockGetNextInRegion(block).ptr)
     return fail_at(func, "%s", "a CUDA host entry must be one block of launches");
   Entry e = {.h = h};
   int n = sig->num_inputs + sig->num_outputs;
