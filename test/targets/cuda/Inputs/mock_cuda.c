@@ -7,9 +7,14 @@
  * that look at launches set MOCK_CUDA_NO_CUBIN=1 (the cubin is refused, as on a GPU
  * it was not built for, and the runtime falls back to the PTX).
  *
+ * Every call runs under one lock (device work, done on the calling thread here, is
+ * serialized as a GPU's stream work would be), so a ThreadSanitizer build of the
+ * runtime reports only the runtime's own races.
+ *
  * Environment: MOCK_CUDA_NO_DEVICE=1 (cuInit fails), MOCK_CUDA_NO_CUBIN=1,
  * MOCK_CUDA_NO_PTX=1, MOCK_CUDA_LAUNCH_FAIL=1. */
 #include <cuda.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +42,16 @@ struct CUgraphExec_st {
   int launches;
 };
 
+static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Each entry point: its body under mock_lock. */
+#define LOCKED(body)                                                                                                   \
+  do {                                                                                                                 \
+    pthread_mutex_lock(&mock_lock);                                                                                    \
+    CUresult locked_result = (body);                                                                                   \
+    pthread_mutex_unlock(&mock_lock);                                                                                  \
+    return locked_result;                                                                                              \
+  } while (0)
+
 static struct CUctx_st the_context;
 static _Thread_local CUcontext current;
 static int capturing, captured;
@@ -60,13 +75,13 @@ static void describe(unsigned long long addr, char *out, size_t n) {
   snprintf(out, n, "%llu", addr);
 }
 
-CUresult cuInit(unsigned int flags) {
+static CUresult impl_cuInit(unsigned int flags) {
   (void)flags;
   printf("mock: cuInit\n");
   return env("MOCK_CUDA_NO_DEVICE") ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
 }
 
-CUresult cuGetErrorName(CUresult r, const char **s) {
+static CUresult impl_cuGetErrorName(CUresult r, const char **s) {
   *s = r == CUDA_ERROR_NO_DEVICE             ? "CUDA_ERROR_NO_DEVICE"
        : r == CUDA_ERROR_NO_BINARY_FOR_GPU   ? "CUDA_ERROR_NO_BINARY_FOR_GPU"
        : r == CUDA_ERROR_INVALID_PTX         ? "CUDA_ERROR_INVALID_PTX"
@@ -76,44 +91,44 @@ CUresult cuGetErrorName(CUresult r, const char **s) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuGetErrorString(CUresult r, const char **s) {
+static CUresult impl_cuGetErrorString(CUresult r, const char **s) {
   (void)r;
   *s = "mock error";
   return CUDA_SUCCESS;
 }
 
-CUresult cuDeviceGetCount(int *n) {
+static CUresult impl_cuDeviceGetCount(int *n) {
   *n = 1;
   return CUDA_SUCCESS;
 }
 
-CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+static CUresult impl_cuDeviceGet(CUdevice *d, int ordinal) {
   *d = ordinal;
   return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+static CUresult impl_cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
   printf("mock: retain primary context of device %d\n", d);
   *ctx = &the_context;
   return CUDA_SUCCESS;
 }
 
-CUresult cuCtxGetCurrent(CUcontext *ctx) {
+static CUresult impl_cuCtxGetCurrent(CUcontext *ctx) {
   *ctx = current;
   return CUDA_SUCCESS;
 }
 
-CUresult cuCtxSetCurrent(CUcontext ctx) {
+static CUresult impl_cuCtxSetCurrent(CUcontext ctx) {
   current = ctx;
   return CUDA_SUCCESS;
 }
 
-CUresult cuCtxSynchronize(void) {
+static CUresult impl_cuCtxSynchronize(void) {
   printf("mock: synchronize\n");
   return CUDA_SUCCESS;
 }
 
-CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+static CUresult impl_cuModuleLoadData(CUmodule *m, const void *image) {
   const unsigned char *bytes = image;
   int elf = memcmp(bytes, "\x7f" "ELF", 4) == 0;
   printf("mock: load %s\n", elf ? "cubin" : "ptx");
@@ -141,7 +156,7 @@ static void read_params(const char *ptx, CUfunction f) {
   }
 }
 
-CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+static CUresult impl_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   if (m->ptx && !strstr(m->ptx, name))
     return CUDA_ERROR_NOT_FOUND;
   *f = calloc(1, sizeof **f);
@@ -151,12 +166,12 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
+static CUresult impl_cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
   printf("mock: %s attribute %d = %d\n", f->name, (int)attr, value);
   return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned smem, CUstream stream, void **params, void **extra) {
   (void)extra;
   printf("mock: launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (", f->name, gx, gy, gz, bx, by, bz, smem,
@@ -174,7 +189,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   return env("MOCK_CUDA_LAUNCH_FAIL") ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : CUDA_SUCCESS;
 }
 
-CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+static CUresult impl_cuMemAlloc(CUdeviceptr *p, size_t bytes) {
   if (num_allocs == MAX_ALLOCS)
     return CUDA_ERROR_OUT_OF_MEMORY;
   unsigned char *mem = aligned_alloc(256, (bytes + 255) / 256 * 256);
@@ -185,14 +200,14 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemFree(CUdeviceptr p) {
+static CUresult impl_cuMemFree(CUdeviceptr p) {
   char text[64];
   describe(p, text, sizeof text);
   printf("mock: free %s\n", text);
   return CUDA_SUCCESS; /* kept: later addresses stay unambiguous */
 }
 
-CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+static CUresult impl_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
   char text[64];
   describe(dst, text, sizeof text);
   unsigned sum = 0;
@@ -203,12 +218,12 @@ CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+static CUresult impl_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
   memcpy(dst, (void *)(uintptr_t)src, bytes);
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
+static CUresult impl_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   char from[64], to[64];
   describe(src, from, sizeof from);
   describe(dst, to, sizeof to);
@@ -218,7 +233,7 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstr
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamCreate(CUstream *s, unsigned flags) {
+static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
   static int next = 100;
   *s = calloc(1, sizeof **s);
   (*s)->id = next++;
@@ -226,14 +241,14 @@ CUresult cuStreamCreate(CUstream *s, unsigned flags) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) {
+static CUresult impl_cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) {
   printf("mock: begin capture on stream %d (mode %d)\n", s->id, (int)mode);
   capturing = 1;
   captured = 0;
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
+static CUresult impl_cuStreamEndCapture(CUstream s, CUgraph *g) {
   printf("mock: end capture on stream %d\n", s->id);
   capturing = 0;
   *g = calloc(1, sizeof **g);
@@ -241,7 +256,7 @@ CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags) {
+static CUresult impl_cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags) {
   (void)flags;
   *e = calloc(1, sizeof **e);
   (*e)->launches = g->launches;
@@ -249,18 +264,45 @@ CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags)
   return CUDA_SUCCESS;
 }
 
-CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
+static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s) {
   printf("mock: graph launch (%d launches) on stream %d\n", e->launches, s ? s->id : 0);
   return CUDA_SUCCESS;
 }
 
-CUresult cuGraphDestroy(CUgraph g) {
+static CUresult impl_cuGraphDestroy(CUgraph g) {
   free(g);
   return CUDA_SUCCESS;
 }
 
-CUresult cuGraphExecDestroy(CUgraphExec e) {
+static CUresult impl_cuGraphExecDestroy(CUgraphExec e) {
   printf("mock: destroy a graph\n");
   free(e);
   return CUDA_SUCCESS;
 }
+
+/* The entry points, each under the mock's lock. */
+CUresult cuInit(unsigned int flags) { LOCKED(impl_cuInit(flags)); }
+CUresult cuGetErrorName(CUresult r, const char **s) { LOCKED(impl_cuGetErrorName(r, s)); }
+CUresult cuGetErrorString(CUresult r, const char **s) { LOCKED(impl_cuGetErrorString(r, s)); }
+CUresult cuDeviceGetCount(int *n) { LOCKED(impl_cuDeviceGetCount(n)); }
+CUresult cuDeviceGet(CUdevice *d, int ordinal) { LOCKED(impl_cuDeviceGet(d, ordinal)); }
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) { LOCKED(impl_cuDevicePrimaryCtxRetain(ctx, d)); }
+CUresult cuCtxGetCurrent(CUcontext *ctx) { LOCKED(impl_cuCtxGetCurrent(ctx)); }
+CUresult cuCtxSetCurrent(CUcontext ctx) { LOCKED(impl_cuCtxSetCurrent(ctx)); }
+CUresult cuCtxSynchronize(void) { LOCKED(impl_cuCtxSynchronize()); }
+CUresult cuModuleLoadData(CUmodule *m, const void *image) { LOCKED(impl_cuModuleLoadData(m, image)); }
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) { LOCKED(impl_cuModuleGetFunction(f, m, name)); }
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) { LOCKED(impl_cuFuncSetAttribute(f, attr, value)); }
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params, void **extra) { LOCKED(impl_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra)); }
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { LOCKED(impl_cuMemAlloc(p, bytes)); }
+CUresult cuMemFree(CUdeviceptr p) { LOCKED(impl_cuMemFree(p)); }
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) { LOCKED(impl_cuMemcpyHtoD(dst, src, bytes)); }
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) { LOCKED(impl_cuMemcpyDtoH(dst, src, bytes)); }
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) { LOCKED(impl_cuMemcpyDtoDAsync(dst, src, bytes, stream)); }
+CUresult cuStreamCreate(CUstream *s, unsigned flags) { LOCKED(impl_cuStreamCreate(s, flags)); }
+CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) { LOCKED(impl_cuStreamBeginCapture(s, mode)); }
+CUresult cuStreamEndCapture(CUstream s, CUgraph *g) { LOCKED(impl_cuStreamEndCapture(s, g)); }
+CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags) { LOCKED(impl_cuGraphInstantiate(e, g, flags)); }
+CUresult cuGraphLaunch(CUgraphExec e, CUstream s) { LOCKED(impl_cuGraphLaunch(e, s)); }
+CUresult cuGraphDestroy(CUgraph g) { LOCKED(impl_cuGraphDestroy(g)); }
+CUresult cuGraphExecDestroy(CUgraphExec e) { LOCKED(impl_cuGraphExecDestroy(e)); }
