@@ -453,33 +453,22 @@ static void refusal(const FkGraph *g, const int *in_kernel, int k, int *a, int *
   }
 }
 
-static bool verify_kernel(const FkGraph *g, const FkPlan *plan, const FkPlanKernel *kernel, const int *in_kernel,
-                          int k, char *const *names) {
-  int first = -1;
-  bool split = false;
-  for (size_t n = 0; n < g->num_nodes; ++n) {
-    if (in_kernel[n] != k)
-      continue;
-    if (first < 0)
-      first = (int)n;
-    split |= g->nodes[n].group != g->nodes[first].group;
-  }
-  /* Ops of other kernels in the group: only the inserts of one concat chain, which
-   * form one kernel before any plan applies. */
-  bool joined = false;
-  int other = -1;
-  for (size_t n = 0; n < g->num_nodes && first >= 0 && !joined; ++n)
-    if (g->nodes[n].group == g->nodes[first].group && in_kernel[n] != k)
-      joined = true, other = (int)n;
-  MlirLocation loc = mlirOperationGetLocation(g->nodes[first].op);
-  if (joined) {
+/* What one pass over the nodes finds out about a listed kernel. */
+typedef struct {
+  int first;   /* its first op (node), -1 when none resolved */
+  bool split;  /* its ops ended up in more than one group */
+  int joined;  /* an op of another kernel in its first op's group, or -1 */
+} KernelState;
+
+static bool report_kernel(const FkGraph *g, const FkPlan *plan, const FkPlanKernel *kernel, const KernelState *st,
+                          const int *in_kernel, int k, char *const *names) {
+  MlirLocation loc = mlirOperationGetLocation(g->nodes[st->first].op);
+  if (st->joined >= 0) {
     braze_emit_error(loc, "form-kernels: plan '%s' %s: '%s' and '%s' are one concat and cannot be split", plan->path,
-                     kernel->where, names[first], names[other]);
+                     kernel->where, names[st->first], names[st->joined]);
     return false;
   }
-  if (!split)
-    return true;
-  int a = first, b = first;
+  int a = st->first, b = st->first;
   FkReason reason;
   refusal(g, in_kernel, k, &a, &b, &reason);
   if (reason == FK_NOT_ADJACENT)
@@ -491,6 +480,32 @@ static bool verify_kernel(const FkGraph *g, const FkPlan *plan, const FkPlanKern
   return false;
 }
 
+/* One pass over the nodes: each listed kernel's first op, whether its ops are in
+ * more than one group, and whether its first op's group holds ops of another kernel
+ * (only the inserts of one concat chain, grouped before any plan applies). */
+static void kernel_states(const FkGraph *g, const int *in_kernel, size_t num_kernels, KernelState *st) {
+  int *group_kernel = malloc((g->num_nodes + 1) * sizeof *group_kernel); /* per group: the kernel of its first node */
+  for (size_t k = 0; k < num_kernels; ++k)
+    st[k] = (KernelState){-1, false, -1};
+  for (size_t n = 0; n < g->num_nodes; ++n)
+    group_kernel[n] = -2;
+  for (size_t n = 0; n < g->num_nodes; ++n) {
+    int k = in_kernel[n], gr = g->nodes[n].group;
+    if (group_kernel[gr] == -2)
+      group_kernel[gr] = k;
+    else if (group_kernel[gr] != k && group_kernel[gr] >= 0 && st[group_kernel[gr]].joined < 0)
+      st[group_kernel[gr]].joined = (int)n;
+    else if (group_kernel[gr] != k && k >= 0 && st[k].joined < 0)
+      st[k].joined = g->groups[gr].members[0];
+    if (k < 0)
+      continue;
+    if (st[k].first < 0)
+      st[k].first = (int)n;
+    st[k].split |= gr != g->nodes[st[k].first].group;
+  }
+  free(group_kernel);
+}
+
 bool fk_plan_verify(const FkGraph *g, const FkPlan *plan, char *const *names) {
   char *func = func_name(g);
   const FkPlanFunction *fn = plan_function(plan, func);
@@ -500,9 +515,13 @@ bool fk_plan_verify(const FkGraph *g, const FkPlan *plan, char *const *names) {
   int *in_kernel = malloc((g->num_nodes + 1) * sizeof *in_kernel);
   for (size_t n = 0; n < g->num_nodes; ++n)
     in_kernel[n] = g->plan.label[n] >= 0 && (size_t)g->plan.label[n] < fn->num_kernels ? g->plan.label[n] : -1;
+  KernelState *st = malloc((fn->num_kernels + 1) * sizeof *st);
+  kernel_states(g, in_kernel, fn->num_kernels, st);
   bool ok = true;
   for (size_t k = 0; k < fn->num_kernels; ++k)
-    ok = verify_kernel(g, plan, &fn->kernels[k], in_kernel, (int)k, names) && ok;
+    if (st[k].first >= 0 && (st[k].split || st[k].joined >= 0))
+      ok = report_kernel(g, plan, &fn->kernels[k], &st[k], in_kernel, (int)k, names) && ok;
+  free(st);
   free(in_kernel);
   return ok;
 }
