@@ -157,6 +157,9 @@ void cu_store(CuKernel *K, CgBuilder *b, int val, const CuPoint *p, const MlirVa
 void cu_store_result(CuKernel *K, CgBuilder *b, int out, const CuPoint *p, const MlirValue *lanes);
 /* Apply the accumulating op of a reduction to two partial values. */
 MlirValue cu_combine(CuKernel *K, CgBuilder *b, const CuItem *item, MlirValue x, MlirValue y);
+/* A reduction's accumulated `total` combined with its outs at point `at` (skipped when
+ * the outs is a fill of the combiner's identity). */
+MlirValue cu_finish_reduction(CuKernel *K, CgBuilder *b, const CuItem *item, const CuPoint *at, MlirValue total);
 /* The identity of a reduction's combiner in its compute type. */
 MlirValue cu_identity(CuKernel *K, CgBuilder *b, const CuItem *item);
 /* Memo: remember / find a value; scopes drop what was made inside. */

@@ -262,6 +262,33 @@ MlirValue cu_identity(CuKernel *K, CgBuilder *b, const CuItem *item) {
   return cg_constant(b, mlirIntegerAttrGet(t, v));
 }
 
+/* A reduction's outs is a fill of its combiner's identity (0 for sums and matmuls,
+ * -inf for max): the accumulated value needs no combine with it. */
+static bool init_is_identity(CuKernel *K, const CuItem *item) {
+  const CuVal *init = &K->vals[item->init_val];
+  if (init->kind != CV_SPLAT || mlirTypeIsARankedTensor(mlirValueGetType(init->splat)) ||
+      !mlirValueIsAOpResult(init->splat))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(init->splat);
+  if (!braze_op_is(def, "arith.constant"))
+    return false;
+  MlirAttribute value = mlirOperationGetAttributeByName(def, braze_ref("value"));
+  CgBuilder scratch = at_entry_start(K);
+  MlirValue id = cu_identity(K, &scratch, item);
+  MlirAttribute id_value = mlirOperationGetAttributeByName(mlirOpResultGetOwner(id), braze_ref("value"));
+  bool same = mlirTypeEqual(mlirAttributeGetType(value), mlirAttributeGetType(id_value)) &&
+              mlirAttributeEqual(value, id_value);
+  mlirOperationDestroy(mlirOpResultGetOwner(id));
+  return same;
+}
+
+MlirValue cu_finish_reduction(CuKernel *K, CgBuilder *b, const CuItem *item, const CuPoint *at, MlirValue total) {
+  if (init_is_identity(K, item))
+    return total;
+  MlirValue init = cu_eval(K, b, item->init_val, at);
+  return K->failed ? init : cu_combine(K, b, item, init, total);
+}
+
 /* ---- points ---- */
 
 CuPoint cu_input_point(CgBuilder *b, const CuItem *item, int in, const CuPoint *dims) {

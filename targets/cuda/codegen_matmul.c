@@ -144,9 +144,9 @@ static void epilogue(CuKernel *K, CgBuilder *b, Mm *mm, int i, int j, MlirValue 
   p.idx[mm->n_par - 2] = m;
   p.idx[mm->n_par - 1] = n;
   int mark = cu_scope_open(K);
-  MlirValue init = cu_eval(K, &at, mm->c->init_val, &p); /* the outs: 0 for matmul */
+  MlirValue value = cu_finish_reduction(K, &at, mm->c, &p, acc);
   if (!K->failed)
-    cu_memo_put(K, MEMO_VALUE, mm->c->out_val, p.n, p.idx, cu_combine(K, &at, mm->c, init, acc));
+    cu_memo_put(K, MEMO_VALUE, mm->c->out_val, p.n, p.idx, value);
   for (int r = 0; r < K->n_out && !K->failed; ++r) {
     MlirValue v = cu_eval(K, &at, K->out_val[r], &p);
     if (!K->failed)

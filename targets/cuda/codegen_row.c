@@ -198,10 +198,9 @@ static void row_reduction(CuKernel *K, CgBuilder *b, CuItem *it, const MlirValue
   for (int d = 0; d < it->n_dims; ++d)
     dims.idx[d] = d < K->k ? outer[d] : cg_index(b, 0);
   CuPoint at = cu_input_point(b, it, it->n_in, &dims);
-  MlirValue init = cu_eval(K, b, it->init_val, &at);
+  it->row_value = cu_finish_reduction(K, b, it, &at, total);
   if (K->failed)
     return;
-  it->row_value = cu_combine(K, b, it, init, total);
   if (K->vals[it->out_val].out_index >= 0) {
     CgBuilder then_b, else_b;
     cg_if(b, cu_cmp_ult(b, K->tid, cg_index(b, 1)), &then_b, &else_b);
