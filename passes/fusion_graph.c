@@ -254,7 +254,9 @@ static void analyse_generic(const Builder *b, FkGraph *g, FkNode *n, MlirOperati
   }
   set_ops_from_attr(n, op, "generic");
   generic_space(n, op, maps);
-  n->contraction = has_op(n, "matmul") || has_op(n, "batch_matmul");
+  /* The product itself, not the all-parallel generic that scales and truncates an
+   * f16/bf16 product (it carries the same braze.ops): that one is its epilogue. */
+  n->contraction = (has_op(n, "matmul") || has_op(n, "batch_matmul")) && n->has_red;
   for (intptr_t k = 0; k < nops; ++k) {
     MlirAffineMap m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k));
     add_read(b, g, n, mlirOperationGetOperand(op, k), &m);
