@@ -15,6 +15,7 @@
 #include "passes/fusion_outline.h"
 #include "passes/fusion_plan.h"
 #include "passes/fusion_report.h"
+#include "passes/fusion_user.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -31,12 +32,13 @@ typedef struct {
   char *plan_out; /* plan-out=FILE */
   FkPlan *plan;   /* plan=FILE, read when the pass is built */
   bool plan_complete;
+  bool no_user_epilogue; /* user kernels keep their outputs (passes/fusion_user.h) */
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
                                            "max-ops",     "target",        "report",        "report-format",
                                            "explain",     "remarks",       "plan-out",      "plan",
-                                           "plan-mode",   "persistent-max", NULL};
+                                           "plan-mode",   "persistent-max", "no-user-epilogue", NULL};
 
 static void destroy_state(void *state) {
   Options *o = state;
@@ -132,6 +134,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   o->rules.no_horizontal = braze_option_flag(opts, "no-horizontal");
   o->rules.no_epilogue = braze_option_flag(opts, "no-epilogue");
   o->remarks = braze_option_flag(opts, "remarks");
+  o->no_user_epilogue = braze_option_flag(opts, "no-user-epilogue");
   const BrazeOption *target = braze_option_find(opts, "target");
   o->target = strdup(target && target->value && *target->value ? target->value : "cpu");
   bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
@@ -213,11 +216,18 @@ typedef struct {
   BrazeStr report, plan;
   size_t functions;
   int next_index;
+  UkCache user_kernels; /* each user kernel analysed once per run */
 } Outputs;
 
 /* Fuse and outline one graph function. False (nothing outlined) when a plan does
  * not apply; the errors are emitted. */
 static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
+  FuOptions fu = {o->rules.disable, o->no_user_epilogue, o->target};
+  FuRecords user_calls = {0};
+  if (!fu_form_user_kernels(func, &fu, &out->next_index, &out->user_kernels, &user_calls)) {
+    fu_records_free(&user_calls);
+    return false;
+  }
   FkGraph g;
   fk_graph_build(&g, func, &o->rules);
   char **names = fk_node_names(&g);
@@ -229,6 +239,8 @@ static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
     FkKernelList kernels;
     fk_kernels_plan(&g, o->target, &out->next_index, &kernels);
     report_function(o, &out->report, out->functions, &g, &kernels, names);
+    if (o->report && !o->report_json && !o->report_dot)
+      fu_report_text(&out->report, &user_calls, func);
     if (o->plan_out)
       fk_plan_write(&out->plan, &g, &kernels, names, out->functions == 0);
     ++out->functions;
@@ -236,11 +248,14 @@ static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
       fk_emit_remarks(&g, &kernels);
     if (o->explain_a)
       fk_explain(&g, &kernels, o->explain_a, o->explain_b);
+    if (o->explain_a)
+      fu_explain(&user_calls, o->explain_a, o->explain_b);
     fk_outline(&g, &kernels);
     fk_kernels_free(&kernels);
   }
   fk_node_names_free(names, g.num_nodes);
   fk_graph_free(&g);
+  fu_records_free(&user_calls);
   return ok;
 }
 
@@ -295,6 +310,7 @@ static bool run(MlirOperation module, void *state) {
     ok = write_output(module, o->plan_out, &out.plan, "plan");
   braze_str_free(&out.report);
   braze_str_free(&out.plan);
+  uk_cache_free(&out.user_kernels);
   free(funcs);
   return ok;
 }
@@ -308,6 +324,7 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"
                     "  persistent-max=N     a reduction over at most N elements is a `per` kernel (default 1024)\n"
+                    "  no-user-epilogue     user kernels do not absorb pointwise consumers of their outputs\n"
                     "  target=NAME          kernel name prefix (default cpu)\n"
                     "  report[=FILE]        print the fusion report (stderr, or FILE)\n"
                     "  report-format=text|json|dot  dot: the fusion graph for Graphviz\n"

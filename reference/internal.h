@@ -73,4 +73,9 @@ bool ref_slice(MlirOperation op, const BrazeHostTensor *const *args, size_t n_ar
 bool ref_concat(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 
+/* User kernels (user_kernel.c): a buffer (host tensor) of a static memref type, and
+ * a call of a `braze.user_kernel` function on the caller's buffers (written in place). */
+bool ref_buffer_init(BrazeHostTensor *t, MlirType memref_type);
+bool ref_user_kernel_call(MlirOperation call, MlirOperation callee, BrazeHostTensor *const *bufs, size_t n);
+
 #endif

@@ -1,6 +1,7 @@
 /* The interpreter's driver: binds values to host tensors, walks a function's ops in
  * order, dispatches graph ops to their evaluators, follows func.call and
  * func.call into callees, and collects func.return's operands. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,12 +196,43 @@ static bool check_graph_callee(MlirOperation op, MlirOperation callee, MlirStrin
   return true;
 }
 
+/* The graph side of a user-kernel call (docs/user-kernels.md): buffers are host
+ * tensors bound like values; the kernel writes the env's buffers in place. */
+static bool eval_buffer_op(MlirOperation op, Env *env, const BrazeHostTensor *const *args) {
+  MlirValue res = mlirOperationGetNumResults(op) ? mlirOperationGetResult(op, 0) : (MlirValue){NULL};
+  BrazeHostTensor t;
+  if (braze_op_is(op, "memref.copy")) {
+    BrazeHostTensor *dst = (BrazeHostTensor *)args[1];
+    if (!ref_same_shape(args[0], dst) || args[0]->dtype != dst->dtype)
+      return ref_fail(op, "copy of %s into %s", ref_type_str(args[0]), ref_type_str(dst));
+    memcpy(dst->data, args[0]->data, (size_t)braze_tensor_numel(dst) * sizeof *dst->data);
+    return true;
+  }
+  if (braze_op_is(op, "memref.alloc")) {
+    if (!ref_buffer_init(&t, mlirValueGetType(res)))
+      return ref_fail(op, "unsupported buffer type (a static memref of f32, f16, bf16, i32, i64 or i1)");
+    for (int64_t i = 0, n = braze_tensor_numel(&t); i < n; ++i)
+      t.data[i] = braze_dtype_is_float(t.dtype) ? NAN : 0; /* uninitialized: NaN shows reads of it */
+  } else if (!braze_tensor_copy(&t, args[0])) {
+    return ref_fail(op, "out of memory");
+  }
+  env_bind(env, res, t, true);
+  return true;
+}
+
+static bool is_buffer_op(MlirOperation op) {
+  return braze_op_is(op, "bufferization.to_buffer") || braze_op_is(op, "bufferization.to_tensor") ||
+         braze_op_is(op, "memref.alloc") || braze_op_is(op, "memref.copy");
+}
+
 /* func.call: run the callee and bind its results to op's results. */
 static bool eval_call(MlirOperation op, Env *env, const BrazeHostTensor *const *args, size_t n_args, int depth) {
   MlirStringRef name;
   MlirOperation callee = lookup_callee(op, &name);
   if (mlirOperationIsNull(callee))
     return false;
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.user_kernel"))))
+    return ref_user_kernel_call(op, callee, (BrazeHostTensor *const *)args, n_args);
   if (mlirRegionIsNull(mlirOperationGetRegion(callee, 0)) ||
       mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(callee, 0))))
     return ref_fail(op, "callee @%.*s has no body", (int)name.length, name.data);
@@ -321,6 +353,8 @@ static bool eval_op(MlirOperation op, MlirOperation func, Env *env, int depth, b
     ok = eval_call(op, env, args, n_args, depth);
   } else if (braze_is_graph_op(op)) {
     ok = eval_graph_op(op, env, args, n_args);
+  } else if (is_buffer_op(op)) {
+    ok = eval_buffer_op(op, env, args);
   } else {
     MlirStringRef name = braze_op_name(op);
     ok = false;

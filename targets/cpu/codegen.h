@@ -35,6 +35,9 @@ typedef struct {
 /* Rewrite one kernel function (tensors, linalg) into its memref form in place
  * (a new function replaces it). False after a diagnostic. */
 bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions *opts);
+/* An `ext` kernel (a packed user-kernel call, targets/cpu/codegen_user.c) rewritten
+ * in place: 0 when `func` is not one, 1 when converted, -1 after a diagnostic. */
+int cg_user_kernel(MlirOperation func, MlirOperation module);
 
 
 #endif

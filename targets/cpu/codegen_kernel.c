@@ -586,6 +586,9 @@ static bool emit_versioned(CgKernel *K) {
 }
 
 bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions *opts) {
+  int ext = cg_user_kernel(func, module);
+  if (ext != 0)
+    return ext > 0;
   int tem = cg_matmul_template(func, module, opts);
   if (tem != 0)
     return tem > 0;

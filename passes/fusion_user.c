@@ -1,0 +1,839 @@
+/* form-kernels, user kernels: packing user-kernel calls into `ext` kernels and
+ * user-kernel epilogue fusion (see fusion_user.h; the clone's epilogue code is in
+ * fusion_user_epilogue.c).
+ *
+ * Refusal reasons of an epilogue (a consumer of an output), checked in this order:
+ *   disabled                 form-kernels{disable}
+ *   user-epilogue-disabled   form-kernels{no-user-epilogue}
+ *   reads-output             the kernel reads the output (a store of epilogue(v) would
+ *                            change what it reads back)
+ *   atomic-output            the kernel writes the output atomically (memref.atomic_rmw,
+ *                            generic_atomic_rmw): the final value is known only at the end
+ *   escaping-output          the kernel passes the output to a call, view or copy
+ *   masked-store             a masked / transfer / n-D store to the output
+ *   initialized-output       the graph writes the buffer before the call (memref.copy)
+ *   multiple-consumers       the output tensor has another user (or is also returned)
+ *   not-pointwise            the consumer is not an all-parallel linalg.generic with one
+ *                            identity-mapped result
+ *   dtype-mismatch           the consumer's element type differs from the output's
+ *   shape-mismatch           the consumer's iteration space differs from the output's shape
+ *   layout-mismatch          the consumer reads the output at other indices (a transpose)
+ *   epilogue-captures        the consumer's body uses values from outside it, or regions
+ *   epilogue-input-not-ready another input of the consumer is computed after the call */
+#include "passes/fusion_user.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+
+/* ---- small helpers ---- */
+
+static MlirOperation def_of(MlirValue v) {
+  return mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
+}
+
+static size_t num_uses(MlirValue v) {
+  size_t n = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    ++n;
+  return n;
+}
+
+static MlirOperation first_user(MlirValue v) {
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  return mlirOpOperandIsNull(u) ? (MlirOperation){NULL} : mlirOpOperandGetOwner(u);
+}
+
+static char *loc_name(MlirLocation loc) {
+  const char *name = NULL;
+  size_t len = 0;
+  return braze_location_name(loc, &name, &len) ? strndup(name, len) : NULL;
+}
+
+/* The graph ops a loop-level op computes ("add,tanh"), or its op name. */
+static char *op_label(MlirOperation op) {
+  BrazeStr s = {0};
+  MlirAttribute ops = mlirOperationGetAttributeByName(op, braze_ref("braze.ops"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(ops) && mlirAttributeIsAArray(ops) && i < mlirArrayAttrGetNumElements(ops);
+       ++i) {
+    MlirStringRef e = mlirStringAttrGetValue(mlirArrayAttrGetElement(ops, i));
+    braze_str_printf(&s, "%s%.*s", i ? "," : "", (int)e.length, e.data);
+  }
+  if (!s.len) {
+    MlirStringRef n = braze_op_name(op);
+    braze_str_printf(&s, "%.*s", (int)n.length, n.data);
+  }
+  char *out = strdup(braze_str_cstr(&s));
+  braze_str_free(&s);
+  return out;
+}
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref(name)), a);
+}
+
+static MlirOperation create(const char *name, MlirLocation loc, intptr_t n_operands, const MlirValue *operands,
+                            intptr_t n_results, const MlirType *results, intptr_t n_attrs,
+                            const MlirNamedAttribute *attrs) {
+  MlirOperationState st = mlirOperationStateGet(braze_ref(name), loc);
+  mlirOperationStateAddOperands(&st, n_operands, operands);
+  mlirOperationStateAddResults(&st, n_results, results);
+  mlirOperationStateAddAttributes(&st, n_attrs, attrs);
+  return mlirOperationCreate(&st);
+}
+
+static bool symbol_taken(MlirOperation module, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
+      return true;
+  }
+  return false;
+}
+
+/* ---- one call ---- */
+
+typedef struct {
+  int arg;
+  MlirOperation alloc, to_tensor, copy; /* to_tensor, copy: null when absent */
+  MlirOperation *chain;                 /* absorbed consumers, in order */
+  size_t n_chain;
+  FuOutput rec;
+} Out;
+
+typedef struct {
+  MlirOperation call, callee, func, module;
+  const UkInfo *info;
+  MlirValue *tensors; /* the ext kernel's arguments */
+  size_t n_tensors;
+  int *arg_tensor; /* per call operand: index into tensors (inputs), or -1 */
+  int *arg_out;    /* per call operand: index into outs, or -1 */
+  Out *outs;
+  size_t n_outs;
+  MlirValue *extra; /* epilogue inputs (also in tensors), the clone's extra arguments */
+  size_t n_extra;
+} Pack;
+
+static int add_value(MlirValue **list, size_t *n, MlirValue v) {
+  for (size_t i = 0; i < *n; ++i)
+    if (mlirValueEqual((*list)[i], v))
+      return (int)i;
+  *list = realloc(*list, (*n + 1) * sizeof **list);
+  (*list)[*n] = v;
+  return (int)(*n)++;
+}
+
+static bool call_error(const Pack *p, const char *fmt, int arg, const char *what) {
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, arg, what);
+  braze_emit_error(mlirOperationGetLocation(p->call), "form-kernels: call of user kernel @%s: %s", p->info->name, msg);
+  return false;
+}
+
+static const char *op_name_c(MlirOperation op, char *buf, size_t size) {
+  MlirStringRef n = braze_op_name(op);
+  snprintf(buf, size, "%.*s", (int)n.length, n.data);
+  return buf;
+}
+
+/* The uses of an output buffer: the call (once), at most one to_tensor after it, at
+ * most one memref.copy into it (from a to_buffer) before it. */
+static bool scan_output(Pack *p, Out *o, MlirValue buf) {
+  char name[96];
+  size_t calls = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(buf); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation user = mlirOpOperandGetOwner(u);
+    if (mlirOperationEqual(user, p->call))
+      ++calls;
+    else if (braze_op_is(user, "bufferization.to_tensor") && !o->to_tensor.ptr &&
+             mlirOperationIsBeforeInBlock(p->call, user))
+      o->to_tensor = user;
+    else if (braze_op_is(user, "memref.copy") && !o->copy.ptr && mlirOpOperandGetOperandNumber(u) == 1 &&
+             mlirOperationIsBeforeInBlock(user, p->call) &&
+             braze_op_is(def_of(mlirOperationGetOperand(user, 0)), "bufferization.to_buffer"))
+      o->copy = user;
+    else
+      return call_error(p,
+                        "the output buffer (argument %d) is used by '%s': only the call, one "
+                        "bufferization.to_tensor after it and one memref.copy into it before it may use it",
+                        o->arg, op_name_c(user, name, sizeof name));
+  }
+  if (calls != 1)
+    return call_error(p, "the output buffer (argument %d) is passed to the call %s", o->arg, "more than once");
+  return true;
+}
+
+static bool scan_operands(Pack *p) {
+  intptr_t n = mlirOperationGetNumOperands(p->call);
+  if (n != p->info->num_args)
+    return call_error(p, "%d operands for %s", (int)n, "a kernel of another arity");
+  p->arg_tensor = malloc(((size_t)n + 1) * sizeof *p->arg_tensor);
+  p->arg_out = malloc(((size_t)n + 1) * sizeof *p->arg_out);
+  p->outs = calloc((size_t)n + 1, sizeof *p->outs);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirOperation d = def_of(mlirOperationGetOperand(p->call, i));
+    const UkArg *a = &p->info->args[i];
+    p->arg_tensor[i] = p->arg_out[i] = -1;
+    if (braze_op_is(d, "bufferization.to_buffer")) {
+      if (a->written || a->atomic)
+        return call_error(p, "argument %d is written by the kernel but is %s", (int)i,
+                          "a bufferization.to_buffer of a tensor: outputs must be fresh memref.alloc buffers");
+      p->arg_tensor[i] = add_value(&p->tensors, &p->n_tensors, mlirOperationGetOperand(d, 0));
+    } else if (braze_op_is(d, "memref.alloc") && mlirOperationGetNumOperands(d) == 0) {
+      Out *o = &p->outs[p->n_outs];
+      o->arg = (int)i;
+      o->alloc = d;
+      o->rec.arg = (int)i;
+      p->arg_out[i] = (int)p->n_outs++;
+      if (!scan_output(p, o, mlirOperationGetOperand(p->call, i)))
+        return false;
+    } else {
+      return call_error(p, "argument %d must be a bufferization.to_buffer of a tensor or a memref.alloc%s", (int)i,
+                        "");
+    }
+  }
+  for (size_t k = 0; k < p->n_outs; ++k)
+    if (p->outs[k].copy.ptr)
+      add_value(&p->tensors, &p->n_tensors, mlirOperationGetOperand(def_of(mlirOperationGetOperand(p->outs[k].copy, 0)), 0));
+  return true;
+}
+
+/* ---- epilogue legality ---- */
+
+static const char *kernel_reason(const FuOptions *o, const UkArg *a, const Out *out) {
+  if (o->disable)
+    return "disabled";
+  if (o->no_user_epilogue)
+    return "user-epilogue-disabled";
+  if (a->read)
+    return "reads-output";
+  if (a->atomic)
+    return "atomic-output";
+  if (a->escapes)
+    return "escaping-output";
+  for (size_t s = 0; s < a->num_stores; ++s)
+    if (a->stores[s].kind == UK_STORE_OTHER)
+      return "masked-store";
+  if (out->copy.ptr)
+    return "initialized-output";
+  return NULL;
+}
+
+static bool all_parallel(MlirOperation g) {
+  MlirAttribute its = mlirOperationGetAttributeByName(g, braze_ref("iterator_types"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(its) && i < mlirArrayAttrGetNumElements(its); ++i) {
+    BrazeStr s = {0};
+    mlirAttributePrint(mlirArrayAttrGetElement(its, i), braze_str_callback, &s);
+    bool par = strstr(braze_str_cstr(&s), "parallel") != NULL;
+    braze_str_free(&s);
+    if (!par)
+      return false;
+  }
+  return true;
+}
+
+static MlirAffineMap map_of(MlirOperation g, intptr_t k) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
+  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k));
+}
+
+typedef struct {
+  MlirBlock body;
+  bool captures;
+} CaptureCheck;
+
+static bool in_block_tree(MlirBlock body, MlirValue v) {
+  MlirBlock owner = mlirValueIsABlockArgument(v) ? mlirBlockArgumentGetOwner(v)
+                                                 : mlirOperationGetBlock(mlirOpResultGetOwner(v));
+  return mlirBlockEqual(owner, body);
+}
+
+static MlirWalkResult check_captures(MlirOperation op, void *user) {
+  CaptureCheck *c = user;
+  if (braze_op_is(op, "linalg.generic"))
+    return MlirWalkResultAdvance;
+  if (mlirOperationGetNumRegions(op) > 0)
+    c->captures = true;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
+    if (!in_block_tree(c->body, mlirOperationGetOperand(op, i)))
+      c->captures = true;
+  return c->captures ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
+}
+
+/* Whether generic `g` may be applied at the output's stores; `v` is the output tensor. */
+static const char *consumer_reason(const Pack *p, MlirOperation g, MlirValue v) {
+  intptr_t nops = mlirOperationGetNumOperands(g);
+  if (!braze_op_is(g, "linalg.generic") || mlirOperationGetNumResults(g) != 1 || !all_parallel(g) ||
+      !mlirAffineMapIsIdentity(map_of(g, nops - 1)))
+    return "not-pointwise";
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(g, 0)), vt = mlirValueGetType(v);
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(rt), mlirShapedTypeGetElementType(vt)))
+    return "dtype-mismatch";
+  if (mlirShapedTypeGetRank(rt) != mlirShapedTypeGetRank(vt))
+    return "shape-mismatch";
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(rt); ++d)
+    if (mlirShapedTypeGetDimSize(rt, d) != mlirShapedTypeGetDimSize(vt, d))
+      return "shape-mismatch";
+  for (intptr_t k = 0; k < nops - 1; ++k)
+    if (mlirValueEqual(mlirOperationGetOperand(g, k), v) && !mlirAffineMapIsIdentity(map_of(g, k)))
+      return "layout-mismatch";
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  CaptureCheck c = {body, mlirBlockGetNumArguments(body) != nops};
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirBlockGetArgument(body, nops - 1))))
+    c.captures = true; /* reads its init */
+  if (!c.captures)
+    mlirOperationWalk(g, check_captures, &c, MlirWalkPreOrder);
+  if (c.captures)
+    return "epilogue-captures";
+  for (intptr_t k = 0; k < nops - 1; ++k) {
+    MlirValue in = mlirOperationGetOperand(g, k);
+    if (mlirValueEqual(in, v))
+      continue;
+    MlirType t = mlirValueGetType(in);
+    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+      return "not-pointwise";
+    MlirOperation d = def_of(in);
+    if (d.ptr && !mlirOperationIsBeforeInBlock(d, p->call))
+      return "epilogue-input-not-ready";
+  }
+  return NULL;
+}
+
+static void add_epilogue(Out *o, MlirOperation consumer, const char *reason) {
+  FuOutput *r = &o->rec;
+  r->eps = realloc(r->eps, (r->num_eps + 1) * sizeof *r->eps);
+  r->eps[r->num_eps++] = (FuEpilogue){op_label(consumer), mlirOperationGetLocation(consumer),
+                                      loc_name(mlirOperationGetLocation(consumer)), reason};
+}
+
+/* Absorb the chain of consumers of output `o` while legal; record each decision. */
+static void plan_epilogue(Pack *p, Out *o, const FuOptions *opts) {
+  if (!o->to_tensor.ptr)
+    return;
+  MlirValue v = mlirOperationGetResult(o->to_tensor, 0);
+  const char *first_reason = kernel_reason(opts, &p->info->args[o->arg], o);
+  for (;;) {
+    size_t uses = num_uses(v);
+    MlirOperation user = first_user(v);
+    if (uses == 0 || (uses == 1 && braze_op_is(user, "func.return")))
+      return;
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+      if (braze_op_is(mlirOpOperandGetOwner(u), "linalg.generic"))
+        user = mlirOpOperandGetOwner(u);
+    const char *reason = o->n_chain == 0 ? first_reason : NULL;
+    if (!reason && uses > 1) {
+      /* A generic reading it twice is one consumer. */
+      bool one = true;
+      for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+        one = one && mlirOperationEqual(mlirOpOperandGetOwner(u), user);
+      if (!one)
+        reason = "multiple-consumers";
+    }
+    if (!reason)
+      reason = consumer_reason(p, user, v);
+    add_epilogue(o, user, reason);
+    if (reason)
+      return;
+    o->chain = realloc(o->chain, (o->n_chain + 1) * sizeof *o->chain);
+    o->chain[o->n_chain++] = user;
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(user) - 1; k < n; ++k) {
+      MlirValue in = mlirOperationGetOperand(user, k);
+      if (!mlirValueEqual(in, v)) {
+        add_value(&p->extra, &p->n_extra, in);
+        add_value(&p->tensors, &p->n_tensors, in);
+      }
+    }
+    v = mlirOperationGetResult(user, 0);
+  }
+}
+
+/* The value the graph reads for output o after packing (null: none). */
+static MlirValue final_value(const Out *o) {
+  if (o->n_chain)
+    return mlirOperationGetResult(o->chain[o->n_chain - 1], 0);
+  return o->to_tensor.ptr ? mlirOperationGetResult(o->to_tensor, 0) : (MlirValue){NULL};
+}
+
+
+/* ---- building the clone, the ext kernel and the call ---- */
+
+static MlirType memref_of_tensor(MlirType t) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t shape[16];
+  for (intptr_t d = 0; d < rank && d < 16; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(t, d);
+  return mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(t), rank, shape, mlirAttributeGetNull());
+}
+
+static MlirType tensor_of_memref(MlirType t) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t shape[16];
+  for (intptr_t d = 0; d < rank && d < 16; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(t, d);
+  return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(t), mlirAttributeGetNull());
+}
+
+static char *unique_name(MlirOperation module, const char *base, int *counter) {
+  for (;;) {
+    BrazeStr s = {0};
+    braze_str_printf(&s, "%s_%d", base, (*counter)++);
+    if (!symbol_taken(module, braze_str_cstr(&s)))
+      return s.data;
+    braze_str_free(&s);
+  }
+}
+
+static void set_function_type(MlirOperation func, MlirBlock entry) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  intptr_t n = mlirBlockGetNumArguments(entry);
+  MlirType *types = calloc((size_t)n + 1, sizeof *types);
+  for (intptr_t i = 0; i < n; ++i)
+    types[i] = mlirValueGetType(mlirBlockGetArgument(entry, i));
+  mlirOperationSetAttributeByName(func, braze_ref("function_type"),
+                                  mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, types, 0, NULL)));
+  free(types);
+}
+
+/* A copy of the user kernel with each output's epilogue at its store sites. */
+static MlirOperation make_clone(Pack *p, char **name_out) {
+  static int clones; /* names only; uniqueness is checked against the module */
+  MlirContext ctx = mlirOperationGetContext(p->callee);
+  MlirOperation clone = mlirOperationClone(p->callee);
+  char base[256];
+  snprintf(base, sizeof base, "%s_epilogue", p->info->name);
+  *name_out = unique_name(p->module, base, &clones);
+  mlirOperationSetAttributeByName(clone, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(*name_out)));
+  mlirOperationSetAttributeByName(clone, braze_ref("braze.user_epilogue_of"),
+                                  mlirFlatSymbolRefAttrGet(ctx, braze_ref(p->info->name)));
+  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(p->callee), p->callee, clone);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
+  for (size_t i = 0; i < p->n_extra; ++i)
+    mlirBlockAddArgument(entry, memref_of_tensor(mlirValueGetType(p->extra[i])), mlirOperationGetLocation(p->call));
+  set_function_type(clone, entry);
+  for (size_t k = 0; k < p->n_outs; ++k) {
+    const Out *o = &p->outs[k];
+    if (o->n_chain)
+      fu_apply_epilogue(clone, o->arg, o->chain, o->n_chain, mlirOperationGetResult(o->to_tensor, 0), p->extra,
+                        p->n_extra, p->info->num_args);
+  }
+  return clone;
+}
+
+static void append_label(BrazeStr *name, char ***seen, size_t *n_seen, const char *label) {
+  for (size_t i = 0; i < *n_seen; ++i)
+    if (!strcmp((*seen)[i], label))
+      return;
+  *seen = realloc(*seen, (*n_seen + 1) * sizeof **seen);
+  (*seen)[(*n_seen)++] = strdup(label);
+  braze_str_printf(name, "_%s", label);
+}
+
+/* kernel.ops: the callee, then every absorbed consumer's graph ops; the name lists
+ * them once each (at most 6), Inductor style like form-kernels' other kernels. */
+static MlirAttribute kernel_ops(Pack *p, const char *target, int *next_index, char **name_out) {
+  MlirContext ctx = mlirOperationGetContext(p->call);
+  MlirAttribute *items = calloc(1, sizeof *items);
+  size_t n = 0;
+  BrazeStr base = {0};
+  char **seen = NULL;
+  size_t n_seen = 0;
+  braze_str_printf(&base, "%s_ext_fused", target);
+  items[n++] = mlirStringAttrGet(ctx, braze_ref(p->info->name));
+  append_label(&base, &seen, &n_seen, p->info->name);
+  for (size_t k = 0; k < p->n_outs; ++k)
+    for (size_t c = 0; c < p->outs[k].n_chain; ++c) {
+      MlirAttribute ops = mlirOperationGetAttributeByName(p->outs[k].chain[c], braze_ref("braze.ops"));
+      for (intptr_t i = 0; !mlirAttributeIsNull(ops) && i < mlirArrayAttrGetNumElements(ops); ++i) {
+        MlirAttribute e = mlirArrayAttrGetElement(ops, i);
+        items = realloc(items, (n + 1) * sizeof *items);
+        items[n++] = e;
+        MlirStringRef s = mlirStringAttrGetValue(e);
+        char *label = strndup(s.data, s.length);
+        if (n_seen < 6)
+          append_label(&base, &seen, &n_seen, label);
+        free(label);
+      }
+    }
+  for (size_t i = 0; i < n_seen; ++i)
+    free(seen[i]);
+  free(seen);
+  for (;;) {
+    BrazeStr s = {0};
+    braze_str_printf(&s, "%s_%d", braze_str_cstr(&base), (*next_index)++);
+    if (!symbol_taken(p->module, braze_str_cstr(&s))) {
+      *name_out = s.data;
+      break;
+    }
+    braze_str_free(&s);
+  }
+  braze_str_free(&base);
+  MlirAttribute attr = mlirArrayAttrGet(ctx, (intptr_t)n, items);
+  free(items);
+  return attr;
+}
+
+static int64_t tensor_bytes(MlirType t) {
+  MlirType e = mlirShapedTypeGetElementType(t);
+  int64_t bits = mlirTypeIsAInteger(e) ? mlirIntegerTypeGetWidth(e) : mlirTypeIsAFloat(e) ? mlirFloatTypeGetWidth(e) : 64;
+  int64_t n = 1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  return n * ((bits + 7) / 8);
+}
+
+static MlirOperation append(MlirBlock b, MlirOperation op) {
+  mlirBlockAppendOwnedOperation(b, op);
+  return op;
+}
+
+/* The ext kernel: tensors in, the outputs' tensors out, the call pattern inside. */
+static MlirOperation make_kernel(Pack *p, const char *name, const char *callee, MlirAttribute ops, int64_t score) {
+  MlirContext ctx = mlirOperationGetContext(p->call);
+  MlirLocation loc = mlirOperationGetLocation(p->call);
+  MlirType *in_types = calloc(p->n_tensors + 1, sizeof *in_types), *out_types = calloc(p->n_outs + 1, sizeof *out_types);
+  MlirLocation *locs = calloc(p->n_tensors + 1, sizeof *locs);
+  for (size_t i = 0; i < p->n_tensors; ++i) {
+    in_types[i] = mlirValueGetType(p->tensors[i]);
+    locs[i] = loc;
+  }
+  MlirBlock block = mlirBlockCreate((intptr_t)p->n_tensors, in_types, locs);
+  MlirValue *bufs = calloc(p->n_tensors + 1, sizeof *bufs);
+  for (size_t i = 0; i < p->n_tensors; ++i) {
+    MlirValue arg = mlirBlockGetArgument(block, (intptr_t)i);
+    MlirType mt = memref_of_tensor(in_types[i]);
+    bufs[i] = mlirOperationGetResult(append(block, create("bufferization.to_buffer", loc, 1, &arg, 1, &mt, 0, NULL)), 0);
+  }
+  MlirValue *allocs = calloc(p->n_outs + 1, sizeof *allocs), *results = calloc(p->n_outs + 1, sizeof *results);
+  for (size_t k = 0; k < p->n_outs; ++k) {
+    const Out *o = &p->outs[k];
+    allocs[k] = mlirOperationGetResult(append(block, mlirOperationClone(o->alloc)), 0);
+    if (o->copy.ptr) {
+      MlirOperation copy = append(block, mlirOperationClone(o->copy));
+      MlirValue src = mlirOperationGetOperand(def_of(mlirOperationGetOperand(o->copy, 0)), 0);
+      mlirOperationSetOperand(copy, 0, bufs[add_value(&p->tensors, &p->n_tensors, src)]);
+      mlirOperationSetOperand(copy, 1, allocs[k]);
+    }
+  }
+  size_t n_args = (size_t)p->info->num_args + p->n_extra;
+  MlirValue *args = calloc(n_args + 1, sizeof *args);
+  for (int i = 0; i < p->info->num_args; ++i)
+    args[i] = p->arg_tensor[i] >= 0 ? bufs[p->arg_tensor[i]] : allocs[p->arg_out[i]];
+  for (size_t i = 0; i < p->n_extra; ++i)
+    args[p->info->num_args + i] = bufs[add_value(&p->tensors, &p->n_tensors, p->extra[i])];
+  MlirNamedAttribute callee_attr = named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(callee)));
+  append(block, create("func.call", loc, (intptr_t)n_args, args, 0, NULL, 1, &callee_attr));
+  for (size_t k = 0; k < p->n_outs; ++k) {
+    const Out *o = &p->outs[k];
+    MlirOperation tt = o->to_tensor.ptr ? mlirOperationClone(o->to_tensor)
+                                        : create("bufferization.to_tensor", loc, 1, &allocs[k], 1,
+                                                 (MlirType[]){tensor_of_memref(mlirValueGetType(allocs[k]))}, 0, NULL);
+    mlirOperationSetOperand(tt, 0, allocs[k]);
+    results[k] = mlirOperationGetResult(append(block, tt), 0);
+    out_types[k] = mlirValueGetType(results[k]);
+  }
+  append(block, create("func.return", loc, (intptr_t)p->n_outs, results, 0, NULL, 0, NULL));
+  MlirType fn_type = mlirFunctionTypeGet(ctx, (intptr_t)p->n_tensors, in_types, (intptr_t)p->n_outs, out_types);
+  MlirNamedAttribute attrs[] = {
+      named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(name))),
+      named(ctx, "function_type", mlirTypeAttrGet(fn_type)),
+      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+      named(ctx, "kernel.kind", mlirStringAttrGet(ctx, braze_ref("ext"))),
+      named(ctx, "kernel.ops", ops),
+      named(ctx, "kernel.score", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), score)),
+  };
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, sizeof attrs / sizeof *attrs, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation fn = mlirOperationCreate(&st);
+  free(in_types);
+  free(out_types);
+  free(locs);
+  free(bufs);
+  free(allocs);
+  free(results);
+  free(args);
+  return fn;
+}
+
+static void erase(MlirOperation op) {
+  mlirOperationRemoveFromParent(op);
+  mlirOperationDestroy(op);
+}
+
+static void erase_if_dead(MlirOperation op) {
+  if (!op.ptr)
+    return;
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
+    if (num_uses(mlirOperationGetResult(op, i)))
+      return;
+  erase(op);
+}
+
+/* Replace the call pattern in the graph by one call of the ext kernel. */
+static void rewrite_graph(Pack *p, const char *kernel, MlirAttribute ops) {
+  MlirContext ctx = mlirOperationGetContext(p->call);
+  MlirType *out_types = calloc(p->n_outs + 1, sizeof *out_types);
+  for (size_t k = 0; k < p->n_outs; ++k)
+    out_types[k] = tensor_of_memref(mlirValueGetType(mlirOperationGetResult(p->outs[k].alloc, 0)));
+  MlirNamedAttribute attrs[] = {named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(kernel))),
+                                named(ctx, "braze.ops", ops)};
+  MlirOperation call = create("func.call", mlirOperationGetLocation(p->call), (intptr_t)p->n_tensors, p->tensors,
+                              (intptr_t)p->n_outs, out_types, 2, attrs);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(p->call), p->call, call);
+  MlirOperation *to_buffers = calloc((size_t)p->info->num_args + p->n_outs + 1, sizeof *to_buffers);
+  size_t n_tb = 0;
+  for (int i = 0; i < p->info->num_args; ++i)
+    if (p->arg_tensor[i] >= 0)
+      to_buffers[n_tb++] = def_of(mlirOperationGetOperand(p->call, i));
+  for (size_t k = 0; k < p->n_outs; ++k) {
+    Out *o = &p->outs[k];
+    MlirValue v = final_value(o);
+    if (v.ptr)
+      mlirValueReplaceAllUsesOfWith(v, mlirOperationGetResult(call, (intptr_t)k));
+  }
+  erase(p->call);
+  for (size_t k = 0; k < p->n_outs; ++k) {
+    Out *o = &p->outs[k];
+    for (size_t c = o->n_chain; c-- > 0;) {
+      MlirOperation init = def_of(mlirOperationGetOperand(o->chain[c], mlirOperationGetNumOperands(o->chain[c]) - 1));
+      erase(o->chain[c]);
+      if (init.ptr && braze_op_is(init, "tensor.empty"))
+        erase_if_dead(init);
+    }
+    if (o->to_tensor.ptr)
+      erase(o->to_tensor);
+    if (o->copy.ptr) {
+      to_buffers[n_tb++] = def_of(mlirOperationGetOperand(o->copy, 0));
+      erase(o->copy);
+    }
+    erase(o->alloc);
+  }
+  for (size_t i = 0; i < n_tb; ++i) {
+    bool seen = false;
+    for (size_t j = 0; j < i; ++j)
+      seen = seen || mlirOperationEqual(to_buffers[j], to_buffers[i]);
+    if (!seen)
+      erase_if_dead(to_buffers[i]);
+  }
+  free(to_buffers);
+  free(out_types);
+}
+
+static void pack_free(Pack *p) {
+  for (size_t k = 0; k < p->n_outs; ++k)
+    free(p->outs[k].chain);
+  free(p->outs);
+  free(p->tensors);
+  free(p->arg_tensor);
+  free(p->arg_out);
+  free(p->extra);
+}
+
+static FuCall *new_record(FuRecords *rec, const Pack *p) {
+  rec->calls = realloc(rec->calls, (rec->count + 1) * sizeof *rec->calls);
+  FuCall *c = &rec->calls[rec->count++];
+  memset(c, 0, sizeof *c);
+  c->callee = strdup(p->info->name);
+  c->loc = mlirOperationGetLocation(p->call);
+  c->loc_name = loc_name(c->loc);
+  BrazeStr s = {0};
+  uk_info_print(p->info, &s);
+  c->analysis = strdup(braze_str_cstr(&s));
+  braze_str_free(&s);
+  return c;
+}
+
+static bool pack_call(MlirOperation func, MlirOperation call, MlirOperation callee, const FuOptions *o,
+                      int *next_index, UkCache *cache, FuRecords *rec) {
+  Pack p = {.call = call, .callee = callee, .func = func, .module = mlirOperationGetParentOperation(func)};
+  p.info = uk_analyse(cache, callee);
+  if (p.info->error) {
+    braze_emit_error(mlirOperationGetLocation(call), "form-kernels: user kernel @%s %s", p.info->name, p.info->error);
+    return false;
+  }
+  if (!scan_operands(&p)) {
+    pack_free(&p);
+    return false;
+  }
+  int64_t score = 0;
+  for (size_t k = 0; k < p.n_outs; ++k) {
+    plan_epilogue(&p, &p.outs[k], o);
+    for (size_t c = 0; c < p.outs[k].n_chain; ++c)
+      score += tensor_bytes(mlirValueGetType(mlirOperationGetResult(p.outs[k].chain[c], 0)));
+  }
+  FuCall *r = new_record(rec, &p);
+  bool fused = score > 0;
+  char *kernel = NULL;
+  MlirAttribute ops = kernel_ops(&p, o->target, next_index, &kernel);
+  if (fused)
+    make_clone(&p, &r->clone);
+  MlirOperation fn = make_kernel(&p, kernel, fused ? r->clone : p.info->name, ops, score);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
+  rewrite_graph(&p, kernel, ops);
+  r->kernel = kernel;
+  r->outs = calloc(p.n_outs + 1, sizeof *r->outs);
+  for (size_t k = 0; k < p.n_outs; ++k)
+    r->outs[r->num_outs++] = p.outs[k].rec;
+  pack_free(&p);
+  return true;
+}
+
+/* Upstream canonicalization folds to_buffer(to_tensor(%alloc)) into %alloc, so a
+ * kernel may read the buffer an earlier kernel wrote. Put the tensor back: the
+ * writer's output gets (or keeps) its to_tensor right after it, and the reader a
+ * to_buffer of that. */
+static void unfold_buffer_reads(MlirOperation call, const UkInfo *info) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(call); i < n && i < info->num_args; ++i) {
+    MlirValue buf = mlirOperationGetOperand(call, i);
+    MlirOperation alloc = def_of(buf);
+    if (info->args[i].written || info->args[i].atomic || !braze_op_is(alloc, "memref.alloc"))
+      continue;
+    MlirOperation writer = {NULL}, tt = {NULL};
+    for (MlirOpOperand u = mlirValueGetFirstUse(buf); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      if (braze_op_is(user, "func.call") && !mlirOperationEqual(user, call) &&
+          mlirOperationIsBeforeInBlock(user, call) && (!writer.ptr || mlirOperationIsBeforeInBlock(user, writer)))
+        writer = user;
+      if (braze_op_is(user, "bufferization.to_tensor") && mlirOperationIsBeforeInBlock(user, call))
+        tt = user;
+    }
+    if (!writer.ptr)
+      continue;
+    MlirLocation loc = mlirOperationGetLocation(call);
+    if (!tt.ptr) {
+      MlirType t = tensor_of_memref(mlirValueGetType(buf));
+      tt = create("bufferization.to_tensor", loc, 1, &buf, 1, &t, 0, NULL);
+      mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(writer), writer, tt);
+    }
+    MlirValue tv = mlirOperationGetResult(tt, 0);
+    MlirType mt = mlirValueGetType(buf);
+    MlirOperation tb = create("bufferization.to_buffer", loc, 1, &tv, 1, &mt, 0, NULL);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(call), call, tb);
+    mlirOperationSetOperand(call, i, mlirOperationGetResult(tb, 0));
+  }
+}
+
+bool fu_form_user_kernels(MlirOperation func, const FuOptions *o, int *next_index, UkCache *cache, FuRecords *rec) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  size_t n = 0;
+  MlirOperation *calls = calloc(1, sizeof *calls);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!braze_op_is(op, "func.call") || mlirOperationGetNumResults(op) != 0)
+      continue;
+    calls = realloc(calls, (n + 1) * sizeof *calls);
+    calls[n++] = op;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) {
+    MlirOperation callee = uk_callee(calls[i]);
+    if (callee.ptr && uk_is_user_kernel(callee) && !uk_analyse(cache, callee)->error)
+      unfold_buffer_reads(calls[i], uk_analyse(cache, callee));
+  }
+  for (size_t i = 0; i < n && ok; ++i) {
+    MlirOperation callee = uk_callee(calls[i]);
+    if (callee.ptr && uk_is_user_kernel(callee))
+      ok = pack_call(func, calls[i], callee, o, next_index, cache, rec);
+  }
+  free(calls);
+  return ok;
+}
+
+/* ---- report and explain ---- */
+
+void fu_report_text(BrazeStr *out, const FuRecords *rec, MlirOperation func) {
+  if (!rec->count)
+    return;
+  MlirStringRef fname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  braze_str_printf(out, "user kernels @%.*s:\n", (int)fname.length, fname.data);
+  for (size_t i = 0; i < rec->count; ++i) {
+    const FuCall *c = &rec->calls[i];
+    braze_str_printf(out, "  call @%s -> %s", c->callee, c->kernel);
+    if (c->clone)
+      braze_str_printf(out, " (calls @%s)", c->clone);
+    braze_str_puts(out, "\n");
+    braze_str_puts(out, c->analysis);
+    for (size_t k = 0; k < c->num_outs; ++k) {
+      const FuOutput *o = &c->outs[k];
+      if (!o->num_eps)
+        braze_str_printf(out, "  output arg %d: no pointwise consumer\n", o->arg);
+      for (size_t e = 0; e < o->num_eps; ++e) {
+        const FuEpilogue *ep = &o->eps[e];
+        if (ep->reason)
+          braze_str_printf(out, "  output arg %d epilogue '%s': refused reason=%s\n", o->arg, ep->consumer, ep->reason);
+        else
+          braze_str_printf(out, "  output arg %d epilogue '%s': fused\n", o->arg, ep->consumer);
+      }
+    }
+  }
+}
+
+static bool label_matches(const char *label, const char *loc_name, const char *name) {
+  if (loc_name && !strcmp(loc_name, name))
+    return true;
+  size_t n = strlen(name);
+  for (const char *s = label; s && *s;) {
+    const char *end = strchr(s, ',');
+    size_t len = end ? (size_t)(end - s) : strlen(s);
+    if (len == n && !memcmp(s, name, n))
+      return true;
+    s = end ? end + 1 : NULL;
+  }
+  return false;
+}
+
+void fu_explain(const FuRecords *rec, const char *a, const char *b) {
+  for (size_t i = 0; i < rec->count; ++i) {
+    const FuCall *c = &rec->calls[i];
+    for (int swap = 0; swap < 2; ++swap) {
+      const char *kn = swap ? b : a, *en = swap ? a : b;
+      if (!label_matches(c->callee, c->loc_name, kn))
+        continue;
+      for (size_t k = 0; k < c->num_outs; ++k)
+        for (size_t e = 0; e < c->outs[k].num_eps; ++e) {
+          const FuEpilogue *ep = &c->outs[k].eps[e];
+          if (!label_matches(ep->consumer, ep->loc_name, en))
+            continue;
+          if (ep->reason)
+            braze_emit_remark(ep->loc, "explain: user kernel @%s output arg %d and '%s' not fused: %s", c->callee,
+                              c->outs[k].arg, ep->consumer, ep->reason);
+          else
+            braze_emit_remark(ep->loc, "explain: user kernel @%s output arg %d and '%s' fused into %s", c->callee,
+                              c->outs[k].arg, ep->consumer, c->kernel);
+        }
+      if (!strcmp(a, b))
+        break;
+    }
+  }
+}
+
+void fu_records_free(FuRecords *rec) {
+  for (size_t i = 0; i < rec->count; ++i) {
+    FuCall *c = &rec->calls[i];
+    for (size_t k = 0; k < c->num_outs; ++k) {
+      for (size_t e = 0; e < c->outs[k].num_eps; ++e) {
+        free(c->outs[k].eps[e].consumer);
+        free(c->outs[k].eps[e].loc_name);
+      }
+      free(c->outs[k].eps);
+    }
+    free(c->outs);
+    free(c->callee);
+    free(c->kernel);
+    free(c->clone);
+    free(c->loc_name);
+    free(c->analysis);
+  }
+  free(rec->calls);
+  memset(rec, 0, sizeof *rec);
+}

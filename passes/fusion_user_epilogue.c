@@ -1,0 +1,145 @@
+/* User-kernel epilogue fusion, the code: the epilogue (a chain of all-parallel
+ * linalg.generics, whatever their scalar bodies compute) is cloned at every store
+ * site of the output inside the copy of the user kernel (see fusion_user.h). The
+ * generics' other inputs are loaded from the copy's extra memref arguments at the
+ * stored position through their indexing maps (a bias read at (i, j) -> (j), a
+ * residual at (i, j)); a vector store is done lane by lane (extract, epilogue at
+ * index + lane, insert). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "passes/fusion_user.h"
+#include "support/context.h"
+#include "targets/common/ir_build.h"
+
+typedef struct {
+  MlirValue *from, *to;
+  size_t n;
+} Map;
+
+static void map_put(Map *m, MlirValue from, MlirValue to) {
+  m->from = realloc(m->from, (m->n + 1) * sizeof *m->from);
+  m->to = realloc(m->to, (m->n + 1) * sizeof *m->to);
+  m->from[m->n] = from;
+  m->to[m->n++] = to;
+}
+
+static MlirValue map_get(const Map *m, MlirValue v) {
+  for (size_t i = m->n; i-- > 0;)
+    if (mlirValueEqual(m->from[i], v))
+      return m->to[i];
+  return v;
+}
+
+typedef struct {
+  const MlirOperation *chain;
+  size_t n_chain;
+  MlirValue input; /* the output tensor the first generic reads */
+  const MlirValue *extra;
+  size_t n_extra;
+  MlirBlock entry; /* the clone's entry block */
+  int extra_arg0;
+} Epilogue;
+
+static MlirValue extra_arg(const Epilogue *e, MlirValue tensor) {
+  for (size_t i = 0; i < e->n_extra; ++i)
+    if (mlirValueEqual(e->extra[i], tensor))
+      return mlirBlockGetArgument(e->entry, e->extra_arg0 + (intptr_t)i);
+  return (MlirValue){NULL};
+}
+
+/* Operand k of generic g at the store's indices: the running value, or a load. */
+static MlirValue operand_value(const Epilogue *e, CgBuilder *b, MlirOperation g, intptr_t k, MlirValue cur_tensor,
+                               MlirValue cur, const MlirValue *idx) {
+  MlirValue in = mlirOperationGetOperand(g, k);
+  if (mlirValueEqual(in, cur_tensor))
+    return cur;
+  MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
+  MlirAffineMap m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k));
+  intptr_t nr = mlirAffineMapGetNumResults(m);
+  MlirValue *at = calloc((size_t)nr + 1, sizeof *at);
+  for (intptr_t r = 0; r < nr; ++r)
+    at[r] = cg_affine(b, mlirAffineMapGetResult(m, r), idx);
+  MlirValue v = cg_load(b, extra_arg(e, in), nr, at);
+  free(at);
+  return v;
+}
+
+/* The chain applied to scalar `v` stored at `idx`; new ops go before b's point. */
+static MlirValue apply_chain(const Epilogue *e, CgBuilder *b, MlirValue v, const MlirValue *idx) {
+  MlirValue cur_tensor = e->input;
+  for (size_t c = 0; c < e->n_chain; ++c) {
+    MlirOperation g = e->chain[c];
+    intptr_t nins = mlirOperationGetNumOperands(g) - 1;
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+    Map m = {0};
+    for (intptr_t k = 0; k < nins; ++k)
+      map_put(&m, mlirBlockGetArgument(body, k), operand_value(e, b, g, k, cur_tensor, v, idx));
+    MlirOperation term = mlirBlockGetTerminator(body);
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
+         op = mlirOperationGetNextInBlock(op)) {
+      MlirOperation copy = mlirOperationClone(op);
+      for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
+        mlirOperationSetOperand(copy, i, map_get(&m, mlirOperationGetOperand(op, i)));
+      cg_insert(b, copy);
+      for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
+        map_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+    }
+    v = map_get(&m, mlirOperationGetOperand(term, 0));
+    cur_tensor = mlirOperationGetResult(g, 0);
+    free(m.from);
+    free(m.to);
+  }
+  return v;
+}
+
+static MlirValue vector_lane(CgBuilder *b, const char *name, MlirValue *operands, intptr_t n, MlirType result,
+                             int64_t lane) {
+  MlirNamedAttribute pos = cg_named(b->ctx, "static_position", mlirDenseI64ArrayGet(b->ctx, 1, &lane));
+  return mlirOperationGetResult(cg_create(b, name, n, operands, 1, &result, 1, &pos), 0);
+}
+
+static void rewrite_store(const Epilogue *e, const UkStore *s) {
+  MlirOperation st = s->op;
+  CgBuilder b = {.ctx = mlirOperationGetContext(st), .loc = mlirOperationGetLocation(st),
+                 .block = mlirOperationGetBlock(st), .before = st};
+  intptr_t rank = mlirOperationGetNumOperands(st) - 2;
+  MlirValue *idx = calloc((size_t)rank + 1, sizeof *idx);
+  for (intptr_t i = 0; i < rank; ++i)
+    idx[i] = mlirOperationGetOperand(st, 2 + i);
+  MlirValue v = mlirOperationGetOperand(st, 0);
+  if (s->kind == UK_STORE_SCALAR) {
+    mlirOperationSetOperand(st, 0, apply_chain(e, &b, v, idx));
+    free(idx);
+    return;
+  }
+  /* vector.store of a 1-D vector: lane l is stored at the last index + l. */
+  MlirType vt = mlirValueGetType(v), elt = mlirShapedTypeGetElementType(vt);
+  int64_t lanes = mlirShapedTypeGetDimSize(vt, 0);
+  MlirValue last = rank ? idx[rank - 1] : (MlirValue){NULL}, acc = v;
+  for (int64_t l = 0; l < lanes; ++l) {
+    MlirValue x = vector_lane(&b, "vector.extract", &v, 1, elt, l);
+    if (rank) {
+      MlirValue add[2] = {last, cg_index(&b, l)};
+      idx[rank - 1] = l ? cg_op(&b, "arith.addi", cg_index_type(b.ctx), 2, add) : last;
+    }
+    MlirValue ins[2] = {apply_chain(e, &b, x, idx), acc};
+    acc = vector_lane(&b, "vector.insert", ins, 2, vt, l);
+  }
+  mlirOperationSetOperand(st, 0, acc);
+  free(idx);
+}
+
+void fu_apply_epilogue(MlirOperation clone, int out, const MlirOperation *chain, size_t n_chain, MlirValue input,
+                       const MlirValue *extra, size_t n_extra, int extra_arg0) {
+  Epilogue e = {chain, n_chain, input, extra, n_extra, mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0)),
+                extra_arg0};
+  UkStore *stores = NULL;
+  size_t n = uk_store_sites(clone, out, &stores);
+  for (size_t i = 0; i < n; ++i)
+    rewrite_store(&e, &stores[i]);
+  free(stores);
+}

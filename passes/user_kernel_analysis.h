@@ -1,0 +1,65 @@
+/* User kernels (docs/user-kernels.md, decision 0006): private func.func on static
+ * identity-layout memrefs in destination-passing style, marked `braze.user_kernel`,
+ * body in scf/arith/math/memref/vector. This is their read/write analysis: per memref
+ * argument whether the kernel reads it, writes it (and every store site), writes it
+ * atomically, or lets it escape (passed to a call, a view, a copy, any op the analysis
+ * does not know). One walk per function, cached by the function op. */
+#ifndef BRAZE_PASSES_USER_KERNEL_ANALYSIS_H
+#define BRAZE_PASSES_USER_KERNEL_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlir-c/IR.h"
+#include "support/ptrmap.h"
+#include "support/strbuf.h"
+
+typedef enum {
+  UK_STORE_SCALAR, /* memref.store */
+  UK_STORE_VECTOR, /* vector.store of a 1-D vector along the last dim */
+  UK_STORE_OTHER,  /* vector.maskedstore / transfer_write / scatter / n-D vector store */
+} UkStoreKind;
+
+typedef struct {
+  MlirOperation op;
+  UkStoreKind kind;
+} UkStore;
+
+typedef struct {
+  bool is_memref;         /* a static memref of identity layout */
+  bool read, written, atomic, escapes;
+  MlirOperation first_read, first_atomic, first_escape; /* for messages (null: none) */
+  UkStore *stores;
+  size_t num_stores;
+} UkArg;
+
+typedef struct {
+  MlirOperation func;
+  char *name;
+  int num_args;
+  UkArg *args;
+  /* A form error (not a user kernel braze can call): message and op; NULL when fine. */
+  char *error;
+  MlirOperation error_op;
+} UkInfo;
+
+typedef struct {
+  BrazePtrMap index; /* func op ptr -> items index */
+  UkInfo **items;
+  size_t count;
+  size_t walks; /* functions walked (the cache's misses) */
+} UkCache;
+
+/* A func.func carrying the `braze.user_kernel` attribute. */
+bool uk_is_user_kernel(MlirOperation func);
+/* The func.func that `call` (a func.call) names in its module, or null. */
+MlirOperation uk_callee(MlirOperation call);
+/* The analysis of `func`, computed on first request. */
+const UkInfo *uk_analyse(UkCache *cache, MlirOperation func);
+void uk_cache_free(UkCache *cache);
+/* One line per argument: `arg N memref<...>: read written(K stores) atomic escapes`. */
+void uk_info_print(const UkInfo *info, BrazeStr *out);
+/* Walk `func` again (no cache) and collect its store sites to argument `arg`. */
+size_t uk_store_sites(MlirOperation func, int arg, UkStore **out);
+
+#endif
