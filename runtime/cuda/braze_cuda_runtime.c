@@ -300,7 +300,8 @@ typedef struct {
 
 typedef struct {
   const char *name;
-  int num_args;           /* inputs + outputs */
+  int num_args;                /* inputs + outputs */
+  const uint64_t *arg_bytes;   /* each argument's size */
   size_t workspace_bytes;
   BrazeCuRun run;
   int graph_replay;
@@ -388,16 +389,32 @@ static int braze_cu_replay(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args
   return failed;
 }
 
+/* The kernels read and write with 128-bit accesses: a misaligned or NULL buffer would
+ * fault on the GPU, and a fault poisons the whole context (every later call of the
+ * process, other libraries' and PyTorch's included, fails). Refuse it here instead. */
+static int braze_cu_check_pointers(const BrazeCuEntry *e, void *const *args, CUdeviceptr ws) {
+  for (int i = 0; i < e->num_args; ++i) {
+    uintptr_t p = (uintptr_t)args[i];
+    if (e->arg_bytes[i] && !p)
+      return braze_cu_fail("%s: argument %d is NULL", e->name, i);
+    if (p % 16)
+      return braze_cu_fail("%s: argument %d (%p) is not 16-byte aligned", e->name, i, args[i]);
+  }
+  if (ws % 16)
+    return braze_cu_fail("%s: the workspace (%p) is not 16-byte aligned", e->name, (void *)(uintptr_t)ws);
+  return 0;
+}
+
 /* One call of an entry: `workspace` is the caller's (kept == 0) or the entry's own
  * for `stream` (kept == 1). Launches are asynchronous on `stream` (NULL: the legacy
  * default stream); the status covers the launches, not the kernels' execution. */
 static int braze_cu_call(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, void *workspace, int kept,
                          void *stream) {
   braze_cu_message[0] = '\0';
-  if (braze_cu_ready(p))
-    return 1;
   CUstream s = (CUstream)stream;
   CUdeviceptr ws = (CUdeviceptr)(uintptr_t)workspace;
+  if (braze_cu_check_pointers(e, args, ws) || braze_cu_ready(p))
+    return 1;
   if (e->workspace_bytes > 0) {
     if (kept && braze_cu_kept_workspace(e, s, &ws))
       return 1;

@@ -109,10 +109,14 @@ void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, B
   for (size_t i = 0; i < entries->count; ++i) {
     const BrazeEntrySig *sig = &entries->items[i];
     int n = sig->num_inputs + sig->num_outputs;
+    braze_str_printf(out, "static const uint64_t braze_bytes_%s[] = {", sig->name);
+    for (int a = 0; a < n; ++a)
+      braze_str_printf(out, "%s%zuu", a ? ", " : "", sig->args[a].bytes);
     braze_str_printf(out,
-                     "static BrazeCuEntry braze_entry_%s = {\"%s\", %d, %lluu, braze_run_%s, %d, "
+                     "%s};\nstatic BrazeCuEntry braze_entry_%s = {\"%s\", %d, braze_bytes_%s, %lluu, braze_run_%s, %d, "
                      "PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, NULL, NULL};\n",
-                     sig->name, sig->name, n, (unsigned long long)sig->workspace_bytes, sig->name, graph_replay);
+                     n ? "" : "0", sig->name, sig->name, n, sig->name, (unsigned long long)sig->workspace_bytes,
+                     sig->name, graph_replay);
     wrapper(sig, "_ws_stream", "void *workspace, void *stream", "workspace, 0, stream", out);
     wrapper(sig, "_ws", "void *workspace", "workspace, 0, NULL", out);
     wrapper(sig, "_stream", "void *stream", "NULL, 1, stream", out);

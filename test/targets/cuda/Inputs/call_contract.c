@@ -1,6 +1,6 @@
 /* Calls the library built from contract.mlir through its header, on the mock driver
  * (mock_cuda.c): the kept workspace, the caller's workspace, a stream's own kept
- * workspace, a NULL workspace refused, and the copies' data. */
+ * workspace, a NULL workspace, misaligned or NULL buffers refused, and the copies' data. */
 #include <cuda.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +27,9 @@ int main(void) {
   check("alloc ws", braze_cuda_malloc(&ws, (size_t)f_workspace_bytes));
   check("caller's workspace", f_ws(x, sums, max, copy, ws));
   check("no workspace", f_ws(x, sums, max, copy, NULL));
+  check("misaligned input", f((const float *)((char *)x + 4), sums, max, copy));
+  check("NULL output", f(x, sums, NULL, copy));
+  check("misaligned workspace", f_ws(x, sums, max, copy, (char *)ws + 8));
   CUstream stream;
   cuStreamCreate(&stream, 0);
   check("on a stream", f_stream(x, sums, max, copy, stream));
