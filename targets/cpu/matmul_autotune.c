@@ -223,7 +223,10 @@ static int buffer_sizes(const TmPlan *p, size_t *bytes, int cap) {
 
 /* Run the library's braze_tune_packed; the best time in ms, or -1. */
 static double time_library(const TmPlan *p, const char *so) {
-  void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  /* RTLD_NODELETE: the library's (libomp's, OpenBLAS's) worker threads outlive the
+   * calls; unmapping their code under them crashes at exit (LeakSanitizer's scan). The
+   * compiler keeps each timed library mapped until it exits. */
+  void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!lib)
     return -1;
   int (*fn)(void **) = (int (*)(void **))dlsym(lib, "braze_tune_packed");

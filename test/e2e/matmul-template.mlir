@@ -28,6 +28,10 @@
 // CHECK: PASS @const_small out0 10x6xf32
 // CHECK: PASS @const_transposed out0 5x12xf32
 // CHECK: PASS @attention_scores out0 2x33x40xf32
+// CHECK: PASS @const_batched out0 2x5x6xf32
+// CHECK: PASS @returned_twice out0 4x19xf32
+// CHECK: PASS @returned_twice out1 4x19xf32
+// CHECK: PASS @returned_twice out2 4x19xf32
 // CHECK: PASS @half out0 21x37xf16
 // CHECK: PASS @bfloat out0 21x37xbf16
 // CHECK: check passed
@@ -124,6 +128,20 @@ func.func @attention_scores(%q: tensor<2x33x8xf32>, %k: tensor<2x40x8xf32>) -> t
   %c = "graph.constant"() {value = dense<0.125> : tensor<f32>} : () -> tensor<f32>
   %0 = "graph.mul"(%s, %c) : (tensor<2x33x40xf32>, tensor<f32>) -> tensor<2x33x40xf32>
   return %0 : tensor<2x33x40xf32>
+}
+
+// A batched constant weight: one packed panel set per batch position.
+func.func @const_batched(%a: tensor<2x5x8xf32>) -> tensor<2x5x6xf32> {
+  %w = "graph.constant"() {value = dense<[[[0.1229, 0.2418, 0.2952, 0.4425, 0.2399, 0.4223], [-0.4710, -0.0344, 0.4434, 0.1490, 0.4009, -0.3868], [-0.0309, -0.2534, 0.0438, 0.0739, -0.4869, -0.2833], [-0.2205, 0.4163, 0.2657, -0.3404, 0.2971, -0.3612], [0.1175, -0.3733, -0.4982, 0.3714, -0.2905, -0.2845], [0.4824, 0.3724, -0.2107, 0.4615, 0.0392, 0.1778], [-0.2952, 0.4410, 0.1906, 0.4666, 0.3937, -0.2012], [-0.1388, -0.3340, -0.3543, -0.4349, -0.1986, 0.1031]], [[-0.4966, 0.1779, -0.1621, -0.1900, 0.3185, -0.0193], [-0.1842, -0.0188, 0.2047, -0.4430, 0.4751, -0.4771], [0.2498, 0.3449, -0.4819, 0.2877, -0.1338, 0.0785], [-0.4909, -0.4533, -0.3191, 0.4552, -0.3035, 0.2557], [0.4297, 0.4420, -0.1556, -0.1452, 0.0247, 0.2756], [-0.3919, 0.2484, 0.2972, 0.3597, -0.4634, 0.4458], [-0.4088, -0.1593, 0.1108, 0.4181, -0.1600, 0.4242], [0.0451, -0.1875, -0.1832, -0.3225, -0.4218, -0.3511]]]> : tensor<2x8x6xf32>} : () -> tensor<2x8x6xf32>
+  %0 = "graph.batch_matmul"(%a, %w) : (tensor<2x5x8xf32>, tensor<2x8x6xf32>) -> tensor<2x5x6xf32>
+  return %0 : tensor<2x5x6xf32>
+}
+
+// The product returned twice and its epilogue once.
+func.func @returned_twice(%a: tensor<4x3xf32>, %b: tensor<3x19xf32>) -> (tensor<4x19xf32>, tensor<4x19xf32>, tensor<4x19xf32>) {
+  %0 = "graph.matmul"(%a, %b) : (tensor<4x3xf32>, tensor<3x19xf32>) -> tensor<4x19xf32>
+  %1 = "graph.exp"(%0) : (tensor<4x19xf32>) -> tensor<4x19xf32>
+  return %0, %1, %0 : tensor<4x19xf32>, tensor<4x19xf32>, tensor<4x19xf32>
 }
 
 func.func @half(%a: tensor<21x30xf16>, %b: tensor<30x37xf16>, %c: tensor<37xf16>) -> tensor<21x37xf16> {
