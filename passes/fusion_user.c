@@ -402,9 +402,10 @@ static void set_function_type(MlirOperation func, MlirBlock entry) {
   free(types);
 }
 
-/* A copy of the user kernel with each output's epilogue at its store sites. */
+/* A copy of the user kernel with each output's epilogue at its store sites, placed
+ * before the graph function (with the ext kernel that calls it). */
 static MlirOperation make_clone(Pack *p, char **name_out) {
-  static int clones; /* names only; uniqueness is checked against the module */
+  int clones = 0; /* the first free <name>_epilogue_N */
   MlirContext ctx = mlirOperationGetContext(p->callee);
   MlirOperation clone = mlirOperationClone(p->callee);
   char base[256];
@@ -413,7 +414,7 @@ static MlirOperation make_clone(Pack *p, char **name_out) {
   mlirOperationSetAttributeByName(clone, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(*name_out)));
   mlirOperationSetAttributeByName(clone, braze_ref("braze.user_epilogue_of"),
                                   mlirFlatSymbolRefAttrGet(ctx, braze_ref(p->info->name)));
-  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(p->callee), p->callee, clone);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(p->func), p->func, clone);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (size_t i = 0; i < p->n_extra; ++i)
     mlirBlockAddArgument(entry, memref_of_tensor(mlirValueGetType(p->extra[i])), mlirOperationGetLocation(p->call));
@@ -729,7 +730,7 @@ bool fu_form_user_kernels(MlirOperation func, const FuOptions *o, int *next_inde
   MlirOperation *calls = calloc(1, sizeof *calls);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!braze_op_is(op, "func.call") || mlirOperationGetNumResults(op) != 0)
+    if (!braze_op_is(op, "func.call"))
       continue;
     calls = realloc(calls, (n + 1) * sizeof *calls);
     calls[n++] = op;
@@ -747,93 +748,4 @@ bool fu_form_user_kernels(MlirOperation func, const FuOptions *o, int *next_inde
   }
   free(calls);
   return ok;
-}
-
-/* ---- report and explain ---- */
-
-void fu_report_text(BrazeStr *out, const FuRecords *rec, MlirOperation func) {
-  if (!rec->count)
-    return;
-  MlirStringRef fname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
-  braze_str_printf(out, "user kernels @%.*s:\n", (int)fname.length, fname.data);
-  for (size_t i = 0; i < rec->count; ++i) {
-    const FuCall *c = &rec->calls[i];
-    braze_str_printf(out, "  call @%s -> %s", c->callee, c->kernel);
-    if (c->clone)
-      braze_str_printf(out, " (calls @%s)", c->clone);
-    braze_str_puts(out, "\n");
-    braze_str_puts(out, c->analysis);
-    for (size_t k = 0; k < c->num_outs; ++k) {
-      const FuOutput *o = &c->outs[k];
-      if (!o->num_eps)
-        braze_str_printf(out, "  output arg %d: no pointwise consumer\n", o->arg);
-      for (size_t e = 0; e < o->num_eps; ++e) {
-        const FuEpilogue *ep = &o->eps[e];
-        if (ep->reason)
-          braze_str_printf(out, "  output arg %d epilogue '%s': refused reason=%s\n", o->arg, ep->consumer, ep->reason);
-        else
-          braze_str_printf(out, "  output arg %d epilogue '%s': fused\n", o->arg, ep->consumer);
-      }
-    }
-  }
-}
-
-static bool label_matches(const char *label, const char *loc_name, const char *name) {
-  if (loc_name && !strcmp(loc_name, name))
-    return true;
-  size_t n = strlen(name);
-  for (const char *s = label; s && *s;) {
-    const char *end = strchr(s, ',');
-    size_t len = end ? (size_t)(end - s) : strlen(s);
-    if (len == n && !memcmp(s, name, n))
-      return true;
-    s = end ? end + 1 : NULL;
-  }
-  return false;
-}
-
-void fu_explain(const FuRecords *rec, const char *a, const char *b) {
-  for (size_t i = 0; i < rec->count; ++i) {
-    const FuCall *c = &rec->calls[i];
-    for (int swap = 0; swap < 2; ++swap) {
-      const char *kn = swap ? b : a, *en = swap ? a : b;
-      if (!label_matches(c->callee, c->loc_name, kn))
-        continue;
-      for (size_t k = 0; k < c->num_outs; ++k)
-        for (size_t e = 0; e < c->outs[k].num_eps; ++e) {
-          const FuEpilogue *ep = &c->outs[k].eps[e];
-          if (!label_matches(ep->consumer, ep->loc_name, en))
-            continue;
-          if (ep->reason)
-            braze_emit_remark(ep->loc, "explain: user kernel @%s output arg %d and '%s' not fused: %s", c->callee,
-                              c->outs[k].arg, ep->consumer, ep->reason);
-          else
-            braze_emit_remark(ep->loc, "explain: user kernel @%s output arg %d and '%s' fused into %s", c->callee,
-                              c->outs[k].arg, ep->consumer, c->kernel);
-        }
-      if (!strcmp(a, b))
-        break;
-    }
-  }
-}
-
-void fu_records_free(FuRecords *rec) {
-  for (size_t i = 0; i < rec->count; ++i) {
-    FuCall *c = &rec->calls[i];
-    for (size_t k = 0; k < c->num_outs; ++k) {
-      for (size_t e = 0; e < c->outs[k].num_eps; ++e) {
-        free(c->outs[k].eps[e].consumer);
-        free(c->outs[k].eps[e].loc_name);
-      }
-      free(c->outs[k].eps);
-    }
-    free(c->outs);
-    free(c->callee);
-    free(c->kernel);
-    free(c->clone);
-    free(c->loc_name);
-    free(c->analysis);
-  }
-  free(rec->calls);
-  memset(rec, 0, sizeof *rec);
 }

@@ -359,8 +359,8 @@ static bool eval_op(MlirOperation op, MlirOperation func, Env *env, int depth, b
     MlirStringRef name = braze_op_name(op);
     ok = false;
     braze_emit_error(mlirOperationGetLocation(op),
-                     "reference: unsupported op '%.*s': the reference interpreter evaluates graph ops, func.call "
-                     "and func.return",
+                     "reference: unsupported op '%.*s': the reference interpreter evaluates graph ops, func.call, "
+                     "func.return and the buffer ops of user-kernel calls",
                      (int)name.length, name.data);
   }
   free(args);

@@ -8,7 +8,10 @@
  * (e.g. a softmax's max and sum) stay in double.
  *
  * What it evaluates: every graph op, func.return, func.call of functions in the same
- * module whose body is itself graph ops (+ calls); any other callee is an error at the call.
+ * module whose body is itself graph ops (+ calls), and user kernels (docs/user-kernels.md):
+ * bufferization.to_buffer / to_tensor, memref.alloc (uninitialized: NaN), memref.copy
+ * and func.call of a `braze.user_kernel` function on memrefs, whose scf/memref/vector/
+ * arith/math body user_kernel.c evaluates; any other callee is an error at the call.
  * Anything else (a user kernel written in linalg/arith, other dialects' ops, tensors
  * that are not ranked static f32/f16/bf16/i32/i64/i1, integer division by zero, a
  * NaN or out-of-range float->int cast, shapes that break the op's rules) is an error
