@@ -10,6 +10,7 @@ int braze_cmd_run(int argc, char **argv);
 int braze_cmd_compile(int argc, char **argv);
 int braze_cmd_check(int argc, char **argv);
 int braze_cmd_import(int argc, char **argv);
+int braze_cmd_fusion_graph(int argc, char **argv);
 /* Added by their owners (see the commented-out table entries in main.c):
  * int braze_cmd_bench(int argc, char **argv); */
 

@@ -4,7 +4,6 @@
  *   braze compile FILE.mlir [--target=cpu] [--pipeline=NAME|FILE] [-o OUT]
  *                 [-c | --emit=so|obj|mlir|llvm] [--header=FILE | --no-header]
  *                 [--dump-kernels=DIR] [--fusion-plan=FILE] */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
+#include "tools/braze/pipeline_edit.h"
 
 static const char help[] =
     "usage: braze compile FILE.mlir [options]\n"
@@ -48,47 +48,14 @@ static const char *fusion_plan;
 
 void braze_compile_set_fusion_plan(const char *path) { fusion_plan = path; }
 
-static bool is_element_end(char c) { return c == '\0' || c == ',' || c == ')' || c == '{' || c == ' '; }
-
-/* Give the pipeline's form-kernels the option plan=PATH: `form-kernels` becomes
- * `form-kernels{plan=PATH}`, `form-kernels{...}` gets it appended inside. */
+/* --fusion-plan=FILE: the pipeline's form-kernels gets plan=FILE. */
 static bool add_fusion_plan(BrazeStr *text, const char *path, BrazeStr *error) {
-  for (const char *c = path; *c; ++c)
-    if (isspace((unsigned char)*c) || strchr("{}(),=", *c)) {
-      braze_str_printf(error, "--fusion-plan: the path '%s' has a character a pipeline option cannot hold", path);
-      return false;
-    }
-  static const char pass[] = "form-kernels";
-  const char *t = braze_str_cstr(text), *at = t;
-  while ((at = strstr(at, pass)) &&
-         !((at == t || strchr(",( ", at[-1])) && is_element_end(at[sizeof pass - 1])))
-    at += sizeof pass - 1;
-  if (!at) {
-    braze_str_puts(error, "--fusion-plan: the pipeline has no form-kernels pass");
-    return false;
-  }
-  size_t pos = (size_t)(at - t) + sizeof pass - 1;
-  BrazeStr out = {0};
-  braze_str_append(&out, t, pos);
-  if (t[pos] == '{') {
-    const char *close = strchr(t + pos, '}');
-    bool has_plan = false;
-    for (const char *c = t + pos; close && c < close && !has_plan; ++c)
-      has_plan = strncmp(c, "plan=", 5) == 0 && strchr("{ ", c[-1]);
-    if (!close || has_plan) {
-      braze_str_puts(error, "--fusion-plan: the pipeline's form-kernels already has a plan= option");
-      braze_str_free(&out);
-      return false;
-    }
-    braze_str_append(&out, t + pos, (size_t)(close - t - pos));
-    braze_str_printf(&out, " plan=%s", path);
-    braze_str_puts(&out, close);
-  } else {
-    braze_str_printf(&out, "{plan=%s}%s", path, t + pos);
-  }
-  braze_str_free(text);
-  *text = out;
-  return true;
+  BrazeStr why = {0};
+  bool ok = braze_pipeline_add_form_kernels_option(text, "plan", path, &why);
+  if (!ok)
+    braze_str_printf(error, "--fusion-plan: %s", braze_str_cstr(&why));
+  braze_str_free(&why);
+  return ok;
 }
 
 bool braze_compile_file(const char *cmd, const char *input, const char *target_name, const char *pipeline,

@@ -20,6 +20,7 @@ static const BrazeCommand commands[] = {
     {"compile", "compile a graph module for a target (.so + C header)", braze_cmd_compile},
     {"check", "compare a compiled function with the reference interpreter", braze_cmd_check},
     {"import", "import an ONNX model into the graph dialect", braze_cmd_import},
+    {"fusion-graph", "write form-kernels' fusion graph as Graphviz DOT", braze_cmd_fusion_graph},
     /* {"bench", "time compiled functions against other frameworks", braze_cmd_bench}, */
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof *commands };
