@@ -12,7 +12,7 @@
  * program (its modules, loaded once per process into the context current at the
  * first call, or device 0's primary context when none is; its kernels; its
  * constants, uploaded once), and per entry its kept device workspaces (one per
- * stream) and, with --cuda-graphs, the CUDA graph of its last (pointers) key. */
+ * stream) and, with --cuda-graphs, the CUDA graphs of its last four sets of pointers. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -298,6 +298,14 @@ typedef struct {
   CUdeviceptr workspace;
 } BrazeCuKept;
 
+/* A captured graph of an entry's launches and the pointers it was captured with. */
+enum { BRAZE_CU_GRAPHS = 4 };
+typedef struct {
+  CUgraphExec exec;
+  void **key; /* the arguments' pointers, then the workspace */
+  unsigned long long last_use;
+} BrazeCuGraph;
+
 typedef struct {
   const char *name;
   int num_args;                /* inputs + outputs */
@@ -309,8 +317,8 @@ typedef struct {
   BrazeCuKept *kept; /* one workspace per stream the entry was called on without one */
   int num_kept, cap_kept;
   CUstream capture_stream;
-  CUgraphExec graph;
-  void **graph_key; /* num_args pointers, the workspace, the stream */
+  BrazeCuGraph graphs[BRAZE_CU_GRAPHS]; /* --cuda-graphs: by (pointers, workspace) */
+  unsigned long long clock;             /* counts graph launches, for last_use */
 } BrazeCuEntry;
 
 static int braze_cu_kept_workspace(BrazeCuEntry *e, CUstream stream, CUdeviceptr *out) {
@@ -342,49 +350,74 @@ static int braze_cu_kept_workspace(BrazeCuEntry *e, CUstream stream, CUdeviceptr
   return failed;
 }
 
-static int braze_cu_same_key(const BrazeCuEntry *e, void **key) {
-  return e->graph && memcmp(e->graph_key, key, (size_t)(e->num_args + 2) * sizeof *key) == 0;
+/* The graph slot holding `key`, or -1. */
+static int braze_cu_find_graph(const BrazeCuEntry *e, void *const *key) {
+  for (int i = 0; i < BRAZE_CU_GRAPHS; ++i)
+    if (e->graphs[i].exec && memcmp(e->graphs[i].key, key, (size_t)(e->num_args + 1) * sizeof *key) == 0)
+      return i;
+  return -1;
 }
 
-/* Capture the entry's launches on a private stream into a graph for this key. */
-static int braze_cu_capture(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, CUdeviceptr ws, void **key) {
+/* An empty slot, else the least recently launched one (its graph destroyed). */
+static int braze_cu_free_slot(BrazeCuEntry *e) {
+  int victim = 0;
+  for (int i = 0; i < BRAZE_CU_GRAPHS; ++i) {
+    if (!e->graphs[i].exec)
+      return i;
+    if (e->graphs[i].last_use < e->graphs[victim].last_use)
+      victim = i;
+  }
+  braze_cu.GraphExecDestroy(e->graphs[victim].exec); /* in flight: freed when it completes */
+  e->graphs[victim].exec = NULL;
+  return victim;
+}
+
+/* Capture the entry's launches for this key on a private stream into a graph in a
+ * free slot; returns the slot or -1. */
+static int braze_cu_capture(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, CUdeviceptr ws, void *const *key) {
   if (!e->capture_stream &&
       braze_cu_check(braze_cu.StreamCreate(&e->capture_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
-    return 1;
-  if (e->graph) {
-    braze_cu.GraphExecDestroy(e->graph);
-    e->graph = NULL;
+    return -1;
+  int slot = braze_cu_free_slot(e);
+  BrazeCuGraph *g = &e->graphs[slot];
+  if (!g->key && !(g->key = malloc((size_t)(e->num_args + 1) * sizeof *key))) {
+    braze_cu_fail("out of host memory");
+    return -1;
   }
   if (braze_cu_check(braze_cu.StreamBeginCapture(e->capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
                      "cuStreamBeginCapture"))
-    return 1;
+    return -1;
   int failed = e->run(p, args, ws, e->capture_stream);
   CUgraph graph = NULL;
   CUresult ended = braze_cu.StreamEndCapture(e->capture_stream, &graph);
   if (!failed)
     failed = braze_cu_check(ended, "cuStreamEndCapture") ||
-             braze_cu_check(braze_cu.GraphInstantiate(&e->graph, graph, 0), "cuGraphInstantiate");
+             braze_cu_check(braze_cu.GraphInstantiate(&g->exec, graph, 0), "cuGraphInstantiate");
   if (graph)
     braze_cu.GraphDestroy(graph);
   if (failed) {
-    e->graph = NULL;
-    return 1;
+    g->exec = NULL;
+    return -1;
   }
-  if (!e->graph_key && !(e->graph_key = malloc((size_t)(e->num_args + 2) * sizeof *key)))
-    return braze_cu_fail("out of host memory");
-  memcpy(e->graph_key, key, (size_t)(e->num_args + 2) * sizeof *key);
-  return 0;
+  memcpy(g->key, key, (size_t)(e->num_args + 1) * sizeof *key);
+  return slot;
 }
 
+/* Launch the graph of these pointers (arguments and workspace), captured at their
+ * first call; the stream it is launched on is not part of the key. */
 static int braze_cu_replay(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, CUdeviceptr ws, CUstream stream) {
-  void *key[e->num_args + 2];
+  void *key[e->num_args + 1];
   memcpy(key, args, (size_t)e->num_args * sizeof *key);
   key[e->num_args] = (void *)(uintptr_t)ws;
-  key[e->num_args + 1] = NULL; /* the graph does not depend on the stream it is launched on */
   pthread_mutex_lock(&e->lock);
-  int failed = !braze_cu_same_key(e, key) && braze_cu_capture(p, e, args, ws, key);
-  if (!failed)
-    failed = braze_cu_check(braze_cu.GraphLaunch(e->graph, stream), "cuGraphLaunch");
+  int slot = braze_cu_find_graph(e, key);
+  if (slot < 0)
+    slot = braze_cu_capture(p, e, args, ws, key);
+  int failed = slot < 0;
+  if (!failed) {
+    e->graphs[slot].last_use = ++e->clock;
+    failed = braze_cu_check(braze_cu.GraphLaunch(e->graphs[slot].exec, stream), "cuGraphLaunch");
+  }
   pthread_mutex_unlock(&e->lock);
   return failed;
 }

@@ -113,8 +113,9 @@ void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, B
     for (int a = 0; a < n; ++a)
       braze_str_printf(out, "%s%zuu", a ? ", " : "", sig->args[a].bytes);
     braze_str_printf(out,
-                     "%s};\nstatic BrazeCuEntry braze_entry_%s = {\"%s\", %d, braze_bytes_%s, %lluu, braze_run_%s, %d, "
-                     "PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, NULL, NULL};\n",
+                     "%s};\nstatic BrazeCuEntry braze_entry_%s = {.name = \"%s\", .num_args = %d, .arg_bytes = "
+                     "braze_bytes_%s, .workspace_bytes = %lluu, .run = braze_run_%s, .graph_replay = %d, .lock = "
+                     "PTHREAD_MUTEX_INITIALIZER};\n",
                      n ? "" : "0", sig->name, sig->name, n, sig->name, (unsigned long long)sig->workspace_bytes,
                      sig->name, graph_replay);
     wrapper(sig, "_ws_stream", "void *workspace, void *stream", "workspace, 0, stream", out);
