@@ -403,9 +403,10 @@ static void set_function_type(MlirOperation func, MlirBlock entry) {
 }
 
 /* A copy of the user kernel with each output's epilogue at its store sites, placed
- * before the graph function (with the ext kernel that calls it). */
-static MlirOperation make_clone(Pack *p, char **name_out) {
-  int clones = 0; /* the first free <name>_epilogue_N */
+ * before the graph function (with the ext kernel that calls it), named
+ * <kernel>_epilogue_<index of the ext kernel> (the next free index when taken). */
+static MlirOperation make_clone(Pack *p, int index, char **name_out) {
+  int clones = index;
   MlirContext ctx = mlirOperationGetContext(p->callee);
   MlirOperation clone = mlirOperationClone(p->callee);
   char base[256];
@@ -439,7 +440,7 @@ static void append_label(BrazeStr *name, char ***seen, size_t *n_seen, const cha
 
 /* kernel.ops: the callee, then every absorbed consumer's graph ops; the name lists
  * them once each (at most 6), Inductor style like form-kernels' other kernels. */
-static MlirAttribute kernel_ops(Pack *p, const char *target, int *next_index, char **name_out) {
+static MlirAttribute kernel_ops(Pack *p, const char *target, int *next_index, char **name_out, int *index) {
   MlirContext ctx = mlirOperationGetContext(p->call);
   MlirAttribute *items = calloc(1, sizeof *items);
   size_t n = 0;
@@ -468,6 +469,7 @@ static MlirAttribute kernel_ops(Pack *p, const char *target, int *next_index, ch
   free(seen);
   for (;;) {
     BrazeStr s = {0};
+    *index = *next_index;
     braze_str_printf(&s, "%s_%d", braze_str_cstr(&base), (*next_index)++);
     if (!symbol_taken(p->module, braze_str_cstr(&s))) {
       *name_out = s.data;
@@ -675,9 +677,10 @@ static bool pack_call(MlirOperation func, MlirOperation call, MlirOperation call
   FuCall *r = new_record(rec, &p);
   bool fused = score > 0;
   char *kernel = NULL;
-  MlirAttribute ops = kernel_ops(&p, o->target, next_index, &kernel);
+  int index = 0;
+  MlirAttribute ops = kernel_ops(&p, o->target, next_index, &kernel, &index);
   if (fused)
-    make_clone(&p, &r->clone);
+    make_clone(&p, index, &r->clone);
   MlirOperation fn = make_kernel(&p, kernel, fused ? r->clone : p.info->name, ops, score);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
   rewrite_graph(&p, kernel, ops);

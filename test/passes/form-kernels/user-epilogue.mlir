@@ -41,15 +41,15 @@
 // the second's epilogue reads the residual at [i, j].
 // CHECK-LABEL: func.func private @cpu_ext_fused_scale_1(
 // CHECK:         call @scale(
-// CHECK-LABEL: func.func private @scale_epilogue_1(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>)
+// CHECK-LABEL: func.func private @scale_epilogue_2(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>)
 // CHECK:         scf.parallel (%[[I:.*]]) =
 // CHECK:         scf.for %[[J:.*]] =
 // CHECK:         memref.load %arg2[%[[I]], %[[J]]] : memref<4x8xf32>
 // CHECK-LABEL: func.func private @cpu_ext_fused_scale_add_2(
-// CHECK:         call @scale_epilogue_1(
+// CHECK:         call @scale_epilogue_2(
 // CHECK-LABEL: func.func @twice(
 // Vector stores: each lane extracted, epilogue at index + lane, inserted back.
-// CHECK-LABEL: func.func private @rows_epilogue_0(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>)
+// CHECK-LABEL: func.func private @rows_epilogue_{{[0-9]+}}(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>)
 // CHECK:         %[[V:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK-NEXT:    %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<8xf32>
 // CHECK:         %[[X0:.*]] = math.exp %[[E0]] : f32
@@ -58,7 +58,7 @@
 // CHECK:         vector.insert %{{.*}}, %{{.*}} [7] : f32 into vector<8xf32>
 // CHECK-NEXT:    vector.store %{{.*}}, %arg1[%{{.*}}, %{{.*}}] : memref<4x8xf32>, vector<8xf32>
 // Two outputs, each with its own epilogue.
-// CHECK-LABEL: func.func private @pair_epilogue_0(
+// CHECK-LABEL: func.func private @pair_epilogue_{{[0-9]+}}(
 // CHECK:         %[[L:.*]] = arith.minimumf
 // CHECK:         %[[H:.*]] = arith.maximumf
 // CHECK:         %[[LE:.*]] = math.exp %[[L]] : f32
