@@ -265,39 +265,59 @@ static char *location_name(const FkNode *n) {
   return strndup(name, len);
 }
 
+static char *fallback_name(const char *func, const FkNode *node, size_t index) {
+  BrazeStr s = {0};
+  braze_str_printf(&s, "%s/%s#%zu", func, node->num_ops ? node->ops[node->num_ops - 1] : "op", index);
+  return s.data;
+}
+
+/* Drop the names of `names` (those in `from`, by node) that several nodes share:
+ * ops of one composite, a reduce_mean's two generics, or (rarely) a location name
+ * that equals another node's derived name. */
+static void drop_shared(char **names, const bool *from, size_t n) {
+  NamedNode *sorted = calloc(n + 1, sizeof *sorted);
+  size_t num = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (names[i])
+      sorted[num++] = (NamedNode){names[i], (int)i};
+  qsort(sorted, num, sizeof *sorted, compare_named);
+  bool *drop = calloc(n + 1, sizeof *drop);
+  for (size_t i = 0; i < num;) {
+    size_t j = i + 1;
+    while (j < num && strcmp(sorted[j].name, sorted[i].name) == 0)
+      ++j;
+    for (size_t k = i; j - i > 1 && k < j; ++k)
+      drop[sorted[k].node] = from[sorted[k].node];
+    i = j;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (drop[i]) {
+      free(names[i]);
+      names[i] = NULL;
+    }
+  free(drop);
+  free(sorted);
+}
+
 char **fk_node_names(const FkGraph *g) {
   size_t n = g->num_nodes;
   char **names = calloc(n + 1, sizeof *names);
-  NamedNode *sorted = calloc(n + 1, sizeof *sorted);
-  size_t num_named = 0;
+  bool *located = calloc(n + 1, sizeof *located);
   for (size_t i = 0; i < n; ++i)
-    if ((names[i] = location_name(&g->nodes[i])))
-      sorted[num_named++] = (NamedNode){names[i], (int)i};
-  qsort(sorted, num_named, sizeof *sorted, compare_named);
-  /* A location name shared by several nodes (a reduce_mean's two generics, ops of
-   * one composite) names none of them. */
-  for (size_t i = 0; i < num_named;) {
-    size_t j = i + 1;
-    while (j < num_named && strcmp(sorted[j].name, sorted[i].name) == 0)
-      ++j;
-    if (j - i > 1)
-      for (size_t k = i; k < j; ++k) {
-        free(names[sorted[k].node]);
-        names[sorted[k].node] = NULL;
-      }
-    i = j;
-  }
-  free(sorted);
+    located[i] = (names[i] = location_name(&g->nodes[i])) != NULL;
+  drop_shared(names, located, n);
   char *func = func_name(g);
-  for (size_t i = 0; i < n; ++i) {
-    if (names[i])
-      continue;
-    const FkNode *node = &g->nodes[i];
-    BrazeStr s = {0};
-    braze_str_printf(&s, "%s/%s#%zu", func, node->num_ops ? node->ops[node->num_ops - 1] : "op", i);
-    names[i] = s.data;
-  }
+  for (size_t i = 0; i < n; ++i)
+    if (!names[i])
+      names[i] = fallback_name(func, &g->nodes[i], i);
+  /* Derived names are unique among themselves (the node index); a location name
+   * equal to one of them gives way. */
+  drop_shared(names, located, n);
+  for (size_t i = 0; i < n; ++i)
+    if (!names[i])
+      names[i] = fallback_name(func, &g->nodes[i], i);
   free(func);
+  free(located);
   return names;
 }
 
