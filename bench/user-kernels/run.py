@@ -6,8 +6,9 @@
 
 Workloads: a user-written kernel (loop-level func.func on memrefs) followed by a
 pointwise epilogue chain in graph ops:
-  U1  row softmax written by hand (scf.parallel over rows, three scf.for passes:
-      max, sum of exp, exp/sum stored), then gelu(tanh)(out + bias[cols]) * residual
+  U1  row softmax written by hand (scf.parallel over rows, three scf.for passes over
+      vector<16xf32>: max, sum of exp, exp * (1/sum) stored), then
+      gelu(tanh)(out + bias[cols]) * residual
   U2  a vectorized square (vector<16xf32> loads/stores), then tanh(out + bias[cols])
 Each is compiled with `braze compile --pipeline=cpu-default` (the epilogue fused into a
 copy of the kernel at its store sites) and `--pipeline=cpu-no-user-epilogue` (the
@@ -37,33 +38,41 @@ VARIANTS = ["cpu-default", "cpu-no-user-epilogue"]
 
 
 def softmax_kernel(R, C):
-    t = f"memref<{R}x{C}xf32>"
+    """A row softmax as a user would write it for the CPU: 16-lane vectors, three passes."""
+    t, v = f"memref<{R}x{C}xf32>", "vector<16xf32>"
     return f"""func.func private @row_softmax(%x: {t}, %out: {t}) attributes {{braze.user_kernel}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
   %cR = arith.constant {R} : index
   %cC = arith.constant {C} : index
-  %ninf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant dense<0xFF800000> : {v}
+  %zero = arith.constant dense<0.0> : {v}
   scf.parallel (%i) = (%c0) to (%cR) step (%c1) {{
-    %m = scf.for %j = %c0 to %cC step %c1 iter_args(%acc = %ninf) -> (f32) {{
-      %v = memref.load %x[%i, %j] : {t}
-      %a = arith.maximumf %acc, %v : f32
-      scf.yield %a : f32
+    %mv = scf.for %j = %c0 to %cC step %c16 iter_args(%acc = %ninf) -> ({v}) {{
+      %x16 = vector.load %x[%i, %j] : {t}, {v}
+      %a = arith.maximumf %acc, %x16 : {v}
+      scf.yield %a : {v}
     }}
-    %s = scf.for %j = %c0 to %cC step %c1 iter_args(%acc = %zero) -> (f32) {{
-      %v = memref.load %x[%i, %j] : {t}
-      %d = arith.subf %v, %m : f32
-      %e = math.exp %d : f32
-      %a = arith.addf %acc, %e : f32
-      scf.yield %a : f32
+    %m = vector.reduction <maximumf>, %mv : {v} into f32
+    %mb = vector.broadcast %m : f32 to {v}
+    %sv = scf.for %j = %c0 to %cC step %c16 iter_args(%acc = %zero) -> ({v}) {{
+      %x16 = vector.load %x[%i, %j] : {t}, {v}
+      %d = arith.subf %x16, %mb : {v}
+      %e = math.exp %d : {v}
+      %a = arith.addf %acc, %e : {v}
+      scf.yield %a : {v}
     }}
-    scf.for %j = %c0 to %cC step %c1 {{
-      %v = memref.load %x[%i, %j] : {t}
-      %d = arith.subf %v, %m : f32
-      %e = math.exp %d : f32
-      %q = arith.divf %e, %s : f32
-      memref.store %q, %out[%i, %j] : {t}
+    %s = vector.reduction <add>, %sv : {v} into f32
+    %one = arith.constant 1.0 : f32
+    %r = arith.divf %one, %s : f32
+    %rb = vector.broadcast %r : f32 to {v}
+    scf.for %j = %c0 to %cC step %c16 {{
+      %x16 = vector.load %x[%i, %j] : {t}, {v}
+      %d = arith.subf %x16, %mb : {v}
+      %e = math.exp %d : {v}
+      %q = arith.mulf %e, %rb : {v}
+      vector.store %q, %out[%i, %j] : {t}, {v}
     }}
     scf.reduce
   }}
