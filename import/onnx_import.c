@@ -15,7 +15,7 @@
 #include "support/diag.h"
 #include "support/strbuf.h"
 
-enum { MIN_OPSET = 13, MAX_OPSET = 21 };
+enum { MIN_OPSET = 1, MAX_OPSET = 21 };
 
 static const char *str_or_empty(const char *s) { return s ? s : ""; }
 
@@ -311,12 +311,14 @@ static bool define_inputs(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirRe
   return ok;
 }
 
-OnnxConverter onnx_find_converter(const char *op_type) {
-  const OnnxOpEntry *tables[] = {onnx_elementwise_ops, onnx_reduce_ops, onnx_shape_ops, onnx_matmul_ops};
+const OnnxOpEntry *onnx_find_op(const char *op_type) {
+  const OnnxOpEntry *tables[] = {onnx_elementwise_ops, onnx_reduce_ops,     onnx_shape_ops,
+                                 onnx_matmul_ops,      onnx_fold_ops,       onnx_activation_ops,
+                                 onnx_misc_ops,        onnx_index_ops};
   for (size_t t = 0; t < sizeof tables / sizeof *tables; ++t)
     for (const OnnxOpEntry *e = tables[t]; e->op_type; ++e)
       if (strcmp(e->op_type, op_type) == 0)
-        return e->convert;
+        return e;
   return NULL;
 }
 
@@ -351,10 +353,17 @@ static bool convert_node(OnnxImporter *im, size_t index) {
   const char *domain = str_or_empty(node->domain);
   if (domain[0] && strcmp(domain, "ai.onnx") != 0)
     return onnx_node_error(im, "op domain '%s' is not supported (only the default ONNX domain)", domain);
-  OnnxConverter convert = onnx_find_converter(str_or_empty(node->op_type));
-  if (!convert)
-    return onnx_node_error(im, "unsupported op type '%s'", str_or_empty(node->op_type));
-  return convert(im) && mark_unproduced_outputs(im);
+  const char *op_type = str_or_empty(node->op_type);
+  const OnnxOpEntry *entry = onnx_find_op(op_type);
+  if (!entry)
+    return onnx_node_error(im, "unsupported op type '%s'", op_type);
+  if (im->opset < entry->min_opset)
+    return onnx_node_error(im, "%s as of opset %lld is not supported (braze imports %s from opset %d)",
+                           op_type, (long long)im->opset, op_type, entry->min_opset);
+  bool folded = false;
+  if (!onnx_try_fold(im, &folded))
+    return false;
+  return (folded || entry->convert(im)) && mark_unproduced_outputs(im);
 }
 
 /* Check a computed output type against the declared one (when declared). */

@@ -166,11 +166,37 @@ typedef bool (*OnnxConverter)(OnnxImporter *im);
 typedef struct {
   const char *op_type;
   OnnxConverter convert;
+  /* The lowest model opset the converter implements (0: every version of the op
+   * from opset 7, braze's lowest). Below it the node is refused naming the op,
+   * the opset and the node; converters branch on im->opset for the forms they
+   * handle (attribute vs input, Softmax's pre-13 coercion, ...). */
+  int min_opset;
 } OnnxOpEntry;
 /* Each family's table ends with a {NULL, NULL} entry. */
 extern const OnnxOpEntry onnx_elementwise_ops[], onnx_reduce_ops[], onnx_shape_ops[],
-    onnx_matmul_ops[];
-/* The converter for a default-domain op type, or NULL. */
-OnnxConverter onnx_find_converter(const char *op_type);
+    onnx_matmul_ops[], onnx_fold_ops[], onnx_activation_ops[], onnx_misc_ops[], onnx_index_ops[];
+/* The table entry for a default-domain op type, or NULL. */
+const OnnxOpEntry *onnx_find_op(const char *op_type);
+
+/* --- import-time folding of constants (onnx_fold.c) --- */
+/* Elements above this count are not folded (the op is built in the graph instead). */
+enum { ONNX_FOLD_LIMIT = 1 << 20 };
+/* Whether a constant result of `count` elements is folded: up to ONNX_FOLD_LIMIT
+ * for integers/bools (shape arithmetic), a few for float data (exporters' scalar
+ * arithmetic; larger float math stays in the graph, where it is fused). */
+bool onnx_fold_size_ok(int32_t dtype, int64_t count);
+/* True when every present input of the current node is a constant. */
+bool onnx_all_inputs_const(OnnxImporter *im);
+/* Define output i as a constant of `type` whose bytes come from `src` (any
+ * element type): the element at row-major position k of the output is source
+ * element index[k]. index NULL: the same order (reshapes). */
+bool onnx_define_const_output(OnnxImporter *im, size_t i, const OnnxType *type, const OnnxValue *src,
+                              const int64_t *index);
+/* The source index of each element of `src` broadcast to `to` (freed by the caller). */
+int64_t *onnx_broadcast_index(const OnnxType *src, const OnnxType *to);
+/* Elementwise arithmetic on integer/bool constants (shape arithmetic): Add Sub Mul
+ * Div Mod Neg Abs Equal Less Greater Not And Or Where Max Min Cast. Sets *done when
+ * it defined the outputs; false on error. */
+bool onnx_try_fold(OnnxImporter *im, bool *done);
 
 #endif

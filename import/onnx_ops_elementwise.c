@@ -201,15 +201,15 @@ static bool convert_identity(OnnxImporter *im) {
 }
 
 const OnnxOpEntry onnx_elementwise_ops[] = {
-    {"Neg", convert_unary},      {"Abs", convert_unary},       {"Relu", convert_unary},
-    {"Exp", convert_unary},      {"Log", convert_unary},       {"Sqrt", convert_unary},
-    {"Erf", convert_unary},      {"Tanh", convert_unary},      {"Sigmoid", convert_unary},
-    {"Add", convert_binary},     {"Sub", convert_binary},      {"Mul", convert_binary},
-    {"Div", convert_binary},     {"Pow", convert_binary},      {"Equal", convert_compare},
-    {"Less", convert_compare},   {"Greater", convert_compare}, {"LessOrEqual", convert_compare},
-    {"GreaterOrEqual", convert_compare},
-    {"Where", convert_where},    {"Max", convert_variadic},    {"Min", convert_variadic},
-    {"Cast", convert_cast},      {"Reciprocal", convert_reciprocal},
-    {"Gelu", convert_gelu},      {"Identity", convert_identity},
-    {NULL, NULL},
+    {"Neg", convert_unary, 0},      {"Abs", convert_unary, 0},       {"Relu", convert_unary, 0},
+    {"Exp", convert_unary, 0},      {"Log", convert_unary, 0},       {"Sqrt", convert_unary, 0},
+    {"Erf", convert_unary, 9},      {"Tanh", convert_unary, 0},      {"Sigmoid", convert_unary, 0},
+    {"Add", convert_binary, 7},     {"Sub", convert_binary, 7},      {"Mul", convert_binary, 7},
+    {"Div", convert_binary, 7},     {"Pow", convert_binary, 7},      {"Equal", convert_compare, 7},
+    {"Less", convert_compare, 7},   {"Greater", convert_compare, 7}, {"LessOrEqual", convert_compare, 12},
+    {"GreaterOrEqual", convert_compare, 12},
+    {"Where", convert_where, 9},    {"Max", convert_variadic, 0},    {"Min", convert_variadic, 0},
+    {"Cast", convert_cast, 6},      {"Reciprocal", convert_reciprocal, 0},
+    {"Gelu", convert_gelu, 20},      {"Identity", convert_identity, 0},
+    {NULL, NULL, 0},
 };

@@ -152,7 +152,7 @@ static bool convert_gemm(OnnxImporter *im) {
 }
 
 const OnnxOpEntry onnx_matmul_ops[] = {
-    {"MatMul", convert_matmul},
-    {"Gemm", convert_gemm},
-    {NULL, NULL},
+    {"MatMul", convert_matmul, 0},
+    {"Gemm", convert_gemm, 7},
+    {NULL, NULL, 0},
 };

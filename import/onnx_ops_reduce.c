@@ -1,8 +1,9 @@
 /* Converters for reductions and normalizations: ReduceSum/Mean/Max/Min, Softmax,
  * LogSoftmax, LayerNormalization, BatchNormalization (inference). */
+#include <math.h>
 #include <string.h>
 
-#include "import/onnx_internal.h"
+#include "import/onnx_compose.h"
 
 /* The reduction axes: the `axes` attribute (ReduceMean/Max/Min before opset 18) or
  * the constant second input (ReduceSum from 13, the others from 18). */
@@ -15,17 +16,42 @@ static bool reduce_axes(OnnxImporter *im, int64_t *axes, size_t *n) {
   return onnx_const_input_ints(im, 1, "the axes input", axes, ONNX_MAX_RANK, n);
 }
 
+/* The reduce_* op a Reduce* node uses, and what it does before and after:
+ * L1 = sum |x|, L2 = sqrt(sum x^2), LogSum = log(sum x), LogSumExp = m + log(sum
+ * exp(x - m)) with m the (finite) max, SumSquare = sum x^2. */
+typedef struct {
+  const char *onnx, *graph;
+  bool float_only;
+} ReduceKind;
+
+static const ReduceKind reduce_kinds[] = {
+    {"ReduceSum", "reduce_sum", false},       {"ReduceMean", "reduce_mean", true},
+    {"ReduceMax", "reduce_max", false},       {"ReduceMin", "reduce_min", false},
+    {"ReduceL1", "reduce_sum", false},        {"ReduceL2", "reduce_sum", true},
+    {"ReduceLogSum", "reduce_sum", true},     {"ReduceLogSumExp", "reduce_sum", true},
+    {"ReduceSumSquare", "reduce_sum", false},
+};
+
+static OcVal reduce_log_sum_exp(OnnxImporter *im, OcVal x, const int64_t *axes, size_t n, bool keepdims) {
+  OcVal m = oc_reduce(im, "reduce_max", x, axes, n, true);
+  OcVal finite = oc_cmp_s(im, "lt", oc_unary(im, "abs", m), INFINITY);
+  m = oc_select(im, finite, m, oc_scalar(im, x.t.dtype, 0.0));
+  OcVal sum = oc_reduce(im, "reduce_sum", oc_unary(im, "exp", oc_binary(im, "sub", x, m)), axes, n, keepdims);
+  OcVal shift = oc_ok(sum) ? oc_reshape(im, m, sum.t.dims, sum.t.rank) : sum;
+  return oc_binary(im, "add", oc_unary(im, "log", sum), shift);
+}
+
 static bool convert_reduce(OnnxImporter *im) {
   const char *op_type = im->node->op_type;
-  const char *op = strcmp(op_type, "ReduceSum") == 0    ? "reduce_sum"
-                   : strcmp(op_type, "ReduceMean") == 0 ? "reduce_mean"
-                   : strcmp(op_type, "ReduceMax") == 0  ? "reduce_max"
-                                                        : "reduce_min";
+  const ReduceKind *kind = &reduce_kinds[0];
+  for (size_t i = 0; i < sizeof reduce_kinds / sizeof *reduce_kinds; ++i)
+    if (strcmp(reduce_kinds[i].onnx, op_type) == 0)
+      kind = &reduce_kinds[i];
   OnnxValue *in = onnx_input(im, 0);
   if (!in)
     return false;
   OnnxType t = in->type;
-  if (strcmp(op, "reduce_mean") == 0 && !onnx_require_float(im, &t, "the input"))
+  if (kind->float_only && !onnx_require_float(im, &t, "the input"))
     return false;
   if (t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BOOL)
     return onnx_node_error(im, "boolean inputs are not supported");
@@ -34,23 +60,30 @@ static bool convert_reduce(OnnxImporter *im) {
   if (!reduce_axes(im, axes, &n) || !onnx_norm_axes(im, axes, n, t.rank, "axes"))
     return false;
   bool keepdims = onnx_attr_int(im->node, "keepdims", 1) != 0;
+  bool plain = kind == &reduce_kinds[0] || kind == &reduce_kinds[1] || kind == &reduce_kinds[2] ||
+               kind == &reduce_kinds[3];
   if (n == 0) {
-    /* No axes: reduce everything, unless noop_with_empty_axes makes it an identity. */
-    if (onnx_attr_int(im->node, "noop_with_empty_axes", 0) || t.rank == 0)
+    /* No axes: reduce everything, unless noop_with_empty_axes makes it an identity
+     * (of the input: ONNX applies no pre/post step then either). */
+    if (onnx_attr_int(im->node, "noop_with_empty_axes", 0) || (t.rank == 0 && plain))
       return onnx_alias_output(im, 0, in);
     for (; n < t.rank; ++n)
       axes[n] = (int64_t)n;
   }
-  OnnxType r = {.dtype = t.dtype};
-  for (size_t d = 0, k = 0; d < t.rank; ++d) {
-    bool reduced = k < n && axes[k] == (int64_t)d;
-    k += reduced;
-    if (!reduced || keepdims)
-      r.dims[r.rank++] = reduced ? 1 : t.dims[d];
-  }
-  MlirValue x = onnx_materialize(im, in);
-  OnnxNamedAttr attrs[2] = {{"dims", onnx_i64_array(im, axes, n)}, {"keepdim", onnx_bool_attr(im, keepdims)}};
-  return onnx_set_output(im, 0, onnx_build(im, op, &r, &x, 1, attrs, 2), &r);
+  OcVal x = {onnx_materialize(im, in), t};
+  const char *name = kind->onnx + 6; /* after "Reduce" */
+  if (strcmp(name, "LogSumExp") == 0)
+    return oc_output(im, 0, reduce_log_sum_exp(im, x, axes, n, keepdims));
+  if (strcmp(name, "L1") == 0)
+    x = oc_unary(im, "abs", x);
+  else if (strcmp(name, "L2") == 0 || strcmp(name, "SumSquare") == 0)
+    x = oc_binary(im, "mul", x, x);
+  OcVal r = oc_reduce(im, kind->graph, x, axes, n, keepdims);
+  if (strcmp(name, "L2") == 0)
+    r = oc_unary(im, "sqrt", r);
+  else if (strcmp(name, "LogSum") == 0)
+    r = oc_unary(im, "log", r);
+  return oc_output(im, 0, r);
 }
 
 /* Softmax/LogSoftmax: opset 13+ semantics (one axis, default -1); older opsets'
@@ -64,8 +97,18 @@ static bool convert_softmax(OnnxImporter *im) {
   if (t.rank == 0)
     return onnx_node_error(im, "the input must have rank >= 1");
   int64_t axis;
-  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", -1), t.rank, "axis", &axis))
+  bool coerce = im->opset < 13; /* before 13: over the dims from axis on, as one row */
+  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", coerce ? 1 : -1), t.rank, "axis", &axis))
     return false;
+  if (coerce && axis + 1 < (int64_t)t.rank) {
+    int64_t rows = 1, cols = 1;
+    for (size_t d = 0; d < t.rank; ++d)
+      *(d < (size_t)axis ? &rows : &cols) *= t.dims[d];
+    OcVal flat = oc_reshape(im, (OcVal){x, t}, (int64_t[]){rows, cols}, 2);
+    OnnxNamedAttr attr = {"dim", onnx_i64_attr(im, 1)};
+    OcVal y = {onnx_build(im, op, &flat.t, &flat.v, 1, &attr, 1), flat.t};
+    return oc_output(im, 0, oc_reshape(im, y, t.dims, t.rank));
+  }
   OnnxNamedAttr attr = {"dim", onnx_i64_attr(im, axis)};
   return onnx_set_output(im, 0, onnx_build(im, op, &t, &x, 1, &attr, 1), &t);
 }
@@ -149,13 +192,18 @@ static bool convert_batch_norm(OnnxImporter *im) {
 }
 
 const OnnxOpEntry onnx_reduce_ops[] = {
-    {"ReduceSum", convert_reduce},
-    {"ReduceMean", convert_reduce},
-    {"ReduceMax", convert_reduce},
-    {"ReduceMin", convert_reduce},
-    {"Softmax", convert_softmax},
-    {"LogSoftmax", convert_softmax},
-    {"LayerNormalization", convert_layer_norm},
-    {"BatchNormalization", convert_batch_norm},
-    {NULL, NULL},
+    {"ReduceSum", convert_reduce, 0},
+    {"ReduceMean", convert_reduce, 0},
+    {"ReduceMax", convert_reduce, 0},
+    {"ReduceMin", convert_reduce, 0},
+    {"ReduceL1", convert_reduce, 0},
+    {"ReduceL2", convert_reduce, 0},
+    {"ReduceLogSum", convert_reduce, 0},
+    {"ReduceLogSumExp", convert_reduce, 0},
+    {"ReduceSumSquare", convert_reduce, 0},
+    {"Softmax", convert_softmax, 0},
+    {"LogSoftmax", convert_softmax, 0},
+    {"LayerNormalization", convert_layer_norm, 17},
+    {"BatchNormalization", convert_batch_norm, 9},
+    {NULL, NULL, 0},
 };

@@ -12,6 +12,8 @@
 static bool reshape_to(OnnxImporter *im, OnnxValue *in, const OnnxType *to) {
   if (onnx_same_shape(&in->type, to))
     return onnx_alias_output(im, 0, in);
+  if (in->is_const) /* shape arithmetic: stays a constant */
+    return onnx_define_const_output(im, 0, to, in, NULL);
   MlirValue x = onnx_materialize(im, in);
   return onnx_set_output(im, 0, onnx_build_reshape(im, x, to), to);
 }
@@ -155,8 +157,55 @@ static bool convert_expand(OnnxImporter *im) {
     return false;
   if (onnx_same_shape(&r, &in->type))
     return onnx_alias_output(im, 0, in);
+  if (in->is_const && onnx_fold_size_ok(r.dtype, onnx_num_elements(&r))) {
+    int64_t *index = onnx_broadcast_index(&in->type, &r);
+    bool ok = onnx_define_const_output(im, 0, &r, in, index);
+    free(index);
+    return ok;
+  }
   MlirValue x = onnx_materialize(im, in);
   return onnx_set_output(im, 0, onnx_build_unary(im, "broadcast_to", x, &r), &r);
+}
+
+/* Concat of constants (shape vectors): a constant. */
+static bool concat_constants(OnnxImporter *im, size_t n, int64_t axis_attr) {
+  OnnxValue *first = onnx_input(im, 0);
+  int64_t axis;
+  if (!first || !onnx_norm_axis(im, axis_attr, first->type.rank, "axis", &axis))
+    return false;
+  OnnxType r = first->type;
+  r.dims[axis] = 0;
+  for (size_t i = 0; i < n; ++i) {
+    OnnxValue *v = onnx_input(im, i);
+    if (!v)
+      return false;
+    bool compatible = v->type.dtype == r.dtype && v->type.rank == r.rank;
+    for (size_t d = 0; compatible && d < r.rank; ++d)
+      compatible = (int64_t)d == axis || v->type.dims[d] == r.dims[d];
+    if (!compatible)
+      return onnx_node_error(im, "input #%zu does not match input #0 outside axis %lld", i, (long long)axis);
+    r.dims[axis] += v->type.dims[axis];
+  }
+  size_t size = onnx_dtype_size(r.dtype);
+  int64_t total = onnx_num_elements(&r), outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= r.dims[d];
+  for (size_t d = (size_t)axis + 1; d < r.rank; ++d)
+    inner *= r.dims[d];
+  unsigned char *out = malloc((size_t)total * size + 1), *at = out;
+  for (int64_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < n; ++i) {
+      OnnxValue *v = onnx_input(im, i);
+      size_t chunk = (size_t)(v->type.dims[axis] * inner) * size;
+      memcpy(at, (const unsigned char *)v->data.data + (size_t)o * chunk, chunk);
+      at += chunk;
+    }
+  OnnxData data = {.data = out, .nbytes = (size_t)total * size, .owned = out};
+  if (im->node->n_output < 1 || !im->node->output[0][0]) {
+    onnx_data_free(&data);
+    return true;
+  }
+  return onnx_define_constant(im, im->node->output[0], &r, &data);
 }
 
 static bool convert_concat(OnnxImporter *im) {
@@ -170,6 +219,8 @@ static bool convert_concat(OnnxImporter *im) {
   const Onnx__AttributeProto *axis_attr = onnx_attr(im->node, "axis");
   if (!axis_attr || !axis_attr->has_i)
     return onnx_node_error(im, "attribute 'axis' is missing");
+  if (onnx_all_inputs_const(im))
+    return concat_constants(im, n, axis_attr->i);
   MlirValue *xs = calloc(n, sizeof *xs);
   OnnxType r, t;
   int64_t axis = 0;
@@ -232,17 +283,29 @@ static bool convert_slice(OnnxImporter *im) {
   OnnxValue *in = onnx_input(im, 0);
   int64_t starts[ONNX_MAX_RANK], ends[ONNX_MAX_RANK], axes[ONNX_MAX_RANK], steps[ONNX_MAX_RANK];
   size_t ns = 0, ne = 0, na = 0, nst = 0;
-  if (!in || !onnx_const_input_ints(im, 1, "the starts input", starts, ONNX_MAX_RANK, &ns) ||
-      !onnx_const_input_ints(im, 2, "the ends input", ends, ONNX_MAX_RANK, &ne))
+  bool has_axes = onnx_has_input(im->node, 3), has_steps = onnx_has_input(im->node, 4);
+  if (!in)
     return false;
-  if (onnx_has_input(im->node, 3) && !onnx_const_input_ints(im, 3, "the axes input", axes, ONNX_MAX_RANK, &na))
+  if (im->opset < 10) { /* Slice-1: starts/ends/axes attributes, no steps */
+    bool given = false;
+    if (!onnx_attr_ints(im, "starts", starts, ONNX_MAX_RANK, &ns, &given) ||
+        !onnx_attr_ints(im, "ends", ends, ONNX_MAX_RANK, &ne, &given) ||
+        !onnx_attr_ints(im, "axes", axes, ONNX_MAX_RANK, &na, &has_axes))
+      return false;
+    has_steps = false;
+  } else if (!onnx_const_input_ints(im, 1, "the starts input", starts, ONNX_MAX_RANK, &ns) ||
+             !onnx_const_input_ints(im, 2, "the ends input", ends, ONNX_MAX_RANK, &ne)) {
     return false;
-  if (onnx_has_input(im->node, 4) && !onnx_const_input_ints(im, 4, "the steps input", steps, ONNX_MAX_RANK, &nst))
+  }
+  if (im->opset >= 10 && has_axes &&
+      !onnx_const_input_ints(im, 3, "the axes input", axes, ONNX_MAX_RANK, &na))
     return false;
-  if (!onnx_has_input(im->node, 3))
+  if (has_steps && !onnx_const_input_ints(im, 4, "the steps input", steps, ONNX_MAX_RANK, &nst))
+    return false;
+  if (!has_axes)
     for (na = 0; na < ns; ++na)
       axes[na] = (int64_t)na;
-  if (!onnx_has_input(im->node, 4))
+  if (!has_steps)
     for (nst = 0; nst < ns; ++nst)
       steps[nst] = 1;
   if (ne != ns || na != ns || nst != ns)
@@ -274,6 +337,22 @@ static bool convert_slice(OnnxImporter *im) {
   for (size_t d = 0; d < r.rank; ++d)
     if (r.dims[d] == 0)
       return onnx_node_error(im, "the slice of axis %zu is empty (zero-size tensors are not supported)", d);
+  if (in->is_const) { /* shape arithmetic: the sliced elements */
+    int64_t total = onnx_num_elements(&r);
+    int64_t *index = malloc(((size_t)total + 1) * sizeof *index);
+    for (int64_t k = 0; k < total; ++k) {
+      int64_t rem = k, at = 0, stride = 1;
+      for (size_t d = r.rank; d-- > 0;) {
+        at += (lo[d] + (rem % r.dims[d]) * st[d]) * stride;
+        rem /= r.dims[d];
+        stride *= t->dims[d];
+      }
+      index[k] = at;
+    }
+    bool ok = onnx_define_const_output(im, 0, &r, in, index);
+    free(index);
+    return ok;
+  }
   MlirValue x = onnx_materialize(im, in);
   OnnxNamedAttr attrs[3] = {{"starts", onnx_i64_array(im, lo, t->rank)},
                             {"limits", onnx_i64_array(im, hi, t->rank)},
@@ -338,8 +417,8 @@ static bool convert_constant(OnnxImporter *im) {
 }
 
 const OnnxOpEntry onnx_shape_ops[] = {
-    {"Transpose", convert_transpose}, {"Reshape", convert_reshape}, {"Unsqueeze", convert_unsqueeze},
-    {"Squeeze", convert_squeeze},     {"Expand", convert_expand},   {"Concat", convert_concat},
-    {"Slice", convert_slice},         {"Flatten", convert_flatten}, {"Constant", convert_constant},
-    {NULL, NULL},
+    {"Transpose", convert_transpose, 0}, {"Reshape", convert_reshape, 5}, {"Unsqueeze", convert_unsqueeze, 0},
+    {"Squeeze", convert_squeeze, 0},     {"Expand", convert_expand, 8},   {"Concat", convert_concat, 4},
+    {"Slice", convert_slice, 0},         {"Flatten", convert_flatten, 0}, {"Constant", convert_constant, 0},
+    {NULL, NULL, 0},
 };

@@ -21,11 +21,11 @@ def const(name, array):
     return nh.from_array(np.asarray(array), name)
 
 
-def model(nodes, inputs, outputs, inits=(), opset=17, name="g"):
+def model(nodes, inputs, outputs, inits=(), opset=17, name="g", check=True):
     g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
     m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
     m.ir_version = 8
-    if opset <= 17:
+    if opset <= 17 and check:
         onnx.checker.check_model(m)
     return m
 
@@ -276,12 +276,28 @@ def unsupported_op():
 
 
 def unnamed_unsupported():
-    return model([h.make_node("Relu", ["x"], ["r"]), h.make_node("Round", ["r"], ["y"])],
-                 [vi("x", [4])], [vi("y", [4])])
+    return model([h.make_node("Relu", ["x"], ["r"]), h.make_node("Det", ["r"], ["y"])],
+                 [vi("x", [4, 4])], [vi("y", [])])
 
 
 def opset12():
     return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4])], [vi("y", [4])], opset=12)
+
+
+def opset6():
+    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4])], [vi("y", [4])], opset=6)
+
+
+def old_op_version():
+    """LayerNormalization exists from opset 17: a model of opset 16 using it is refused by version."""
+    return model([node("LayerNormalization", ["x", "w"], ["y"], name="ln16")], [vi("x", [2, 4]), vi("w", [4])],
+                 [vi("y", [2, 4])], opset=16, check=False)
+
+
+def add_opset6():
+    """Add-6 broadcasts by its legacy broadcast/axis attributes: refused by version."""
+    return model([node("Add", ["a", "b"], ["y"], name="legacy_add", broadcast=1)],
+                 [vi("a", [2, 3]), vi("b", [3])], [vi("y", [2, 3])], opset=6, check=False)
 
 
 def opset22():
