@@ -1,9 +1,44 @@
 #!/bin/sh
-# On the GPU machine: the runtime's smoke test and every case test/gpu/prepare.sh built.
-#   test/gpu/run.sh CASEDIR
-# Prints each part's table; exits 1 when anything failed.
-here=$(dirname "$0")
+# On the GPU machine (driver, Python with numpy and PyTorch; no MLIR, no braze):
+#   test/gpu/run.sh CASEDIR [--bench LIBDIR] [--out DIR]
+# runs the runtime's smoke test (check_contract.py) and every case test/gpu/prepare.sh
+# built into CASEDIR (run.py), then with --bench the GPU benchmark on the libraries
+# bench/gpu/prepare.sh built into LIBDIR (bench/gpu/bench.py). With --out, each
+# part's output also goes to DIR/smoke.txt, DIR/correctness.txt, DIR/bench.txt (and
+# bench.py's table to DIR/bench.md).
+# Exits 1 when a check failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cases=$1
+shift
+bench="" out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --bench) bench=$2; shift 2 ;;
+  --out) out=$2; shift 2 ;;
+  *) echo "test/gpu/run.sh: unexpected argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ -n "$out" ] && mkdir -p "$out"
 status=0
-python3 "$here/check_contract.py" "$1/smoke/contract.so" "$1/smoke/contract_graphs.so" || status=1
-python3 "$here/run.py" "$1" || status=1
+export PYTHONUNBUFFERED=1
+# part FILE COMMAND...: run it, keep its output in $out/FILE when --out is given.
+part() {
+  file=$1
+  shift
+  if [ -n "$out" ]; then
+    "$@" >"$out/$file" 2>&1
+    rc=$?
+    cat "$out/$file"
+  else
+    "$@"
+    rc=$?
+  fi
+  [ $rc -eq 0 ] || status=1
+}
+part smoke.txt python3 "$here/check_contract.py" "$cases/smoke/contract.so" "$cases/smoke/contract_graphs.so"
+part correctness.txt python3 "$here/run.py" "$cases"
+if [ -n "$bench" ]; then
+  part bench.txt python3 "$here/../../bench/gpu/bench.py" "$bench" ${out:+--out "$out/bench.md"}
+fi
 exit $status
