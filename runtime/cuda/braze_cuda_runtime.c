@@ -200,8 +200,12 @@ typedef struct {
   CUcontext context;
 } BrazeCuProgram;
 
+/* The cubin, else the PTX (JIT-compiled by the driver for the GPU at hand).
+ * BRAZE_CUDA_PTX=1 skips the cubin: the fallback path, tested on any GPU. */
 static int braze_cu_load_image(BrazeCuImage *img) {
-  CUresult r = braze_cu.ModuleLoadData(&img->module, img->cubin);
+  const char *force_ptx = getenv("BRAZE_CUDA_PTX");
+  CUresult r = force_ptx && strcmp(force_ptx, "1") == 0 ? CUDA_ERROR_NO_BINARY_FOR_GPU
+                                                        : braze_cu.ModuleLoadData(&img->module, img->cubin);
   if (r == CUDA_SUCCESS)
     return 0;
   CUresult jit = braze_cu.ModuleLoadData(&img->module, img->ptx);

@@ -7,7 +7,9 @@ called through its own braze_cuda_* helpers with NaN-poisoned outputs:
 
     python3 test/gpu/check_contract.py LIB.so [LIB.so ...]
 
-Prints one line per library and call variant, exits 1 on any mismatch."""
+Prints one line per library and call variant, exits 1 on any mismatch. With
+BRAZE_CUDA_PTX=1 in the environment the runtime loads the PTX (driver JIT) instead of
+the sm_90a cubin: the fallback other GPUs take."""
 import ctypes
 import math
 import sys
