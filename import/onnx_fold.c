@@ -353,10 +353,6 @@ static bool convert_shape(OnnxImporter *im) {
   OnnxType t = {.dtype = DT_INT64, .rank = 1, .dims = {n}};
   int64_t *out = malloc(((size_t)n + 1) * 8);
   memcpy(out, in->type.dims + start, (size_t)n * 8);
-  if (n == 0) {
-    free(out);
-    return onnx_node_error(im, "the shape slice is empty (zero-size tensors are not supported)");
-  }
   OnnxData data = {.data = out, .nbytes = (size_t)n * 8, .owned = out};
   return onnx_define_constant(im, im->node->output[0], &t, &data);
 }

@@ -139,6 +139,28 @@ static MlirValue exact_operand(OnnxImporter *im, size_t i, const OnnxType *want,
   return onnx_build_unary(im, "broadcast_to", v, want);
 }
 
+/* LayerNormalization's optional outputs, when named: Mean = E[x] and InvStdDev =
+ * 1 / sqrt(E[(x - Mean)^2] + eps) over the dims from axis on, kept as 1s. */
+static bool layer_norm_stats(OnnxImporter *im, OcVal x, int64_t axis, double eps) {
+  bool want_mean = im->node->n_output > 1 && im->node->output[1][0];
+  bool want_inv = im->node->n_output > 2 && im->node->output[2][0];
+  if (!want_mean && !want_inv)
+    return true;
+  int64_t axes[ONNX_MAX_RANK];
+  size_t n = 0;
+  for (size_t d = (size_t)axis; d < x.t.rank; ++d)
+    axes[n++] = (int64_t)d;
+  OcVal mean = oc_reduce(im, "reduce_mean", x, axes, n, true);
+  if (want_mean && !oc_output(im, 1, mean))
+    return false;
+  if (!want_inv)
+    return true;
+  OcVal centered = oc_binary(im, "sub", x, mean);
+  OcVal var = oc_reduce(im, "reduce_mean", oc_binary(im, "mul", centered, centered), axes, n, true);
+  OcVal inv = oc_binary(im, "div", oc_scalar(im, x.t.dtype, 1.0), oc_unary(im, "sqrt", oc_binary_s(im, "add", var, eps)));
+  return oc_output(im, 2, inv);
+}
+
 static bool convert_layer_norm(OnnxImporter *im) {
   OnnxType t;
   MlirValue ops[3];
@@ -161,7 +183,9 @@ static bool convert_layer_norm(OnnxImporter *im) {
     return false;
   OnnxNamedAttr attrs[2] = {{"axis", onnx_i64_attr(im, axis)},
                             {"eps", onnx_f32_attr(im, onnx_attr_float(im->node, "epsilon", 1e-5f))}};
-  return onnx_set_output(im, 0, onnx_build(im, "layer_norm", &t, ops, 3, attrs, 2), &t);
+  if (!onnx_set_output(im, 0, onnx_build(im, "layer_norm", &t, ops, 3, attrs, 2), &t))
+    return false;
+  return layer_norm_stats(im, (OcVal){ops[0], t}, axis, onnx_attr_float(im->node, "epsilon", 1e-5f));
 }
 
 static bool convert_batch_norm(OnnxImporter *im) {

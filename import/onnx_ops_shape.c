@@ -334,7 +334,8 @@ static bool convert_slice(OnnxImporter *im) {
     r.dims[d] = (hi[d] - lo[d] + st[d] - 1) / st[d];
   if (onnx_same_shape(&r, t))
     return onnx_alias_output(im, 0, in);
-  for (size_t d = 0; d < r.rank; ++d)
+  /* Empty slices exist only as constants (an empty piece of a shape vector). */
+  for (size_t d = 0; d < r.rank && !in->is_const; ++d)
     if (r.dims[d] == 0)
       return onnx_node_error(im, "the slice of axis %zu is empty (zero-size tensors are not supported)", d);
   if (in->is_const) { /* shape arithmetic: the sliced elements */

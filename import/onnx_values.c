@@ -276,6 +276,10 @@ void onnx_values_free(OnnxImporter *im) {
 MlirValue onnx_materialize(OnnxImporter *im, OnnxValue *v) {
   if (!mlirValueIsNull(v->value) || !v->is_const)
     return v->value;
+  if (onnx_num_elements(&v->type) == 0) { /* empty shape pieces exist only while folding */
+    onnx_file_error(im, "'%s' is an empty tensor (zero-size tensors are not supported)", v->name);
+    return (MlirValue){NULL};
+  }
   /* Constants are created where first used, at their own location (initializer or
    * Constant node), so unused shape/axes initializers leave no dead ops behind. */
   MlirLocation saved = im->loc;

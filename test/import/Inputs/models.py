@@ -327,9 +327,11 @@ def custom_domain():
 
 
 def ln_extra_output():
-    return model([node("LayerNormalization", ["x", "w"], ["y", "mean"], name="ln_stats"),
+    """BatchNormalization's running mean (a training output) used by a later node."""
+    return model([node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "mean"], name="bn_stats"),
                   node("Add", ["y", "mean"], ["z"], name="use_mean")],
-                 [vi("x", [2, 4]), vi("w", [4])], [vi("z", [2, 4])])
+                 [vi("x", [2, 4]), vi("s", [4]), vi("b", [4]), vi("m", [4]), vi("v", [4])], [vi("z", [2, 4])],
+                 opset=13, check=False)
 
 
 def bad_broadcast():
