@@ -247,7 +247,7 @@ static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
     if (o->remarks)
       fk_emit_remarks(&g, &kernels);
     if (o->explain_a)
-      fk_explain(&g, &kernels, o->explain_a, o->explain_b);
+      fk_explain(&g, &kernels, o->explain_a, o->explain_b, names);
     if (o->explain_a)
       fu_explain(&user_calls, o->explain_a, o->explain_b);
     fk_outline(&g, &kernels);
@@ -328,7 +328,7 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  target=NAME          kernel name prefix (default cpu)\n"
                     "  report[=FILE]        print the fusion report (stderr, or FILE)\n"
                     "  report-format=text|json|dot  dot: the fusion graph for Graphviz\n"
-                    "  explain=A,B          remark why nodes of graph ops/ONNX names A and B did (not) fuse\n"
+                    "  explain=A,B          remark why nodes of graph ops/ONNX names/plan names A and B did (not) fuse\n"
                     "  remarks              a remark per candidate pair and per kernel\n"
                     "  plan-out=FILE        write the kernels formed as a fusion plan (JSON, docs/fusion-plans.md)\n"
                     "  plan=FILE            form the kernels a plan lists (same legality rules) and apply its forbid pairs\n"

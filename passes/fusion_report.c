@@ -266,9 +266,12 @@ void fk_emit_remarks(const FkGraph *g, const FkKernelList *kernels) {
   }
 }
 
-/* A node matches a name when it computes that graph op or its location carries
- * that name (an ONNX node name). */
-static bool node_matches(const FkNode *n, const char *name) {
+/* A node matches a name when it computes that graph op, its location carries that
+ * name (an ONNX node name), or it is its plan name (`plan_names`, may be NULL). */
+static bool node_matches(const FkGraph *g, char *const *plan_names, int node, const char *name) {
+  const FkNode *n = &g->nodes[node];
+  if (plan_names && strcmp(plan_names[node], name) == 0)
+    return true;
   for (size_t k = 0; k < n->num_ops; ++k)
     if (strcmp(n->ops[k], name) == 0)
       return true;
@@ -278,9 +281,9 @@ static bool node_matches(const FkNode *n, const char *name) {
          memcmp(loc_name, name, len) == 0;
 }
 
-static bool any_match(const FkGraph *g, const char *name) {
+static bool any_match(const FkGraph *g, char *const *plan_names, const char *name) {
   for (size_t i = 0; i < g->num_nodes; ++i)
-    if (node_matches(&g->nodes[i], name))
+    if (node_matches(g, plan_names, (int)i, name))
       return true;
   return false;
 }
@@ -297,15 +300,17 @@ static void explain_pair(const FkGraph *g, const FkKernelList *kernels, int a, i
   braze_str_free(&text);
 }
 
-void fk_explain(const FkGraph *g, const FkKernelList *kernels, const char *a, const char *b) {
+void fk_explain(const FkGraph *g, const FkKernelList *kernels, const char *a, const char *b,
+                char *const *plan_names) {
   const char *names[2] = {a, b};
   for (int i = 0; i < 2; ++i)
-    if (!any_match(g, names[i]))
+    if (!any_match(g, plan_names, names[i]))
       braze_emit_warning(mlirOperationGetLocation(g->func), "explain: no node computes or is named '%s'", names[i]);
   for (size_t i = 0; i < g->num_nodes; ++i)
     for (size_t j = i + 1; j < g->num_nodes; ++j) {
-      const FkNode *x = &g->nodes[i], *y = &g->nodes[j];
-      if ((node_matches(x, a) && node_matches(y, b)) || (node_matches(x, b) && node_matches(y, a)))
-        explain_pair(g, kernels, (int)i, (int)j);
+      int x = (int)i, y = (int)j;
+      if ((node_matches(g, plan_names, x, a) && node_matches(g, plan_names, y, b)) ||
+          (node_matches(g, plan_names, x, b) && node_matches(g, plan_names, y, a)))
+        explain_pair(g, kernels, x, y);
     }
 }

@@ -30,7 +30,9 @@ bool fk_has_edge(const FkGraph *g, int a, int b);
 /* One remark per candidate pair (at the later node) and per kernel (at its first node). */
 void fk_emit_remarks(const FkGraph *g, const FkKernelList *kernels);
 
-/* Remarks on why nodes computing (or named) `a` and `b` did or did not fuse. */
-void fk_explain(const FkGraph *g, const FkKernelList *kernels, const char *a, const char *b);
+/* Remarks on why nodes computing (or named: location or plan name, `plan_names`
+ * from fk_node_names, may be NULL) `a` and `b` did or did not fuse. */
+void fk_explain(const FkGraph *g, const FkKernelList *kernels, const char *a, const char *b,
+                char *const *plan_names);
 
 #endif

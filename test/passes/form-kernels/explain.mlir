@@ -4,10 +4,13 @@
 // RUN: braze-opt %s 2>&1 '--form-kernels=explain=Exp_7,neg' | FileCheck %s --check-prefix=NAMED
 // RUN: braze-opt %s 2>&1 '--form-kernels=explain=add,nope' | FileCheck %s --check-prefix=MISSING
 // RUN: braze-opt %s 2>&1 '--form-kernels=explain=add,neg' | FileCheck %s --check-prefix=APART
+// Plan names (plan-out=, docs/fusion-plans.md) work too.
+// RUN: braze-opt %s 2>&1 '--form-kernels=explain=f/add#0,Exp_7' | FileCheck %s --check-prefix=PLANNAME
 
 // NAMED: <unknown>: remark: explain: #2 'exp' and #3 'neg' not fused: indexing-mismatch
-// MISSING: explain.mlir:[[@LINE+3]]:1: warning: explain: no node computes or is named 'nope'
+// MISSING: explain.mlir:[[@LINE+4]]:1: warning: explain: no node computes or is named 'nope'
 // APART: remark: explain: #0 'add' and #3 'neg' not fused: not-adjacent
+// PLANNAME: remark: explain: #0 'add' and #2 'exp' not fused: not-adjacent
 
 func.func @f(%x: tensor<8xf32>, %y: tensor<8xf32>, %z: tensor<8x8xf32>) -> (tensor<8xf32>, tensor<8x8xf32>) {
   %e = tensor.empty() : tensor<8xf32>
