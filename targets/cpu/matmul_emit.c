@@ -28,6 +28,8 @@
 #include "support/diag.h"
 #include "targets/cpu/matmul_internal.h"
 
+enum { TM_K_UNROLL = 1 }; /* k values per iteration of the micro-kernel's loop */
+
 /* ---- small builders ---- */
 
 MlirType tm_vec(TmEmit *E, MlirType elem) {
@@ -235,48 +237,75 @@ static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, M
   cg_store(&kb, y, panel, 2, pidx);
 }
 
-/* The micro-kernel for `rows` rows from m0 and the epilogue on its tile. */
-static bool emit_tile(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, MlirValue m0, MlirValue n0,
-                      MlirValue panel, MlirValue panel_base) {
+/* One k step of the tile at kb: the panel's vectors at k, one broadcast of A per row,
+ * the FMAs from acc_in to acc_out. */
+static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue k,
+                   MlirValue panel, MlirValue panel_base, const MlirValue *acc_in, MlirValue *acc_out) {
   TmPlan *p = E->p;
-  int dm = p->nb, dk = p->nb + 2, nv = p->nv, n_acc = rows * nv;
-  MlirType f32 = mlirF32TypeGet(p->ctx);
-  MlirValue zero = tm_splat(E, b, f32, 0.0), inits[TM_MAX_ROWS * TM_MAX_VECS], acc[TM_MAX_ROWS * TM_MAX_VECS];
-  for (int i = 0; i < n_acc; ++i)
-    inits[i] = zero;
-  MlirValue rowm[TM_MAX_ROWS];
-  for (int i = 0; i < rows; ++i)
-    rowm[i] = cg_index_add(b, m0, i);
-  dims[p->nb + 1] = cg_index(b, 0); /* A does not read n */
-  CgBuilder kb;
-  MlirValue k, iter[TM_MAX_ROWS * TM_MAX_VECS];
-  MlirOperation loop = tm_for(b, cg_index(b, 0), cg_index(b, p->K), n_acc, inits, &kb, &k, iter);
-  MlirValue bv[TM_MAX_VECS], out[TM_MAX_ROWS * TM_MAX_VECS];
+  int nv = p->nv;
+  MlirType vf32 = tm_vec(E, mlirF32TypeGet(p->ctx));
+  MlirValue bv[TM_MAX_VECS];
   for (int v = 0; v < nv; ++v) {
     MlirValue pidx[3];
     int n = 0;
     if (!mlirValueIsNull(panel_base))
       pidx[n++] = panel_base;
     pidx[n++] = k;
-    pidx[n++] = cg_index(&kb, (int64_t)v * p->vw);
-    bv[v] = tm_vload(E, &kb, panel, n, pidx, (MlirValue){NULL});
+    pidx[n++] = cg_index(kb, (int64_t)v * p->vw);
+    bv[v] = tm_vload(E, kb, panel, n, pidx, (MlirValue){NULL});
   }
-  MlirType vf32 = tm_vec(E, f32);
   for (int i = 0; i < rows; ++i) {
-    dims[dm] = rowm[i];
-    dims[dk] = k;
+    dims[p->nb] = rowm[i];
+    dims[p->nb + 2] = k;
     MlirValue idx[TM_MAX_DIMS];
-    int n = tm_indices(&kb, p->a_map, dims, idx);
-    MlirValue a = tm_to_f32(&kb, cg_load(&kb, E->mem[p->a_val], n, idx));
-    MlirValue av = cg_op(&kb, "vector.broadcast", vf32, 1, &a);
+    int n = tm_indices(kb, p->a_map, dims, idx);
+    MlirValue a = tm_to_f32(kb, cg_load(kb, E->mem[p->a_val], n, idx));
+    MlirValue av = cg_op(kb, "vector.broadcast", vf32, 1, &a);
     for (int v = 0; v < nv; ++v) {
-      MlirValue ops[3] = {av, bv[v], iter[i * nv + v]};
-      out[i * nv + v] = cg_op(&kb, "vector.fma", vf32, 3, ops);
+      MlirValue ops[3] = {av, bv[v], acc_in[i * nv + v]};
+      acc_out[i * nv + v] = cg_op(kb, "vector.fma", vf32, 3, ops);
     }
   }
-  cg_yield(&kb, n_acc, out);
+}
+
+/* scf.for over k in [lo, hi) steps of `unroll` k values each, carrying the accumulators. */
+static void k_loop(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirValue *rowm, int64_t lo, int64_t hi,
+                   int unroll, MlirValue panel, MlirValue panel_base, MlirValue *acc) {
+  int n_acc = rows * E->p->nv;
+  if (hi <= lo)
+    return;
+  CgBuilder kb;
+  MlirValue kk, iter[TM_MAX_ROWS * TM_MAX_VECS], cur[TM_MAX_ROWS * TM_MAX_VECS];
+  bool plain = unroll == 1; /* k itself is the induction variable */
+  MlirOperation loop = tm_for(b, cg_index(b, plain ? lo : 0), cg_index(b, plain ? hi : (hi - lo) / unroll), n_acc,
+                              acc, &kb, &kk, iter);
+  memcpy(cur, iter, (size_t)n_acc * sizeof *cur);
+  MlirValue base = plain ? kk
+                         : tm_index_op(&kb, "arith.addi", tm_index_op(&kb, "arith.muli", kk, cg_index(&kb, unroll)),
+                                       cg_index(&kb, lo));
+  for (int u = 0; u < unroll; ++u)
+    k_step(E, &kb, dims, rows, rowm, u ? cg_index_add(&kb, base, u) : base, panel, panel_base, cur, cur);
+  cg_yield(&kb, n_acc, cur);
   for (int i = 0; i < n_acc; ++i)
     acc[i] = mlirOperationGetResult(loop, i);
+}
+
+/* The micro-kernel for `rows` rows from m0 and the epilogue on its tile. The k loop
+ * takes TM_K_UNROLL k values per iteration (the rest in a second loop). */
+static bool emit_tile(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, MlirValue m0, MlirValue n0,
+                      MlirValue panel, MlirValue panel_base) {
+  TmPlan *p = E->p;
+  int n_acc = rows * p->nv;
+  MlirValue zero = tm_splat(E, b, mlirF32TypeGet(p->ctx), 0.0), acc[TM_MAX_ROWS * TM_MAX_VECS];
+  for (int i = 0; i < n_acc; ++i)
+    acc[i] = zero;
+  MlirValue rowm[TM_MAX_ROWS];
+  for (int i = 0; i < rows; ++i)
+    rowm[i] = cg_index_add(b, m0, i);
+  dims[p->nb + 1] = cg_index(b, 0); /* A does not read n */
+  int64_t main_k = p->K / TM_K_UNROLL * TM_K_UNROLL;
+  k_loop(E, b, dims, rows, rowm, 0, main_k, TM_K_UNROLL, panel, panel_base, acc);
+  k_loop(E, b, dims, rows, rowm, main_k, p->K, 1, panel, panel_base, acc);
   return tm_epilogue(E, b, dims, rows, rowm, n0, acc);
 }
 

@@ -71,7 +71,17 @@ static MlirOperation clone_vector_op(TmEmit *E, CgBuilder *b, MlirOperation op, 
   MlirStringRef name = braze_op_name(op);
   char cname[64];
   snprintf(cname, sizeof cname, "%.*s", (int)name.length, name.data);
-  return cg_create(b, cname, n_ops, operands, n_res, results, n_attrs, attrs);
+  MlirType elem = mlirShapedTypeGetElementType(results[0]);
+  bool half_math = !strncmp(cname, "math.", 5) && n_res == 1 && (mlirTypeIsAF16(elem) || mlirTypeIsABF16(elem));
+  if (!half_math)
+    return cg_create(b, cname, n_ops, operands, n_res, results, n_attrs, attrs);
+  /* f16/bf16 math on vectors: in f32 (what the scalar path's libm calls do), so that
+   * math-approx expands it; libm cannot take vectors after the vector lowering. */
+  MlirType vf32 = tm_vec(E, mlirF32TypeGet(b->ctx));
+  for (intptr_t i = 0; i < n_ops; ++i)
+    operands[i] = tm_to_f32(b, operands[i]);
+  MlirValue r = mlirOperationGetResult(cg_create(b, cname, n_ops, operands, 1, &vf32, n_attrs, attrs), 0);
+  return cg_create(b, "arith.truncf", 1, &r, 1, results, 0, NULL);
 }
 
 /* The generic's body on vector operands `in`; its yielded vector, or null. */

@@ -34,6 +34,8 @@
 // CHECK: PASS @returned_twice out2 4x19xf32
 // CHECK: PASS @half out0 21x37xf16
 // CHECK: PASS @bfloat out0 21x37xbf16
+// CHECK: PASS @half_gelu_silu out0 21x37xf16
+// CHECK: PASS @bfloat_tanh out0 21x37xbf16
 // CHECK: check passed
 
 func.func @tiles(%a: tensor<50x45xf32>, %b: tensor<45x70xf32>) -> tensor<50x70xf32> {
@@ -153,5 +155,19 @@ func.func @half(%a: tensor<21x30xf16>, %b: tensor<30x37xf16>, %c: tensor<37xf16>
 func.func @bfloat(%a: tensor<21x30xbf16>, %b: tensor<30x37xbf16>) -> tensor<21x37xbf16> {
   %0 = "graph.matmul"(%a, %b) : (tensor<21x30xbf16>, tensor<30x37xbf16>) -> tensor<21x37xbf16>
   %1 = "graph.relu"(%0) : (tensor<21x37xbf16>) -> tensor<21x37xbf16>
+  return %1 : tensor<21x37xbf16>
+}
+
+// Transcendental epilogues on f16/bf16 products (computed in f32 on vectors).
+func.func @half_gelu_silu(%a: tensor<21x30xf16>, %b: tensor<30x37xf16>) -> tensor<21x37xf16> {
+  %0 = "graph.matmul"(%a, %b) : (tensor<21x30xf16>, tensor<30x37xf16>) -> tensor<21x37xf16>
+  %1 = "graph.gelu"(%0) {approximate = "none"} : (tensor<21x37xf16>) -> tensor<21x37xf16>
+  %2 = "graph.silu"(%1) : (tensor<21x37xf16>) -> tensor<21x37xf16>
+  return %2 : tensor<21x37xf16>
+}
+
+func.func @bfloat_tanh(%a: tensor<21x30xbf16>, %b: tensor<30x37xbf16>) -> tensor<21x37xbf16> {
+  %0 = "graph.matmul"(%a, %b) : (tensor<21x30xbf16>, tensor<30x37xbf16>) -> tensor<21x37xbf16>
+  %1 = "graph.tanh"(%0) : (tensor<21x37xbf16>) -> tensor<21x37xbf16>
   return %1 : tensor<21x37xbf16>
 }
