@@ -18,7 +18,8 @@
  *   dtype-mismatch           the consumer's element type differs from the output's
  *   shape-mismatch           the consumer's iteration space differs from the output's shape
  *   layout-mismatch          the consumer reads the output at other indices (a transpose)
- *   epilogue-captures        the consumer's body uses values from outside it, or regions
+ *   epilogue-captures        the consumer's body uses values from outside it, region ops
+ *                            or linalg.index
  *   epilogue-input-not-ready another input of the consumer is computed after the call */
 #include "passes/fusion_user.h"
 
@@ -258,10 +259,11 @@ static bool in_block_tree(MlirBlock body, MlirValue v) {
 
 static MlirWalkResult check_captures(MlirOperation op, void *user) {
   CaptureCheck *c = user;
-  if (braze_op_is(op, "linalg.generic"))
+  if (braze_op_is(op, "linalg.generic") || braze_op_is(op, "linalg.yield"))
     return MlirWalkResultAdvance;
-  if (mlirOperationGetNumRegions(op) > 0)
-    c->captures = true;
+  MlirStringRef name = braze_op_name(op);
+  if (mlirOperationGetNumRegions(op) > 0 || (name.length > 7 && !strncmp(name.data, "linalg.", 7)))
+    c->captures = true; /* regions, linalg.index */
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
     if (!in_block_tree(c->body, mlirOperationGetOperand(op, i)))
       c->captures = true;

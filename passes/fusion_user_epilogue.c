@@ -3,8 +3,11 @@
  * site of the output inside the copy of the user kernel (see fusion_user.h). The
  * generics' other inputs are loaded from the copy's extra memref arguments at the
  * stored position through their indexing maps (a bias read at (i, j) -> (j), a
- * residual at (i, j)); a vector store is done lane by lane (extract, epilogue at
- * index + lane, insert). */
+ * residual at (i, j)). A vector store gets the epilogue on the whole vector when every
+ * other input is read either at one element per vector (no dependence on the last
+ * index: a scalar load, broadcast) or contiguously along it (a vector load): the body's
+ * ops are elementwise, so each becomes its vector form. Otherwise it is done lane by
+ * lane (extract, epilogue at index + lane, insert). Both compute epilogue(v) per lane. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +99,98 @@ static MlirValue apply_chain(const Epilogue *e, CgBuilder *b, MlirValue v, const
   return v;
 }
 
+/* ---- whole-vector epilogues ---- */
+
+/* How input k of g is read along the store's last index: 0 not at all, 1 as the last
+ * result exactly (contiguous), -1 otherwise (lane by lane). */
+static int last_index_use(MlirOperation g, intptr_t k, intptr_t rank) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
+  MlirAffineMap m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k));
+  intptr_t nr = mlirAffineMapGetNumResults(m);
+  uint64_t last = 1ull << (rank - 1);
+  for (intptr_t r = 0; r + 1 < nr; ++r)
+    if (cg_affine_dims(mlirAffineMapGetResult(m, r)) & last)
+      return -1;
+  if (nr == 0 || !(cg_affine_dims(mlirAffineMapGetResult(m, nr - 1)) & last))
+    return 0;
+  MlirAffineExpr e = mlirAffineMapGetResult(m, nr - 1);
+  return mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == rank - 1 ? 1 : -1;
+}
+
+static bool chain_vectorizable(const Epilogue *e, intptr_t rank) {
+  MlirValue cur = e->input;
+  for (size_t c = 0; c < e->n_chain; ++c) {
+    MlirOperation g = e->chain[c];
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(g) - 1; k < n; ++k)
+      if (!mlirValueEqual(mlirOperationGetOperand(g, k), cur) && (rank == 0 || last_index_use(g, k, rank) < 0))
+        return false;
+    cur = mlirOperationGetResult(g, 0);
+  }
+  return true;
+}
+
+static MlirType vector_of(MlirType elt, int64_t lanes) { return mlirVectorTypeGet(1, &lanes, elt); }
+
+/* The chain on vector `v` stored at idx (the last index the first lane's). */
+static MlirValue apply_chain_vector(const Epilogue *e, CgBuilder *b, MlirValue v, const MlirValue *idx,
+                                    intptr_t rank, int64_t lanes) {
+  MlirValue cur_tensor = e->input;
+  for (size_t c = 0; c < e->n_chain; ++c) {
+    MlirOperation g = e->chain[c];
+    intptr_t nins = mlirOperationGetNumOperands(g) - 1;
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+    Map m = {0};
+    for (intptr_t k = 0; k < nins; ++k) {
+      MlirValue in = mlirOperationGetOperand(g, k), x;
+      if (mlirValueEqual(in, cur_tensor)) {
+        x = v;
+      } else {
+        MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
+        MlirAffineMap am = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k));
+        intptr_t nr = mlirAffineMapGetNumResults(am);
+        MlirValue *at = calloc((size_t)nr + 2, sizeof *at);
+        at[0] = extra_arg(e, in);
+        for (intptr_t r = 0; r < nr; ++r)
+          at[1 + r] = cg_affine(b, mlirAffineMapGetResult(am, r), idx);
+        MlirType elt = mlirShapedTypeGetElementType(mlirValueGetType(in));
+        if (last_index_use(g, k, rank) == 1) {
+          MlirType vt = vector_of(elt, lanes);
+          x = mlirOperationGetResult(cg_create(b, "vector.load", nr + 1, at, 1, &vt, 0, NULL), 0);
+        } else {
+          MlirValue s = cg_load(b, at[0], nr, at + 1);
+          x = cg_op(b, "vector.broadcast", vector_of(elt, lanes), 1, &s);
+        }
+        free(at);
+      }
+      map_put(&m, mlirBlockGetArgument(body, k), x);
+    }
+    MlirOperation term = mlirBlockGetTerminator(body);
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
+         op = mlirOperationGetNextInBlock(op)) {
+      MlirOperation copy = mlirOperationClone(op);
+      for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
+        mlirOperationSetOperand(copy, i, map_get(&m, mlirOperationGetOperand(op, i)));
+      for (intptr_t r = 0, n = mlirOperationGetNumResults(copy); r < n; ++r) {
+        MlirValue res = mlirOperationGetResult(copy, r);
+        MlirType vt = vector_of(mlirValueGetType(res), lanes);
+        mlirValueSetType(res, vt);
+        if (braze_op_is(copy, "arith.constant")) {
+          MlirAttribute val = mlirOperationGetAttributeByName(op, braze_ref("value"));
+          mlirOperationSetInherentAttributeByName(copy, braze_ref("value"), mlirDenseElementsAttrSplatGet(vt, val));
+        }
+      }
+      cg_insert(b, copy);
+      for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
+        map_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+    }
+    v = map_get(&m, mlirOperationGetOperand(term, 0));
+    cur_tensor = mlirOperationGetResult(g, 0);
+    free(m.from);
+    free(m.to);
+  }
+  return v;
+}
+
 static MlirValue vector_lane(CgBuilder *b, const char *name, MlirValue *operands, intptr_t n, MlirType result,
                              int64_t lane) {
   MlirNamedAttribute pos = cg_named(b->ctx, "static_position", mlirDenseI64ArrayGet(b->ctx, 1, &lane));
@@ -119,6 +214,11 @@ static void rewrite_store(const Epilogue *e, const UkStore *s) {
   /* vector.store of a 1-D vector: lane l is stored at the last index + l. */
   MlirType vt = mlirValueGetType(v), elt = mlirShapedTypeGetElementType(vt);
   int64_t lanes = mlirShapedTypeGetDimSize(vt, 0);
+  if (chain_vectorizable(e, rank)) {
+    mlirOperationSetOperand(st, 0, apply_chain_vector(e, &b, v, idx, rank, lanes));
+    free(idx);
+    return;
+  }
   MlirValue last = rank ? idx[rank - 1] : (MlirValue){NULL}, acc = v;
   for (int64_t l = 0; l < lanes; ++l) {
     MlirValue x = vector_lane(&b, "vector.extract", &v, 1, elt, l);

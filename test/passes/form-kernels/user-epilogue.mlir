@@ -7,6 +7,11 @@
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized=disable --form-kernels | FileCheck %s --check-prefix=CHAIN
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=no-user-epilogue | FileCheck %s --check-prefix=OFF
+// RUN: braze check %s --seed 2 | FileCheck %s --check-prefix=NUM
+// NUM-NOT: FAIL
+// NUM: PASS @vector_inputs
+// NUM: PASS @vector_transposed
+// NUM: check passed
 
 // The user's kernel, untouched.
 // CHECK-LABEL: func.func private @scale(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>) attributes {braze.user_kernel}
@@ -48,11 +53,31 @@
 // CHECK-LABEL: func.func private @cpu_ext_fused_scale_add_2(
 // CHECK:         call @scale_epilogue_2(
 // CHECK-LABEL: func.func @twice(
-// Vector stores: each lane extracted, epilogue at index + lane, inserted back.
+// Vector stores: the epilogue on the whole vector (its ops in vector form) when every
+// other input is read contiguously along the last index (a vector load) or not along
+// it at all (a load and a broadcast).
 // CHECK-LABEL: func.func private @rows_epilogue_{{[0-9]+}}(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>)
 // CHECK:         %[[V:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NEXT:    %[[X:.*]] = math.exp %[[V]] : vector<8xf32>
+// CHECK-NEXT:    vector.store %[[X]], %arg1[%{{.*}}, %{{.*}}] : memref<4x8xf32>, vector<8xf32>
+// CHECK-LABEL: func.func private @rows_epilogue_{{[0-9]+}}(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>, %arg2: memref<8xf32>, %arg3: memref<4x1xf32>)
+// CHECK:         scf.parallel (%[[I:.*]]) =
+// CHECK:         %[[V:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NEXT:    %[[B:.*]] = vector.load %arg2[%c0] : memref<8xf32>, vector<8xf32>
+// CHECK:         %[[S:.*]] = memref.load %arg3[%[[I]], %{{.*}}] : memref<4x1xf32>
+// CHECK-NEXT:    %[[SB:.*]] = vector.broadcast %[[S]] : f32 to vector<8xf32>
+// CHECK-NEXT:    %[[A:.*]] = arith.addf %[[V]], %[[B]] : vector<8xf32>
+// CHECK-NEXT:    %[[M:.*]] = arith.mulf %[[A]], %[[SB]] : vector<8xf32>
+// CHECK:         %[[C:.*]] = arith.cmpf ogt, %[[M]], %{{.*}} : vector<8xf32>
+// CHECK:         %[[Y:.*]] = arith.select %[[C]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NEXT:    vector.store %[[Y]], %arg1
+// Lane by lane when another input is read across lanes (a transposed residual): each
+// lane extracted, the epilogue at index + lane, inserted back.
+// CHECK-LABEL: func.func private @rows_epilogue_{{[0-9]+}}(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>, %arg2: memref<8x4xf32>)
+// CHECK:         %[[V:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK-NEXT:    %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<8xf32>
-// CHECK:         %[[X0:.*]] = math.exp %[[E0]] : f32
+// CHECK:         %[[R0:.*]] = memref.load %arg2[%{{.*}}, %{{.*}}] : memref<8x4xf32>
+// CHECK-NEXT:    %[[X0:.*]] = arith.addf %[[E0]], %[[R0]] : f32
 // CHECK-NEXT:    %[[I0:.*]] = vector.insert %[[X0]], %[[V]] [0] : f32 into vector<8xf32>
 // CHECK-NEXT:    %[[E1:.*]] = vector.extract %[[V]][1] : f32 from vector<8xf32>
 // CHECK:         vector.insert %{{.*}}, %{{.*}} [7] : f32 into vector<8xf32>
@@ -162,6 +187,28 @@ func.func @vector(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %r = bufferization.to_tensor %o : memref<4x8xf32> to tensor<4x8xf32>
   %e = "graph.exp"(%r) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %e : tensor<4x8xf32>
+}
+
+func.func @vector_inputs(%x: tensor<4x8xf32>, %b: tensor<8xf32>, %s: tensor<4x1xf32>) -> tensor<4x8xf32> {
+  %xb = bufferization.to_buffer %x : tensor<4x8xf32> to memref<4x8xf32>
+  %o = memref.alloc() : memref<4x8xf32>
+  func.call @rows(%xb, %o) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<4x8xf32> to tensor<4x8xf32>
+  %a = "graph.add"(%r, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %m = "graph.mul"(%a, %s) : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %c = "graph.cmp"(%m, %a) {predicate = "gt"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %y = "graph.select"(%c, %m, %a) : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+func.func @vector_transposed(%x: tensor<4x8xf32>, %res: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %xb = bufferization.to_buffer %x : tensor<4x8xf32> to memref<4x8xf32>
+  %o = memref.alloc() : memref<4x8xf32>
+  func.call @rows(%xb, %o) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<4x8xf32> to tensor<4x8xf32>
+  %t = "graph.transpose"(%res) {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %a = "graph.add"(%r, %t) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %a : tensor<4x8xf32>
 }
 
 func.func @two_outputs(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
