@@ -12,8 +12,6 @@
 #include "targets/cpu/cpu.h"
 #include "targets/cpu/matmul_internal.h"
 
-enum { TM_MAX_PANEL_BYTES = 1 << 20 }; /* the per-iteration stack panel K x nr x 4 */
-
 static bool is_tem(MlirOperation func) {
   MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(func, braze_ref("kernel.kind"));
   return !mlirAttributeIsNull(kind) && mlirAttributeIsAString(kind) &&
@@ -76,8 +74,6 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
     reason = "matmul=loops";
   else if (tm_match(func, &p, &reason))
     reason = choose_tiles(&p, opts);
-  if (!reason && p.K * p.nr * 4 > TM_MAX_PANEL_BYTES && !(opts->prepack && tm_find_constant_b(&p)))
-    reason = "k-too-large";
   if (reason) {
     if (opts->remarks)
       braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: no matmul template: %s", name, reason);

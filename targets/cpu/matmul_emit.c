@@ -332,6 +332,10 @@ static bool emit_m_block(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue mb,
   return ok;
 }
 
+/* A runtime panel too large for the stack: malloc'ed per iteration (K > 8192 at nr = 32;
+ * its allocation is small against the iteration's M x nr x K FMAs). */
+static bool tm_heap_panel(const TmPlan *p) { return (int64_t)p->K * p->nr * 4 > TM_MAX_PANEL_BYTES; }
+
 static bool emit_body(TmEmit *E) {
   TmPlan *p = E->p;
   int64_t nt = (p->N + p->nr - 1) / p->nr;
@@ -358,17 +362,22 @@ static bool emit_body(TmEmit *E) {
         cg_named(p->ctx, "operandSegmentSizes", cg_parse_attr(p->ctx, "array<i32: 0, 0>")),
         cg_named(p->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(p->ctx, 64), 64)),
     };
-    panel = mlirOperationGetResult(cg_create(&pb, "memref.alloca", 0, NULL, 1, &pt, 2, attrs), 0);
+    const char *alloc = tm_heap_panel(p) ? "memref.alloc" : "memref.alloca";
+    panel = mlirOperationGetResult(cg_create(&pb, alloc, 0, NULL, 1, &pt, 2, attrs), 0);
     pack_panel(E, &pb, dims, n0, panel);
   }
-  return emit_m_block(E, &pb, dims, ivs[p->nb], n0, panel, panel_base);
+  bool ok = emit_m_block(E, &pb, dims, ivs[p->nb], n0, panel, panel_base);
+  if (!p->b_prepacked && tm_heap_panel(p))
+    cg_create(&pb, "memref.dealloc", 1, &panel, 0, NULL, 0, NULL);
+  return ok;
 }
 
 static void describe(TmEmit *E) {
   TmPlan *p = E->p;
   char text[160];
-  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d b=%s", p->mr, p->nr, (long long)p->mc, p->vw,
-           p->b_prepacked ? "prepacked" : p->b_contiguous ? "packed-per-panel" : "packed-per-panel-transposed");
+  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d b=%s%s", p->mr, p->nr, (long long)p->mc, p->vw,
+           p->b_prepacked ? "prepacked" : p->b_contiguous ? "packed-per-panel" : "packed-per-panel-transposed",
+           !p->b_prepacked && tm_heap_panel(p) ? "-heap" : "");
   mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.template"),
                                              mlirStringAttrGet(p->ctx, braze_ref(text)));
   if (p->opts->remarks) {
