@@ -1,5 +1,5 @@
 // ort_run.js MODEL.onnx OUTDIR in0.npy,in1.npy,... : runs a model with ONNX Runtime (CPU,
-// onnxruntime-node from NODE_PATH) and writes OUTDIR/ort<i>.npy. f32 inputs/outputs only.
+// onnxruntime-node from NODE_PATH) and writes OUTDIR/ort<i>.npy. f32, i32 and i64 inputs; f32 outputs.
 // The oracle of `braze check MODEL.onnx` (tools/braze/ort_oracle.c).
 const ort = require('onnxruntime-node');
 const fs = require('fs');
@@ -8,8 +8,11 @@ function readNpy(p) {
   const hlen = b.readUInt16LE(8);
   const header = b.slice(10, 10 + hlen).toString();
   const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
-  const data = new Float32Array(b.buffer.slice(b.byteOffset + 10 + hlen, b.byteOffset + b.length));
-  return new ort.Tensor('float32', data, shape);
+  const bytes = b.buffer.slice(b.byteOffset + 10 + hlen, b.byteOffset + b.length);
+  const descr = header.match(/'descr': '([^']*)'/)[1];
+  if (descr === '<i8') return new ort.Tensor('int64', new BigInt64Array(bytes), shape);
+  if (descr === '<i4') return new ort.Tensor('int32', new Int32Array(bytes), shape);
+  return new ort.Tensor('float32', new Float32Array(bytes), shape);
 }
 (async () => {
   const [model, out, inputs] = process.argv.slice(2);
