@@ -77,6 +77,8 @@ typedef struct {
 /* matmul_match.c: fill `p` from kernel `func`. False when the kernel does not fit
  * the template; `*reason` then names why (a static string). */
 bool tm_match(MlirOperation func, TmPlan *p, const char **reason);
+/* Whether `m`'s last result is dim d alone and no other result reads d. */
+bool tm_contiguous_in(MlirAffineMap m, int d);
 
 /* matmul_emit.c: replace the kernel with the template. False after a diagnostic. */
 bool tm_emit(TmPlan *p);

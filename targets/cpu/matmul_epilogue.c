@@ -3,8 +3,8 @@
  * the generic's scalar body cloned with vector<vw x T> types (constants splatted),
  * tile values (the contraction's result, earlier epilogue results) taken from
  * registers, other tensors loaded at the element's position (a vector where their
- * map is contiguous in n, else one scalar broadcast; loads that do not depend on the
- * row are made once per tile). Then each kernel result is stored once, masked past N. */
+ * map is contiguous in n, one scalar broadcast where it does not read n, else one
+ * load per lane; loads that do not depend on the row are made once per tile). Then each kernel result is stored once, masked past N. */
 #include <stdio.h>
 #include <string.h>
 
@@ -105,8 +105,24 @@ static MlirValue clone_body(TmEmit *E, CgBuilder *b, MlirOperation generic, cons
   return (MlirValue){NULL};
 }
 
+/* Operand j read along n but not contiguously (a transposed tensor): one load per lane,
+ * columns past N clamped to N - 1 (their lanes are never stored). */
+static MlirValue gather(TmEmit *E, CgBuilder *b, const TmEpi *e, int j, MlirValue *dims) {
+  TmPlan *p = E->p;
+  int dn = p->nb + 1;
+  MlirValue n0 = dims[dn], lanes[16], idx[TM_MAX_DIMS];
+  MlirValue last = cg_index(b, p->N - 1);
+  for (int l = 0; l < p->vw; ++l) {
+    dims[dn] = tm_index_op(b, "arith.minui", cg_index_add(b, n0, l), last);
+    int n = tm_indices(b, e->maps[j], dims, idx);
+    lanes[l] = cg_load(b, E->mem[e->in_val[j]], n, idx);
+  }
+  dims[dn] = n0;
+  return cg_op(b, "vector.from_elements", tm_vec(E, mlirValueGetType(lanes[0])), p->vw, lanes);
+}
+
 /* Operand j of epilogue e at the element (dims) as a vector. */
-static MlirValue epilogue_operand(TmEmit *E, CgBuilder *b, const TmEpi *e, int j, const MlirValue *dims,
+static MlirValue epilogue_operand(TmEmit *E, CgBuilder *b, const TmEpi *e, int j, MlirValue *dims,
                                   MlirValue mask, const MlirValue *tile) {
   TmPlan *p = E->p;
   int v = e->in_val[j];
@@ -118,8 +134,11 @@ static MlirValue epilogue_operand(TmEmit *E, CgBuilder *b, const TmEpi *e, int j
     return cg_op(b, "vector.broadcast", tm_vec(E, mlirValueGetType(s)), 1, &s);
   }
   MlirValue idx[TM_MAX_DIMS];
+  int dn = p->nb + 1;
+  if (map_dims(e->maps[j]) & (1ull << dn) && !tm_contiguous_in(e->maps[j], dn))
+    return gather(E, b, e, j, dims);
   int n = tm_indices(b, e->maps[j], dims, idx);
-  if (map_dims(e->maps[j]) & (1ull << (p->nb + 1)))
+  if (map_dims(e->maps[j]) & (1ull << dn))
     return tm_vload(E, b, E->mem[v], n, idx, mask);
   MlirValue s = cg_load(b, E->mem[v], n, idx);
   return cg_op(b, "vector.broadcast", tm_vec(E, mlirValueGetType(s)), 1, &s);

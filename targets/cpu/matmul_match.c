@@ -63,7 +63,7 @@ static bool map_is_identity(MlirAffineMap m, int n) {
 }
 
 /* The last result is dim d alone, and no other result reads d. */
-static bool contiguous_in(MlirAffineMap m, int d) {
+bool tm_contiguous_in(MlirAffineMap m, int d) {
   intptr_t n = mlirAffineMapGetNumResults(m);
   if (n == 0)
     return false;
@@ -167,7 +167,7 @@ static const char *read_contraction(TmPlan *p, MlirOperation op) {
   p->b_elem = mlirShapedTypeGetElementType(bt);
   if (!is_float_elem(p->a_elem) || !is_float_elem(p->b_elem))
     return "contraction-dtype";
-  p->b_contiguous = contiguous_in(p->b_map, dn);
+  p->b_contiguous = tm_contiguous_in(p->b_map, dn);
   MlirType ot = mlirValueGetType(mlirOperationGetResult(op, 0));
   for (int d = 0; d < p->nb; ++d)
     p->batch[d] = mlirShapedTypeGetDimSize(ot, d);
@@ -243,9 +243,6 @@ static const char *read_epilogue(TmPlan *p, MlirOperation op) {
     e->maps[j] = map_of(op, j);
     if (p->vals[v].kind == TV_TILE && !map_is_identity(e->maps[j], nd))
       return "epilogue-indexing"; /* a tile value read at other positions than written */
-    if (p->vals[v].kind != TV_TILE && (map_dims(e->maps[j]) & (1ull << (p->nb + 1))) &&
-        !contiguous_in(e->maps[j], p->nb + 1))
-      return "epilogue-operand-not-contiguous";
   }
   e->out_val = add_val(p, mlirOperationGetResult(op, 0), TV_TILE);
   if (e->out_val < 0)
@@ -299,7 +296,9 @@ static const char *read_op(TmPlan *p, MlirOperation op) {
   bool reduction = nd > 0 && iterator_is_reduction(iters, nd - 1);
   if (mlirOperationIsNull(p->mm))
     return reduction ? read_contraction(p, op) : "prologue";
-  return reduction ? "two-contractions" : read_epilogue(p, op);
+  if (reduction)
+    return mlirOperationGetNumOperands(op) == 3 && contraction_body_ok(op) ? "two-contractions" : "epilogue-reduction";
+  return read_epilogue(p, op);
 }
 
 bool tm_match(MlirOperation func, TmPlan *p, const char **reason) {

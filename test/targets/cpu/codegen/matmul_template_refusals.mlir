@@ -1,11 +1,14 @@
-// tem kernels the matmul template refuses, each with its reason in a remark; they are
-// emitted as loop nests instead and still compute the right values.
+// tem kernels at the edge of the matmul template: taken (a transposed epilogue operand,
+// a heap panel) or refused with the reason in a remark (matmul=loops; the kernel-level
+// forms it does not take are in matmul_template_forms.mlir), all computing the right
+// values.
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen=remarks -o /dev/null 2>&1 | FileCheck %s
 // RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks matmul=loops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOPS
 // RUN: braze check %s --seed 3 | FileCheck %s --check-prefix=NUM
 
-// The epilogue reads another tensor transposed (not contiguous along the tile's columns).
-// CHECK: kernel @cpu_tem_fused_{{[a-z_]+}}_0: no matmul template: epilogue-operand-not-contiguous
+// Not a refusal: the epilogue reads another tensor transposed (not contiguous along the
+// tile's columns): one load per lane.
+// CHECK: kernel @cpu_tem_fused_{{[a-z_]+}}_0: matmul template gemm {{.*}} epilogue of 1 generic(s)
 func.func @transposed_residual(%a: tensor<6x8xf32>, %b: tensor<8x10xf32>, %c: tensor<10x6xf32>) -> tensor<6x10xf32> {
   %0 = "graph.matmul"(%a, %b) : (tensor<6x8xf32>, tensor<8x10xf32>) -> tensor<6x10xf32>
   %ct = "graph.transpose"(%c) {perm = array<i64: 1, 0>} : (tensor<10x6xf32>) -> tensor<6x10xf32>
