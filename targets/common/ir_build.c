@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/strbuf.h"
 
 CgBuilder cg_builder_at_end(MlirBlock block, MlirLocation loc) {
   return (CgBuilder){mlirLocationGetContext(loc), loc, block, {NULL}, NULL};
@@ -294,4 +295,38 @@ MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute d
   mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreate(&st));
   MlirNamedAttribute ref = cg_named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
   return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &type, 1, &ref), 0);
+}
+
+bool cg_attr_text_has(MlirAttribute a, const char *needle) {
+  BrazeStr s = {0};
+  mlirAttributePrint(a, braze_str_callback, &s);
+  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
+  braze_str_free(&s);
+  return has;
+}
+
+bool cg_is_declaration(MlirOperation func) {
+  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
+}
+
+static bool is_public(MlirOperation op) {
+  MlirAttribute vis = mlirOperationGetAttributeByName(op, braze_ref("sym_visibility"));
+  return mlirAttributeIsNull(vis) || braze_ref_eq(mlirStringAttrGetValue(vis), "public");
+}
+
+size_t cg_collect_functions(MlirOperation module, bool kernels, MlirOperation *out, size_t cap) {
+  size_t n = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!braze_op_is(op, "func.func") || cg_is_declaration(op))
+      continue;
+    bool kernel = cg_attr_bool(op, "kernel.kind");
+    if (kernel != kernels || (!kernels && !is_public(op)))
+      continue;
+    if (n < cap)
+      out[n] = op;
+    ++n;
+  }
+  return n;
 }

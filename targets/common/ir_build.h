@@ -74,6 +74,16 @@ MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *ar
 /* A private constant memref.global holding `dense`, and its memref.get_global at b. */
 MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense);
 bool cg_attr_bool(MlirOperation op, const char *name);
+/* Whether the printed form of `a` contains `needle` (iterator types, braze.ops). */
+bool cg_attr_text_has(MlirAttribute a, const char *needle);
+
+/* ---- the module's functions, for the codegen passes ---- */
+
+bool cg_is_declaration(MlirOperation func);
+/* Kernel functions (func.func with kernel.kind and a body) when `kernels`, else graph
+ * functions (public, with a body, not kernels), in module order: fills out[0, cap)
+ * and returns how many there are. Other private functions are left out. */
+size_t cg_collect_functions(MlirOperation module, bool kernels, MlirOperation *out, size_t cap);
 
 /* ---- the graph function (entry_graph.c) ---- */
 

@@ -102,39 +102,12 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   return o;
 }
 
-static bool is_func(MlirOperation op) { return braze_op_is(op, "func.func"); }
-static bool is_kernel(MlirOperation op) { return is_func(op) && cg_attr_bool(op, "kernel.kind"); }
-static bool is_declaration(MlirOperation op) {
-  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
-}
-
-static bool is_public(MlirOperation op) {
-  MlirAttribute vis = mlirOperationGetAttributeByName(op, braze_ref("sym_visibility"));
-  return mlirAttributeIsNull(vis) || braze_ref_eq(mlirStringAttrGetValue(vis), "public");
-}
-
-/* Collect the module's kernels, or its graph functions (public, not kernels), first:
- * converting replaces them. Other private functions are left alone. */
-static size_t collect(MlirOperation module, bool kernels, MlirOperation *out, size_t cap) {
-  size_t n = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!is_func(op) || is_declaration(op) || is_kernel(op) != kernels || (!kernels && !is_public(op)))
-      continue;
-    if (n < cap)
-      out[n] = op;
-    ++n;
-  }
-  return n;
-}
-
 static bool run(MlirOperation module, void *state) {
   const CgOptions *opts = state;
-  size_t nk = collect(module, true, NULL, 0), ng = collect(module, false, NULL, 0);
+  size_t nk = cg_collect_functions(module, true, NULL, 0), ng = cg_collect_functions(module, false, NULL, 0);
   MlirOperation *funcs = malloc((nk + ng + 1) * sizeof *funcs);
-  collect(module, true, funcs, nk);
-  collect(module, false, funcs + nk, ng);
+  cg_collect_functions(module, true, funcs, nk);
+  cg_collect_functions(module, false, funcs + nk, ng);
   bool ok = true;
   for (size_t i = 0; i < nk && ok; ++i)
     ok = cg_convert_kernel(funcs[i], module, opts);

@@ -61,14 +61,6 @@ static bool fail(MlirOperation op, CgKernel *K, const char *what) {
 
 /* ---- generic facts ---- */
 
-static bool attr_text_has(MlirAttribute a, const char *needle) {
-  BrazeStr s = {0};
-  mlirAttributePrint(a, braze_str_callback, &s);
-  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
-  braze_str_free(&s);
-  return has;
-}
-
 /* Body is `m = mulf(in0, in1); addf(acc, m)` (either operand order). */
 static bool body_is_mul_add(MlirOperation generic) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
@@ -187,7 +179,7 @@ static bool read_generic(CgKernel *K, MlirOperation op) {
   if (it->n_dims > CG_MAX_DIMS)
     return fail(op, K, "linalg.generic with more than 8 loops is not supported");
   for (int d = 0; d < it->n_dims; ++d) {
-    it->par[d] = !attr_text_has(mlirArrayAttrGetElement(iters, d), "reduction");
+    it->par[d] = !cg_attr_text_has(mlirArrayAttrGetElement(iters, d), "reduction");
     it->ext[d] = -1;
   }
   for (intptr_t j = 0; j < n_ops; ++j) {

@@ -70,28 +70,6 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
 static void destroy_state(void *state) { free(state); }
 
 static bool is_func(MlirOperation op) { return braze_op_is(op, "func.func"); }
-static bool is_kernel(MlirOperation op) { return is_func(op) && cg_attr_bool(op, "kernel.kind"); }
-static bool is_declaration(MlirOperation op) {
-  return mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
-}
-static bool is_public(MlirOperation op) {
-  MlirAttribute vis = mlirOperationGetAttributeByName(op, braze_ref("sym_visibility"));
-  return mlirAttributeIsNull(vis) || braze_ref_eq(mlirStringAttrGetValue(vis), "public");
-}
-
-static size_t collect(MlirOperation module, bool kernels, MlirOperation *out, size_t cap) {
-  size_t n = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (!is_func(op) || is_declaration(op) || is_kernel(op) != kernels || (!kernels && !is_public(op)))
-      continue;
-    if (n < cap)
-      out[n] = op;
-    ++n;
-  }
-  return n;
-}
 
 static const char *func_name(MlirOperation f) {
   return mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, braze_ref("sym_name"))).data;
@@ -275,7 +253,7 @@ static void erase_declarations(MlirOperation module, MlirOperation gpu_module) {
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (is_func(op) && is_declaration(op)) {
+    if (is_func(op) && cg_is_declaration(op)) {
       MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("sym_name")));
       if (!mlirOperationIsNull(lookup_kernel(gpu_module, name)))
         mlirOperationDestroy(op);
@@ -286,10 +264,10 @@ static void erase_declarations(MlirOperation module, MlirOperation gpu_module) {
 
 static bool run(MlirOperation module, void *state) {
   const CuOptions *opts = state;
-  size_t nk = collect(module, true, NULL, 0), ng = collect(module, false, NULL, 0);
+  size_t nk = cg_collect_functions(module, true, NULL, 0), ng = cg_collect_functions(module, false, NULL, 0);
   MlirOperation *funcs = malloc((nk + ng + 1) * sizeof *funcs);
-  collect(module, true, funcs, nk);
-  collect(module, false, funcs + nk, ng);
+  cg_collect_functions(module, true, funcs, nk);
+  cg_collect_functions(module, false, funcs + nk, ng);
   bool ok = true;
   for (size_t i = 0; i < nk; ++i)
     cu_hoist_constants(module, funcs[i]);
@@ -302,7 +280,7 @@ static bool run(MlirOperation module, void *state) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
-      if (is_func(op) && !is_declaration(op) && cg_attr_bool(op, "braze.entry"))
+      if (is_func(op) && !cg_is_declaration(op) && cg_attr_bool(op, "braze.entry"))
         rewrite_calls(op, gpu_module);
     erase_declarations(module, gpu_module);
   }

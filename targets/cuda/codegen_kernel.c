@@ -51,14 +51,6 @@ static bool static_tensor(MlirType t) {
   return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t) && mlirShapedTypeGetRank(t) <= CU_MAX_DIMS;
 }
 
-static bool attr_text_has(MlirAttribute a, const char *needle) {
-  BrazeStr s = {0};
-  mlirAttributePrint(a, braze_str_callback, &s);
-  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
-  braze_str_free(&s);
-  return has;
-}
-
 /* The body op that yields the accumulator: its operand is the out block argument. */
 static MlirOperation find_combiner(MlirOperation generic) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
@@ -134,7 +126,7 @@ static bool read_generic(CuKernel *K, MlirOperation op) {
     return cu_fail(K, op, "generics of more than %d dims are not supported", CU_MAX_DIMS);
   it->par_prefix = -1;
   for (int d = 0; d < it->n_dims; ++d) {
-    it->par[d] = attr_text_has(mlirArrayAttrGetElement(iters, d), "parallel");
+    it->par[d] = cg_attr_text_has(mlirArrayAttrGetElement(iters, d), "parallel");
     it->reduction |= !it->par[d];
     if (!it->par[d] && it->par_prefix < 0)
       it->par_prefix = d;
@@ -149,7 +141,7 @@ static bool read_generic(CuKernel *K, MlirOperation op) {
       return cu_fail(K, op, "reduction body does not end in an associative combine of the accumulator");
     MlirAttribute ops = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.ops"));
     it->contraction = !mlirAttributeIsNull(ops) && it->n_in == 2 &&
-                      (attr_text_has(ops, "\"matmul\"") || attr_text_has(ops, "\"batch_matmul\""));
+                      (cg_attr_text_has(ops, "\"matmul\"") || cg_attr_text_has(ops, "\"batch_matmul\""));
   } else if (!mlirAffineMapIsIdentity(it->maps[it->n_in])) {
     return cu_fail(K, op, "all-parallel generics must write through the identity map");
   }
