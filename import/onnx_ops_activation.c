@@ -191,6 +191,52 @@ static bool convert_atanh(OnnxImporter *im) {
   return oc_output(im, 0, oc_binary_s(im, "mul", oc_unary(im, "log", q), 0.5));
 }
 
+/* ---- inverse trigonometric functions (Cephes' atanf) ---- */
+
+/* atan(x): |x| reduced to [0, tan(pi/8)] by atan(a) = pi/2 + atan(-1/a) above
+ * tan(3pi/8) and pi/4 + atan((a - 1)/(a + 1)) above tan(pi/8), then an odd
+ * polynomial; the sign restored (NaN falls through every comparison). */
+static OcVal atan_of(OnnxImporter *im, OcVal x) {
+  if (!oc_ok(x))
+    return x;
+  int32_t dt = x.t.dtype;
+  OcVal a = oc_unary(im, "abs", x);
+  OcVal big = oc_cmp_s(im, "gt", a, 2.414213562373095), mid = oc_cmp_s(im, "gt", a, 0.4142135623730950);
+  OcVal big_arg = oc_binary(im, "div", oc_scalar(im, dt, -1.0), a);
+  OcVal mid_arg = oc_binary(im, "div", oc_binary_s(im, "sub", a, 1.0), oc_binary_s(im, "add", a, 1.0));
+  OcVal u = oc_select(im, big, big_arg, oc_select(im, mid, mid_arg, a));
+  OcVal base = oc_select(im, big, oc_scalar(im, dt, 1.57079632679489661923), oc_select(im, mid, oc_scalar(im, dt, 0.78539816339744830962), oc_scalar(im, dt, 0)));
+  OcVal z = oc_binary(im, "mul", u, u);
+  OcVal p = oc_binary_s(im, "sub", oc_binary_s(im, "mul", z, 8.05374449538e-2), 1.38776856032e-1);
+  p = oc_binary_s(im, "add", oc_binary(im, "mul", p, z), 1.99777106478e-1);
+  p = oc_binary_s(im, "sub", oc_binary(im, "mul", p, z), 3.33329491539e-1);
+  OcVal y = oc_binary(im, "add", oc_binary(im, "mul", oc_binary(im, "mul", p, z), u), u);
+  y = oc_binary(im, "add", base, y);
+  return oc_select(im, oc_cmp_s(im, "lt", x, 0), oc_unary(im, "neg", y), y);
+}
+
+static bool convert_atan(OnnxImporter *im) { return oc_output(im, 0, atan_of(im, float_input(im))); }
+
+/* asin(x) = atan(x / sqrt((1 - x)(1 + x))) */
+static bool convert_asin(OnnxImporter *im) {
+  OcVal x = float_input(im);
+  if (!oc_ok(x))
+    return false;
+  OcVal one = oc_scalar(im, x.t.dtype, 1.0);
+  OcVal r = oc_unary(im, "sqrt", oc_binary(im, "mul", oc_binary(im, "sub", one, x), oc_binary(im, "add", one, x)));
+  return oc_output(im, 0, atan_of(im, oc_binary(im, "div", x, r)));
+}
+
+/* acos(x) = 2 atan(sqrt((1 - x) / (1 + x))) */
+static bool convert_acos(OnnxImporter *im) {
+  OcVal x = float_input(im);
+  if (!oc_ok(x))
+    return false;
+  OcVal one = oc_scalar(im, x.t.dtype, 1.0);
+  OcVal q = oc_unary(im, "sqrt", oc_binary(im, "div", oc_binary(im, "sub", one, x), oc_binary(im, "add", one, x)));
+  return oc_output(im, 0, oc_binary_s(im, "mul", atan_of(im, q), 2.0));
+}
+
 /* ---- predicates ---- */
 
 static bool convert_isnan(OnnxImporter *im) {
@@ -236,6 +282,9 @@ const OnnxOpEntry onnx_activation_ops[] = {
     {"Asinh", convert_asinh, 9},
     {"Acosh", convert_acosh, 9},
     {"Atanh", convert_atanh, 9},
+    {"Atan", convert_atan, 7},
+    {"Asin", convert_asin, 7},
+    {"Acos", convert_acos, 7},
     {"IsNaN", convert_isnan, 9},
     {"IsInf", convert_isinf, 10},
     {NULL, NULL, 0},
