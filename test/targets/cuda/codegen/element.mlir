@@ -5,6 +5,7 @@
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{block=64 vec=1},canonicalize,cse)' | FileCheck %s --check-prefix=OPTS
+// RUN: braze-opt %s --pipeline=cuda-default --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx80},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},convert-vector-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
 
 func.func @gelu_bf16(%x: tensor<7x37xbf16>, %b: tensor<37xbf16>) -> tensor<7x37xbf16> {
   %0 = "graph.add"(%x, %b) : (tensor<7x37xbf16>, tensor<37xbf16>) -> tensor<7x37xbf16>
@@ -59,3 +60,9 @@ func.func @relu_wide(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
 // OPTS-SAME: known_block_size = array<i32: 64, 1, 1>
 // OPTS-NOT: vector.load
 // OPTS: memref.load
+
+// The relu kernel as PTX has one 128-bit load and one 128-bit store per thread.
+// PTX: .entry cuda_poi_fused_relu_2(
+// PTX: ld.global.v4.b32
+// PTX: max.NaN.f32
+// PTX: st.global.v4.b32

@@ -5,6 +5,7 @@
 // before the one store.
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
+// RUN: braze-opt %s --pipeline=cuda-default --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx80},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},convert-vector-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
 
 func.func @linear_gelu(%x: tensor<100x37xf32>, %w: tensor<37x70xf32>, %b: tensor<70xf32>) -> tensor<100x70xf32> {
   %0 = "graph.matmul"(%x, %w) : (tensor<100x37xf32>, tensor<37x70xf32>) -> tensor<100x70xf32>
@@ -47,3 +48,10 @@ func.func @scores(%q: tensor<3x50x16xf32>, %k: tensor<3x40x16xf32>) -> tensor<3x
 
 // CHECK-LABEL: gpu.func @cuda_tem_fused_batch_matmul_1(
 // CHECK: gpu.block_id z
+
+// The PTX holds the two 64x16 tiles in shared memory, barriers around each k step, FMAs.
+// PTX: .shared .align 4 .b8 __wg_cuda_tem_fused_{{.*}}_0_0[4096];
+// PTX: .shared .align 4 .b8 __wg_cuda_tem_fused_{{.*}}_0_1[4096];
+// PTX: bar.sync
+// PTX: fma.rn.f32
+// PTX: bar.sync
