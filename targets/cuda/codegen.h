@@ -125,6 +125,7 @@ typedef struct {
   BrazePtrMap scalar_index;
   MlirValue *scalars;
   int n_scalars;
+  bool contract; /* cloned float mul/add/sub may fuse into FMAs (contraction bodies) */
   bool failed;
 } CuKernel;
 
@@ -185,5 +186,10 @@ void cu_hoist_constants(MlirOperation module, MlirOperation kernel);
 bool cu_emit_row(CuKernel *K);
 bool cu_emit_element(CuKernel *K);
 bool cu_emit_matmul(CuKernel *K);
+
+/* codegen_user.c: an `ext` kernel (a packed user-kernel call) whose user kernel is one
+ * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:
+ * 0 when `func` is not an ext kernel, 1 when converted, -1 after a diagnostic. */
+int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperation gpu_module, const CuOptions *opts);
 
 #endif

@@ -199,6 +199,8 @@ static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, ValueMap *m) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
     mlirOperationSetOperand(copy, i, vmap_get(K, m, mlirOperationGetOperand(op, i)));
   cg_insert(b, copy);
+  if (K->contract && (braze_op_is(op, "arith.mulf") || braze_op_is(op, "arith.addf") || braze_op_is(op, "arith.subf")))
+    mlirOperationSetAttributeByName(copy, braze_ref("fastmath"), cg_parse_attr(K->ctx, "#arith.fastmath<contract>"));
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r) {
     MlirValue res = mlirOperationGetResult(copy, r);
     MlirType t = mlirValueGetType(res);

@@ -108,6 +108,7 @@ static void k_step(CuKernel *K, CgBuilder *b, Mm *mm, MlirValue kt, MlirValue *a
     bv[i] = cg_load(&body, mm->smem[1], 1, &sb);
   }
   MlirValue next[PER * PER];
+  K->contract = true; /* a*b+acc as one FMA, as cuBLAS's SIMT kernels compute it */
   for (int i = 0; i < PER && !K->failed; ++i)
     for (int j = 0; j < PER && !K->failed; ++j) {
       MlirValue args[3];
@@ -116,6 +117,7 @@ static void k_step(CuKernel *K, CgBuilder *b, Mm *mm, MlirValue kt, MlirValue *a
       args[2] = iter[i * PER + j];
       next[i * PER + j] = cu_clone_body(K, &body, mm->c, args);
     }
+  K->contract = false;
   if (K->failed)
     return;
   cg_yield(&body, PER * PER, next);
