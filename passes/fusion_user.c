@@ -694,38 +694,61 @@ static bool pack_call(MlirOperation func, MlirOperation call, MlirOperation call
   return true;
 }
 
-/* Upstream canonicalization folds to_buffer(to_tensor(%alloc)) into %alloc, so a
- * kernel may read the buffer an earlier kernel wrote. Put the tensor back: the
- * writer's output gets (or keeps) its to_tensor right after it, and the reader a
- * to_buffer of that. */
-static void unfold_buffer_reads(MlirOperation call, const UkInfo *info) {
+/* A buffer that an earlier kernel wrote and this call uses again: upstream
+ * canonicalization folds to_buffer(to_tensor(%alloc)) into %alloc, and a user may
+ * write `zero(%o); accumulate(%x, %o)`. Put value semantics back: the earlier writer's
+ * output gets (or keeps) its to_tensor right after it; a call that only reads the
+ * buffer reads a to_buffer of that tensor; a call that writes it gets a fresh alloc
+ * initialized by a memref.copy of that tensor (a pre-initialized output), which the
+ * later users of the buffer then read. */
+static void unfold_buffer_reuse(MlirOperation call, const UkInfo *info) {
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(call); i < n && i < info->num_args; ++i) {
     MlirValue buf = mlirOperationGetOperand(call, i);
-    MlirOperation alloc = def_of(buf);
-    if (info->args[i].written || info->args[i].atomic || !braze_op_is(alloc, "memref.alloc"))
+    if (!braze_op_is(def_of(buf), "memref.alloc"))
       continue;
     MlirOperation writer = {NULL}, tt = {NULL};
     for (MlirOpOperand u = mlirValueGetFirstUse(buf); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
       if (braze_op_is(user, "func.call") && !mlirOperationEqual(user, call) &&
-          mlirOperationIsBeforeInBlock(user, call) && (!writer.ptr || mlirOperationIsBeforeInBlock(user, writer)))
-        writer = user;
-      if (braze_op_is(user, "bufferization.to_tensor") && mlirOperationIsBeforeInBlock(user, call))
-        tt = user;
+          mlirOperationIsBeforeInBlock(user, call) && (!writer.ptr || mlirOperationIsBeforeInBlock(writer, user)))
+        writer = user; /* the latest earlier call */
     }
     if (!writer.ptr)
       continue;
+    for (MlirOpOperand u = mlirValueGetFirstUse(buf); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      if (braze_op_is(user, "bufferization.to_tensor") && mlirOperationIsBeforeInBlock(writer, user) &&
+          mlirOperationIsBeforeInBlock(user, call))
+        tt = user;
+    }
     MlirLocation loc = mlirOperationGetLocation(call);
+    MlirType mt = mlirValueGetType(buf);
     if (!tt.ptr) {
-      MlirType t = tensor_of_memref(mlirValueGetType(buf));
+      MlirType t = tensor_of_memref(mt);
       tt = create("bufferization.to_tensor", loc, 1, &buf, 1, &t, 0, NULL);
       mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(writer), writer, tt);
     }
     MlirValue tv = mlirOperationGetResult(tt, 0);
-    MlirType mt = mlirValueGetType(buf);
+    MlirBlock block = mlirOperationGetBlock(call);
     MlirOperation tb = create("bufferization.to_buffer", loc, 1, &tv, 1, &mt, 0, NULL);
-    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(call), call, tb);
-    mlirOperationSetOperand(call, i, mlirOperationGetResult(tb, 0));
+    mlirBlockInsertOwnedOperationBefore(block, call, tb);
+    MlirValue src = mlirOperationGetResult(tb, 0);
+    if (!info->args[i].written && !info->args[i].atomic) {
+      mlirOperationSetOperand(call, i, src);
+      continue;
+    }
+    MlirOperation fresh = mlirOperationClone(def_of(buf));
+    mlirBlockInsertOwnedOperationBefore(block, call, fresh);
+    MlirValue nb = mlirOperationGetResult(fresh, 0), copy_ops[2] = {src, nb};
+    mlirBlockInsertOwnedOperationBefore(block, call, create("memref.copy", loc, 2, copy_ops, 0, NULL, 0, NULL));
+    /* this call and every later user of the old buffer use the new one */
+    for (MlirOpOperand u = mlirValueGetFirstUse(buf); !mlirOpOperandIsNull(u);) {
+      MlirOpOperand next = mlirOpOperandGetNextUse(u);
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      if (mlirOperationEqual(user, call) || mlirOperationIsBeforeInBlock(call, user))
+        mlirOperationSetOperand(user, mlirOpOperandGetOperandNumber(u), nb);
+      u = next;
+    }
   }
 }
 
@@ -744,7 +767,7 @@ bool fu_form_user_kernels(MlirOperation func, const FuOptions *o, int *next_inde
   for (size_t i = 0; i < n; ++i) {
     MlirOperation callee = uk_callee(calls[i]);
     if (callee.ptr && uk_is_user_kernel(callee) && !uk_analyse(cache, callee)->error)
-      unfold_buffer_reads(calls[i], uk_analyse(cache, callee));
+      unfold_buffer_reuse(calls[i], uk_analyse(cache, callee));
   }
   for (size_t i = 0; i < n && ok; ++i) {
     MlirOperation callee = uk_callee(calls[i]);

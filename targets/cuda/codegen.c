@@ -172,6 +172,9 @@ static void remark(const CuKernel *K) {
 }
 
 static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts) {
+  int ext = cu_convert_user_kernel(func, module, kernels_module(module), opts);
+  if (ext != 0)
+    return ext > 0;
   CuKernel K = {.old = func, .module = module, .opts = opts, .ctx = mlirOperationGetContext(func),
                 .name = func_name(func)};
   K.gpu_module = kernels_module(module);
