@@ -16,7 +16,7 @@
  * buffers (libomp's worker stacks are 4 MiB, the caller's typically 8 MiB). */
 enum { TM_MAX_PANEL_BYTES = 1 << 20 };
 
-enum { TM_MAX_DIMS = 8, TM_MAX_VALS = 64, TM_MAX_EPI = 16, TM_MAX_IN = 16, TM_MAX_ROWS = 8, TM_MAX_VECS = 4, TM_MAX_BATCH = 5 };
+enum { TM_MAX_BODY_OPS = 120, TM_MAX_DIMS = 8, TM_MAX_VALS = 64, TM_MAX_EPI = 16, TM_MAX_IN = 16, TM_MAX_ROWS = 8, TM_MAX_VECS = 4, TM_MAX_BATCH = 5 };
 
 /* Where a kernel-level tensor comes from. */
 typedef enum {

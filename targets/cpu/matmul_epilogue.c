@@ -21,8 +21,9 @@ static uint64_t map_dims(MlirAffineMap m) {
   return used;
 }
 
+/* Body values and their vectors (block arguments + TM_MAX_BODY_OPS results). */
 typedef struct {
-  MlirValue old[128], new_values[128];
+  MlirValue old[TM_MAX_IN + TM_MAX_BODY_OPS + 8], new_values[TM_MAX_IN + TM_MAX_BODY_OPS + 8];
   int n;
 } VecMap;
 
@@ -34,7 +35,7 @@ static MlirValue vmap_get(const VecMap *m, MlirValue old) {
 }
 
 static bool vmap_add(VecMap *m, MlirValue old, MlirValue new_value) {
-  if (m->n == 128)
+  if (m->n == (int)(sizeof m->old / sizeof *m->old))
     return false;
   m->old[m->n] = old;
   m->new_values[m->n++] = new_value;

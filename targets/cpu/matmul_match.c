@@ -191,15 +191,20 @@ static const char *read_contraction(TmPlan *p, MlirOperation op) {
   return p->mm_val < 0 ? "too-many-values" : NULL;
 }
 
-/* Epilogue bodies: scalar arith/math ops without regions; the output is not read. */
+/* Epilogue bodies: scalar arith/math ops without regions, each with one result and at
+ * most 16 operands, at most TM_MAX_BODY_OPS of them (what the vector cloner holds);
+ * the output is not read. */
 static bool epilogue_body_ok(MlirOperation op, int n_in) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   MlirValue out = mlirBlockGetArgument(body, n_in);
   if (!mlirOpOperandIsNull(mlirValueGetFirstUse(out)))
     return false;
+  int count = 0;
   for (MlirOperation b = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(b); b = mlirOperationGetNextInBlock(b)) {
     if (braze_op_is(b, "linalg.yield"))
       break;
+    if (++count > TM_MAX_BODY_OPS || mlirOperationGetNumOperands(b) > 16 || mlirOperationGetNumAttributes(b) > 16)
+      return false;
     MlirStringRef name = braze_op_name(b);
     bool dialect_ok = (name.length > 6 && !strncmp(name.data, "arith.", 6)) ||
                       (name.length > 5 && !strncmp(name.data, "math.", 5));
