@@ -25,6 +25,7 @@
 // CHECK: PASS @second_consumer out0 6x8xf32
 // CHECK: PASS @second_consumer out1 6x8xf32
 // CHECK: PASS @reduction out0 6x1xf32
+// CHECK: PASS @zero_then_accumulate out0 6x8xf32
 // CHECK: check passed
 
 // out = x * s + 1: scalar loads and stores, rows in parallel.
@@ -349,4 +350,48 @@ func.func @reduction(%x: tensor<6x8xf32>) -> tensor<6x1xf32> {
   %r = bufferization.to_tensor %o : memref<6x8xf32> to tensor<6x8xf32>
   %s = "graph.reduce_sum"(%r) {dims = array<i64: 1>, keepdim = true} : (tensor<6x8xf32>) -> tensor<6x1xf32>
   return %s : tensor<6x1xf32>
+}
+
+// Two kernels through one buffer: zero it, then accumulate into it (reads and writes
+// it). form-kernels gives the second call a fresh buffer initialized by a copy of the
+// first one's result (value semantics), so its epilogue is refused initialized-output.
+func.func private @zero(%out: memref<6x8xf32>) attributes {braze.user_kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c8) step (%c1, %c1) {
+    memref.store %z, %out[%i, %j] : memref<6x8xf32>
+    scf.reduce
+  }
+  return
+}
+
+func.func private @accumulate_twice(%x: memref<6x8xf32>, %out: memref<6x8xf32>) attributes {braze.user_kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  scf.for %k = %c0 to %c2 step %c1 {
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c8) step (%c1, %c1) {
+      %v = memref.load %x[%i, %j] : memref<6x8xf32>
+      %o = memref.load %out[%i, %j] : memref<6x8xf32>
+      %s = arith.addf %o, %v : f32
+      memref.store %s, %out[%i, %j] : memref<6x8xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+func.func @zero_then_accumulate(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %xb = bufferization.to_buffer %x : tensor<6x8xf32> to memref<6x8xf32>
+  %o = memref.alloc() : memref<6x8xf32>
+  func.call @zero(%o) : (memref<6x8xf32>) -> ()
+  func.call @accumulate_twice(%xb, %o) : (memref<6x8xf32>, memref<6x8xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<6x8xf32> to tensor<6x8xf32>
+  %e = "graph.tanh"(%r) : (tensor<6x8xf32>) -> tensor<6x8xf32>
+  return %e : tensor<6x8xf32>
 }
