@@ -108,28 +108,13 @@ static bool convert_gather(OnnxImporter *im) {
 /* GatherElements: out[j] = data[j with j_axis = idx[j]]. Rank r + 1: [I, K]; data
  * sliced to the index shape off the axis, its axis moved last and a 1 put in its
  * place; the mask compares idx[..., None] with an iota over K. */
-static bool convert_gather_elements(OnnxImporter *im) {
-  OcVal x = oc_input(im, 0), idx = oc_input(im, 1);
-  if (!oc_ok(x) || !oc_ok(idx))
-    return false;
-  if (!is_index_type(idx.t.dtype))
-    return onnx_node_error(im, "the indices must be int32 or int64, not %s", onnx_dtype_name(idx.t.dtype));
-  if (x.t.dtype == DT_BOOL)
-    return onnx_node_error(im, "gathering booleans is not supported");
+/* out[j] = x[j with j_axis = idx[j]] for idx of x's rank (smaller off the axis). */
+static OcVal gather_elements_of(OnnxImporter *im, OcVal x, OcVal idx, int64_t axis) {
   size_t r = x.t.rank;
-  int64_t axis;
-  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", 0), r, "axis", &axis))
-    return false;
-  if (idx.t.rank != r || r + 1 > ONNX_MAX_RANK)
-    return onnx_node_error(im, "indices must have the data's rank (%zu, at most %d)", r, ONNX_MAX_RANK - 1);
   int64_t k = x.t.dims[axis];
-  for (size_t d = 0; d < r; ++d) {
-    if ((int64_t)d != axis && idx.t.dims[d] > x.t.dims[d])
-      return onnx_node_error(im, "indices dim %zu (%lld) exceeds the data's (%lld)", d, (long long)idx.t.dims[d],
-                             (long long)x.t.dims[d]);
+  for (size_t d = 0; d < r; ++d)
     if ((int64_t)d != axis)
       x = oc_slice(im, x, d, 0, idx.t.dims[d], 1);
-  }
   int64_t perm[ONNX_MAX_RANK], with_k[ONNX_MAX_RANK], full[ONNX_MAX_RANK], idx_shape[ONNX_MAX_RANK];
   for (size_t d = 0, p = 0; d < r; ++d)
     if ((int64_t)d != axis)
@@ -149,7 +134,50 @@ static bool convert_gather_elements(OnnxImporter *im) {
   OcVal mask = oc_cmp(im, "eq", ix, oc_iota(im, idx.t.dtype, full, r + 1, r));
   OcVal picked = oc_select(im, mask, data_k, oc_scalar(im, x.t.dtype, 0));
   int64_t last = (int64_t)r;
-  return oc_output(im, 0, oc_reduce(im, "reduce_sum", picked, &last, 1, false));
+  return oc_reduce(im, "reduce_sum", picked, &last, 1, false);
+}
+
+static bool convert_gather_elements(OnnxImporter *im) {
+  OcVal x = oc_input(im, 0), idx = oc_input(im, 1);
+  if (!oc_ok(x) || !oc_ok(idx))
+    return false;
+  if (!is_index_type(idx.t.dtype))
+    return onnx_node_error(im, "the indices must be int32 or int64, not %s", onnx_dtype_name(idx.t.dtype));
+  if (x.t.dtype == DT_BOOL)
+    return onnx_node_error(im, "gathering booleans is not supported");
+  size_t r = x.t.rank;
+  int64_t axis;
+  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", 0), r, "axis", &axis))
+    return false;
+  if (idx.t.rank != r || r + 1 > ONNX_MAX_RANK)
+    return onnx_node_error(im, "indices must have the data's rank (%zu, at most %d)", r, ONNX_MAX_RANK - 1);
+  for (size_t d = 0; d < r; ++d)
+    if ((int64_t)d != axis && idx.t.dims[d] > x.t.dims[d])
+      return onnx_node_error(im, "indices dim %zu (%lld) exceeds the data's (%lld)", d, (long long)idx.t.dims[d],
+                             (long long)x.t.dims[d]);
+  return oc_output(im, 0, gather_elements_of(im, x, idx, axis));
+}
+
+/* ReverseSequence: along time_axis, the first sequence_lens[b] elements of batch b
+ * reversed: a GatherElements with index t < len ? len - 1 - t : t. */
+static bool convert_reverse_sequence(OnnxImporter *im) {
+  OcVal x = oc_input(im, 0), lens = oc_input(im, 1);
+  if (!oc_ok(x) || !oc_ok(lens))
+    return false;
+  int64_t time_axis = onnx_attr_int(im->node, "time_axis", 0), batch_axis = onnx_attr_int(im->node, "batch_axis", 1);
+  if (x.t.rank < 2 || x.t.rank + 1 > ONNX_MAX_RANK || x.t.dtype == DT_BOOL ||
+      !((time_axis == 0 && batch_axis == 1) || (time_axis == 1 && batch_axis == 0)))
+    return onnx_node_error(im, "expects numeric data of rank >= 2 with time/batch axes 0 and 1");
+  if (lens.t.dtype != DT_INT64 || lens.t.rank != 1 || lens.t.dims[0] != x.t.dims[batch_axis])
+    return onnx_node_error(im, "sequence_lens must be int64 of shape [%lld]", (long long)x.t.dims[batch_axis]);
+  int64_t len_shape[ONNX_MAX_RANK];
+  for (size_t d = 0; d < x.t.rank; ++d)
+    len_shape[d] = (int64_t)d == batch_axis ? x.t.dims[d] : 1;
+  OcVal len = oc_reshape(im, lens, len_shape, x.t.rank);
+  OcVal t = oc_iota(im, DT_INT64, x.t.dims, x.t.rank, (size_t)time_axis);
+  OcVal rev = oc_binary(im, "sub", oc_binary_s(im, "sub", len, 1.0), t);
+  OcVal idx = oc_broadcast_to(im, oc_select(im, oc_cmp(im, "lt", t, len), rev, t), &x.t);
+  return oc_output(im, 0, gather_elements_of(im, x, idx, time_axis));
 }
 
 /* The position along `axis` of the max (ArgMax) or min: the first one, or the
@@ -290,6 +318,7 @@ const OnnxOpEntry onnx_index_ops[] = {
     {"ArgMax", convert_arg, 0},
     {"ArgMin", convert_arg, 0},
     {"Hardmax", convert_hardmax, 0},
+    {"ReverseSequence", convert_reverse_sequence, 10},
     {"NegativeLogLikelihoodLoss", convert_nll, 12},
     {"SoftmaxCrossEntropyLoss", convert_softmax_cross_entropy, 12},
     {NULL, NULL, 0},

@@ -147,7 +147,37 @@ static bool convert_reduce_prod(OnnxImporter *im) {
   return oc_output(im, 0, oc_reshape(im, y, dims, rank));
 }
 
+/* LRN: x / (bias + alpha / size * S)^beta, S the sum of squares over the channels
+ * [c - floor((size-1)/2), c + ceil((size-1)/2)] (zero-padded): size channel slices. */
+static bool convert_lrn(OnnxImporter *im) {
+  OcVal x = oc_input(im, 0);
+  if (!oc_ok(x) || !onnx_require_float(im, &x.t, "the input"))
+    return false;
+  int64_t size = onnx_attr_int(im->node, "size", 0);
+  if (x.t.rank < 3 || size <= 0 || size > 64)
+    return onnx_node_error(im, "expects an input of rank >= 3 and a size in 1..64");
+  double alpha = onnx_attr_float(im->node, "alpha", 1e-4f), beta = onnx_attr_float(im->node, "beta", 0.75f);
+  double bias = onnx_attr_float(im->node, "bias", 1.0f);
+  int64_t before = (size - 1) / 2, after = size - 1 - before, c = x.t.dims[1];
+  OcVal sq = oc_binary(im, "mul", x, x);
+  for (int side = 0; side < 2 && oc_ok(sq); ++side) {
+    int64_t count = side == 0 ? before : after;
+    if (!count)
+      continue;
+    OnnxType t = sq.t;
+    t.dims[1] = count;
+    OcVal zeros = {onnx_build_splat(im, &t, 0.0), t};
+    sq = side == 0 ? oc_concat(im, zeros, sq, 1) : oc_concat(im, sq, zeros, 1);
+  }
+  OcVal sum = oc_slice(im, sq, 1, 0, c, 1);
+  for (int64_t i = 1; i < size; ++i)
+    sum = oc_binary(im, "add", sum, oc_slice(im, sq, 1, i, i + c, 1));
+  OcVal denom = oc_binary_s(im, "pow", oc_binary_s(im, "add", oc_binary_s(im, "mul", sum, alpha / (double)size), bias), beta);
+  return oc_output(im, 0, oc_binary(im, "div", x, denom));
+}
+
 const OnnxOpEntry onnx_layout_ops[] = {
+    {"LRN", convert_lrn, 0},
     {"GlobalAveragePool", convert_global_pool, 0},
     {"GlobalMaxPool", convert_global_pool, 0},
     {"SpaceToDepth", convert_space_to_depth, 0},
