@@ -126,13 +126,17 @@ static bool convert_ceil(OnnxImporter *im) {
 }
 
 /* Round, halves to even: r = floor(x + 1/2); when x + 1/2 was exactly an integer
- * (a tie) and r is odd, r - 1. x + 1/2 is exact below 2^22; at or above it every
- * float is an integer already (floor leaves those alone, so the input is kept). */
+ * (a tie) and r is odd, r - 1. x + 1/2 is exact below 2^(p-1) for a p-bit
+ * significand (f32 2^22, f16 2^10, bf16 2^7); from 2^(p-1) on every value is an
+ * integer already and is kept. */
 static bool convert_round(OnnxImporter *im) {
   OcVal x = float_input(im);
   if (!oc_ok(x))
     return false;
-  OcVal small = oc_cmp_s(im, "lt", oc_unary(im, "abs", x), 4194304.0);
+  double exact_below = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16    ? 1024.0
+                       : x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16 ? 128.0
+                                                                              : 4194304.0;
+  OcVal small = oc_cmp_s(im, "lt", oc_unary(im, "abs", x), exact_below);
   OcVal up = oc_binary_s(im, "add", x, 0.5);
   OcVal r = oc_floor(im, up);
   OcVal tie = oc_cmp(im, "eq", r, up);

@@ -17,7 +17,8 @@ from onnx import helper as h
 
 X = np.array([-np.inf, -1e30, -3e7, -8388609.0, -4194305.0, -2.5, -1.5, -1.0, -0.75, -0.5, -0.49999997,
               -1e-30, -0.0, 0.0, 1e-30, 0.49999997, 0.5, 0.75, 1.0, 1.5, 2.5, 3.5, 4194303.5, 8388607.0,
-              16777216.0, 3e7, 1e30, np.inf, np.nan], dtype=np.float32)
+              16777216.0, 3e7, 1e30, np.inf, np.nan, 511.5, 1023.5, 1025.0, 2047.0, -1025.0],
+             dtype=np.float32)
 
 
 def softplus(x):
@@ -31,6 +32,8 @@ OPS = [
     ("IsNaN", {}, np.isnan), ("IsInf", {}, np.isinf),
     ("IsInf", {"detect_negative": 0}, lambda x: np.isposinf(x)),
     ("Asin", {}, np.arcsin), ("Acos", {}, np.arccos),
+    # Round in float16 (between Casts): exact halves below 2^10, integers above
+    ("RoundF16", {}, lambda x: np.round(x.astype(np.float16).astype(np.float64))),
 ]
 
 
@@ -38,7 +41,12 @@ def main(out):
     os.makedirs(out, exist_ok=True)
     nodes, outputs = [], []
     for i, (op, attrs, _) in enumerate(OPS):
-        nodes.append(h.make_node(op, ["x"], [f"y{i}"], name=f"{op.lower()}_{i}", **attrs))
+        if op == "RoundF16":
+            nodes += [h.make_node("Cast", ["x"], [f"h{i}"], name=f"to_f16_{i}", to=T.FLOAT16),
+                      h.make_node("Round", [f"h{i}"], [f"r{i}"], name=f"round_f16_{i}"),
+                      h.make_node("Cast", [f"r{i}"], [f"y{i}"], name=f"to_f32_{i}", to=T.FLOAT)]
+        else:
+            nodes.append(h.make_node(op, ["x"], [f"y{i}"], name=f"{op.lower()}_{i}", **attrs))
         dtype = T.BOOL if op.startswith("Is") else T.FLOAT
         outputs.append(h.make_tensor_value_info(f"y{i}", dtype, [len(X)]))
     g = h.make_graph(nodes, "edges", [h.make_tensor_value_info("x", T.FLOAT, [len(X)])], outputs)
