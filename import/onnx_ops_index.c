@@ -248,8 +248,8 @@ static OcVal sum_all(OnnxImporter *im, OcVal x) {
 static OcVal nll(OnnxImporter *im, OcVal x, OcVal target, size_t weight_input) {
   if (!oc_ok(x) || !oc_ok(target))
     return (OcVal){{NULL}, {0}};
-  char reduction[16];
-  onnx_attr_string(im->node, "reduction", "mean", reduction, sizeof reduction);
+  char reduction_buf[32];
+  const char *reduction = onnx_attr_string(im->node, "reduction", "mean", reduction_buf, sizeof reduction_buf);
   bool is_none = strcmp(reduction, "none") == 0, is_sum = strcmp(reduction, "sum") == 0;
   if (!is_none && !is_sum && strcmp(reduction, "mean") != 0) {
     onnx_node_error(im, "reduction '%s' is not none, sum or mean", reduction);

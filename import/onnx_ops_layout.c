@@ -51,8 +51,8 @@ static bool convert_depth_to_space(OnnxImporter *im) {
     return false;
   if (x.t.rank != 4 || b <= 0 || x.t.dims[1] % (b * b))
     return onnx_node_error(im, "expects a rank-4 input whose C divides by blocksize^2 (%lld)", (long long)b);
-  char mode[8];
-  onnx_attr_string(im->node, "mode", "DCR", mode, sizeof mode);
+  char mode_buf[32];
+  const char *mode = onnx_attr_string(im->node, "mode", "DCR", mode_buf, sizeof mode_buf);
   bool crd = strcmp(mode, "CRD") == 0;
   if (!crd && strcmp(mode, "DCR") != 0)
     return onnx_node_error(im, "mode '%s' is not DCR or CRD", mode);

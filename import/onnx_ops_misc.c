@@ -275,8 +275,8 @@ static bool convert_pad(OnnxImporter *im) {
   OcVal x = oc_input(im, 0);
   if (!oc_ok(x))
     return false;
-  char mode[16];
-  onnx_attr_string(im->node, "mode", "constant", mode, sizeof mode);
+  char mode_buf[32];
+  const char *mode = onnx_attr_string(im->node, "mode", "constant", mode_buf, sizeof mode_buf);
   if (strcmp(mode, "constant") != 0 && strcmp(mode, "edge") != 0 && strcmp(mode, "reflect") != 0)
     return onnx_node_error(im, "mode '%s' is not supported (constant, edge, reflect)", mode);
   int64_t pads[2 * ONNX_MAX_RANK], axes[ONNX_MAX_RANK];

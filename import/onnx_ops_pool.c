@@ -51,8 +51,8 @@ static bool pool_geometry(OnnxImporter *im, const OnnxType *t, PoolGeometry *g) 
       !ints_attr(im, "pads", pads, 2 * g->n, 0))
     return false;
   bool ceil_mode = onnx_attr_int(im->node, "ceil_mode", 0) != 0;
-  char auto_pad[16];
-  onnx_attr_string(im->node, "auto_pad", "NOTSET", auto_pad, sizeof auto_pad);
+  char auto_pad_buf[32];
+  const char *auto_pad = onnx_attr_string(im->node, "auto_pad", "NOTSET", auto_pad_buf, sizeof auto_pad_buf);
   bool same_upper = strcmp(auto_pad, "SAME_UPPER") == 0, same_lower = strcmp(auto_pad, "SAME_LOWER") == 0;
   bool valid = strcmp(auto_pad, "VALID") == 0;
   if (!same_upper && !same_lower && !valid && strcmp(auto_pad, "NOTSET") != 0 && auto_pad[0])

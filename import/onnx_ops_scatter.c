@@ -28,8 +28,8 @@ static OcVal any_along(OnnxImporter *im, OcVal mask, int64_t axis) {
 
 /* Reduction "none" (the default) or "add"; others refused. Sets *add. */
 static bool scatter_reduction(OnnxImporter *im, bool *add) {
-  char reduction[8];
-  onnx_attr_string(im->node, "reduction", "none", reduction, sizeof reduction);
+  char reduction_buf[32];
+  const char *reduction = onnx_attr_string(im->node, "reduction", "none", reduction_buf, sizeof reduction_buf);
   *add = strcmp(reduction, "add") == 0;
   if (!*add && strcmp(reduction, "none") != 0 && reduction[0])
     return onnx_node_error(im, "reduction '%s' is not supported (none, add)", reduction);
