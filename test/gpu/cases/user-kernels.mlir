@@ -4,6 +4,12 @@
 // lane-by-lane vector stores, two outputs) run inside it. Checked against the reference
 // interpreter by test/gpu/run.py on the GPU machine. (A pre-initialized output, e.g.
 // zeroing a buffer before an atomic accumulation, is refused by cuda-codegen.)
+// Checked here: it compiles for CUDA, and its numbers on the CPU.
+// REQUIRES: cuda
+// RUN: braze compile %s --target=cuda -o %t.so
+// RUN: braze check %s --seed 1 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: check passed
 
 func.func private @scale_rows(%x: memref<64x96xf32>, %out: memref<64x96xf32>) attributes {braze.user_kernel} {
   %c0 = arith.constant 0 : index
