@@ -117,7 +117,8 @@ OcVal oc_reshape(OnnxImporter *im, OcVal x, const int64_t *dims, size_t rank) {
   if (!oc_ok(x))
     return oc_null;
   OcVal r = {{NULL}, {.dtype = x.t.dtype, .rank = rank}};
-  memcpy(r.t.dims, dims, rank * sizeof *dims);
+  if (rank) /* dims may be NULL for rank 0 */
+    memcpy(r.t.dims, dims, rank * sizeof *dims);
   if (onnx_same_shape(&r.t, &x.t))
     return x;
   r.v = onnx_build_reshape(im, x.v, &r.t);

@@ -246,6 +246,7 @@ static bool convert_trilu(OnnxImporter *im) {
 static OcVal pad_axis(OnnxImporter *im, OcVal x, size_t axis, int64_t before, int64_t after, const char *mode,
                       double value) {
   int64_t dim = x.t.dims[axis];
+  /* The after side reads x once the before side is on: the data starts at `before`. */
   for (int side = 0; side < 2 && oc_ok(x); ++side) {
     int64_t count = side == 0 ? before : after;
     if (count == 0)
@@ -255,12 +256,12 @@ static OcVal pad_axis(OnnxImporter *im, OcVal x, size_t axis, int64_t before, in
     if (strcmp(mode, "constant") == 0) {
       piece.v = onnx_build_splat(im, &piece.t, value);
     } else if (strcmp(mode, "edge") == 0) {
-      int64_t at = side == 0 ? 0 : dim - 1;
+      int64_t at = side == 0 ? 0 : before + dim - 1;
       piece = oc_broadcast_to(im, oc_slice(im, x, axis, at, at + 1, 1), &piece.t);
     } else { /* reflect: element i of the pad mirrors around the border */
       OcVal acc = {{NULL}, x.t};
       for (int64_t i = 0; i < count; ++i) {
-        int64_t src = side == 0 ? count - i : dim - 2 - i;
+        int64_t src = side == 0 ? count - i : before + dim - 2 - i;
         OcVal one = oc_slice(im, x, axis, src, src + 1, 1);
         acc = i == 0 ? one : oc_concat(im, acc, one, axis);
       }
@@ -340,6 +341,75 @@ static bool convert_pad(OnnxImporter *im) {
     return only && onnx_alias_output(im, 0, only);
   }
   return oc_output(im, 0, y);
+}
+
+/* CumSum along a constant axis: log2(n) steps of y += y shifted by 1, 2, 4, ...
+ * (zeros shifted in; toward the end, or toward the start with reverse); exclusive
+ * shifts the result by one more. Exact for integers; floats are summed as a tree. */
+static OcVal shifted(OnnxImporter *im, OcVal y, size_t axis, int64_t by, bool reverse) {
+  int64_t n = y.t.dims[axis];
+  OnnxType zt = y.t;
+  zt.dims[axis] = by;
+  OcVal zeros = {onnx_build_splat(im, &zt, 0.0), zt};
+  return reverse ? oc_concat(im, oc_slice(im, y, axis, by, n, 1), zeros, axis)
+                 : oc_concat(im, zeros, oc_slice(im, y, axis, 0, n - by, 1), axis);
+}
+
+static bool convert_cumsum(OnnxImporter *im) {
+  OcVal x = oc_input(im, 0);
+  int64_t axis;
+  size_t na = 0;
+  if (!oc_ok(x) || !onnx_const_input_ints(im, 1, "the axis input", &axis, 1, &na))
+    return false;
+  if (x.t.dtype == DT_BOOL || x.t.rank == 0)
+    return onnx_node_error(im, "expects a numeric tensor of rank >= 1");
+  if (na != 1 || !onnx_norm_axis(im, axis, x.t.rank, "axis", &axis))
+    return na == 1 ? false : onnx_node_error(im, "the axis input must hold one value");
+  bool exclusive = onnx_attr_int(im->node, "exclusive", 0) != 0, reverse = onnx_attr_int(im->node, "reverse", 0) != 0;
+  int64_t n = x.t.dims[axis];
+  OcVal y = x;
+  for (int64_t by = 1; by < n && oc_ok(y); by *= 2)
+    y = oc_binary(im, "add", y, shifted(im, y, (size_t)axis, by, reverse));
+  if (exclusive && oc_ok(y))
+    y = n > 1 ? shifted(im, y, (size_t)axis, 1, reverse) : (OcVal){onnx_build_splat(im, &y.t, 0.0), y.t};
+  return oc_output(im, 0, y);
+}
+
+/* OneHot with a constant depth: values[1] where index (negative: + depth) equals
+ * the position along the new axis, values[0] elsewhere. */
+static bool convert_one_hot(OnnxImporter *im) {
+  OcVal idx = oc_input(im, 0), values = oc_input(im, 2);
+  OnnxValue *depth_v = onnx_input(im, 1);
+  if (!oc_ok(idx) || !oc_ok(values) || !depth_v)
+    return false;
+  OnnxValue flat = *depth_v; /* a scalar or [1]: read as [n] */
+  flat.type.dims[0] = onnx_num_elements(&depth_v->type);
+  flat.type.rank = 1;
+  if (!depth_v->is_const || onnx_num_elements(&depth_v->type) != 1 ||
+      (depth_v->type.dtype != DT_INT64 && depth_v->type.dtype != ONNX__TENSOR_PROTO__DATA_TYPE__INT32))
+    return onnx_node_error(im, "depth must be a constant integer scalar (the result's size depends on it)");
+  int64_t depth;
+  size_t n = 0;
+  if (!onnx_const_ints(im, &flat, "depth", &depth, 1, &n))
+    return false;
+  if (depth <= 0 || idx.t.rank + 1 > ONNX_MAX_RANK || onnx_num_elements(&values.t) != 2 ||
+      (idx.t.dtype != DT_INT64 && idx.t.dtype != ONNX__TENSOR_PROTO__DATA_TYPE__INT32))
+    return onnx_node_error(im, "expects integer indices, a positive depth and two values");
+  int64_t axis;
+  if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", -1), idx.t.rank + 1, "axis", &axis))
+    return false;
+  int64_t shape[ONNX_MAX_RANK], full[ONNX_MAX_RANK];
+  for (size_t d = 0, s = 0; d <= idx.t.rank; ++d) {
+    shape[d] = (int64_t)d == axis ? 1 : idx.t.dims[s];
+    full[d] = (int64_t)d == axis ? depth : idx.t.dims[s++];
+  }
+  OcVal wrapped = oc_select(im, oc_cmp_s(im, "lt", idx, 0), oc_binary_s(im, "add", idx, (double)depth), idx);
+  OcVal hit = oc_cmp(im, "eq", oc_reshape(im, wrapped, shape, idx.t.rank + 1),
+                     oc_iota(im, idx.t.dtype, full, idx.t.rank + 1, (size_t)axis));
+  OcVal pair = oc_reshape(im, values, (int64_t[]){2}, 1);
+  OcVal off = oc_reshape(im, oc_slice(im, pair, 0, 0, 1, 1), NULL, 0);
+  OcVal on = oc_reshape(im, oc_slice(im, pair, 0, 1, 2, 1), NULL, 0);
+  return oc_output(im, 0, oc_select(im, hit, on, off));
 }
 
 /* ---- normalizations ---- */
@@ -426,5 +496,7 @@ const OnnxOpEntry onnx_misc_ops[] = {
     {"InstanceNormalization", convert_instance_norm, 0},
     {"MeanVarianceNormalization", convert_mvn, 9},
     {"LpNormalization", convert_lp_norm, 0},
+    {"CumSum", convert_cumsum, 11},
+    {"OneHot", convert_one_hot, 9},
     {NULL, NULL, 0},
 };

@@ -18,6 +18,28 @@ static bool reshape_to(OnnxImporter *im, OnnxValue *in, const OnnxType *to) {
   return onnx_set_output(im, 0, onnx_build_reshape(im, x, to), to);
 }
 
+/* Transpose of a constant (shape arithmetic: exporters' pads reordering). */
+static bool transpose_constant(OnnxImporter *im, OnnxValue *in, const int64_t *perm) {
+  OnnxType r = in->type;
+  int64_t in_strides[ONNX_MAX_RANK], total = onnx_num_elements(&in->type);
+  for (size_t d = in->type.rank, stride = 1; d-- > 0; stride *= (size_t)in->type.dims[d])
+    in_strides[d] = (int64_t)stride;
+  for (size_t d = 0; d < r.rank; ++d)
+    r.dims[d] = in->type.dims[perm[d]];
+  int64_t *index = malloc(((size_t)total + 1) * sizeof *index);
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t rem = k, at = 0;
+    for (size_t d = r.rank; d-- > 0;) {
+      at += (rem % r.dims[d]) * in_strides[perm[d]];
+      rem /= r.dims[d];
+    }
+    index[k] = at;
+  }
+  bool ok = onnx_define_const_output(im, 0, &r, in, index);
+  free(index);
+  return ok;
+}
+
 static bool convert_transpose(OnnxImporter *im) {
   OnnxType t, r;
   MlirValue x = onnx_operand(im, 0, &t);
@@ -41,6 +63,9 @@ static bool convert_transpose(OnnxImporter *im) {
       return onnx_node_error(im, "perm is not a permutation (%lld repeats)", (long long)perm[i]);
     seen[perm[i]] = true;
   }
+  OnnxValue *in = onnx_input(im, 0);
+  if (in && in->is_const && onnx_fold_size_ok(t.dtype, onnx_num_elements(&t)))
+    return transpose_constant(im, in, perm);
   return onnx_set_output(im, 0, onnx_build_transpose(im, x, &t, perm, &r), &r);
 }
 
@@ -279,6 +304,15 @@ static void clamp_bounds(int64_t dim, int64_t start, int64_t end, int64_t *lo, i
   *hi = end < start ? start : end;
 }
 
+/* The same for a negative step (constants only): start clamps into [0, dim - 1],
+ * end into [-1, dim - 1]; the elements are start, start + step, ... above end. */
+static void clamp_bounds_reversed(int64_t dim, int64_t start, int64_t end, int64_t *first, int64_t *stop) {
+  start = start < 0 ? (start < -dim ? 0 : start + dim) : (start > dim - 1 ? dim - 1 : start);
+  end = end < 0 ? (end < -dim ? -1 : end + dim) : (end > dim - 1 ? dim - 1 : end);
+  *first = start;
+  *stop = end > start ? start : end;
+}
+
 static bool convert_slice(OnnxImporter *im) {
   OnnxValue *in = onnx_input(im, 0);
   int64_t starts[ONNX_MAX_RANK], ends[ONNX_MAX_RANK], axes[ONNX_MAX_RANK], steps[ONNX_MAX_RANK];
@@ -323,16 +357,22 @@ static bool convert_slice(OnnxImporter *im) {
     if (sliced[a])
       return onnx_node_error(im, "axis %lld is sliced twice", (long long)a);
     sliced[a] = true;
-    if (steps[i] <= 0)
-      return onnx_node_error(im, "step %lld on axis %lld is not supported (steps must be positive)",
-                             (long long)steps[i], (long long)a);
-    clamp_bounds(t->dims[a], starts[i], ends[i], &lo[a], &hi[a]);
+    if (steps[i] == 0 || (steps[i] < 0 && !in->is_const))
+      return onnx_node_error(im, "step %lld on axis %lld is not supported (steps must be positive; "
+                             "negative steps only on constants)", (long long)steps[i], (long long)a);
+    if (steps[i] > 0)
+      clamp_bounds(t->dims[a], starts[i], ends[i], &lo[a], &hi[a]);
+    else
+      clamp_bounds_reversed(t->dims[a], starts[i], ends[i], &lo[a], &hi[a]);
     st[a] = steps[i];
   }
   OnnxType r = *t;
   for (size_t d = 0; d < t->rank; ++d)
-    r.dims[d] = (hi[d] - lo[d] + st[d] - 1) / st[d];
-  if (onnx_same_shape(&r, t))
+    r.dims[d] = st[d] > 0 ? (hi[d] - lo[d] + st[d] - 1) / st[d] : (lo[d] - hi[d] - st[d] - 1) / -st[d];
+  bool reversed = false;
+  for (size_t d = 0; d < t->rank; ++d)
+    reversed |= st[d] < 0;
+  if (onnx_same_shape(&r, t) && !reversed) /* positive steps keeping every element: no op */
     return onnx_alias_output(im, 0, in);
   /* Empty slices exist only as constants (an empty piece of a shape vector). */
   for (size_t d = 0; d < r.rank && !in->is_const; ++d)

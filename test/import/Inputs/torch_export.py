@@ -51,6 +51,15 @@ class EmbeddingClassifier(torch.nn.Module):
         return torch.log_softmax(self.fc(self.emb(ids).mean(dim=1)), dim=-1)
 
 
+class PadCumsum(torch.nn.Module):
+    """F.pad (reflect): torch 1.13 computes the pads with a reversing Slice and a
+    Transpose of constants (folded at import), then cumsum and one_hot (constant depth)."""
+
+    def forward(self, x, ids):
+        padded = torch.nn.functional.pad(x, (1, 2), mode="reflect").cumsum(-1)
+        return padded[..., :5] + torch.nn.functional.one_hot(ids, 5).float()
+
+
 def encoder_layer(norm_first):
     return torch.nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, dropout=0.0,
                                             batch_first=True, norm_first=norm_first)
@@ -61,6 +70,7 @@ MODELS = [
     ("mlp", Mlp, lambda: (torch.randn(4, 16),), 13),
     ("attention", Attention, lambda: (torch.randn(2, 5, 32),), 14),
     ("embedding_classifier", EmbeddingClassifier, lambda: (torch.randint(0, 50, (3, 7)),), 13),
+    ("pad_cumsum_onehot", PadCumsum, lambda: (torch.randn(2, 3, 8), torch.randint(0, 5, (2, 3))), 13),
     ("encoder_layer_opset13", lambda: encoder_layer(False), lambda: (torch.randn(2, 5, 32),), 13),
     ("encoder_layer_opset17", lambda: encoder_layer(True), lambda: (torch.randn(2, 5, 32),), 17),
 ]
