@@ -2,7 +2,8 @@
 """Models for ops braze imports as compositions or folds in forms ONNX's conformance
 tests do not reach (they feed pads, repeats, split sizes, k, depth as run-time inputs):
 constant-input Pad (constant, edge, reflect; opset 2 attributes), Tile, Split, Trilu,
-OneHot, CumSum, Clip-6 attributes, pre-13 Softmax/Hardmax coercion, folded Slice with
+OneHot, CumSum, Clip-6 attributes, pre-13 Softmax/Hardmax coercion, Mish (opset 18)
+and LpNormalization (no conformance test in onnx 1.12), folded Slice with
 negative steps, Transpose/Range/ConstantOfShape of constants.
 
 usage: compositions.py CASE=DIR...   DIR/model.onnx, in<i>.npy (seeded), inputs.txt and
@@ -32,8 +33,9 @@ def model(nodes, inputs, outputs, opset=13):
     g = h.make_graph(nodes, "g", [h.make_tensor_value_info(n, t, s) for n, t, s in inputs],
                      [h.make_tensor_value_info(n, t, s) for n, t, s in outputs])
     m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 7
-    onnx.checker.check_model(m)
+    m.ir_version = 7 if opset <= 17 else 8
+    if opset <= 17:  # the installed onnx (1.12) knows opsets up to 17
+        onnx.checker.check_model(m)
     return m
 
 
@@ -155,6 +157,16 @@ def case(name):
         # Range(1, 8, 3) = [1, 4, 7]; ConstantOfShape of it sums to 2.5 * 28
         return m, [x], [x + c[::-1], np.arange(6, dtype=np.float32).reshape(2, 3).T,
                         np.arange(1, 8, 3).astype(np.float32) + 2.5 * 28]
+    if name == "mish_lpnorm":
+        x = rand(3, 6) * 4
+        nodes = [h.make_node("Mish", ["x"], ["m"], name="mish"),
+                 h.make_node("LpNormalization", ["x"], ["l1"], name="lp1", axis=0, p=1),
+                 h.make_node("LpNormalization", ["x"], ["l2"], name="lp2")]
+        m = model(nodes, [("x", F, [3, 6])], [("m", F, [3, 6]), ("l1", F, [3, 6]), ("l2", F, [3, 6])], opset=18)
+        xd = x.astype(np.float64)
+        mish = xd * np.tanh(np.logaddexp(0.0, xd))
+        return m, [x], [mish.astype(np.float32), (xd / np.abs(xd).sum(0, keepdims=True)).astype(np.float32),
+                        (xd / np.sqrt((xd * xd).sum(1, keepdims=True))).astype(np.float32)]
     raise SystemExit(f"unknown case {name}")
 
 
