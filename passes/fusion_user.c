@@ -23,6 +23,7 @@
  *   epilogue-input-not-ready another input of the consumer is computed after the call */
 #include "passes/fusion_user.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,15 +90,58 @@ static MlirOperation create(const char *name, MlirLocation loc, intptr_t n_opera
   return mlirOperationCreate(&st);
 }
 
-static bool symbol_taken(MlirOperation module, const char *name) {
+/* The module's symbols, indexed once per graph function (scans per call were
+ * quadratic in graphs with thousands of calls): a name's 64-bit hash -> its op. A hash
+ * collision only makes a fresh name look taken (the next index is tried). */
+typedef struct {
+  BrazePtrMap index;
+  MlirOperation *ops;
+  size_t count;
+} Symbols;
+
+static uint64_t name_key(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h | 1; /* 0 is the map's empty key */
+}
+
+static void symbols_add(Symbols *t, MlirStringRef name, MlirOperation op) {
+  t->ops = realloc(t->ops, (t->count + 1) * sizeof *t->ops);
+  t->ops[t->count] = op;
+  braze_ptrmap_put(&t->index, name_key(name.data, name.length), (int)t->count++);
+}
+
+static void symbols_build(Symbols *t, MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
-      return true;
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym))
+      symbols_add(t, mlirStringAttrGetValue(sym), op);
   }
-  return false;
+}
+
+static void symbols_free(Symbols *t) {
+  free(t->ops);
+  braze_ptrmap_free(&t->index);
+}
+
+static bool symbol_taken(const Symbols *t, const char *name) {
+  return braze_ptrmap_get(&t->index, name_key(name, strlen(name)), -1) >= 0;
+}
+
+/* The func.func a call names (null when it is not a function of the module). */
+static MlirOperation symbols_callee(const Symbols *t, MlirOperation call) {
+  MlirAttribute callee = mlirOperationGetAttributeByName(call, braze_ref("callee"));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+    return (MlirOperation){NULL};
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
+  int i = braze_ptrmap_get(&t->index, name_key(name.data, name.length), -1);
+  if (i < 0 || !braze_op_is(t->ops[i], "func.func") ||
+      !mlirStringRefEqual(mlirStringAttrGetValue(mlirOperationGetAttributeByName(t->ops[i], braze_ref("sym_name"))), name))
+    return (MlirOperation){NULL};
+  return t->ops[i];
 }
 
 /* ---- one call ---- */
@@ -112,6 +156,7 @@ typedef struct {
 
 typedef struct {
   MlirOperation call, callee, func, module;
+  Symbols *syms;
   const UkInfo *info;
   MlirValue *tensors; /* the ext kernel's arguments */
   size_t n_tensors;
@@ -383,11 +428,11 @@ static MlirType tensor_of_memref(MlirType t) {
   return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(t), mlirAttributeGetNull());
 }
 
-static char *unique_name(MlirOperation module, const char *base, int *counter) {
+static char *unique_name(const Symbols *syms, const char *base, int *counter) {
   for (;;) {
     BrazeStr s = {0};
     braze_str_printf(&s, "%s_%d", base, (*counter)++);
-    if (!symbol_taken(module, braze_str_cstr(&s)))
+    if (!symbol_taken(syms, braze_str_cstr(&s)))
       return s.data;
     braze_str_free(&s);
   }
@@ -413,11 +458,12 @@ static MlirOperation make_clone(Pack *p, int index, char **name_out) {
   MlirOperation clone = mlirOperationClone(p->callee);
   char base[256];
   snprintf(base, sizeof base, "%s_epilogue", p->info->name);
-  *name_out = unique_name(p->module, base, &clones);
+  *name_out = unique_name(p->syms, base, &clones);
   mlirOperationSetAttributeByName(clone, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(*name_out)));
   mlirOperationSetAttributeByName(clone, braze_ref("braze.user_epilogue_of"),
                                   mlirFlatSymbolRefAttrGet(ctx, braze_ref(p->info->name)));
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(p->func), p->func, clone);
+  symbols_add(p->syms, braze_ref(*name_out), clone);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (size_t i = 0; i < p->n_extra; ++i)
     mlirBlockAddArgument(entry, memref_of_tensor(mlirValueGetType(p->extra[i])), mlirOperationGetLocation(p->call));
@@ -473,7 +519,7 @@ static MlirAttribute kernel_ops(Pack *p, const char *target, int *next_index, ch
     BrazeStr s = {0};
     *index = *next_index;
     braze_str_printf(&s, "%s_%d", braze_str_cstr(&base), (*next_index)++);
-    if (!symbol_taken(p->module, braze_str_cstr(&s))) {
+    if (!symbol_taken(p->syms, braze_str_cstr(&s))) {
       *name_out = s.data;
       break;
     }
@@ -658,9 +704,101 @@ static FuCall *new_record(FuRecords *rec, const Pack *p) {
   return c;
 }
 
-static bool pack_call(MlirOperation func, MlirOperation call, MlirOperation callee, const FuOptions *o,
+static void print_piece(MlirStringRef piece, void *user) { braze_str_append(user, piece.data, piece.length); }
+
+/* A generic's maps and body: each body op printed alone in generic form without its
+ * SSA names (op, attributes, types), then where each operand comes from (block
+ * argument n, result r of body op k). */
+static void generic_key(BrazeStr *key, MlirOperation g, MlirOpPrintingFlags flags) {
+  mlirAttributePrint(mlirOperationGetAttributeByName(g, braze_ref("indexing_maps")), print_piece, key);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    BrazeStr text = {0};
+    /* printed detached: in place, the printer numbers the whole enclosing function
+     * first (quadratic over a graph with many calls) */
+    MlirOperation alone = mlirOperationClone(op);
+    mlirOperationPrintWithFlags(alone, flags, print_piece, &text);
+    mlirOperationDestroy(alone);
+    /* SSA names (%5, %arg1) depend on the enclosing function: drop them */
+    for (const char *c = braze_str_cstr(&text); *c; ++c) {
+      braze_str_append(key, c, 1);
+      if (*c == '%')
+        while (c[1] && (isalnum((unsigned char)c[1]) || c[1] == '_' || c[1] == '#'))
+          ++c;
+    }
+    braze_str_free(&text);
+    for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+      MlirValue v = mlirOperationGetOperand(op, i);
+      if (mlirValueIsABlockArgument(v)) {
+        braze_str_printf(key, "[a%ld]", (long)mlirBlockArgumentGetArgNumber(v));
+        continue;
+      }
+      int k = 0;
+      MlirOperation def = mlirOpResultGetOwner(v), q = mlirBlockGetFirstOperation(body);
+      for (; !mlirOperationIsNull(q) && !mlirOperationEqual(q, def); q = mlirOperationGetNextInBlock(q))
+        ++k;
+      braze_str_printf(key, "[o%d.%ld]", k, (long)mlirOpResultGetResultNumber(v));
+    }
+  }
+}
+
+/* What makes two epilogue copies the same: the kernel, the extra arguments' types, and
+ * per output its chain of generics (generic_key) with which operand is the running value
+ * and which extra argument the others. */
+static char *epilogue_key(const Pack *p) {
+  BrazeStr key = {0};
+  braze_str_printf(&key, "%s|", p->info->name);
+  for (size_t i = 0; i < p->n_extra; ++i) {
+    mlirTypePrint(mlirValueGetType(p->extra[i]), print_piece, &key);
+    braze_str_puts(&key, ";");
+  }
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOpPrintingFlagsPrintGenericOpForm(flags);
+  for (size_t k = 0; k < p->n_outs; ++k) {
+    const Out *o = &p->outs[k];
+    if (!o->n_chain)
+      continue;
+    braze_str_printf(&key, "|out %d:", o->arg);
+    MlirValue cur = mlirOperationGetResult(o->to_tensor, 0);
+    for (size_t c = 0; c < o->n_chain; ++c) {
+      for (intptr_t i = 0, n = mlirOperationGetNumOperands(o->chain[c]) - 1; i < n; ++i) {
+        MlirValue in = mlirOperationGetOperand(o->chain[c], i);
+        int e = -1;
+        for (size_t x = 0; x < p->n_extra && e < 0; ++x)
+          e = mlirValueEqual(p->extra[x], in) ? (int)x : -1;
+        braze_str_printf(&key, mlirValueEqual(in, cur) ? "c," : "e%d,", e);
+      }
+      generic_key(&key, o->chain[c], flags);
+      cur = mlirOperationGetResult(o->chain[c], 0);
+    }
+  }
+  mlirOpPrintingFlagsDestroy(flags);
+  char *out = strdup(braze_str_cstr(&key));
+  braze_str_free(&key);
+  return out;
+}
+
+/* The epilogue copy for this call: an identical one made earlier in the run, or a new one. */
+static char *epilogue_copy(Pack *p, int index, UkCache *cache) {
+  char *key = epilogue_key(p);
+  for (size_t i = 0; i < cache->num_copies; ++i)
+    if (!strcmp(cache->copy_keys[i], key)) {
+      free(key);
+      return strdup(cache->copy_names[i]);
+    }
+  char *name = NULL;
+  make_clone(p, index, &name);
+  cache->copy_keys = realloc(cache->copy_keys, (cache->num_copies + 1) * sizeof *cache->copy_keys);
+  cache->copy_names = realloc(cache->copy_names, (cache->num_copies + 1) * sizeof *cache->copy_names);
+  cache->copy_keys[cache->num_copies] = key;
+  cache->copy_names[cache->num_copies++] = strdup(name);
+  return name;
+}
+
+static bool pack_call(Symbols *syms, MlirOperation func, MlirOperation call, MlirOperation callee, const FuOptions *o,
                       int *next_index, UkCache *cache, FuRecords *rec) {
-  Pack p = {.call = call, .callee = callee, .func = func, .module = mlirOperationGetParentOperation(func)};
+  Pack p = {.call = call, .callee = callee, .func = func, .module = mlirOperationGetParentOperation(func), .syms = syms};
   p.info = uk_analyse(cache, callee);
   if (p.info->error) {
     braze_emit_error(mlirOperationGetLocation(call), "form-kernels: user kernel @%s %s", p.info->name, p.info->error);
@@ -682,9 +820,10 @@ static bool pack_call(MlirOperation func, MlirOperation call, MlirOperation call
   int index = 0;
   MlirAttribute ops = kernel_ops(&p, o->target, next_index, &kernel, &index);
   if (fused)
-    make_clone(&p, index, &r->clone);
+    r->clone = epilogue_copy(&p, index, cache);
   MlirOperation fn = make_kernel(&p, kernel, fused ? r->clone : p.info->name, ops, score);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
+  symbols_add(syms, braze_ref(kernel), fn);
   rewrite_graph(&p, kernel, ops);
   r->kernel = kernel;
   r->outs = calloc(p.n_outs + 1, sizeof *r->outs);
@@ -764,16 +903,19 @@ bool fu_form_user_kernels(MlirOperation func, const FuOptions *o, int *next_inde
     calls[n++] = op;
   }
   bool ok = true;
+  Symbols syms = {0};
+  symbols_build(&syms, mlirOperationGetParentOperation(func));
   for (size_t i = 0; i < n; ++i) {
-    MlirOperation callee = uk_callee(calls[i]);
+    MlirOperation callee = symbols_callee(&syms, calls[i]);
     if (callee.ptr && uk_is_user_kernel(callee) && !uk_analyse(cache, callee)->error)
       unfold_buffer_reuse(calls[i], uk_analyse(cache, callee));
   }
   for (size_t i = 0; i < n && ok; ++i) {
-    MlirOperation callee = uk_callee(calls[i]);
+    MlirOperation callee = symbols_callee(&syms, calls[i]);
     if (callee.ptr && uk_is_user_kernel(callee))
-      ok = pack_call(func, calls[i], callee, o, next_index, cache, rec);
+      ok = pack_call(&syms, func, calls[i], callee, o, next_index, cache, rec);
   }
+  symbols_free(&syms);
   free(calls);
   return ok;
 }

@@ -199,6 +199,12 @@ void uk_cache_free(UkCache *cache) {
     free(info);
   }
   free(cache->items);
+  for (size_t i = 0; i < cache->num_copies; ++i) {
+    free(cache->copy_keys[i]);
+    free(cache->copy_names[i]);
+  }
+  free(cache->copy_keys);
+  free(cache->copy_names);
   braze_ptrmap_free(&cache->index);
   memset(cache, 0, sizeof *cache);
 }

@@ -48,6 +48,10 @@ typedef struct {
   UkInfo **items;
   size_t count;
   size_t walks; /* functions walked (the cache's misses) */
+  /* Epilogue copies made in this run (passes/fusion_user.c), shared by calls whose
+   * kernel and epilogues are the same: key (kernel, epilogue text) -> copy name. */
+  char **copy_keys, **copy_names;
+  size_t num_copies;
 } UkCache;
 
 /* A func.func carrying the `braze.user_kernel` attribute. */
