@@ -3,7 +3,7 @@
 tests do not reach (they feed pads, repeats, split sizes, k, depth as run-time inputs):
 constant-input Pad (constant, edge, reflect; opset 2 attributes), Tile, Split, Trilu,
 OneHot, CumSum, Clip-6 attributes, pre-13 Softmax/Hardmax coercion, Mish (opset 18)
-and LpNormalization (no conformance test in onnx 1.12), folded Slice with
+and LpNormalization (no conformance test in onnx 1.12), TopK (constant k) and Einsum, folded Slice with
 negative steps, Transpose/Range/ConstantOfShape of constants.
 
 usage: compositions.py CASE=DIR...   DIR/model.onnx, in<i>.npy (seeded), inputs.txt and
@@ -167,6 +167,32 @@ def case(name):
         mish = xd * np.tanh(np.logaddexp(0.0, xd))
         return m, [x], [mish.astype(np.float32), (xd / np.abs(xd).sum(0, keepdims=True)).astype(np.float32),
                         (xd / np.sqrt((xd * xd).sum(1, keepdims=True))).astype(np.float32)]
+    if name == "topk":
+        x = RNG.integers(-3, 4, (3, 7)).astype(np.int64)  # many ties: lower index first
+        xf = rand(2, 6)
+        nodes = [const("k3", np.array([3], np.int64)), const("k2", np.array([2], np.int64)),
+                 h.make_node("TopK", ["x", "k3"], ["v0", "i0"], name="top3"),
+                 h.make_node("TopK", ["xf", "k2"], ["v1", "i1"], name="bottom2", axis=0, largest=0)]
+        m = model(nodes, [("x", T.INT64, [3, 7]), ("xf", F, [2, 6])],
+                  [("v0", T.INT64, [3, 3]), ("i0", T.INT64, [3, 3]), ("v1", F, [2, 6]), ("i1", T.INT64, [2, 6])], opset=11)
+        i0 = np.argsort(-x, axis=1, kind="stable")[:, :3]
+        i1 = np.argsort(xf, axis=0, kind="stable")[:2]
+        return m, [x, xf], [np.take_along_axis(x, i0, 1), i0, np.take_along_axis(xf, i1, 0), i1]
+    if name == "einsum":
+        a, b, c, v = rand(3, 4), rand(4, 5), rand(2, 3, 4), rand(4)
+        eqs = [("ij,jk->ik", ["a", "b"]), ("bij,kj->bik", ["c", "b5"]), ("i,i", ["v", "v"]), ("ij->ji", ["a"]),
+               ("ij->", ["a"]), ("ij,ij->ij", ["a", "a"]), ("bij->bj", ["c"])]
+        b5 = rand(5, 4)
+        env = {"a": a, "b": b, "c": c, "v": v, "b5": b5}
+        nodes, outs, want = [], [], []
+        for i, (eq, ins) in enumerate(eqs):
+            nodes.append(h.make_node("Einsum", ins, [f"y{i}"], name=f"einsum_{i}", equation=eq))
+            y = np.einsum(eq, *[env[n].astype(np.float64) for n in ins]).astype(np.float32)
+            outs.append((f"y{i}", F, list(y.shape)))
+            want.append(y)
+        m = model(nodes, [("a", F, [3, 4]), ("b", F, [4, 5]), ("c", F, [2, 3, 4]), ("v", F, [4]), ("b5", F, [5, 4])],
+                  outs, opset=12)
+        return m, [a, b, c, v, b5], want
     raise SystemExit(f"unknown case {name}")
 
 
