@@ -1,6 +1,6 @@
 /* MaxPool and AveragePool as compositions: the input padded (with -inf for max,
- * 0 for average) and one strided slice per kernel offset, combined by max or by
- * add and a division by the per-position count of elements the window covers (a
+ * 0 for average) and, axis by axis, one strided slice per kernel offset, combined
+ * by max or by add, then a division by the per-position count of elements the window covers (a
  * constant computed here: the product over the spatial axes of each axis's
  * count, with or without the explicit padding per count_include_pad; positions
  * past the input that ceil_mode adds are never counted). Every ONNX padding form
@@ -103,13 +103,18 @@ static OcVal pad_spatial(OnnxImporter *im, OcVal x, const PoolGeometry *g, doubl
   return x;
 }
 
-/* The window element at kernel offset `offset` (per spatial axis) of every output. */
-static OcVal window_slice(OnnxImporter *im, OcVal x, const PoolGeometry *g, const int64_t *offset) {
-  for (size_t i = 0; i < g->n && oc_ok(x); ++i) {
-    int64_t start = offset[i] * g->d[i];
-    x = oc_slice(im, x, 2 + i, start, start + (g->out[i] - 1) * g->s[i] + 1, g->s[i]);
+/* Pooling along one spatial axis: the combination of the k strided slices of x
+ * along it. Max and sum are separable, so the window is pooled axis by axis: sum
+ * of k_1 + k_2 + ... slices instead of k_1 k_2 ... (and fewer inputs per fused
+ * kernel). */
+static OcVal pool_axis(OnnxImporter *im, OcVal x, const PoolGeometry *g, size_t i, bool is_max) {
+  OcVal acc = {{NULL}, {0}};
+  for (int64_t j = 0; j < g->k[i] && oc_ok(x); ++j) {
+    int64_t start = j * g->d[i];
+    OcVal piece = oc_slice(im, x, 2 + i, start, start + (g->out[i] - 1) * g->s[i] + 1, g->s[i]);
+    acc = j == 0 ? piece : oc_binary(im, is_max ? "max" : "add", acc, piece);
   }
-  return x;
+  return acc;
 }
 
 /* How many window elements of each output position fall inside the input (or
@@ -149,25 +154,14 @@ static bool convert_pool(OnnxImporter *im) {
   PoolGeometry g;
   if (!pool_geometry(im, &x.t, &g))
     return false;
-  int64_t windows = 1;
   for (size_t i = 0; i < g.n; ++i)
-    windows *= g.k[i];
-  if (windows > 256)
-    return onnx_node_error(im, "kernels of more than 256 elements are not supported (%lld)", (long long)windows);
-  OcVal padded = pad_spatial(im, x, &g, is_max ? -INFINITY : 0.0);
-  OcVal acc = {{NULL}, {0}};
-  int64_t offset[MAX_SPATIAL] = {0};
-  for (int64_t w = 0; w < windows; ++w) {
-    int64_t rem = w;
-    for (size_t i = g.n; i-- > 0;) {
-      offset[i] = rem % g.k[i];
-      rem /= g.k[i];
-    }
-    OcVal piece = window_slice(im, padded, &g, offset);
-    acc = w == 0 ? piece : oc_binary(im, is_max ? "max" : "add", acc, piece);
-    if (!oc_ok(acc))
-      return false;
-  }
+    if (g.k[i] > 64)
+      return onnx_node_error(im, "kernel sizes above 64 are not supported (%lld)", (long long)g.k[i]);
+  OcVal acc = pad_spatial(im, x, &g, is_max ? -INFINITY : 0.0);
+  for (size_t i = 0; i < g.n && oc_ok(acc); ++i)
+    acc = pool_axis(im, acc, &g, i, is_max);
+  if (!oc_ok(acc))
+    return false;
   if (is_max)
     return oc_output(im, 0, acc);
   bool include_pad = onnx_attr_int(im->node, "count_include_pad", 0) != 0;
