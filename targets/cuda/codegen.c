@@ -225,6 +225,12 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   }
   for (intptr_t i = 0; i < n_args; ++i)
     ops[6 + i] = mlirOperationGetOperand(call, i);
+  /* ext kernels with pre-initialized outputs (codegen_user.c): copy, then launch */
+  MlirAttribute copies = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.copies_before"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(copies) && i + 1 < mlirDenseArrayGetNumElements(copies); i += 2) {
+    MlirValue pair[2] = {ops[6 + mlirDenseI64ArrayGetElement(copies, i)], ops[6 + mlirDenseI64ArrayGetElement(copies, i + 1)]};
+    cg_create(&b, "memref.copy", 2, pair, 0, NULL, 0, NULL);
+  }
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(call, braze_ref("callee")));
   MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, name);
   MlirAttribute sym = mlirSymbolRefAttrGet(ctx, braze_ref("braze_kernels"), 1, &leaf);

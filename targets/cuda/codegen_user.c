@@ -5,9 +5,10 @@
  * (delinearized row-major over its static trip counts; threads past the last do
  * nothing), with the loop's body cloned and the user kernel's arguments replaced by
  * the ext kernel's. The graph then launches it like any other kernel (codegen.c).
+ * A pre-initialized output (a memref.copy into it in the ext kernel) becomes
+ * `braze.copies_before` on the gpu.func: the entry copies before the launch.
  * Refused at the op: other top-level ops (sequential loops, several parallel loops),
- * dynamic bounds, reductions on the parallel loop, calls inside the kernel, a
- * pre-initializing memref.copy in the ext kernel. */
+ * dynamic bounds, reductions on the parallel loop, calls inside the kernel. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@ typedef struct {
   int call_arg[UK_MAX_ARGS]; /* per callee argument: the ext kernel argument (memref) index */
   int64_t lb[CU_MAX_DIMS], step[CU_MAX_DIMS], trip[CU_MAX_DIMS];
   int dims;
+  int64_t copies[2 * UK_MAX_ARGS]; /* pre-initialized outputs: (source, destination) argument pairs */
+  int n_copies;
 } UserKernel;
 
 static bool fail(const UserKernel *u, MlirOperation op, const char *what) {
@@ -88,10 +91,17 @@ static bool read_ext(UserKernel *u, MlirOperation module) {
     if (braze_op_is(op, "bufferization.to_buffer") || braze_op_is(op, "memref.alloc") ||
         braze_op_is(op, "bufferization.to_tensor") || braze_op_is(op, "func.return"))
       continue;
+    if (braze_op_is(op, "memref.copy") && !u->call.ptr && u->n_copies < UK_MAX_ARGS) {
+      /* a pre-initialized output: the entry copies before the launch (codegen.c) */
+      int src = arg_of(u, mlirOperationGetOperand(op, 0)), dst = arg_of(u, mlirOperationGetOperand(op, 1));
+      if (src < 0 || src >= u->n_in || dst < u->n_in)
+        return fail(u, op, "a memref.copy that is not an argument into an output");
+      u->copies[2 * u->n_copies] = src;
+      u->copies[2 * u->n_copies++ + 1] = dst;
+      continue;
+    }
     if (!braze_op_is(op, "func.call") || u->call.ptr)
-      return fail(u, op, braze_op_is(op, "memref.copy")
-                             ? "a pre-initialized output (memref.copy before the call) is not supported on the GPU"
-                             : "unsupported op in an ext kernel");
+      return fail(u, op, "unsupported op in an ext kernel");
     u->call = op;
   }
   if (!u->call.ptr)
@@ -217,6 +227,9 @@ static MlirOperation create_gpu_func(const UserKernel *u, MlirOperation gpu_modu
   }
   snprintf(text, sizeof text, "array<i64: %lld, 1, 1>", (long long)grid);
   mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.grid"), cg_parse_attr(ctx, text));
+  if (u->n_copies)
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.copies_before"),
+                                               mlirDenseI64ArrayGet(ctx, 2 * u->n_copies, u->copies));
   mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0)), fn);
   return fn;
 }

@@ -2,8 +2,9 @@
 // top-level scf.parallel, which cuda-codegen maps to the grid (one thread per
 // iteration); fused epilogues (a broadcast bias, a residual, whole-vector and
 // lane-by-lane vector stores, two outputs) run inside it. Checked against the reference
-// interpreter by test/gpu/run.py on the GPU machine. (A pre-initialized output, e.g.
-// zeroing a buffer before an atomic accumulation, is refused by cuda-codegen.)
+// interpreter by test/gpu/run.py on the GPU machine. A pre-initialized output (a buffer
+// zeroed by one kernel, then accumulated into atomically by the next) is copied by the
+// entry before the launch.
 // Checked here: it compiles for CUDA, and its numbers on the CPU.
 // REQUIRES: cuda
 // RUN: braze compile %s --target=cuda -o %t.so
@@ -62,6 +63,32 @@ func.func private @minmax(%x: memref<64x96xf32>, %y: memref<64x96xf32>, %lo: mem
   return
 }
 
+// Atomic row sums: out[i] += x[i, j] for every j.
+func.func private @row_sums(%x: memref<64x96xf32>, %out: memref<64xf32>) attributes {braze.user_kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c96 = arith.constant 96 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c96) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<64x96xf32>
+    %old = memref.atomic_rmw addf %v, %out[%i] : (f32, memref<64xf32>) -> f32
+    scf.reduce
+  }
+  return
+}
+
+func.func private @zero(%out: memref<64xf32>) attributes {braze.user_kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    memref.store %z, %out[%i] : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
+
 func.func @bias_gelu(%x: tensor<64x96xf32>, %b: tensor<96xf32>) -> tensor<64x96xf32> {
   %xb = bufferization.to_buffer %x : tensor<64x96xf32> to memref<64x96xf32>
   %o = memref.alloc() : memref<64x96xf32>
@@ -104,4 +131,16 @@ func.func @two_outputs(%x: tensor<64x96xf32>, %y: tensor<64x96xf32>) -> (tensor<
   %le = "graph.exp"(%l) : (tensor<64x96xf32>) -> tensor<64x96xf32>
   %hs = "graph.sigmoid"(%h) : (tensor<64x96xf32>) -> tensor<64x96xf32>
   return %le, %hs : tensor<64x96xf32>, tensor<64x96xf32>
+}
+
+// zero(o), then row_sums(x, o): the second call's output is initialized by a copy of the
+// first's result; its epilogue (abs) is refused (atomic-output) and runs as a kernel.
+func.func @atomic_rows(%x: tensor<64x96xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64x96xf32> to memref<64x96xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @zero(%o) : (memref<64xf32>) -> ()
+  func.call @row_sums(%xb, %o) : (memref<64x96xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  %a = "graph.abs"(%r) : (tensor<64xf32>) -> tensor<64xf32>
+  return %a : tensor<64xf32>
 }

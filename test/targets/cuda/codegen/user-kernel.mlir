@@ -2,11 +2,12 @@
 // scf.parallel maps to the grid, one thread per iteration (g = block_id * block +
 // thread_id, threads past the trip count do nothing, the ivs delinearized row-major);
 // the loop's body (with a fused epilogue) is cloned and the kernel launched like any
-// other. test/gpu/cases/user-kernels.mlir runs such kernels on the GPU.
+// other; a pre-initialized output is copied by the entry before the launch. test/gpu/cases/user-kernels.mlir runs such kernels on the GPU.
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{block=64},canonicalize,cse)' | FileCheck %s --check-prefix=BLOCK
 // RUN: not braze-opt %S/Inputs/user-kernel-refusals.mlir --split-input-file --pipeline=cuda-default 2>&1 | FileCheck %s --check-prefix=REFUSE
+// RUN: braze-opt %S/Inputs/user-kernel-initialized.mlir --pipeline=cuda-default | FileCheck %s --check-prefix=INIT
 
 // CHECK-LABEL: func.func @model(
 // CHECK:         gpu.launch_func  @braze_kernels::@cuda_ext_fused_rows_exp_0 blocks in (%c2, %c1, %c1) threads in (%c256, %c1, %c1)  args(%arg0 : memref<48x40xf32>, %arg1 : memref<48x40xf32>)
@@ -31,11 +32,17 @@
 // The user kernels stay as written at module level (unused by the entry).
 // CHECK-NOT:     func.func private @cuda_ext
 
+// A pre-initialized output: the entry copies the initial value, then launches.
+// INIT-LABEL: func.func @initialized(%arg0: memref<8xf32>, %arg1: memref<8xf32>, %arg2: memref<8xf32>)
+// INIT:         memref.copy %arg1, %arg2 : memref<8xf32> to memref<8xf32>
+// INIT-NEXT:    gpu.launch_func  @braze_kernels::@cuda_ext_fused_first_0 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)  args(%arg0 : memref<8xf32>, %arg1 : memref<8xf32>, %arg2 : memref<8xf32>)
+// INIT:         gpu.func @cuda_ext_fused_first_0(
+// INIT-SAME:      braze.copies_before = array<i64: 1, 2>
+
 // REMARK: remark: cuda-codegen: kernel @cuda_ext_fused_rows_exp_0: user kernel @rows_epilogue_0, its scf.parallel (480 iterations) over grid (2, 1, 1), block 256
 // BLOCK: gpu.launch_func  @braze_kernels::@cuda_ext_fused_rows_exp_0 blocks in (%c8, %c1, %c1) threads in (%c64, %c1, %c1)
 
 // REFUSE: error: cuda-codegen: ext kernel @cuda_ext_fused_seq_0: top-level 'scf.for': the user kernel maps to the grid only as one top-level scf.parallel (constants before it)
-// REFUSE: error: cuda-codegen: ext kernel @cuda_ext_fused_first_0: a pre-initialized output (memref.copy before the call) is not supported on the GPU
 // REFUSE: error: cuda-codegen: ext kernel @cuda_ext_fused_dyn_0: top-level 'memref.load': the user kernel maps to the grid only as one top-level scf.parallel (constants before it)
 // REFUSE: error: cuda-codegen: ext kernel @cuda_ext_fused_outer_0: calls inside a user kernel are not supported on the GPU
 
