@@ -165,8 +165,17 @@ OcVal oc_concat(OnnxImporter *im, OcVal a, OcVal b, size_t axis) {
   return r;
 }
 
+bool oc_const_size_ok(OnnxImporter *im, int64_t count, const char *what) {
+  if (count <= OC_CONST_LIMIT)
+    return true;
+  return onnx_node_error(im, "%s would be a constant of %lld elements (at most %d)", what, (long long)count,
+                         OC_CONST_LIMIT);
+}
+
 OcVal oc_const_ints(OnnxImporter *im, const OnnxType *type, const int64_t *values) {
   int64_t n = onnx_num_elements(type);
+  if (!oc_const_size_ok(im, n, "the composition"))
+    return (OcVal){{NULL}, *type};
   size_t size = onnx_dtype_size(type->dtype);
   unsigned char *bytes = malloc((size_t)n * size + 1);
   for (int64_t i = 0; i < n; ++i) {
@@ -189,6 +198,8 @@ OcVal oc_iota(OnnxImporter *im, int32_t dtype, const int64_t *dims, size_t rank,
   OnnxType t = {.dtype = dtype, .rank = rank};
   for (size_t d = 0; d < rank; ++d)
     t.dims[d] = d == axis ? dims[d] : 1;
+  if (!oc_const_size_ok(im, dims[axis], "an index range"))
+    return (OcVal){{NULL}, t};
   int64_t *values = malloc(((size_t)dims[axis] + 1) * sizeof *values);
   for (int64_t i = 0; i < dims[axis]; ++i)
     values[i] = i;

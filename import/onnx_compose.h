@@ -31,6 +31,10 @@ OcVal oc_reshape(OnnxImporter *im, OcVal x, const int64_t *dims, size_t rank);
 OcVal oc_broadcast_to(OnnxImporter *im, OcVal x, const OnnxType *to);
 OcVal oc_slice(OnnxImporter *im, OcVal x, size_t axis, int64_t start, int64_t limit, int64_t step);
 OcVal oc_concat(OnnxImporter *im, OcVal a, OcVal b, size_t axis);
+/* Constants a composition builds (masks, iotas, count maps) are limited to this
+ * many elements; larger ones are refused (oc_const_size_ok reports the error). */
+enum { OC_CONST_LIMIT = 1 << 24 };
+bool oc_const_size_ok(OnnxImporter *im, int64_t count, const char *what);
 /* A constant of `type` from int64 values (converted to the element type). */
 OcVal oc_const_ints(OnnxImporter *im, const OnnxType *type, const int64_t *values);
 /* 0, 1, ..., dims[axis]-1 along `axis` of a tensor of `rank` dims that are 1

@@ -276,12 +276,21 @@ static bool fold_elementwise(OnnxImporter *im, FoldKind kind, bool *done) {
           fv = arith_f(op, fv, get_f(a.in[j], a.index[j][k]));
       break;
     }
-    case K_CMP: iv = cmp_f(op, get_f(x, xi), get_f(a.in[1], a.index[1][k])); break;
+    case K_CMP:
+      if (as_int) { /* int64 beyond 2^53 does not survive a double */
+        int64_t p = get_i(x, xi), q = get_i(a.in[1], a.index[1][k]);
+        iv = cmp_f(op, (double)((p > q) - (p < q)), 0.0);
+      } else {
+        iv = cmp_f(op, get_f(x, xi), get_f(a.in[1], a.index[1][k]));
+      }
+      break;
     case K_UNARY:
       if (op[0] == 'N' && op[1] == 'o')
         iv = !get_i(x, xi);
-      else if (as_int)
-        iv = op[0] == 'N' ? -get_i(x, xi) : llabs(get_i(x, xi));
+      else if (as_int) { /* in uint64: -INT64_MIN wraps instead of overflowing */
+        uint64_t v = (uint64_t)get_i(x, xi);
+        iv = (int64_t)(op[0] == 'N' || (int64_t)v < 0 ? 0 - v : v);
+      }
       else
         fv = op[0] == 'N' ? -get_f(x, xi) : fabs(get_f(x, xi));
       break;
@@ -439,7 +448,8 @@ static bool convert_range(OnnxImporter *im) {
   double count_f = ceil((limit - start) / delta);
   if (as_int) {
     int64_t s = get_i(v[0], 0), l = get_i(v[1], 0), d = get_i(v[2], 0);
-    count_f = (double)((l - s) / d + ((l - s) % d != 0 && ((l - s) > 0) == (d > 0)));
+    __int128 span = (__int128)l - s; /* no overflow for any int64 start/limit */
+    count_f = (double)(span / d + (span % d != 0 && (span > 0) == (d > 0)));
   }
   if (!(count_f >= 1))
     return onnx_node_error(im, "the range is empty (zero-size tensors are not supported)");
@@ -450,7 +460,8 @@ static bool convert_range(OnnxImporter *im) {
   size_t size = onnx_dtype_size(dtype);
   unsigned char *out = malloc((size_t)n * size + 1);
   for (int64_t i = 0; i < n; ++i)
-    put(out, dtype, i, get_i(v[0], 0) + i * get_i(v[2], 0), (double)(float)(start + (double)i * delta));
+    put(out, dtype, i, (int64_t)((uint64_t)get_i(v[0], 0) + (uint64_t)i * (uint64_t)get_i(v[2], 0)),
+        (double)(float)(start + (double)i * delta));
   OnnxData data = {.data = out, .nbytes = (size_t)n * size, .owned = out};
   return onnx_define_constant(im, im->node->output[0], &t, &data);
 }

@@ -76,6 +76,8 @@ static bool convert_eye_like(OnnxImporter *im) {
   if (mlirTypeIsNull(onnx_element_type(im->ctx, t.dtype)))
     return onnx_node_error(im, "dtype %s is not supported", onnx_dtype_name(t.dtype));
   int64_t k = onnx_attr_int(im->node, "k", 0), rows = t.dims[0], cols = t.dims[1];
+  if (!oc_const_size_ok(im, rows * cols, "the identity"))
+    return false;
   int64_t *values = malloc(((size_t)(rows * cols) + 1) * sizeof *values);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)

@@ -230,6 +230,8 @@ static bool convert_trilu(OnnxImporter *im) {
   bool upper = onnx_attr_int(im->node, "upper", 1) != 0;
   int64_t rows = x.t.dims[x.t.rank - 2], cols = x.t.dims[x.t.rank - 1];
   OnnxType mt = {.dtype = DT_BOOL, .rank = 2, .dims = {rows, cols}};
+  if (!oc_const_size_ok(im, rows * cols, "the mask"))
+    return false;
   int64_t *mask = malloc(((size_t)(rows * cols) + 1) * sizeof *mask);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)

@@ -124,6 +124,8 @@ static OcVal window_counts(OnnxImporter *im, const PoolGeometry *g, int32_t dtyp
   int64_t total = 1;
   for (size_t i = 0; i < g->n; ++i)
     total *= t.dims[2 + i] = g->out[i];
+  if (!oc_const_size_ok(im, total, "the window counts"))
+    return (OcVal){{NULL}, t};
   int64_t *counts = malloc(((size_t)total + 1) * sizeof *counts);
   for (int64_t p = 0; p < total; ++p) {
     int64_t rem = p, count = 1;

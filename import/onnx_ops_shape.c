@@ -357,7 +357,7 @@ static bool convert_slice(OnnxImporter *im) {
     if (sliced[a])
       return onnx_node_error(im, "axis %lld is sliced twice", (long long)a);
     sliced[a] = true;
-    if (steps[i] == 0 || (steps[i] < 0 && !in->is_const))
+    if (steps[i] == 0 || steps[i] == INT64_MIN || (steps[i] < 0 && !in->is_const))
       return onnx_node_error(im, "step %lld on axis %lld is not supported (steps must be positive; "
                              "negative steps only on constants)", (long long)steps[i], (long long)a);
     if (steps[i] > 0)
@@ -368,7 +368,8 @@ static bool convert_slice(OnnxImporter *im) {
   }
   OnnxType r = *t;
   for (size_t d = 0; d < t->rank; ++d)
-    r.dims[d] = st[d] > 0 ? (hi[d] - lo[d] + st[d] - 1) / st[d] : (lo[d] - hi[d] - st[d] - 1) / -st[d];
+    r.dims[d] = st[d] > 0 ? (hi[d] <= lo[d] ? 0 : 1 + (hi[d] - lo[d] - 1) / st[d])
+                          : (lo[d] <= hi[d] ? 0 : 1 + (lo[d] - hi[d] - 1) / -st[d]);
   bool reversed = false;
   for (size_t d = 0; d < t->rank; ++d)
     reversed |= st[d] < 0;

@@ -300,6 +300,12 @@ def add_opset6():
                  [vi("a", [2, 3]), vi("b", [3])], [vi("y", [2, 3])], opset=6, check=False)
 
 
+def huge_trilu():
+    """A Trilu whose mask constant would be too large: refused, nothing allocated."""
+    return model([node("Trilu", ["x"], ["y"], name="big_tril", upper=0)], [vi("x", [2, 8192, 8192])],
+                 [vi("y", [2, 8192, 8192])], opset=14)
+
+
 def opset22():
     return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4])], [vi("y", [4])], opset=22)
 
