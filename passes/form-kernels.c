@@ -36,6 +36,7 @@ typedef struct {
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
+                                           "horizontal-templates",
                                            "max-ops",     "target",        "report",        "report-format",
                                            "explain",     "remarks",       "plan-out",      "plan",
                                            "plan-mode",   "persistent-max", "no-user-epilogue", NULL};
@@ -138,6 +139,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   const BrazeOption *target = braze_option_find(opts, "target");
   o->target = strdup(target && target->value && *target->value ? target->value : "cpu");
   bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
+            braze_option_bool(opts, "horizontal-templates", false, &o->rules.horizontal_templates, error) &&
             braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error) &&
             braze_option_int(opts, "persistent-max", 1024, &o->rules.persistent_max, error);
   if (ok && o->rules.max_ops < 1) {
@@ -322,6 +324,7 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  no-horizontal        no fusion of siblings that only share an input\n"
                     "  no-epilogue          no reduction -> pointwise epilogue fusion\n"
                     "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
+                    "  horizontal-templates=true|false  two matmuls of one A in one tem kernel (default false)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"
                     "  persistent-max=N     a reduction over at most N elements is a `per` kernel (default 1024)\n"
                     "  no-user-epilogue     user kernels do not absorb pointwise consumers of their outputs\n"

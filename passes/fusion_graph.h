@@ -88,6 +88,7 @@ typedef struct {
   int64_t *space;
   bool *reduced;
   bool has_red, has_contraction, has_ext, opaque;
+  int contractions; /* contraction nodes in the group (horizontal templates: at most 2) */
   bool sealed;      /* a concat chain of inserts over different spaces: fuses with nothing else */
   size_t num_ops;  /* graph ops in the group (max-ops counts these) */
   int64_t score;   /* bytes saved by the fusions that built the group */
@@ -111,6 +112,7 @@ typedef struct {
 
 typedef struct {
   bool disable, no_horizontal, no_epilogue, epilogue_templates;
+  bool horizontal_templates; /* two contractions reading one A may share a tem group */
   long long max_ops;
   long long persistent_max; /* a reduction over at most this many elements is `per` */
 } FkRules;

@@ -147,8 +147,8 @@ static bool space_plan(const FkGraph *g, int ga, int gb, Plan *plan) {
   *plan = (Plan){.base = ga, .other = gb};
   if (a->rank < 0 || b->rank < 0)
     return false;
-  if (a->has_red && b->has_red)
-    return !a->has_contraction && !b->has_contraction && same_loops(a, b, true);
+  if (a->has_red && b->has_red) /* two contraction groups: kind_rules allowed them */
+    return a->has_contraction == b->has_contraction && same_loops(a, b, true);
   if (!a->has_red && !b->has_red)
     return same_loops(a, b, false);
   if (b->has_red)
@@ -363,6 +363,41 @@ static bool forbidden(const FkGraph *g, int ga, int gb) {
 
 /* ---- the verdict ---- */
 
+/* The group's contraction node (the first). */
+static const FkNode *contraction_of(const FkGraph *g, const FkGroup *gr) {
+  for (size_t m = 0; m < gr->num_members; ++m)
+    if (g->nodes[gr->members[m]].contraction)
+      return &g->nodes[gr->members[m]];
+  return NULL;
+}
+
+/* Whether a contraction of group `a` reads a result of group `b`. */
+static bool contraction_reads(const FkGraph *g, const FkGroup *a, const FkGroup *b) {
+  for (size_t m = 0; m < a->num_members; ++m) {
+    const FkNode *n = &g->nodes[a->members[m]];
+    for (size_t r = 0; n->contraction && r < n->num_reads; ++r)
+      for (size_t k = 0; n->reads[r].producer >= 0 && k < b->num_members; ++k)
+        if (n->reads[r].producer == b->members[k])
+          return true;
+  }
+  return false;
+}
+
+/* horizontal-templates: two groups of one contraction each, whose products read the same
+ * A (operand 0, at the same map) and neither reads the other's results (the gate and up
+ * projections of one h; an epilogue may read both). One tem kernel then computes both
+ * tiles from one pass over A. */
+static bool horizontal_contractions(const FkGraph *g, const FkGroup *a, const FkGroup *b) {
+  if (!g->rules.horizontal_templates || a->contractions != 1 || b->contractions != 1)
+    return false;
+  const FkNode *x = contraction_of(g, a), *y = contraction_of(g, b);
+  if (!x || !y || x->num_reads < 2 || y->num_reads < 2 || !x->reads[0].has_map || !y->reads[0].has_map)
+    return false;
+  return mlirValueEqual(x->reads[0].value, y->reads[0].value) &&
+         mlirAffineMapEqual(x->reads[0].map, y->reads[0].map) && !contraction_reads(g, a, b) &&
+         !contraction_reads(g, b, a);
+}
+
 static FkReason kind_rules(const FkGraph *g, const FkGroup *a, const FkGroup *b) {
   if (g->rules.disable)
     return FK_DISABLED;
@@ -370,7 +405,7 @@ static FkReason kind_rules(const FkGraph *g, const FkGroup *a, const FkGroup *b)
     return FK_NOT_FUSABLE;
   if (a->has_ext || b->has_ext)
     return FK_EXTERN;
-  if (a->has_contraction && b->has_contraction)
+  if (a->has_contraction && b->has_contraction && !horizontal_contractions(g, a, b))
     return FK_TWO_CONTRACTIONS;
   if ((a->has_contraction || b->has_contraction) && !g->rules.epilogue_templates)
     return FK_MATMUL_EPILOGUE_DISABLED;
@@ -453,6 +488,7 @@ static void merge(FkGraph *g, const Plan *plan, int64_t saved) {
   merge_members(g, base, other);
   base->has_red |= other->has_red;
   base->has_contraction |= other->has_contraction;
+  base->contractions += other->contractions;
   base->num_ops += other->num_ops;
   base->score += other->score + saved;
   base->version++;
@@ -672,6 +708,7 @@ static void group_insert_chains(FkGraph *g) {
     merge_members(g, base, other);
     base->has_red |= other->has_red;
     base->has_contraction |= other->has_contraction;
+    base->contractions += other->contractions;
     base->num_ops += other->num_ops;
     base->score += other->score;
     base->sealed = sealed;

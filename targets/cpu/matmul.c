@@ -52,6 +52,10 @@ static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
   if (p->nr % p->vw != 0 || p->nr / p->vw > TM_MAX_VECS || p->mr < 1 || p->mr > TM_MAX_ROWS)
     return "tile-sizes";
   p->nv = p->nr / p->vw;
+  /* Two products: 2 x mr x nv accumulators plus 2 x nv B vectors and the broadcast must
+   * fit the 32 vector registers (AVX-512: mr = 6 at nv = 2). */
+  if (p->n_products == 2 && 2 * p->mr * p->nv > 24)
+    p->mr = 24 / (2 * p->nv) > 0 ? 24 / (2 * p->nv) : 1;
   p->mc = o->mc > 0 ? (o->mc + p->mr - 1) / p->mr * p->mr : auto_mc(p, o->cores);
   return NULL;
 }
@@ -89,7 +93,7 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
       tm_autotune(&p, opts, &use_extern);
   }
   if (!use_extern)
-    p.b_prepacked = opts->prepack && tm_find_constant_b(&p);
+    p.b_prepacked = opts->prepack && p.n_products == 1 && tm_find_constant_b(&p);
   bool ok = use_extern ? tm_emit_extern(&p) : tm_emit(&p);
   free(p.autotune_note);
   return ok ? 1 : -1;

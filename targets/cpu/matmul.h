@@ -62,6 +62,13 @@ typedef struct {
   MlirType a_elem, b_elem;   /* f32, f16 or bf16 (extended to f32 in the body) */
   bool b_contiguous;         /* B's last index is n alone: packed with vector loads */
   int mm_val;                /* the contraction's result */
+  /* a second contraction of the same A and loops (form-kernels horizontal-templates:
+   * W6's gate and up projections), its own B; n_products = 2 */
+  int n_products;
+  MlirOperation mm2;
+  int mm2_val, b2_val;
+  MlirAffineMap b2_map;
+  bool b2_contiguous;
   TmEpi epi[TM_MAX_EPI];
   int n_epi;
   int n_in, n_out;           /* kernel arguments and results */

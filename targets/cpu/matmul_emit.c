@@ -202,19 +202,19 @@ void tm_bind_values(TmEmit *E) {
 /* Pack B[:, n0 : n0 + nr] (batch dims at dims[0..nb)) into panel[K][nr], f32, zero
  * past N: vector loads along n where B is contiguous in n, else element by element
  * with the k loop inner (B read along its contiguous k). */
-static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, MlirValue panel) {
+static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, MlirValue panel, MlirValue B,
+                       MlirAffineMap b_map, bool contiguous) {
   TmPlan *p = E->p;
   int dn = p->nb + 1, dk = p->nb + 2;
-  MlirValue B = E->mem[p->b_val];
   MlirValue idx[TM_MAX_DIMS];
   bool masked = p->N % p->nr != 0;
-  if (p->b_contiguous) {
+  if (contiguous) {
     CgBuilder kb;
     dims[dk] = tm_range(b, cg_index(b, 0), cg_index(b, p->K), &kb);
     for (int v = 0; v < p->nv; ++v) {
       dims[dn] = cg_index_add(&kb, n0, (int64_t)v * p->vw);
       MlirValue mask = masked ? tm_mask(E, &kb, tm_index_op(&kb, "arith.subi", cg_index(&kb, p->N), dims[dn])) : (MlirValue){NULL};
-      int n = tm_indices(&kb, p->b_map, dims, idx);
+      int n = tm_indices(&kb, b_map, dims, idx);
       MlirValue vec = tm_to_f32(&kb, tm_vload(E, &kb, B, n, idx, mask));
       MlirValue pidx[2] = {dims[dk], cg_index(&kb, (int64_t)v * p->vw)};
       tm_vstore(&kb, vec, panel, 2, pidx, (MlirValue){NULL});
@@ -228,7 +228,7 @@ static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, M
   MlirValue inside = tm_cmp(&jb, 7 /* ule */, n, last);
   dims[dn] = tm_index_op(&jb, "arith.minui", n, last);
   dims[dk] = tm_range(&jb, cg_index(&jb, 0), cg_index(&jb, p->K), &kb);
-  int nidx = tm_indices(&kb, p->b_map, dims, idx);
+  int nidx = tm_indices(&kb, b_map, dims, idx);
   MlirValue x = tm_to_f32(&kb, cg_load(&kb, B, nidx, idx));
   MlirType f32 = mlirF32TypeGet(p->ctx);
   MlirValue sel[3] = {inside, x, cg_constant(&kb, mlirFloatAttrDoubleGet(p->ctx, f32, 0.0))};
@@ -254,6 +254,11 @@ static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const Ml
     pidx[n++] = cg_index(kb, (int64_t)v * p->vw);
     bv[v] = tm_vload(E, kb, panel, n, pidx, (MlirValue){NULL});
   }
+  MlirValue bv2[TM_MAX_VECS];
+  for (int v = 0; v < nv && !mlirValueIsNull(E->panel2); ++v) {
+    MlirValue pidx[2] = {k, cg_index(kb, (int64_t)v * p->vw)};
+    bv2[v] = tm_vload(E, kb, E->panel2, 2, pidx, (MlirValue){NULL});
+  }
   for (int i = 0; i < rows; ++i) {
     dims[p->nb] = rowm[i];
     dims[p->nb + 2] = k;
@@ -265,13 +270,17 @@ static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const Ml
       MlirValue ops[3] = {av, bv[v], acc_in[i * nv + v]};
       acc_out[i * nv + v] = cg_op(kb, "vector.fma", vf32, 3, ops);
     }
+    for (int v = 0; v < nv && !mlirValueIsNull(E->panel2); ++v) {
+      MlirValue ops[3] = {av, bv2[v], acc_in[(rows + i) * nv + v]};
+      acc_out[(rows + i) * nv + v] = cg_op(kb, "vector.fma", vf32, 3, ops);
+    }
   }
 }
 
 /* scf.for over k in [lo, hi) steps of `unroll` k values each, carrying the accumulators. */
 static void k_loop(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirValue *rowm, int64_t lo, int64_t hi,
                    int unroll, MlirValue panel, MlirValue panel_base, MlirValue *acc) {
-  int n_acc = rows * E->p->nv;
+  int n_acc = E->p->n_products * rows * E->p->nv;
   if (hi <= lo)
     return;
   CgBuilder kb;
@@ -295,7 +304,7 @@ static void k_loop(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const Mli
 static bool emit_tile(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, MlirValue m0, MlirValue n0,
                       MlirValue panel, MlirValue panel_base) {
   TmPlan *p = E->p;
-  int n_acc = rows * p->nv;
+  int n_acc = p->n_products * rows * p->nv;
   MlirValue zero = tm_splat(E, b, mlirF32TypeGet(p->ctx), 0.0), acc[TM_MAX_ROWS * TM_MAX_VECS];
   for (int i = 0; i < n_acc; ++i)
     acc[i] = zero;
@@ -364,20 +373,27 @@ static bool emit_body(TmEmit *E) {
     };
     const char *alloc = tm_heap_panel(p) ? "memref.alloc" : "memref.alloca";
     panel = mlirOperationGetResult(cg_create(&pb, alloc, 0, NULL, 1, &pt, 2, attrs), 0);
-    pack_panel(E, &pb, dims, n0, panel);
+    pack_panel(E, &pb, dims, n0, panel, E->mem[p->b_val], p->b_map, p->b_contiguous);
+    if (p->n_products == 2) {
+      E->panel2 = mlirOperationGetResult(cg_create(&pb, alloc, 0, NULL, 1, &pt, 2, attrs), 0);
+      pack_panel(E, &pb, dims, n0, E->panel2, E->mem[p->b2_val], p->b2_map, p->b2_contiguous);
+    }
   }
   bool ok = emit_m_block(E, &pb, dims, ivs[p->nb], n0, panel, panel_base);
-  if (!p->b_prepacked && tm_heap_panel(p))
+  if (!p->b_prepacked && tm_heap_panel(p)) {
     cg_create(&pb, "memref.dealloc", 1, &panel, 0, NULL, 0, NULL);
+    if (p->n_products == 2)
+      cg_create(&pb, "memref.dealloc", 1, &E->panel2, 0, NULL, 0, NULL);
+  }
   return ok;
 }
 
 static void describe(TmEmit *E) {
   TmPlan *p = E->p;
   char text[160];
-  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d b=%s%s", p->mr, p->nr, (long long)p->mc, p->vw,
+  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d b=%s%s%s", p->mr, p->nr, (long long)p->mc, p->vw,
            p->b_prepacked ? "prepacked" : p->b_contiguous ? "packed-per-panel" : "packed-per-panel-transposed",
-           !p->b_prepacked && tm_heap_panel(p) ? "-heap" : "");
+           !p->b_prepacked && tm_heap_panel(p) ? "-heap" : "", p->n_products == 2 ? " products=2" : "");
   mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.template"),
                                              mlirStringAttrGet(p->ctx, braze_ref(text)));
   if (p->opts->remarks) {

@@ -174,6 +174,8 @@ bool tm_epilogue(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirV
     for (int v = 0; v < p->nv; ++v) {
       MlirValue tile[TM_MAX_VALS];
       tile[p->mm_val] = acc[i * p->nv + v];
+      if (p->n_products == 2)
+        tile[p->mm2_val] = acc[(rows + i) * p->nv + v];
       dims[dm] = rowm[i];
       dims[dn] = cols[v];
       for (int k = 0; k < p->n_epi; ++k) {

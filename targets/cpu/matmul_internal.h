@@ -16,6 +16,7 @@ typedef struct {
   MlirValue mem[TM_MAX_VALS];    /* TV_ARG / TV_GLOBAL memrefs */
   MlirValue scalar[TM_MAX_VALS]; /* TV_SPLAT scalars */
   MlirValue packed;              /* prepacked B: memref<panels x K x nr x f32> */
+  MlirValue panel2;              /* the second product's panel of this iteration, or null */
 } TmEmit;
 
 /* matmul_emit.c: the destination-passing function replacing the kernel (E->fn, E->fb
@@ -49,7 +50,8 @@ bool tm_autotune(TmPlan *p, const CgOptions *o, bool *use_extern);
 void tm_note_autotune(const TmPlan *p, MlirOperation fn);
 
 /* matmul_epilogue.c: apply the epilogue generics to the accumulators acc[i * nv + v]
- * (rows from rowm[], columns n0 + v * vw) and store the kernel results. */
+ * (rows from rowm[], columns n0 + v * vw; a second product's follow at rows * nv) and
+ * store the kernel results. */
 bool tm_epilogue(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue n0,
                  const MlirValue *acc);
 

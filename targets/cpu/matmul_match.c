@@ -191,6 +191,31 @@ static const char *read_contraction(TmPlan *p, MlirOperation op) {
   return p->mm_val < 0 ? "too-many-values" : NULL;
 }
 
+/* A second product of the same A (same value and map), loops and zero init as the
+ * first, with its own f32 B: both tiles are computed in one pass over A. */
+static const char *read_second_contraction(TmPlan *p, MlirOperation op) {
+  TmPlan q = *p;
+  q.mm = (MlirOperation){NULL};
+  q.n_vals = p->n_vals;
+  if (p->n_products != 1 || read_contraction(&q, op) || q.nb != p->nb || q.M != p->M || q.N != p->N || q.K != p->K)
+    return "two-contractions";
+  for (int d = 0; d < p->nb; ++d)
+    if (q.batch[d] != p->batch[d])
+      return "two-contractions";
+  if (q.a_val != p->a_val || !mlirAffineMapEqual(q.a_map, p->a_map) || !mlirTypeIsAF32(q.b_elem) ||
+      !mlirTypeIsAF32(p->b_elem))
+    return "two-contractions";
+  p->vals[q.mm_val] = q.vals[q.mm_val];
+  p->n_vals = q.n_vals;
+  p->mm2 = op;
+  p->mm2_val = q.mm_val;
+  p->b2_val = q.b_val;
+  p->b2_map = q.b_map;
+  p->b2_contiguous = q.b_contiguous;
+  p->n_products = 2;
+  return NULL;
+}
+
 /* Epilogue bodies: scalar arith/math ops without regions, each with one result and at
  * most 16 operands, at most TM_MAX_BODY_OPS of them (what the vector cloner holds);
  * the output is not read. */
@@ -299,10 +324,13 @@ static const char *read_op(TmPlan *p, MlirOperation op) {
   MlirAttribute iters = mlirOperationGetAttributeByName(op, braze_ref("iterator_types"));
   intptr_t nd = mlirArrayAttrGetNumElements(iters);
   bool reduction = nd > 0 && iterator_is_reduction(iters, nd - 1);
-  if (mlirOperationIsNull(p->mm))
+  if (mlirOperationIsNull(p->mm)) {
+    p->n_products = 1;
     return reduction ? read_contraction(p, op) : "prologue";
+  }
   if (reduction)
-    return mlirOperationGetNumOperands(op) == 3 && contraction_body_ok(op) ? "two-contractions" : "epilogue-reduction";
+    return mlirOperationGetNumOperands(op) == 3 && contraction_body_ok(op) ? read_second_contraction(p, op)
+                                                                            : "epilogue-reduction";
   return read_epilogue(p, op);
 }
 

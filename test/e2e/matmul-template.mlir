@@ -12,6 +12,7 @@
 // RUN: braze check %s --seed 12 --pipeline=%S/Inputs/cpu-template-small-tiles.pipeline | FileCheck %s
 // RUN: braze check %s --seed 13 --pipeline=%S/Inputs/cpu-matmul-loops.pipeline | FileCheck %s
 // RUN: braze check %s --seed 14 --pipeline=%S/Inputs/cpu-matmul-extern.pipeline | FileCheck %s
+// RUN: braze check %s --seed 15 --pipeline=%S/Inputs/cpu-horizontal.pipeline | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @tiles out0 50x70xf32
 // CHECK: PASS @k_one out0 13x50xf32
@@ -36,6 +37,8 @@
 // CHECK: PASS @bfloat out0 21x37xbf16
 // CHECK: PASS @half_gelu_silu out0 21x37xf16
 // CHECK: PASS @bfloat_tanh out0 21x37xbf16
+// CHECK: PASS @gate_up out0 33x70xf32
+// CHECK: PASS @gate_up_odd out0 7x45xf32
 // CHECK: check passed
 
 func.func @tiles(%a: tensor<50x45xf32>, %b: tensor<45x70xf32>) -> tensor<50x70xf32> {
@@ -170,4 +173,22 @@ func.func @bfloat_tanh(%a: tensor<21x30xbf16>, %b: tensor<30x37xbf16>) -> tensor
   %0 = "graph.matmul"(%a, %b) : (tensor<21x30xbf16>, tensor<30x37xbf16>) -> tensor<21x37xbf16>
   %1 = "graph.tanh"(%0) : (tensor<21x37xbf16>) -> tensor<21x37xbf16>
   return %1 : tensor<21x37xbf16>
+}
+
+// W6's gate and up projections of one input (one kernel with horizontal-templates:
+// both products from one pass over A, silu(a) * b in the epilogue).
+func.func @gate_up(%h: tensor<33x40xf32>, %wg: tensor<40x70xf32>, %wu: tensor<40x70xf32>) -> tensor<33x70xf32> {
+  %a = "graph.matmul"(%h, %wg) : (tensor<33x40xf32>, tensor<40x70xf32>) -> tensor<33x70xf32>
+  %sa = "graph.silu"(%a) : (tensor<33x70xf32>) -> tensor<33x70xf32>
+  %u = "graph.matmul"(%h, %wu) : (tensor<33x40xf32>, tensor<40x70xf32>) -> tensor<33x70xf32>
+  %p = "graph.mul"(%sa, %u) : (tensor<33x70xf32>, tensor<33x70xf32>) -> tensor<33x70xf32>
+  return %p : tensor<33x70xf32>
+}
+
+// The same with transposed weights and biases (linear).
+func.func @gate_up_odd(%h: tensor<7x19xf32>, %wg: tensor<45x19xf32>, %wu: tensor<45x19xf32>, %b: tensor<45xf32>, %c: tensor<45xf32>) -> tensor<7x45xf32> {
+  %a = "graph.linear"(%h, %wg, %b) : (tensor<7x19xf32>, tensor<45x19xf32>, tensor<45xf32>) -> tensor<7x45xf32>
+  %u = "graph.linear"(%h, %wu, %c) : (tensor<7x19xf32>, tensor<45x19xf32>, tensor<45xf32>) -> tensor<7x45xf32>
+  %p = "graph.mul"(%a, %u) : (tensor<7x45xf32>, tensor<7x45xf32>) -> tensor<7x45xf32>
+  return %p : tensor<7x45xf32>
 }

@@ -75,7 +75,9 @@ func.func private @row_sum_after(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>) -> te
   return %t : tensor<4xf32>
 }
 
-// CHECK: kernel @two_products: no matmul template: two-contractions
+// Two products of one A (what form-kernels{horizontal-templates} builds) are taken:
+// one pass over A computes both tiles.
+// CHECK: kernel @two_products: matmul template gemm {{.*}} products=2, 4x6x5
 func.func private @two_products(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>, %c: tensor<5x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) attributes {kernel.kind = "tem", kernel.ops = ["matmul", "matmul"]} {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x6xf32>
@@ -87,6 +89,27 @@ func.func private @two_products(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>, %c: te
     linalg.yield %s : f32
   } -> tensor<4x6xf32>
   %r2 = linalg.generic {indexing_maps = [#mk, #kn, #mn3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %c : tensor<4x5xf32>, tensor<5x6xf32>) outs(%f : tensor<4x6xf32>) attrs = {braze.ops = ["matmul"]} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  return %r, %r2 : tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// Two products of different A are not.
+// CHECK: kernel @two_inputs: no matmul template: two-contractions
+func.func private @two_inputs(%a: tensor<4x5xf32>, %a2: tensor<4x5xf32>, %b: tensor<5x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) attributes {kernel.kind = "tem", kernel.ops = ["matmul", "matmul"]} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x6xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x5xf32>, tensor<5x6xf32>) outs(%f : tensor<4x6xf32>) attrs = {braze.ops = ["matmul"]} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+  %r2 = linalg.generic {indexing_maps = [#mk, #kn, #mn3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a2, %b : tensor<4x5xf32>, tensor<5x6xf32>) outs(%f : tensor<4x6xf32>) attrs = {braze.ops = ["matmul"]} {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %m, %o : f32
