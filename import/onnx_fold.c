@@ -3,7 +3,8 @@
  * ConstantOfShape, Equal/Where on shapes) is computed here and never reaches the
  * graph dialect. Folding is exact: integer/bool arithmetic, selections, and f32
  * arithmetic computed in double and rounded once (exact for + - * /). f16/bf16
- * values are only moved, never computed. */
+ * values are only moved, never computed. Sin/Cos/Tan import only here, on
+ * constants. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ enum {
   DT_BOOL = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL,
 };
 
+/* Data movement of float constants (Expand, Transpose) folds only this small: left
+ * in the graph it costs nothing, folded it could multiply the constant data. */
 enum { FOLD_FLOAT_LIMIT = 16 };
 
 static bool is_int_like(int32_t dtype) { return dtype == DT_INT32 || dtype == DT_INT64 || dtype == DT_BOOL; }
@@ -203,13 +206,10 @@ static bool gather_args(OnnxImporter *im, FoldArgs *a, bool *ok_to_fold) {
     if (!onnx_broadcast(im, &r, &a->in[i]->type, &a->out))
       return false;
   }
-  /* Float data is folded only in small amounts (scalars of exporter arithmetic):
-   * larger float math stays in the graph, where it is fused and compiled. */
-  bool any_float = false;
-  for (size_t i = 0; i < a->n; ++i)
-    any_float |= a->in[i]->type.dtype == DT_FLOAT;
-  int64_t limit = any_float ? FOLD_FLOAT_LIMIT : ONNX_FOLD_LIMIT;
-  if (onnx_num_elements(&a->out) > limit) {
+  /* Every input is a constant, so the result is one too (exact: f32 + - * / in
+   * double rounded once equal the f32 operations); folding it lets constant-only
+   * imports (Sin/Cos tables) see it. */
+  if (onnx_num_elements(&a->out) > ONNX_FOLD_LIMIT) {
     *ok_to_fold = false;
     return true;
   }
@@ -466,7 +466,35 @@ static bool convert_range(OnnxImporter *im) {
   return onnx_define_constant(im, im->node->output[0], &t, &data);
 }
 
+/* Sin, Cos, Tan: the graph dialect has no primitive for them (a composition's
+ * range reduction is not exact for large arguments), so they import only on
+ * constant f32 data (rotary-embedding tables), computed in double and rounded. */
+static bool convert_trig(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  if (!in)
+    return false;
+  const char *op = im->node->op_type;
+  int64_t n = onnx_num_elements(&in->type);
+  if (!in->is_const || in->type.dtype != DT_FLOAT || n > ONNX_FOLD_LIMIT)
+    return onnx_node_error(im, "%s is imported only on constant f32 data (folded; the graph dialect has no %s)",
+                           op, op);
+  float *out = malloc((size_t)n * 4 + 1);
+  for (int64_t i = 0; i < n; ++i) {
+    double x = get_f(in, i);
+    out[i] = (float)(op[0] == 'S' ? sin(x) : op[0] == 'C' ? cos(x) : tan(x));
+  }
+  OnnxData data = {.data = out, .nbytes = (size_t)n * 4, .owned = out};
+  if (im->node->n_output < 1 || !im->node->output[0][0]) {
+    onnx_data_free(&data);
+    return true;
+  }
+  return onnx_define_constant(im, im->node->output[0], &in->type, &data);
+}
+
 const OnnxOpEntry onnx_fold_ops[] = {
+    {"Sin", convert_trig, 7},
+    {"Cos", convert_trig, 7},
+    {"Tan", convert_trig, 7},
     {"Shape", convert_shape, 0},
     {"Size", convert_size, 0},
     {"ConstantOfShape", convert_constant_of_shape, 9},

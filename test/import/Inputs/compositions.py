@@ -3,7 +3,8 @@
 tests do not reach (they feed pads, repeats, split sizes, k, depth as run-time inputs):
 constant-input Pad (constant, edge, reflect; opset 2 attributes), Tile, Split, Trilu,
 OneHot, CumSum, Clip-6 attributes, pre-13 Softmax/Hardmax coercion, Mish (opset 18)
-and LpNormalization (no conformance test in onnx 1.12), TopK (constant k) and Einsum, folded Slice with
+and LpNormalization (no conformance test in onnx 1.12), TopK (constant k) and Einsum,
+Sin/Cos/Tan of constant tables (rotary embeddings), folded Slice with
 negative steps, Transpose/Range/ConstantOfShape of constants.
 
 usage: compositions.py CASE=DIR...   DIR/model.onnx, in<i>.npy (seeded), inputs.txt and
@@ -193,6 +194,23 @@ def case(name):
         m = model(nodes, [("a", F, [3, 4]), ("b", F, [4, 5]), ("c", F, [2, 3, 4]), ("v", F, [4]), ("b5", F, [5, 4])],
                   outs, opset=12)
         return m, [a, b, c, v, b5], want
+    if name == "rotary":
+        # sin/cos tables of constant positions (a rotary embedding): folded at import
+        x = rand(8, 4)
+        inv = np.array([1.0, 0.1, 0.01, 100.0], np.float32)
+        nodes = [const("r0", np.array(0, np.int64)), const("r1", np.array(8, np.int64)),
+                 const("r2", np.array(1, np.int64)), const("inv", inv), const("ax", np.array([1], np.int64)),
+                 h.make_node("Range", ["r0", "r1", "r2"], ["pos"], name="positions"),
+                 h.make_node("Cast", ["pos"], ["posf"], name="cast_pos", to=F),
+                 h.make_node("Unsqueeze", ["posf", "ax"], ["col"], name="column"),
+                 h.make_node("Mul", ["col", "inv"], ["ang"], name="angles"),
+                 h.make_node("Sin", ["ang"], ["s"], name="sin"), h.make_node("Cos", ["ang"], ["c"], name="cos"),
+                 h.make_node("Tan", ["ang"], ["t"], name="tan"),
+                 h.make_node("Mul", ["x", "c"], ["xc"], name="x_cos"), h.make_node("Add", ["xc", "s"], ["y0"], name="rot"),
+                 h.make_node("Add", ["x", "t"], ["y1"], name="x_tan")]
+        m = model(nodes, [("x", F, [8, 4])], [("y0", F, [8, 4]), ("y1", F, [8, 4])])
+        ang = (np.arange(8, dtype=np.float32)[:, None] * inv).astype(np.float64)
+        return m, [x], [(x * np.cos(ang) + np.sin(ang)).astype(np.float32), (x + np.tan(ang)).astype(np.float32)]
     raise SystemExit(f"unknown case {name}")
 
 

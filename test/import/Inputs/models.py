@@ -186,7 +186,8 @@ def large_initializer():
 def resource_collision():
     """Two large initializers whose names sanitize to the same resource key."""
     a = np.arange(40 * 32, dtype=np.float32).reshape(40, 32) / 1000.0
-    nodes = [node("Add", ["w.0", "w_0"], ["s"], name="sum"), node("Add", ["x", "s"], ["y"], name="addx")]
+    # x is added first: an Add of the two constants would be folded into one constant
+    nodes = [node("Add", ["x", "w.0"], ["s"], name="sum"), node("Add", ["s", "w_0"], ["y"], name="addw")]
     return model(nodes, [vi("x", [40, 32])], [vi("y", [40, 32])], [const("w.0", a), const("w_0", -2 * a + 1)])
 
 
@@ -304,6 +305,11 @@ def huge_trilu():
     """A Trilu whose mask constant would be too large: refused, nothing allocated."""
     return model([node("Trilu", ["x"], ["y"], name="big_tril", upper=0)], [vi("x", [2, 8192, 8192])],
                  [vi("y", [2, 8192, 8192])], opset=14)
+
+
+def sin_input():
+    """Sin of a graph input: the graph dialect has no sin (constants fold)."""
+    return model([node("Sin", ["x"], ["y"], name="sin_x")], [vi("x", [4])], [vi("y", [4])])
 
 
 def opset22():
