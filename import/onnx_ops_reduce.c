@@ -188,9 +188,53 @@ static bool convert_layer_norm(OnnxImporter *im) {
   return layer_norm_stats(im, (OcVal){ops[0], t}, axis, onnx_attr_float(im->node, "epsilon", 1e-5f));
 }
 
+/* BatchNormalization with training_mode = 1 (opset 14+): normalized by the batch's
+ * mean and (population) variance over every dim but the channel; the optional
+ * outputs are the running statistics, input * momentum + batch * (1 - momentum). */
+static bool batch_norm_training(OnnxImporter *im) {
+  OcVal x = oc_input(im, 0), in[5];
+  if (!oc_ok(x) || !onnx_require_float(im, &x.t, "the input"))
+    return false;
+  if (x.t.rank < 2)
+    return onnx_node_error(im, "the input must have rank >= 2 (N, C, ...)");
+  int64_t axes[ONNX_MAX_RANK], per_channel[ONNX_MAX_RANK];
+  size_t n = 0;
+  for (size_t d = 0; d < x.t.rank; ++d) {
+    if (d != 1)
+      axes[n++] = (int64_t)d;
+    per_channel[d] = d == 1 ? x.t.dims[1] : 1;
+  }
+  for (size_t i = 1; i < 5; ++i) {
+    in[i] = oc_input(im, i);
+    if (!oc_ok(in[i]))
+      return false;
+    if (in[i].t.rank != 1 || in[i].t.dims[0] != x.t.dims[1] || in[i].t.dtype != x.t.dtype)
+      return onnx_node_error(im, "input #%zu must have shape [%lld] and the input's type", i, (long long)x.t.dims[1]);
+    in[i] = oc_reshape(im, in[i], per_channel, x.t.rank);
+  }
+  double eps = onnx_attr_float(im->node, "epsilon", 1e-5f), momentum = onnx_attr_float(im->node, "momentum", 0.9f);
+  OcVal mean = oc_reduce(im, "reduce_mean", x, axes, n, true);
+  OcVal centered = oc_binary(im, "sub", x, mean);
+  OcVal var = oc_reduce(im, "reduce_mean", oc_binary(im, "mul", centered, centered), axes, n, true);
+  OcVal y = oc_binary(im, "div", centered, oc_unary(im, "sqrt", oc_binary_s(im, "add", var, eps)));
+  y = oc_binary(im, "add", oc_binary(im, "mul", y, in[1]), in[2]);
+  if (!oc_output(im, 0, y))
+    return false;
+  OcVal stats[2] = {mean, var};
+  for (size_t i = 0; i < 2; ++i) {
+    if (im->node->n_output <= i + 1 || !im->node->output[i + 1][0])
+      continue;
+    OcVal running = oc_binary(im, "add", oc_binary_s(im, "mul", in[3 + i], momentum),
+                              oc_binary_s(im, "mul", stats[i], 1.0 - momentum));
+    if (!oc_output(im, i + 1, oc_reshape(im, running, &x.t.dims[1], 1)))
+      return false;
+  }
+  return true;
+}
+
 static bool convert_batch_norm(OnnxImporter *im) {
   if (onnx_attr_int(im->node, "training_mode", 0))
-    return onnx_node_error(im, "training_mode = 1 is not supported (inference only)");
+    return batch_norm_training(im);
   OnnxType t;
   MlirValue ops[5];
   ops[0] = onnx_operand(im, 0, &t);
