@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build the GPU correctness cases on the development machine (no GPU needed):
 #   test/gpu/prepare.sh OUTDIR [BUILD] [--with-workloads]
-# For each module (test/e2e/*.mlir but the xfail ones and user-kernel-linalg, whose
-# non-graph callee the reference interpreter cannot evaluate; examples/mlp.mlir,
+# For each module (test/e2e/*.mlir but the xfail ones, user-kernel-linalg, whose
+# non-graph callee the reference interpreter cannot evaluate, and user-epilogue, whose
+# user kernels with sequential top-level loops the CUDA target refuses: docs/user-kernels.md; examples/mlp.mlir,
 # test/gpu/cases/*.mlir; with --with-workloads also bench/workloads/*.mlir):
 # OUTDIR/STEM/lib.so (braze compile --target=cuda; OUTDIR/STEM/compile.log says why
 # when it fails) and, per public function FUNC, OUTDIR/STEM/FUNC/in*.npy (seeded
@@ -15,7 +16,7 @@ build=${2:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 braze="$build/braze"
-files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
+files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
 case " $* " in *" --with-workloads "*) files="$files $(ls "$root"/bench/workloads/*.mlir)" ;; esac
 mkdir -p "$out/smoke"
 "$braze" compile "$root/test/targets/cuda/Inputs/contract.mlir" --target=cuda --pipeline=cuda-lower --no-header \
