@@ -22,6 +22,7 @@
  *                            or linalg.index
  *   epilogue-input-not-ready another input of the consumer is computed after the call */
 #include "passes/fusion_user.h"
+#include "passes/fusion_user_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -36,30 +37,30 @@
 
 /* ---- small helpers ---- */
 
-static MlirOperation def_of(MlirValue v) {
+MlirOperation fu_def_of(MlirValue v) {
   return mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
 }
 
-static size_t num_uses(MlirValue v) {
+size_t fu_num_uses(MlirValue v) {
   size_t n = 0;
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
     ++n;
   return n;
 }
 
-static MlirOperation first_user(MlirValue v) {
+MlirOperation fu_first_user(MlirValue v) {
   MlirOpOperand u = mlirValueGetFirstUse(v);
   return mlirOpOperandIsNull(u) ? (MlirOperation){NULL} : mlirOpOperandGetOwner(u);
 }
 
-static char *loc_name(MlirLocation loc) {
+char *fu_loc_name(MlirLocation loc) {
   const char *name = NULL;
   size_t len = 0;
   return braze_location_name(loc, &name, &len) ? strndup(name, len) : NULL;
 }
 
 /* The graph ops a loop-level op computes ("add,tanh"), or its op name. */
-static char *op_label(MlirOperation op) {
+char *fu_op_label(MlirOperation op) {
   BrazeStr s = {0};
   MlirAttribute ops = mlirOperationGetAttributeByName(op, braze_ref("braze.ops"));
   for (intptr_t i = 0; !mlirAttributeIsNull(ops) && mlirAttributeIsAArray(ops) && i < mlirArrayAttrGetNumElements(ops);
@@ -93,12 +94,6 @@ static MlirOperation create(const char *name, MlirLocation loc, intptr_t n_opera
 /* The module's symbols, indexed once per graph function (scans per call were
  * quadratic in graphs with thousands of calls): a name's 64-bit hash -> its op. A hash
  * collision only makes a fresh name look taken (the next index is tried). */
-typedef struct {
-  BrazePtrMap index;
-  MlirOperation *ops;
-  size_t count;
-} Symbols;
-
 static uint64_t name_key(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; ++i)
@@ -146,29 +141,7 @@ static MlirOperation symbols_callee(const Symbols *t, MlirOperation call) {
 
 /* ---- one call ---- */
 
-typedef struct {
-  int arg;
-  MlirOperation alloc, to_tensor, copy; /* to_tensor, copy: null when absent */
-  MlirOperation *chain;                 /* absorbed consumers, in order */
-  size_t n_chain;
-  FuOutput rec;
-} Out;
-
-typedef struct {
-  MlirOperation call, callee, func, module;
-  Symbols *syms;
-  const UkInfo *info;
-  MlirValue *tensors; /* the ext kernel's arguments */
-  size_t n_tensors;
-  int *arg_tensor; /* per call operand: index into tensors (inputs), or -1 */
-  int *arg_out;    /* per call operand: index into outs, or -1 */
-  Out *outs;
-  size_t n_outs;
-  MlirValue *extra; /* epilogue inputs (also in tensors), the clone's extra arguments */
-  size_t n_extra;
-} Pack;
-
-static int add_value(MlirValue **list, size_t *n, MlirValue v) {
+int fu_add_value(MlirValue **list, size_t *n, MlirValue v) {
   for (size_t i = 0; i < *n; ++i)
     if (mlirValueEqual((*list)[i], v))
       return (int)i;
@@ -204,7 +177,7 @@ static bool scan_output(Pack *p, Out *o, MlirValue buf) {
       o->to_tensor = user;
     else if (braze_op_is(user, "memref.copy") && !o->copy.ptr && mlirOpOperandGetOperandNumber(u) == 1 &&
              mlirOperationIsBeforeInBlock(user, p->call) &&
-             braze_op_is(def_of(mlirOperationGetOperand(user, 0)), "bufferization.to_buffer"))
+             braze_op_is(fu_def_of(mlirOperationGetOperand(user, 0)), "bufferization.to_buffer"))
       o->copy = user;
     else
       return call_error(p,
@@ -225,14 +198,14 @@ static bool scan_operands(Pack *p) {
   p->arg_out = malloc(((size_t)n + 1) * sizeof *p->arg_out);
   p->outs = calloc((size_t)n + 1, sizeof *p->outs);
   for (intptr_t i = 0; i < n; ++i) {
-    MlirOperation d = def_of(mlirOperationGetOperand(p->call, i));
+    MlirOperation d = fu_def_of(mlirOperationGetOperand(p->call, i));
     const UkArg *a = &p->info->args[i];
     p->arg_tensor[i] = p->arg_out[i] = -1;
     if (braze_op_is(d, "bufferization.to_buffer")) {
       if (a->written || a->atomic)
         return call_error(p, "argument %d is written by the kernel but is %s", (int)i,
                           "a bufferization.to_buffer of a tensor: outputs must be fresh memref.alloc buffers");
-      p->arg_tensor[i] = add_value(&p->tensors, &p->n_tensors, mlirOperationGetOperand(d, 0));
+      p->arg_tensor[i] = fu_add_value(&p->tensors, &p->n_tensors, mlirOperationGetOperand(d, 0));
     } else if (braze_op_is(d, "memref.alloc") && mlirOperationGetNumOperands(d) == 0) {
       Out *o = &p->outs[p->n_outs];
       o->arg = (int)i;
@@ -248,167 +221,9 @@ static bool scan_operands(Pack *p) {
   }
   for (size_t k = 0; k < p->n_outs; ++k)
     if (p->outs[k].copy.ptr)
-      add_value(&p->tensors, &p->n_tensors, mlirOperationGetOperand(def_of(mlirOperationGetOperand(p->outs[k].copy, 0)), 0));
+      fu_add_value(&p->tensors, &p->n_tensors, mlirOperationGetOperand(fu_def_of(mlirOperationGetOperand(p->outs[k].copy, 0)), 0));
   return true;
 }
-
-/* ---- epilogue legality ---- */
-
-static const char *kernel_reason(const FuOptions *o, const UkArg *a, const Out *out) {
-  if (o->disable)
-    return "disabled";
-  if (o->no_user_epilogue)
-    return "user-epilogue-disabled";
-  if (a->read)
-    return "reads-output";
-  if (a->atomic)
-    return "atomic-output";
-  if (a->escapes)
-    return "escaping-output";
-  for (size_t s = 0; s < a->num_stores; ++s)
-    if (a->stores[s].kind == UK_STORE_OTHER)
-      return "masked-store";
-  if (out->copy.ptr)
-    return "initialized-output";
-  return NULL;
-}
-
-static bool all_parallel(MlirOperation g) {
-  MlirAttribute its = mlirOperationGetAttributeByName(g, braze_ref("iterator_types"));
-  for (intptr_t i = 0; !mlirAttributeIsNull(its) && i < mlirArrayAttrGetNumElements(its); ++i) {
-    BrazeStr s = {0};
-    mlirAttributePrint(mlirArrayAttrGetElement(its, i), braze_str_callback, &s);
-    bool par = strstr(braze_str_cstr(&s), "parallel") != NULL;
-    braze_str_free(&s);
-    if (!par)
-      return false;
-  }
-  return true;
-}
-
-static MlirAffineMap map_of(MlirOperation g, intptr_t k) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
-  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, k));
-}
-
-typedef struct {
-  MlirBlock body;
-  bool captures;
-} CaptureCheck;
-
-static bool in_block_tree(MlirBlock body, MlirValue v) {
-  MlirBlock owner = mlirValueIsABlockArgument(v) ? mlirBlockArgumentGetOwner(v)
-                                                 : mlirOperationGetBlock(mlirOpResultGetOwner(v));
-  return mlirBlockEqual(owner, body);
-}
-
-static MlirWalkResult check_captures(MlirOperation op, void *user) {
-  CaptureCheck *c = user;
-  if (braze_op_is(op, "linalg.generic") || braze_op_is(op, "linalg.yield"))
-    return MlirWalkResultAdvance;
-  MlirStringRef name = braze_op_name(op);
-  if (mlirOperationGetNumRegions(op) > 0 || (name.length > 7 && !strncmp(name.data, "linalg.", 7)))
-    c->captures = true; /* regions, linalg.index */
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
-    if (!in_block_tree(c->body, mlirOperationGetOperand(op, i)))
-      c->captures = true;
-  return c->captures ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
-}
-
-/* Whether generic `g` may be applied at the output's stores; `v` is the output tensor. */
-static const char *consumer_reason(const Pack *p, MlirOperation g, MlirValue v) {
-  intptr_t nops = mlirOperationGetNumOperands(g);
-  if (!braze_op_is(g, "linalg.generic") || mlirOperationGetNumResults(g) != 1 || !all_parallel(g) ||
-      !mlirAffineMapIsIdentity(map_of(g, nops - 1)))
-    return "not-pointwise";
-  MlirType rt = mlirValueGetType(mlirOperationGetResult(g, 0)), vt = mlirValueGetType(v);
-  if (!mlirTypeEqual(mlirShapedTypeGetElementType(rt), mlirShapedTypeGetElementType(vt)))
-    return "dtype-mismatch";
-  if (mlirShapedTypeGetRank(rt) != mlirShapedTypeGetRank(vt))
-    return "shape-mismatch";
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(rt); ++d)
-    if (mlirShapedTypeGetDimSize(rt, d) != mlirShapedTypeGetDimSize(vt, d))
-      return "shape-mismatch";
-  for (intptr_t k = 0; k < nops - 1; ++k)
-    if (mlirValueEqual(mlirOperationGetOperand(g, k), v) && !mlirAffineMapIsIdentity(map_of(g, k)))
-      return "layout-mismatch";
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
-  CaptureCheck c = {body, mlirBlockGetNumArguments(body) != nops};
-  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirBlockGetArgument(body, nops - 1))))
-    c.captures = true; /* reads its init */
-  if (!c.captures)
-    mlirOperationWalk(g, check_captures, &c, MlirWalkPreOrder);
-  if (c.captures)
-    return "epilogue-captures";
-  for (intptr_t k = 0; k < nops - 1; ++k) {
-    MlirValue in = mlirOperationGetOperand(g, k);
-    if (mlirValueEqual(in, v))
-      continue;
-    MlirType t = mlirValueGetType(in);
-    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
-      return "not-pointwise";
-    MlirOperation d = def_of(in);
-    if (d.ptr && !mlirOperationIsBeforeInBlock(d, p->call))
-      return "epilogue-input-not-ready";
-  }
-  return NULL;
-}
-
-static void add_epilogue(Out *o, MlirOperation consumer, const char *reason) {
-  FuOutput *r = &o->rec;
-  r->eps = realloc(r->eps, (r->num_eps + 1) * sizeof *r->eps);
-  r->eps[r->num_eps++] = (FuEpilogue){op_label(consumer), mlirOperationGetLocation(consumer),
-                                      loc_name(mlirOperationGetLocation(consumer)), reason};
-}
-
-/* Absorb the chain of consumers of output `o` while legal; record each decision. */
-static void plan_epilogue(Pack *p, Out *o, const FuOptions *opts) {
-  if (!o->to_tensor.ptr)
-    return;
-  MlirValue v = mlirOperationGetResult(o->to_tensor, 0);
-  const char *first_reason = kernel_reason(opts, &p->info->args[o->arg], o);
-  for (;;) {
-    size_t uses = num_uses(v);
-    MlirOperation user = first_user(v);
-    if (uses == 0 || (uses == 1 && braze_op_is(user, "func.return")))
-      return;
-    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-      if (braze_op_is(mlirOpOperandGetOwner(u), "linalg.generic"))
-        user = mlirOpOperandGetOwner(u);
-    const char *reason = o->n_chain == 0 ? first_reason : NULL;
-    if (!reason && uses > 1) {
-      /* A generic reading it twice is one consumer. */
-      bool one = true;
-      for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
-        one = one && mlirOperationEqual(mlirOpOperandGetOwner(u), user);
-      if (!one)
-        reason = "multiple-consumers";
-    }
-    if (!reason)
-      reason = consumer_reason(p, user, v);
-    add_epilogue(o, user, reason);
-    if (reason)
-      return;
-    o->chain = realloc(o->chain, (o->n_chain + 1) * sizeof *o->chain);
-    o->chain[o->n_chain++] = user;
-    for (intptr_t k = 0, n = mlirOperationGetNumOperands(user) - 1; k < n; ++k) {
-      MlirValue in = mlirOperationGetOperand(user, k);
-      if (!mlirValueEqual(in, v)) {
-        add_value(&p->extra, &p->n_extra, in);
-        add_value(&p->tensors, &p->n_tensors, in);
-      }
-    }
-    v = mlirOperationGetResult(user, 0);
-  }
-}
-
-/* The value the graph reads for output o after packing (null: none). */
-static MlirValue final_value(const Out *o) {
-  if (o->n_chain)
-    return mlirOperationGetResult(o->chain[o->n_chain - 1], 0);
-  return o->to_tensor.ptr ? mlirOperationGetResult(o->to_tensor, 0) : (MlirValue){NULL};
-}
-
 
 /* ---- building the clone, the ext kernel and the call ---- */
 
@@ -568,8 +383,8 @@ static MlirOperation make_kernel(Pack *p, const char *name, const char *callee, 
     allocs[k] = mlirOperationGetResult(append(block, mlirOperationClone(o->alloc)), 0);
     if (o->copy.ptr) {
       MlirOperation copy = append(block, mlirOperationClone(o->copy));
-      MlirValue src = mlirOperationGetOperand(def_of(mlirOperationGetOperand(o->copy, 0)), 0);
-      mlirOperationSetOperand(copy, 0, bufs[add_value(&p->tensors, &p->n_tensors, src)]);
+      MlirValue src = mlirOperationGetOperand(fu_def_of(mlirOperationGetOperand(o->copy, 0)), 0);
+      mlirOperationSetOperand(copy, 0, bufs[fu_add_value(&p->tensors, &p->n_tensors, src)]);
       mlirOperationSetOperand(copy, 1, allocs[k]);
     }
   }
@@ -578,7 +393,7 @@ static MlirOperation make_kernel(Pack *p, const char *name, const char *callee, 
   for (int i = 0; i < p->info->num_args; ++i)
     args[i] = p->arg_tensor[i] >= 0 ? bufs[p->arg_tensor[i]] : allocs[p->arg_out[i]];
   for (size_t i = 0; i < p->n_extra; ++i)
-    args[p->info->num_args + i] = bufs[add_value(&p->tensors, &p->n_tensors, p->extra[i])];
+    args[p->info->num_args + i] = bufs[fu_add_value(&p->tensors, &p->n_tensors, p->extra[i])];
   MlirNamedAttribute callee_attr = named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(callee)));
   append(block, create("func.call", loc, (intptr_t)n_args, args, 0, NULL, 1, &callee_attr));
   for (size_t k = 0; k < p->n_outs; ++k) {
@@ -625,7 +440,7 @@ static void erase_if_dead(MlirOperation op) {
   if (!op.ptr)
     return;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
-    if (num_uses(mlirOperationGetResult(op, i)))
+    if (fu_num_uses(mlirOperationGetResult(op, i)))
       return;
   erase(op);
 }
@@ -645,10 +460,10 @@ static void rewrite_graph(Pack *p, const char *kernel, MlirAttribute ops) {
   size_t n_tb = 0;
   for (int i = 0; i < p->info->num_args; ++i)
     if (p->arg_tensor[i] >= 0)
-      to_buffers[n_tb++] = def_of(mlirOperationGetOperand(p->call, i));
+      to_buffers[n_tb++] = fu_def_of(mlirOperationGetOperand(p->call, i));
   for (size_t k = 0; k < p->n_outs; ++k) {
     Out *o = &p->outs[k];
-    MlirValue v = final_value(o);
+    MlirValue v = fu_final_value(o);
     if (v.ptr)
       mlirValueReplaceAllUsesOfWith(v, mlirOperationGetResult(call, (intptr_t)k));
   }
@@ -656,7 +471,7 @@ static void rewrite_graph(Pack *p, const char *kernel, MlirAttribute ops) {
   for (size_t k = 0; k < p->n_outs; ++k) {
     Out *o = &p->outs[k];
     for (size_t c = o->n_chain; c-- > 0;) {
-      MlirOperation init = def_of(mlirOperationGetOperand(o->chain[c], mlirOperationGetNumOperands(o->chain[c]) - 1));
+      MlirOperation init = fu_def_of(mlirOperationGetOperand(o->chain[c], mlirOperationGetNumOperands(o->chain[c]) - 1));
       erase(o->chain[c]);
       if (init.ptr && braze_op_is(init, "tensor.empty"))
         erase_if_dead(init);
@@ -664,7 +479,7 @@ static void rewrite_graph(Pack *p, const char *kernel, MlirAttribute ops) {
     if (o->to_tensor.ptr)
       erase(o->to_tensor);
     if (o->copy.ptr) {
-      to_buffers[n_tb++] = def_of(mlirOperationGetOperand(o->copy, 0));
+      to_buffers[n_tb++] = fu_def_of(mlirOperationGetOperand(o->copy, 0));
       erase(o->copy);
     }
     erase(o->alloc);
@@ -696,7 +511,7 @@ static FuCall *new_record(FuRecords *rec, const Pack *p) {
   memset(c, 0, sizeof *c);
   c->callee = strdup(p->info->name);
   c->loc = mlirOperationGetLocation(p->call);
-  c->loc_name = loc_name(c->loc);
+  c->loc_name = fu_loc_name(c->loc);
   BrazeStr s = {0};
   uk_info_print(p->info, &s);
   c->analysis = strdup(braze_str_cstr(&s));
@@ -810,7 +625,7 @@ static bool pack_call(Symbols *syms, MlirOperation func, MlirOperation call, Mli
   }
   int64_t score = 0;
   for (size_t k = 0; k < p.n_outs; ++k) {
-    plan_epilogue(&p, &p.outs[k], o);
+    fu_plan_epilogue(&p, &p.outs[k], o);
     for (size_t c = 0; c < p.outs[k].n_chain; ++c)
       score += tensor_bytes(mlirValueGetType(mlirOperationGetResult(p.outs[k].chain[c], 0)));
   }
@@ -843,7 +658,7 @@ static bool pack_call(Symbols *syms, MlirOperation func, MlirOperation call, Mli
 static void unfold_buffer_reuse(MlirOperation call, const UkInfo *info) {
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(call); i < n && i < info->num_args; ++i) {
     MlirValue buf = mlirOperationGetOperand(call, i);
-    if (!braze_op_is(def_of(buf), "memref.alloc"))
+    if (!braze_op_is(fu_def_of(buf), "memref.alloc"))
       continue;
     MlirOperation writer = {NULL}, tt = {NULL};
     for (MlirOpOperand u = mlirValueGetFirstUse(buf); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
@@ -876,7 +691,7 @@ static void unfold_buffer_reuse(MlirOperation call, const UkInfo *info) {
       mlirOperationSetOperand(call, i, src);
       continue;
     }
-    MlirOperation fresh = mlirOperationClone(def_of(buf));
+    MlirOperation fresh = mlirOperationClone(fu_def_of(buf));
     mlirBlockInsertOwnedOperationBefore(block, call, fresh);
     MlirValue nb = mlirOperationGetResult(fresh, 0), copy_ops[2] = {src, nb};
     mlirBlockInsertOwnedOperationBefore(block, call, create("memref.copy", loc, 2, copy_ops, 0, NULL, 0, NULL));
