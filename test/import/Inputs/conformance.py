@@ -119,7 +119,7 @@ def run_test(test_dir, out_dir, braze, targets):
     mlir = os.path.join(work, "model.mlir")
     try:
         p = subprocess.run([braze, "import", os.path.join(test_dir, "model.onnx"), "-o", mlir],
-                           capture_output=True, text=True, timeout=TIMEOUT_S)
+                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return "crash", "import timed out"
     if crashed(p):
@@ -139,7 +139,7 @@ def run_test(test_dir, out_dir, braze, targets):
             if npys:
                 cmd += ["--inputs", ",".join(npys)]
             try:
-                p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
+                p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
             except subprocess.TimeoutExpired:
                 return "crash", f"run --target {target} timed out"
             if crashed(p):
