@@ -65,7 +65,7 @@ def encoder_layer(norm_first):
                                             batch_first=True, norm_first=norm_first)
 
 
-# name, module factory, example inputs, opset
+# name, module factory, example inputs, opset[, dynamic axes of in0/out0]
 MODELS = [
     ("mlp", Mlp, lambda: (torch.randn(4, 16),), 13),
     ("attention", Attention, lambda: (torch.randn(2, 5, 32),), 14),
@@ -73,11 +73,14 @@ MODELS = [
     ("pad_cumsum_onehot", PadCumsum, lambda: (torch.randn(2, 3, 8), torch.randint(0, 5, (2, 3))), 13),
     ("encoder_layer_opset13", lambda: encoder_layer(False), lambda: (torch.randn(2, 5, 32),), 13),
     ("encoder_layer_opset17", lambda: encoder_layer(True), lambda: (torch.randn(2, 5, 32),), 17),
+    # batch and sequence exported as symbolic dims: imported with --shape in0=3x7x32
+    ("encoder_layer_dynamic", lambda: encoder_layer(False), lambda: (torch.randn(3, 7, 32),), 17,
+     {0: "batch", 1: "seq"}),
 ]
 
 
 def export(out):
-    for name, make, make_inputs, opset in MODELS:
+    for name, make, make_inputs, opset, *dynamic in MODELS:
         torch.manual_seed(0)
         module = make().eval()
         inputs = make_inputs()
@@ -85,8 +88,10 @@ def export(out):
         os.makedirs(d, exist_ok=True)
         # Exported with autograd on: in no_grad eval mode attention takes a fused fast
         # path (aten::_native_multi_head_attention) that torch 1.13 cannot export.
+        axes = {"in0": dynamic[0], "out0": dynamic[0]} if dynamic else None
         torch.onnx.export(module, inputs, os.path.join(d, "model.onnx"), opset_version=opset,
-                          input_names=[f"in{i}" for i in range(len(inputs))], output_names=["out0"])
+                          input_names=[f"in{i}" for i in range(len(inputs))], output_names=["out0"],
+                          dynamic_axes=axes)
         with torch.no_grad():
             outputs = module(*inputs)
         for i, x in enumerate(inputs):
