@@ -43,43 +43,10 @@ MlirValue tm_splat(TmEmit *E, CgBuilder *b, MlirType elem, double value) {
   return cg_constant(b, mlirDenseElementsAttrSplatGet(vt, s));
 }
 
-/* scf.for lb..ub with any number of iter_args (cg_for holds at most 8). */
-MlirOperation tm_for(CgBuilder *b, MlirValue lb, MlirValue ub, int n_iter, const MlirValue *inits, CgBuilder *body,
-                     MlirValue *iv, MlirValue *iter) {
-  MlirValue operands[3 + TM_MAX_ROWS * TM_MAX_VECS];
-  MlirType types[1 + TM_MAX_ROWS * TM_MAX_VECS];
-  MlirLocation locs[1 + TM_MAX_ROWS * TM_MAX_VECS];
-  operands[0] = lb;
-  operands[1] = ub;
-  operands[2] = cg_index(b, 1);
-  types[0] = cg_index_type(b->ctx);
-  for (int i = 0; i <= n_iter; ++i)
-    locs[i] = b->loc;
-  for (int i = 0; i < n_iter; ++i) {
-    operands[3 + i] = inits[i];
-    types[1 + i] = mlirValueGetType(inits[i]);
-  }
-  MlirBlock block = mlirBlockCreate(1 + n_iter, types, locs);
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.for"), b->loc);
-  mlirOperationStateAddOperands(&st, 3 + n_iter, operands);
-  if (n_iter)
-    mlirOperationStateAddResults(&st, n_iter, types + 1);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
-  *body = cg_builder_at_end(block, b->loc);
-  body->pool = b->pool;
-  *iv = mlirBlockGetArgument(block, 0);
-  for (int i = 0; i < n_iter; ++i)
-    iter[i] = mlirBlockGetArgument(block, 1 + i);
-  return op;
-}
-
 /* A loop without results whose body is terminated; *body inserts before the yield. */
 MlirValue tm_range(CgBuilder *b, MlirValue lb, MlirValue ub, CgBuilder *body) {
   MlirValue iv;
-  tm_for(b, lb, ub, 0, NULL, body, &iv, NULL);
+  cg_for(b, lb, ub, 0, NULL, body, &iv, NULL);
   body->before = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
   return iv;
 }
@@ -286,7 +253,7 @@ static void k_loop(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const Mli
   CgBuilder kb;
   MlirValue kk, iter[TM_MAX_ROWS * TM_MAX_VECS], cur[TM_MAX_ROWS * TM_MAX_VECS];
   bool plain = unroll == 1; /* k itself is the induction variable */
-  MlirOperation loop = tm_for(b, cg_index(b, plain ? lo : 0), cg_index(b, plain ? hi : (hi - lo) / unroll), n_acc,
+  MlirOperation loop = cg_for(b, cg_index(b, plain ? lo : 0), cg_index(b, plain ? hi : (hi - lo) / unroll), n_acc,
                               acc, &kb, &kk, iter);
   memcpy(cur, iter, (size_t)n_acc * sizeof *cur);
   MlirValue base = plain ? kk

@@ -25,8 +25,6 @@ bool tm_build_signature(TmEmit *E);
 void tm_bind_values(TmEmit *E);
 MlirType tm_vec(TmEmit *E, MlirType elem);
 MlirValue tm_splat(TmEmit *E, CgBuilder *b, MlirType elem, double value);
-MlirOperation tm_for(CgBuilder *b, MlirValue lb, MlirValue ub, int n_iter, const MlirValue *inits, CgBuilder *body,
-                     MlirValue *iv, MlirValue *iter);
 MlirValue tm_range(CgBuilder *b, MlirValue lb, MlirValue ub, CgBuilder *body);
 MlirValue tm_index_op(CgBuilder *b, const char *name, MlirValue x, MlirValue y);
 /* arith.cmpi with the integer predicate (0 eq, 6 ult, 7 ule, ...). */

@@ -136,22 +136,23 @@ static void create_gpu_func(CuKernel *K) {
   K->bid = cu_gpu_id(&K->fb, "gpu.block_id");
 }
 
-/* The declaration the graph conversion calls: the kernel's memref signature. */
-static void replace_by_declaration(CuKernel *K) {
-  MlirContext ctx = K->ctx;
-  MlirType fty = mlirFunctionTypeGet(ctx, K->n_in + K->n_out, K->arg_types, 0, NULL);
+/* `old` replaced by the declaration the graph conversion calls: the kernel's memref
+ * signature (n_args types, the first n_in inputs); codegen.c erases it after the launches. */
+void cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in) {
+  MlirContext ctx = mlirOperationGetContext(old);
+  MlirType fty = mlirFunctionTypeGet(ctx, n_args, types, 0, NULL);
   MlirNamedAttribute attrs[4] = {
-      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(K->old, braze_ref("sym_name"))),
+      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(old, braze_ref("sym_name"))),
       cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
       cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
-      cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), K->n_in)),
+      cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n_in)),
   };
   MlirRegion empty = mlirRegionCreate();
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(K->old));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(old));
   mlirOperationStateAddAttributes(&st, 4, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &empty);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(K->old), K->old, mlirOperationCreate(&st));
-  mlirOperationDestroy(K->old);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, mlirOperationCreate(&st));
+  mlirOperationDestroy(old);
 }
 
 static const char *shape_name(CuShape s) {
@@ -185,7 +186,7 @@ static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOpt
     if (ok && opts->remarks)
       remark(&K);
     if (ok)
-      replace_by_declaration(&K);
+      cu_replace_by_declaration(K.old, K.n_in + K.n_out, K.arg_types, K.n_in);
     else
       mlirOperationDestroy(K.fn);
   }

@@ -178,6 +178,11 @@ MlirValue cu_select(CgBuilder *b, MlirValue c, MlirValue x, MlirValue y);
 /* dims of `n` extents from a flat index (row-major). */
 void cu_delinearize(CgBuilder *b, MlirValue flat, int n, const int64_t *ext, MlirValue *out);
 
+/* ---- codegen.c ---- */
+/* `old` replaced by a declaration with the kernel's memref signature (n_args types, the
+ * first n_in inputs), which the graph conversion calls; erased after the launches. */
+void cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in);
+
 /* ---- codegen_consts.c ---- */
 /* Non-splat tensor constants of `kernel` become trailing arguments passed by its callers. */
 void cu_hoist_constants(MlirOperation module, MlirOperation kernel);

@@ -275,24 +275,6 @@ static void emit_body(const UserKernel *u, MlirBlock entry, int block, int64_t t
   free(m.to);
 }
 
-/* The declaration the graph conversion calls (codegen.c erases it after the launches). */
-static void replace_by_declaration(const UserKernel *u) {
-  MlirContext ctx = mlirOperationGetContext(u->ext);
-  MlirType fty = mlirFunctionTypeGet(ctx, u->n_in + u->n_out, u->types, 0, NULL);
-  MlirNamedAttribute attrs[4] = {
-      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(u->ext, braze_ref("sym_name"))),
-      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
-      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
-      cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), u->n_in)),
-  };
-  MlirRegion empty = mlirRegionCreate();
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(u->ext));
-  mlirOperationStateAddAttributes(&st, 4, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &empty);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(u->ext), u->ext, mlirOperationCreate(&st));
-  mlirOperationDestroy(u->ext);
-}
-
 int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperation gpu_module,
                            const CuOptions *opts) {
   if (!is_ext(func))
@@ -318,6 +300,6 @@ int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperati
                       cname, (int)mlirStringAttrGetValue(mlirOperationGetAttributeByName(u.callee, braze_ref("sym_name"))).length,
                       mlirStringAttrGetValue(mlirOperationGetAttributeByName(u.callee, braze_ref("sym_name"))).data,
                       (long long)total, (long long)grid, block);
-  replace_by_declaration(&u);
+  cu_replace_by_declaration(u.ext, u.n_in + u.n_out, u.types, u.n_in);
   return 1;
 }
