@@ -177,6 +177,6 @@ bool onnx_broadcast(OnnxImporter *im, const OnnxType *a, const OnnxType *b, Onnx
 bool onnx_require_float(OnnxImporter *im, const OnnxType *t, const char *what) {
   if (onnx_dtype_is_float(t->dtype))
     return true;
-  return onnx_node_error(im, "%s must be a float tensor (f32, f16, bf16), not %s", what,
+  return onnx_node_error(im, "%s must be a float tensor (f32, f64, f16, bf16), not %s", what,
                          onnx_dtype_name(t->dtype));
 }

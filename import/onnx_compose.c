@@ -184,6 +184,7 @@ OcVal oc_const_ints(OnnxImporter *im, const OnnxType *type, const int64_t *value
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT64: memcpy(bytes + 8 * i, &v, 8); break;
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: { int32_t x = (int32_t)v; memcpy(bytes + 4 * i, &x, 4); break; }
     case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: { float x = (float)v; memcpy(bytes + 4 * i, &x, 4); break; }
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: { double x = (double)v; memcpy(bytes + 8 * i, &x, 8); break; }
     default: bytes[i] = v != 0; break;
     }
   }
@@ -211,11 +212,14 @@ OcVal oc_iota(OnnxImporter *im, int32_t dtype, const int64_t *dims, size_t rank,
 OcVal oc_floor(OnnxImporter *im, OcVal x) {
   if (!oc_ok(x))
     return oc_null;
-  /* Below 2^23 in magnitude the value fits an i32 and truncation is exact; at or
-   * above it (and for inf, NaN) every float is its own floor. */
-  OcVal small = oc_cmp_s(im, "lt", oc_unary(im, "abs", x), 8388608.0);
+  /* Below 2^23 in magnitude (f64: 2^52, through i64) the value fits the integer
+   * type and truncation is exact; at or above it (and for inf, NaN) every float is
+   * its own floor. */
+  bool wide = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE;
+  OcVal small = oc_cmp_s(im, "lt", oc_unary(im, "abs", x), wide ? 4503599627370496.0 : 8388608.0);
   OcVal safe = oc_select(im, small, x, oc_scalar(im, x.t.dtype, 0.0));
-  OcVal trunc = oc_cast(im, oc_cast(im, safe, ONNX__TENSOR_PROTO__DATA_TYPE__INT32), x.t.dtype);
+  int32_t via = wide ? ONNX__TENSOR_PROTO__DATA_TYPE__INT64 : ONNX__TENSOR_PROTO__DATA_TYPE__INT32;
+  OcVal trunc = oc_cast(im, oc_cast(im, safe, via), x.t.dtype);
   OcVal above = oc_cast(im, oc_cmp(im, "gt", trunc, safe), x.t.dtype);
   return oc_select(im, small, oc_binary(im, "sub", trunc, above), x);
 }

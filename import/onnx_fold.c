@@ -13,6 +13,7 @@
 
 enum {
   DT_FLOAT = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,
+  DT_DOUBLE = ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE,
   DT_INT32 = ONNX__TENSOR_PROTO__DATA_TYPE__INT32,
   DT_INT64 = ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
   DT_BOOL = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL,
@@ -24,11 +25,12 @@ enum { FOLD_FLOAT_LIMIT = 16 };
 
 static bool is_int_like(int32_t dtype) { return dtype == DT_INT32 || dtype == DT_INT64 || dtype == DT_BOOL; }
 
-/* Element i of constant data as a double (f32, ints, bool). */
+/* Element i of constant data as a double (f32, f64, ints, bool). */
 static double get_f(const OnnxValue *v, int64_t i) {
   const unsigned char *p = v->data.data;
   switch (v->type.dtype) {
   case DT_FLOAT: { float x; memcpy(&x, p + 4 * i, 4); return x; }
+  case DT_DOUBLE: { double x; memcpy(&x, p + 8 * i, 8); return x; }
   case DT_INT32: { int32_t x; memcpy(&x, p + 4 * i, 4); return x; }
   case DT_INT64: { int64_t x; memcpy(&x, p + 8 * i, 8); return (double)x; }
   default: return p[i] != 0;
@@ -413,7 +415,7 @@ static bool convert_constant_of_shape(OnnxImporter *im) {
   if (count > ONNX_FOLD_LIMIT) { /* too large to keep as data: a splat in the graph */
     double v = 0;
     OnnxValue tmp = {.type = {.dtype = t.dtype}, .data = {.data = value, .nbytes = size}};
-    if (t.dtype == DT_FLOAT || is_int_like(t.dtype))
+    if (t.dtype == DT_FLOAT || t.dtype == DT_DOUBLE || is_int_like(t.dtype))
       v = get_f(&tmp, 0);
     else if (memcmp(value, (unsigned char[8]){0}, size) != 0)
       return onnx_node_error(im, "a large non-zero %s fill is not supported", onnx_dtype_name(t.dtype));

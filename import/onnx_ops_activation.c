@@ -127,7 +127,7 @@ static bool convert_ceil(OnnxImporter *im) {
 
 /* Round, halves to even: r = floor(x + 1/2); when x + 1/2 was exactly an integer
  * (a tie) and r is odd, r - 1. x + 1/2 is exact below 2^(p-1) for a p-bit
- * significand (f32 2^22, f16 2^10, bf16 2^7); from 2^(p-1) on every value is an
+ * significand (f32 2^22, f64 2^52, f16 2^10, bf16 2^7); from 2^(p-1) on every value is an
  * integer already and is kept. */
 static bool convert_round(OnnxImporter *im) {
   OcVal x = float_input(im);
@@ -135,6 +135,7 @@ static bool convert_round(OnnxImporter *im) {
     return false;
   double exact_below = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16    ? 1024.0
                        : x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16 ? 128.0
+                       : x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE   ? 4503599627370496.0
                                                                               : 4194304.0;
   OcVal small = oc_cmp_s(im, "lt", oc_unary(im, "abs", x), exact_below);
   OcVal up = oc_binary_s(im, "add", x, 0.5);

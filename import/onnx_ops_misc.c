@@ -304,6 +304,8 @@ static bool convert_pad(OnnxImporter *im) {
         float f;
         memcpy(&f, p, 4);
         value = f;
+      } else if (v->type.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE) {
+        memcpy(&value, p, 8);
       } else if (v->type.dtype == DT_INT64) {
         int64_t i;
         memcpy(&i, p, 8);

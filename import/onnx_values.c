@@ -16,12 +16,14 @@ enum {
   DT_BOOL = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL,
   DT_FLOAT16 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16,
   DT_BFLOAT16 = ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16,
+  DT_DOUBLE = ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE,
 };
 
 
 MlirType onnx_element_type(MlirContext ctx, int32_t dtype) {
   switch (dtype) {
   case DT_FLOAT: return mlirF32TypeGet(ctx);
+  case DT_DOUBLE: return mlirF64TypeGet(ctx);
   case DT_FLOAT16: return mlirF16TypeGet(ctx);
   case DT_BFLOAT16: return mlirBF16TypeGet(ctx);
   case DT_INT32: return mlirIntegerTypeGet(ctx, 32);
@@ -40,7 +42,7 @@ const char *onnx_dtype_name(int32_t dtype) {
 size_t onnx_dtype_size(int32_t dtype) {
   switch (dtype) {
   case DT_FLOAT: case DT_INT32: return 4;
-  case DT_INT64: return 8;
+  case DT_INT64: case DT_DOUBLE: return 8;
   case DT_FLOAT16: case DT_BFLOAT16: return 2;
   case DT_BOOL: return 1;
   default: return 0;
@@ -48,7 +50,7 @@ size_t onnx_dtype_size(int32_t dtype) {
 }
 
 bool onnx_dtype_is_float(int32_t dtype) {
-  return dtype == DT_FLOAT || dtype == DT_FLOAT16 || dtype == DT_BFLOAT16;
+  return dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_FLOAT16 || dtype == DT_BFLOAT16;
 }
 
 MlirType onnx_tensor_type(MlirContext ctx, const OnnxType *t) {
@@ -66,6 +68,7 @@ int64_t onnx_num_elements(const OnnxType *t) {
 static const char *short_dtype(int32_t dtype) {
   switch (dtype) {
   case DT_FLOAT: return "f32";
+  case DT_DOUBLE: return "f64";
   case DT_FLOAT16: return "f16";
   case DT_BFLOAT16: return "bf16";
   case DT_INT32: return "i32";
@@ -108,11 +111,14 @@ void onnx_data_free(OnnxData *d) {
   *d = (OnnxData){0};
 }
 
-/* Typed (non-raw) storage: float_data, int32_data (i32, f16/bf16 bits, bool) or
- * int64_data, converted to the dense layout. */
+/* Typed (non-raw) storage: float_data, double_data, int32_data (i32, f16/bf16 bits,
+ * bool) or int64_data, converted to the dense layout. */
 static bool decode_typed(OnnxImporter *im, const Onnx__TensorProto *t, const char *what,
                          int32_t dtype, size_t count, OnnxData *data) {
-  size_t have = dtype == DT_FLOAT ? t->n_float_data : dtype == DT_INT64 ? t->n_int64_data : t->n_int32_data;
+  size_t have = dtype == DT_FLOAT    ? t->n_float_data
+                : dtype == DT_DOUBLE ? t->n_double_data
+                : dtype == DT_INT64  ? t->n_int64_data
+                                     : t->n_int32_data;
   if (have != count)
     return onnx_file_error(im, "%s holds %zu values, its shape needs %zu", what, have, count);
   size_t size = onnx_dtype_size(dtype);
@@ -120,6 +126,8 @@ static bool decode_typed(OnnxImporter *im, const Onnx__TensorProto *t, const cha
   for (size_t i = 0; i < count; ++i) {
     if (dtype == DT_FLOAT) {
       memcpy(out + i * 4, &t->float_data[i], 4);
+    } else if (dtype == DT_DOUBLE) {
+      memcpy(out + i * 8, &t->double_data[i], 8);
     } else if (dtype == DT_INT64) {
       memcpy(out + i * 8, &t->int64_data[i], 8);
     } else if (dtype == DT_INT32) {

@@ -85,7 +85,7 @@ bool ref_same_shape(const BrazeHostTensor *a, const BrazeHostTensor *b) {
 bool ref_require_float(MlirOperation op, const BrazeHostTensor *t, const char *what) {
   if (braze_dtype_is_float(t->dtype))
     return true;
-  return ref_fail(op, "%s must have a float element type (f32, f16, bf16), got %s", what, ref_type_str(t));
+  return ref_fail(op, "%s must have a float element type (f32, f64, f16, bf16), got %s", what, ref_type_str(t));
 }
 
 bool ref_require_dtype(MlirOperation op, const BrazeHostTensor *t, BrazeDType dtype, const char *what) {

@@ -8,7 +8,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
-static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1"};
+static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64"};
 
 const char *braze_dtype_str(BrazeDType dtype) { return dtype_names[dtype]; }
 
@@ -23,7 +23,8 @@ bool braze_dtype_parse(const char *name, BrazeDType *out) {
 }
 
 bool braze_dtype_is_float(BrazeDType dtype) {
-  return dtype == BRAZE_DTYPE_F32 || dtype == BRAZE_DTYPE_F16 || dtype == BRAZE_DTYPE_BF16;
+  return dtype == BRAZE_DTYPE_F32 || dtype == BRAZE_DTYPE_F16 || dtype == BRAZE_DTYPE_BF16 ||
+         dtype == BRAZE_DTYPE_F64;
 }
 
 size_t braze_dtype_size(BrazeDType dtype) {
@@ -34,6 +35,7 @@ size_t braze_dtype_size(BrazeDType dtype) {
   case BRAZE_DTYPE_I32: return 4;
   case BRAZE_DTYPE_I64: return 8;
   case BRAZE_DTYPE_I1: return 1;
+  case BRAZE_DTYPE_F64: return 8;
   }
   return 0;
 }
@@ -41,6 +43,8 @@ size_t braze_dtype_size(BrazeDType dtype) {
 bool braze_dtype_from_mlir(MlirType e, BrazeDType *out) {
   if (mlirTypeIsAF32(e))
     *out = BRAZE_DTYPE_F32;
+  else if (mlirTypeIsAF64(e))
+    *out = BRAZE_DTYPE_F64;
   else if (mlirTypeIsAF16(e))
     *out = BRAZE_DTYPE_F16;
   else if (mlirTypeIsABF16(e))
@@ -97,6 +101,7 @@ double braze_dtype_round(double v, BrazeDType dtype) {
   case BRAZE_DTYPE_I32: return wrap_signed(v, 32);
   case BRAZE_DTYPE_I64: return wrap_signed(v, 64);
   case BRAZE_DTYPE_I1: return fabs(wrap_signed(v, 1)); /* 0 or 1 (two's complement -1) */
+  case BRAZE_DTYPE_F64: return v;
   }
   return v;
 }
@@ -243,6 +248,7 @@ void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
       break;
     }
     case BRAZE_DTYPE_I1: out[i] = v != 0.0; break;
+    case BRAZE_DTYPE_F64: memcpy(out + 8 * i, &v, 8); break;
     }
   }
 }
@@ -259,6 +265,7 @@ void braze_tensor_unpack(BrazeHostTensor *t, const void *raw) {
     case BRAZE_DTYPE_I32: { int32_t x; memcpy(&x, in + 4 * i, 4); v = x; break; }
     case BRAZE_DTYPE_I64: { int64_t x; memcpy(&x, in + 8 * i, 8); v = (double)x; break; }
     case BRAZE_DTYPE_I1: v = in[i] != 0; break;
+    case BRAZE_DTYPE_F64: memcpy(&v, in + 8 * i, 8); break;
     }
     t->data[i] = v;
   }

@@ -23,6 +23,7 @@ typedef enum {
   BRAZE_DTYPE_I32,
   BRAZE_DTYPE_I64,
   BRAZE_DTYPE_I1,
+  BRAZE_DTYPE_F64,
 } BrazeDType;
 
 /* Highest rank a host tensor holds (same bound as BRAZE_MAX_RANK in graph.h). */
@@ -35,19 +36,19 @@ typedef struct {
   double *data; /* owned; freed by braze_tensor_free */
 } BrazeHostTensor;
 
-/* "f32", "f16", "bf16", "i32", "i64", "i1". */
+/* "f32", "f16", "bf16", "i32", "i64", "i1", "f64". */
 const char *braze_dtype_str(BrazeDType dtype);
 /* Parse one of the names above; false for anything else. */
 bool braze_dtype_parse(const char *name, BrazeDType *out);
 bool braze_dtype_is_float(BrazeDType dtype);
-/* Bytes per element in the native encoding (float, uint16_t bits, int32_t,
+/* Bytes per element in the native encoding (float, double, uint16_t bits, int32_t,
  * int64_t, one byte 0/1 for i1): what the compiled ABI and .npy files use. */
 size_t braze_dtype_size(BrazeDType dtype);
 /* The dtype of an MLIR element type; false for unsupported types. */
 bool braze_dtype_from_mlir(MlirType element, BrazeDType *out);
 
 /* Round an exact value to the nearest value of `dtype` (stored back as a double):
- * f32/f16/bf16 round to nearest even (overflow gives +-inf, NaN stays NaN);
+ * f64 is the identity; f32/f16/bf16 round to nearest even (overflow gives +-inf, NaN stays NaN);
  * i32/i64 truncate toward zero then wrap as two's complement; i1 wraps modulo 2.
  * Callers wanting C-style `x != 0` conversion to i1 (cast) do that first. */
 double braze_dtype_round(double value, BrazeDType dtype);

@@ -17,7 +17,8 @@
 /* The ABI's dtype codes are the host tensors' dtypes: tools convert by value. */
 _Static_assert(BRAZE_RT_F32 == (int)BRAZE_DTYPE_F32 && BRAZE_RT_F16 == (int)BRAZE_DTYPE_F16 &&
                    BRAZE_RT_BF16 == (int)BRAZE_DTYPE_BF16 && BRAZE_RT_I32 == (int)BRAZE_DTYPE_I32 &&
-                   BRAZE_RT_I64 == (int)BRAZE_DTYPE_I64 && BRAZE_RT_I1 == (int)BRAZE_DTYPE_I1,
+                   BRAZE_RT_I64 == (int)BRAZE_DTYPE_I64 && BRAZE_RT_I1 == (int)BRAZE_DTYPE_I1 &&
+                   BRAZE_RT_F64 == (int)BRAZE_DTYPE_F64,
                "ABI dtype codes must match support/tensor.h");
 
 static MlirBlock module_body(MlirOperation module) {
@@ -116,6 +117,8 @@ bool braze_entries_capture(MlirOperation module, BrazeEntrySet *out) {
 static int dtype_code(MlirType t) {
   if (mlirTypeIsAF32(t))
     return BRAZE_RT_F32;
+  if (mlirTypeIsAF64(t))
+    return BRAZE_RT_F64;
   if (mlirTypeIsAF16(t))
     return BRAZE_RT_F16;
   if (mlirTypeIsABF16(t))
@@ -209,8 +212,8 @@ static bool finalize_one(MlirOperation module, BrazeEntrySig *sig) {
   for (intptr_t i = 0; i < n; ++i) {
     if (!read_memref_arg(mlirFunctionTypeGetInput(type, i), &sig->args[i])) {
       braze_emit_error(loc,
-                       "entry '%s' argument %lld: the C ABI needs a static memref of f32, f16, bf16, i32, "
-                       "i64 or i1 with the identity layout",
+                       "entry '%s' argument %lld: the C ABI needs a static memref of f32, f64, f16, bf16, "
+                       "i32, i64 or i1 with the identity layout",
                        sig->name, (long long)i);
       return false;
     }

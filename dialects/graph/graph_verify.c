@@ -119,7 +119,9 @@ GvText gv_type(MlirType type) {
 
 /* ---- type predicates ---- */
 
-bool gv_is_float(MlirType elt) { return mlirTypeIsAF32(elt) || mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt); }
+bool gv_is_float(MlirType elt) {
+  return mlirTypeIsAF32(elt) || mlirTypeIsAF64(elt) || mlirTypeIsAF16(elt) || mlirTypeIsABF16(elt);
+}
 
 bool gv_is_i1(MlirType elt) {
   return mlirTypeIsAInteger(elt) && mlirIntegerTypeIsSignless(elt) && mlirIntegerTypeGetWidth(elt) == 1;
@@ -199,7 +201,7 @@ static bool load_tensor(const GvOp *v, MlirType type, const char *what, GvTensor
   t->elt = mlirShapedTypeGetElementType(type);
   t->rank = mlirShapedTypeGetRank(type);
   if (!is_supported_element(t->elt))
-    return gv_fail(v, "%s has element type %s; expected one of f32, f16, bf16, i32, i64, i1", what,
+    return gv_fail(v, "%s has element type %s; expected one of f32, f64, f16, bf16, i32, i64, i1", what,
                    gv_type(t->elt).s);
   if (t->rank > BRAZE_MAX_RANK)
     return gv_fail(v, "%s has rank %lld; braze supports rank <= %d", what, (long long)t->rank,
@@ -214,7 +216,7 @@ static bool load_tensor(const GvOp *v, MlirType type, const char *what, GvTensor
 static bool check_float(const GvOp *v, const GvTensor *t, const char *what) {
   if (gv_is_float(t->elt))
     return true;
-  return gv_fail(v, "%s has element type %s; expected a float type (f32, f16, bf16)", what,
+  return gv_fail(v, "%s has element type %s; expected a float type (f32, f64, f16, bf16)", what,
                  gv_type(t->elt).s);
 }
 

@@ -133,6 +133,9 @@ static const char *read_contraction(TmPlan *p, MlirOperation op) {
   for (intptr_t d = 0; d < nd; ++d)
     if (iterator_is_reduction(iters, d) != (d == nd - 1))
       return "reduction-not-innermost";
+  /* The tiles accumulate in f32 registers: a wider (f64) product is not theirs. */
+  if (mlirTypeIsAF64(mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, 2)))))
+    return "contraction-dtype";
   if (!contraction_body_ok(op))
     return "contraction-body";
   p->nb = (int)nd - 3;

@@ -1,12 +1,20 @@
 // Element types other than f32 through the whole pipeline: f16 and bf16 (bounds 1e-2
 // and 5e-2: the reference rounds every op to the type, compiled code may not), i32
-// and i64 arithmetic (exact), i1 logic via cmp/select (exact).
+// and i64 arithmetic (exact), i1 logic via cmp/select (exact), f64 (bound 1e-9: the
+// reference computes in double as well; math-approx leaves f64 math to libm, and the
+// matmul template refuses f64 products, which stay loop nests computed in f64).
 // RUN: braze check %s --seed 29 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @half out1 7xf16
 // CHECK: PASS @bfloat out0 37x7xbf16
 // CHECK: PASS @ints out2 1000x37xi64
 // CHECK: PASS @bools out0 7x37xi1
+// CHECK: PASS @double_pointwise out1 7xf64 {{.*}}(bound 1e-09)
+// CHECK: PASS @double_norms out1 100x37xf64
+// CHECK: PASS @double_matmul out0 50x70xf64
+// CHECK: PASS @double_casts out0 9x5xf64
+// CHECK: PASS @double_casts out1 9x5xf32
+// CHECK: PASS @double_casts out2 9x5xi32
 // CHECK: check passed
 
 func.func @half(%a: tensor<7x37xf16>, %b: tensor<37xf16>) -> (tensor<7x37xf16>, tensor<7xf16>) {
@@ -36,4 +44,33 @@ func.func @bools(%p: tensor<7x37xi1>, %a: tensor<7x37xf32>) -> (tensor<7x37xi1>,
   %both = "graph.select"(%p, %q, %p) : (tensor<7x37xi1>, tensor<7x37xi1>, tensor<7x37xi1>) -> tensor<7x37xi1>
   %r = "graph.select"(%both, %a, %z) : (tensor<7x37xi1>, tensor<7x37xf32>, tensor<f32>) -> tensor<7x37xf32>
   return %both, %r : tensor<7x37xi1>, tensor<7x37xf32>
+}
+
+func.func @double_pointwise(%a: tensor<7x37xf64>, %b: tensor<37xf64>) -> (tensor<7x37xf64>, tensor<7xf64>) {
+  %0 = "graph.mul"(%a, %b) : (tensor<7x37xf64>, tensor<37xf64>) -> tensor<7x37xf64>
+  %e = "graph.exp"(%0) : (tensor<7x37xf64>) -> tensor<7x37xf64>
+  %t = "graph.tanh"(%e) : (tensor<7x37xf64>) -> tensor<7x37xf64>
+  %d = "graph.div"(%t, %b) : (tensor<7x37xf64>, tensor<37xf64>) -> tensor<7x37xf64>
+  %1 = "graph.reduce_sum"(%d) {dims = array<i64: 1>, keepdim = false} : (tensor<7x37xf64>) -> tensor<7xf64>
+  return %d, %1 : tensor<7x37xf64>, tensor<7xf64>
+}
+
+func.func @double_norms(%x: tensor<100x37xf64>, %w: tensor<37xf64>, %b: tensor<37xf64>) -> (tensor<100x37xf64>, tensor<100x37xf64>) {
+  %0 = "graph.softmax"(%x) {dim = 1 : i64} : (tensor<100x37xf64>) -> tensor<100x37xf64>
+  %1 = "graph.layer_norm"(%x, %w, %b) {axis = 1 : i64, eps = 1.0e-05 : f32} : (tensor<100x37xf64>, tensor<37xf64>, tensor<37xf64>) -> tensor<100x37xf64>
+  return %0, %1 : tensor<100x37xf64>, tensor<100x37xf64>
+}
+
+func.func @double_matmul(%a: tensor<50x45xf64>, %b: tensor<45x70xf64>) -> tensor<50x70xf64> {
+  %0 = "graph.matmul"(%a, %b) : (tensor<50x45xf64>, tensor<45x70xf64>) -> tensor<50x70xf64>
+  %1 = "graph.sigmoid"(%0) : (tensor<50x70xf64>) -> tensor<50x70xf64>
+  return %1 : tensor<50x70xf64>
+}
+
+// f32 -> f64 is exact; f64 -> f32 rounds once; f64 -> i32 truncates.
+func.func @double_casts(%a: tensor<9x5xf32>, %b: tensor<9x5xf64>) -> (tensor<9x5xf64>, tensor<9x5xf32>, tensor<9x5xi32>) {
+  %0 = "graph.cast"(%a) : (tensor<9x5xf32>) -> tensor<9x5xf64>
+  %1 = "graph.cast"(%b) : (tensor<9x5xf64>) -> tensor<9x5xf32>
+  %2 = "graph.cast"(%b) : (tensor<9x5xf64>) -> tensor<9x5xi32>
+  return %0, %1, %2 : tensor<9x5xf64>, tensor<9x5xf32>, tensor<9x5xi32>
 }

@@ -11,7 +11,7 @@ CASEDIR/STEM/FUNC/in*.npy, out*.npy are one entry's inputs and expected outputs
 outputs are poisoned (every byte 0xFF: NaN for floats) before the call, which gets
 the tensors' data_ptr() (device pointers) through ctypes. Metric as `braze check`:
 err = max|got - want| / max(|want|, 1e-2 * max|want|), NaN must meet NaN; bounds
-f32 1e-4, f16 1e-2, bf16 5e-2, integers exact. Prints a table, then
+f32 1e-4, f64 1e-9, f16 1e-2, bf16 5e-2, integers exact. Prints a table, then
 `N passed, N failed`; exits 1 when anything failed."""
 import argparse
 import ctypes
@@ -21,11 +21,11 @@ import sys
 import numpy as np
 import torch
 
-BOUNDS = {"f32": 1e-4, "f16": 1e-2, "bf16": 5e-2}
+BOUNDS = {"f32": 1e-4, "f64": 1e-9, "f16": 1e-2, "bf16": 5e-2}
 
 
 def kind_of(arr):
-    return {"<f4": "f32", "<f2": "f16", "<u2": "bf16", "<i4": "i32", "<i8": "i64", "|b1": "i1"}.get(arr.dtype.str, "?")
+    return {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<u2": "bf16", "<i4": "i32", "<i8": "i64", "|b1": "i1"}.get(arr.dtype.str, "?")
 
 
 def as_float(arr, kind):

@@ -7,7 +7,7 @@
 // RUN: not braze run %s --func calls_bad 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not braze run %s --func missing_blob 2>&1 | FileCheck %s --check-prefix=BLOB
 // RUN: not braze run %s --func recursive 2>&1 | FileCheck %s --check-prefix=RECURSE
-// RUN: not braze run %s --func f64 2>&1 | FileCheck %s --check-prefix=F64
+// RUN: not braze run %s --func i16 2>&1 | FileCheck %s --check-prefix=I16
 
 func.func @div_zero() -> tensor<2xi32> {
   %a = "graph.constant"() {value = dense<[4, 5]> : tensor<2xi32>} : () -> tensor<2xi32>
@@ -72,7 +72,7 @@ func.func @recursive(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
-// F64: braze run: argument 0 of @f64 is not a static tensor of f32, f16, bf16, i32, i64 or i1 (rank <= 8)
-func.func @f64(%x: tensor<2xf64>) -> tensor<2xf64> {
-  return %x : tensor<2xf64>
+// I16: braze run: argument 0 of @i16 is not a static tensor of f32, f64, f16, bf16, i32, i64 or i1 (rank <= 8)
+func.func @i16(%x: tensor<2xi16>) -> tensor<2xi16> {
+  return %x : tensor<2xi16>
 }

@@ -204,7 +204,7 @@ static void refusals(void) {
                &x, 1, "graph.exp: the result has type 4xf32, expected 3xf32");
   expect_error("func.func @f(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
                "  %0 = \"graph.exp\"(%x) : (tensor<3xi32>) -> tensor<3xi32>\n  return %0 : tensor<3xi32>\n}\n",
-               &xi, 1, "graph.exp: the operand must have a float element type (f32, f16, bf16), got 3xi32");
+               &xi, 1, "graph.exp: the operand must have a float element type (f32, f64, f16, bf16), got 3xi32");
   expect_error("func.func @f(%x: tensor<3xf32>) -> tensor<3x2xf32> {\n"
                "  %0 = \"graph.add\"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3x2xf32>\n"
                "  return %0 : tensor<3x2xf32>\n}\n",

@@ -31,6 +31,10 @@ static void bf16_and_f32_round(void) {
   CHECK(isinf(braze_dtype_round(0x1.ffp127, BRAZE_DTYPE_BF16))); /* halfway past the largest bf16 */
   CHECK(braze_dtype_round(0.1, BRAZE_DTYPE_F32) == (double)0.1f);
   CHECK(braze_dtype_round(1.0 + ldexp(1.0, -24), BRAZE_DTYPE_F32) == 1.0);
+  /* f64 is the host tensors' own precision: nothing rounds. */
+  CHECK(braze_dtype_round(0.1, BRAZE_DTYPE_F64) == 0.1);
+  CHECK(braze_dtype_round(1.0 + ldexp(1.0, -52), BRAZE_DTYPE_F64) == 1.0 + ldexp(1.0, -52));
+  CHECK(braze_dtype_is_float(BRAZE_DTYPE_F64) && braze_dtype_size(BRAZE_DTYPE_F64) == 8);
 }
 
 static void ints_wrap_and_truncate(void) {
@@ -79,7 +83,7 @@ static void bf16_bits_round_trip_every_pattern(void) {
 
 static void pack_unpack_all_dtypes(void) {
   const double values[] = {1.5, -2.0, 0.0, 7.0};
-  for (int d = BRAZE_DTYPE_F32; d <= BRAZE_DTYPE_I1; ++d) {
+  for (int d = BRAZE_DTYPE_F32; d <= BRAZE_DTYPE_F64; ++d) { /* F64: the last code */
     BrazeHostTensor t, u;
     int64_t shape[1] = {4};
     CHECK(braze_tensor_init(&t, (BrazeDType)d, 1, shape));
@@ -110,7 +114,7 @@ static void init_refuses_bad_shapes(void) {
 }
 
 static void npy_round_trip(void) {
-  for (int d = BRAZE_DTYPE_F32; d <= BRAZE_DTYPE_I1; ++d) {
+  for (int d = BRAZE_DTYPE_F32; d <= BRAZE_DTYPE_F64; ++d) { /* F64: the last code */
     BrazeHostTensor t, back;
     int64_t shape[3] = {2, 1, 3};
     braze_tensor_init(&t, (BrazeDType)d, 3, shape);
@@ -170,7 +174,7 @@ static void npy_refusals(void) {
   expect_refusal("hello", 5, "bad.npy: not a .npy file (bad magic)");
   expect_refusal("\x93NUMPY\x01\x00\x7f\x00{}", 12, "truncated .npy file (incomplete header)");
   expect_refusal("\x93NUMPY\x09\x00\x02\x00{}", 12, "unsupported .npy format version 9.0");
-  refuse_with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", 8, "unsupported .npy dtype '<f8'");
+  refuse_with_header("{'descr': '<i2', 'fortran_order': False, 'shape': (1,), }", 2, "unsupported .npy dtype '<i2'");
   refuse_with_header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", 4, "unsupported .npy dtype '>f4'");
   refuse_with_header("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", 4,
                      "fortran-order .npy arrays are not supported");

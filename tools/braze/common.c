@@ -201,7 +201,7 @@ static bool init_for_arg(const char *cmd, MlirOperation func, size_t i, BrazeHos
     return true;
   MlirStringRef name = braze_cli_func_name(func);
   fprintf(stderr,
-          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f16, bf16, i32, i64 or i1 (rank <= %d)\n",
+          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f64, f16, bf16, i32, i64 or i1 (rank <= %d)\n",
           cmd, i, (int)name.length, name.data, BRAZE_TENSOR_MAX_RANK);
   return false;
 }

@@ -350,8 +350,31 @@ def bad_broadcast():
     return model([node("Add", ["a", "b"], ["y"], name="add_bad")], [vi("a", [2, 3]), vi("b", [4])], [vi("y", [2, 3])])
 
 
-def double_input():
-    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.DOUBLE)], [vi("y", [4], TP.DOUBLE)])
+def int16_input():
+    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.INT16)], [vi("y", [4], TP.INT16)])
+
+
+def double_model():
+    """f64 end to end: a DOUBLE input, DOUBLE initializers (raw_data and typed
+    double_data), Cast between FLOAT and DOUBLE, f64 arithmetic, Softmax, MatMul,
+    Round and Pad with a DOUBLE constant_value."""
+    D = TP.DOUBLE
+    w = np.linspace(-1.0, 1.0, 12).reshape(3, 4) + 1e-12  # not representable in f32
+    typed = h.make_tensor("scale", D, [4], [0.5, 0.25, 1.0 / 3.0, 2.0], raw=False)
+    nodes = [node("Cast", ["f"], ["fd"], name="widen", to=D),
+             node("Add", ["x", "fd"], ["s"], name="add"),
+             node("Mul", ["s", "scale"], ["m"], name="mul"),
+             node("Exp", ["m"], ["e"], name="exp"),
+             node("Softmax", ["e"], ["sm"], name="softmax", axis=-1),
+             node("MatMul", ["w", "sm"], ["p"], name="matmul"),
+             node("Pad", ["p", "pads", "pv"], ["y"], name="pad"),
+             node("Mul", ["p", "seven"], ["p7"], name="mul7"),
+             node("Round", ["p7"], ["r"], name="round"),
+             node("Cast", ["p"], ["yf"], name="narrow", to=F)]
+    inits = [const("w", w), typed, const("pads", np.array([0, 1, 0, 0], np.int64)),
+             const("pv", np.array(-1.5, np.float64)), const("seven", np.array(7.0, np.float64))]
+    return model(nodes, [vi("x", [4, 4], D), vi("f", [4, 4])],
+                 [vi("y", [3, 5], D), vi("r", [3, 4], D), vi("yf", [3, 4])], inits)
 
 
 def wrong_output_shape():

@@ -19,7 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
 
 RTOL, ATOL = 1e-4, 1e-5
-NP_DTYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16}
+NP_DTYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64}
+# f64 outputs are compared this tightly: both sides compute in double.
+RTOL_F64, ATOL_F64 = 1e-12, 1e-12
 erf = np.vectorize(math.erf)
 
 
@@ -127,6 +129,16 @@ def constant(node, ins, a):
     raise ValueError("unsupported Constant")
 
 
+def pad(node, ins, a):
+    """Pad, constant mode, pads (and the value) as inputs (opset 11+)."""
+    if a.get("mode", b"constant") not in (b"constant", "constant"):
+        raise ValueError("unsupported Pad mode")
+    p = [int(v) for v in ins[1]]
+    r = len(p) // 2
+    value = ins[2].item() if len(ins) > 2 else 0
+    return np.pad(ins[0], list(zip(p[:r], p[r:])), constant_values=value)
+
+
 def cast(node, ins, a):
     return ins[0].astype(NP_DTYPES[a["to"]])
 
@@ -156,6 +168,7 @@ OPS = {
     "Unsqueeze": unsqueeze, "Squeeze": squeeze,
     "Expand": lambda n, i, a: i[0] * np.ones([int(d) for d in i[1]], i[0].dtype),
     "Concat": lambda n, i, a: np.concatenate(i, axis=a["axis"]), "Slice": slice_, "Flatten": flatten,
+    "Round": lambda n, i, a: np.round(i[0]), "Pad": pad,
 }
 
 
@@ -209,10 +222,11 @@ def compare(out, ref="expected"):
             print(f"{name}: out{i}: shape {None if got is None else got.shape}, expected {want.shape}")
             bad += 1
         elif want.dtype.kind == "f":
-            err = np.abs(got.astype(np.float64) - want) - RTOL * np.abs(want)
+            rtol, atol = (RTOL_F64, ATOL_F64) if got.dtype == np.float64 else (RTOL, ATOL)
+            err = np.abs(got.astype(np.float64) - want) - rtol * np.abs(want)
             worst = float(err.max(initial=-1.0))
-            if worst > ATOL or not np.isfinite(got).all():
-                print(f"{name}: out{i}: max excess error {worst:.3g} (rtol {RTOL}, atol {ATOL})")
+            if worst > atol or not np.isfinite(got).all():
+                print(f"{name}: out{i}: max excess error {worst:.3g} (rtol {rtol}, atol {atol})")
                 bad += 1
         elif not np.array_equal(got.astype(want.dtype), want):
             print(f"{name}: out{i}: values differ")

@@ -9,6 +9,7 @@
 // HDR: int mixed(const int32_t *in0, const int64_t *in1, const bool *in2, const uint16_t *in3, int32_t *out0, uint16_t *out1);
 // HDR: in0   f32[]  (1 elements)
 // HDR: int scalar(const float *in0, const float *in1, float *out0);
+// HDR: int wide(const double *in0, double *out0);
 
 // CHECK: entry mixed: 4 in, 2 out
 // CHECK-NEXT: arg0 i32 rank 1 dims 5 (20 bytes)
@@ -28,6 +29,12 @@
 // CHECK-NEXT: arg2 f32 rank 1 dims 4 (16 bytes)
 // CHECK-NEXT: status 0
 // CHECK-NEXT: out0: 2 3 4 5
+// CHECK: entry wide: 1 in, 1 out
+// CHECK-NEXT: arg0 f64 rank 1 dims 3 (24 bytes)
+// CHECK-NEXT: arg1 f64 rank 1 dims 3 (24 bytes)
+// CHECK-NEXT: status 0
+// out = x / 3 in double (an f32 division would print 0.3333333432674408)
+// CHECK-NEXT: out0: 0.33333333333333331 0.66666666666666663 1
 // CHECK: lookup missing: null
 // CHECK: error: cannot load '{{.*}}dtypes.h'
 
@@ -69,6 +76,20 @@ func.func @scalar(%s: memref<f32>, %v: memref<4xf32>, %o: memref<4xf32>) attribu
     %y = memref.load %v[%i] : memref<4xf32>
     %z = arith.addf %x, %y : f32
     memref.store %z, %o[%i] : memref<4xf32>
+  }
+  return
+}
+
+// f64 through the ABI: out = x / 3 computed in double.
+func.func @wide(%x: memref<3xf64>, %o: memref<3xf64>) attributes {braze.num_inputs = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %three = arith.constant 3.0 : f64
+  scf.for %i = %c0 to %c3 step %c1 {
+    %y = memref.load %x[%i] : memref<3xf64>
+    %z = arith.divf %y, %three : f64
+    memref.store %z, %o[%i] : memref<3xf64>
   }
   return
 }

@@ -23,6 +23,21 @@ func.func private @int_product(%a: tensor<4x5xi32>, %b: tensor<5x6xi32>) -> tens
   return %r : tensor<4x6xi32>
 }
 
+// An f64 product: the tiles accumulate in f32, so the template refuses it by its type.
+// CHECK: kernel @f64_product: no matmul template: contraction-dtype
+func.func private @f64_product(%a: tensor<4x5xf64>, %b: tensor<5x6xf64>) -> tensor<4x6xf64> attributes {kernel.kind = "tem", kernel.ops = ["matmul"]} {
+  %c0 = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<4x6xf64>
+  %f = linalg.fill ins(%c0 : f64) outs(%e : tensor<4x6xf64>) -> tensor<4x6xf64>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x5xf64>, tensor<5x6xf64>) outs(%f : tensor<4x6xf64>) attrs = {braze.ops = ["matmul"]} {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %m = arith.mulf %x, %y : f64
+    %s = arith.addf %m, %o : f64
+    linalg.yield %s : f64
+  } -> tensor<4x6xf64>
+  return %r : tensor<4x6xf64>
+}
+
 // CHECK: kernel @bias_init: no matmul template: contraction-init
 func.func private @bias_init(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>, %c: tensor<4x6xf32>) -> tensor<4x6xf32> attributes {kernel.kind = "tem", kernel.ops = ["matmul"]} {
   %r = linalg.generic {indexing_maps = [#mk, #kn, #mn3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<4x5xf32>, tensor<5x6xf32>) outs(%c : tensor<4x6xf32>) attrs = {braze.ops = ["matmul"]} {
