@@ -31,6 +31,7 @@ static double get_f(const OnnxValue *v, int64_t i) {
   switch (v->type.dtype) {
   case DT_FLOAT: { float x; memcpy(&x, p + 4 * i, 4); return x; }
   case DT_DOUBLE: { double x; memcpy(&x, p + 8 * i, 8); return x; }
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: { int8_t x; memcpy(&x, p + i, 1); return x; }
   case DT_INT32: { int32_t x; memcpy(&x, p + 4 * i, 4); return x; }
   case DT_INT64: { int64_t x; memcpy(&x, p + 8 * i, 8); return (double)x; }
   default: return p[i] != 0;
@@ -415,7 +416,8 @@ static bool convert_constant_of_shape(OnnxImporter *im) {
   if (count > ONNX_FOLD_LIMIT) { /* too large to keep as data: a splat in the graph */
     double v = 0;
     OnnxValue tmp = {.type = {.dtype = t.dtype}, .data = {.data = value, .nbytes = size}};
-    if (t.dtype == DT_FLOAT || t.dtype == DT_DOUBLE || is_int_like(t.dtype))
+    if (t.dtype == DT_FLOAT || t.dtype == DT_DOUBLE || t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT8 ||
+        is_int_like(t.dtype))
       v = get_f(&tmp, 0);
     else if (memcmp(value, (unsigned char[8]){0}, size) != 0)
       return onnx_node_error(im, "a large non-zero %s fill is not supported", onnx_dtype_name(t.dtype));

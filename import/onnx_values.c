@@ -17,6 +17,7 @@ enum {
   DT_FLOAT16 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16,
   DT_BFLOAT16 = ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16,
   DT_DOUBLE = ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE,
+  DT_INT8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8,
 };
 
 
@@ -26,6 +27,7 @@ MlirType onnx_element_type(MlirContext ctx, int32_t dtype) {
   case DT_DOUBLE: return mlirF64TypeGet(ctx);
   case DT_FLOAT16: return mlirF16TypeGet(ctx);
   case DT_BFLOAT16: return mlirBF16TypeGet(ctx);
+  case DT_INT8: return mlirIntegerTypeGet(ctx, 8);
   case DT_INT32: return mlirIntegerTypeGet(ctx, 32);
   case DT_INT64: return mlirIntegerTypeGet(ctx, 64);
   case DT_BOOL: return mlirIntegerTypeGet(ctx, 1);
@@ -44,7 +46,7 @@ size_t onnx_dtype_size(int32_t dtype) {
   case DT_FLOAT: case DT_INT32: return 4;
   case DT_INT64: case DT_DOUBLE: return 8;
   case DT_FLOAT16: case DT_BFLOAT16: return 2;
-  case DT_BOOL: return 1;
+  case DT_BOOL: case DT_INT8: return 1;
   default: return 0;
   }
 }
@@ -71,6 +73,7 @@ static const char *short_dtype(int32_t dtype) {
   case DT_DOUBLE: return "f64";
   case DT_FLOAT16: return "f16";
   case DT_BFLOAT16: return "bf16";
+  case DT_INT8: return "i8";
   case DT_INT32: return "i32";
   case DT_INT64: return "i64";
   case DT_BOOL: return "i1";
@@ -111,8 +114,8 @@ void onnx_data_free(OnnxData *d) {
   *d = (OnnxData){0};
 }
 
-/* Typed (non-raw) storage: float_data, double_data, int32_data (i32, f16/bf16 bits,
- * bool) or int64_data, converted to the dense layout. */
+/* Typed (non-raw) storage: float_data, double_data, int32_data (i32, i8, f16/bf16
+ * bits, bool) or int64_data, converted to the dense layout. */
 static bool decode_typed(OnnxImporter *im, const Onnx__TensorProto *t, const char *what,
                          int32_t dtype, size_t count, OnnxData *data) {
   size_t have = dtype == DT_FLOAT    ? t->n_float_data
@@ -134,6 +137,9 @@ static bool decode_typed(OnnxImporter *im, const Onnx__TensorProto *t, const cha
       memcpy(out + i * 4, &t->int32_data[i], 4);
     } else if (dtype == DT_BOOL) {
       out[i] = t->int32_data[i] != 0;
+    } else if (dtype == DT_INT8) {
+      int8_t x = (int8_t)t->int32_data[i];
+      memcpy(out + i, &x, 1);
     } else { /* f16/bf16: the bit pattern in the low 16 bits */
       uint16_t bits = (uint16_t)t->int32_data[i];
       memcpy(out + i * 2, &bits, 2);

@@ -127,8 +127,8 @@ bool ref_cast(MlirOperation op, const BrazeHostTensor *const *args, size_t n_arg
     return false;
   bool from_float = braze_dtype_is_float(x->dtype), to_float = braze_dtype_is_float(result->dtype);
   /* Largest integer magnitudes the target holds: [-2^(b-1), 2^(b-1) - 1]. */
-  double lo = result->dtype == BRAZE_DTYPE_I32 ? -0x1p31 : -0x1p63;
-  double hi_exclusive = result->dtype == BRAZE_DTYPE_I32 ? 0x1p31 : 0x1p63;
+  int bits = result->dtype == BRAZE_DTYPE_I8 ? 8 : result->dtype == BRAZE_DTYPE_I32 ? 32 : 64;
+  double lo = -ldexp(1.0, bits - 1), hi_exclusive = ldexp(1.0, bits - 1);
   int64_t n = braze_tensor_numel(x);
   for (int64_t i = 0; i < n; ++i) {
     double v = x->data[i];

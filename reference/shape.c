@@ -137,6 +137,7 @@ static double dense_element(MlirAttribute value, BrazeDType dtype, intptr_t i) {
   case BRAZE_DTYPE_F32: return mlirDenseElementsAttrGetFloatValue(value, i);
   case BRAZE_DTYPE_F64: return mlirDenseElementsAttrGetDoubleValue(value, i);
   case BRAZE_DTYPE_I32: return mlirDenseElementsAttrGetInt32Value(value, i);
+  case BRAZE_DTYPE_I8: return mlirDenseElementsAttrGetInt8Value(value, i);
   case BRAZE_DTYPE_I64: return (double)mlirDenseElementsAttrGetInt64Value(value, i);
   case BRAZE_DTYPE_I1: return mlirDenseElementsAttrGetBoolValue(value, i);
   case BRAZE_DTYPE_F16:

@@ -35,6 +35,7 @@ typedef enum {
   BRAZE_RT_I64 = 4,
   BRAZE_RT_I1 = 5, /* bool, one byte per element */
   BRAZE_RT_F64 = 6,
+  BRAZE_RT_I8 = 7,
 } BrazeRtDType;
 
 enum { BRAZE_ABI_MAX_RANK = 8 };

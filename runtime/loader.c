@@ -29,6 +29,7 @@ size_t braze_rt_dtype_size(int dtype) {
   case BRAZE_RT_F64:
     return 8;
   case BRAZE_RT_I1:
+  case BRAZE_RT_I8:
     return 1;
   default:
     return 0;
@@ -36,13 +37,13 @@ size_t braze_rt_dtype_size(int dtype) {
 }
 
 const char *braze_rt_dtype_str(int dtype) {
-  static const char *const names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64"};
-  return dtype >= 0 && dtype <= BRAZE_RT_F64 ? names[dtype] : NULL;
+  static const char *const names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8"};
+  return dtype >= 0 && dtype <= BRAZE_RT_I8 ? names[dtype] : NULL;
 }
 
 const char *braze_rt_dtype_ctype(int dtype) {
-  static const char *const names[] = {"float", "uint16_t", "uint16_t", "int32_t", "int64_t", "bool", "double"};
-  return dtype >= 0 && dtype <= BRAZE_RT_F64 ? names[dtype] : NULL;
+  static const char *const names[] = {"float", "uint16_t", "uint16_t", "int32_t", "int64_t", "bool", "double", "int8_t"};
+  return dtype >= 0 && dtype <= BRAZE_RT_I8 ? names[dtype] : NULL;
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...) {

@@ -19,7 +19,7 @@ typedef struct {
 static const DescrEntry descr_table[] = {
     {"<f4", BRAZE_DTYPE_F32}, {"<f2", BRAZE_DTYPE_F16}, {"<u2", BRAZE_DTYPE_BF16},
     {"<i4", BRAZE_DTYPE_I32}, {"<i8", BRAZE_DTYPE_I64}, {"|b1", BRAZE_DTYPE_I1},
-    {"<f8", BRAZE_DTYPE_F64},
+    {"<f8", BRAZE_DTYPE_F64}, {"|i1", BRAZE_DTYPE_I8},
 };
 
 static const char *descr_of(BrazeDType dtype) {
@@ -69,7 +69,7 @@ static bool parse_descr(const char *header, const char *name, BrazeDType *dtype,
     return true;
   braze_str_printf(error,
                    "%s: unsupported .npy dtype '%.*s' (expected one of '<f4' '<f8' '<f2' '<u2' (bf16 bits) "
-                   "'<i4' '<i8' '|b1', little-endian)",
+                   "'<i4' '<i8' '|i1' '|b1', little-endian)",
                    name, (int)len, p + 1);
   return false;
 }

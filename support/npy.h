@@ -2,7 +2,7 @@
  *
  * dtype mapping (descr <-> BrazeDType):
  *   '<f4' f32   '<f8' f64   '<f2' f16   '<u2' bf16 (raw bfloat16 bits; numpy has no bfloat16)
- *   '<i4' i32   '<i8' i64   '|b1' i1
+ *   '<i4' i32   '<i8' i64   '|i1' i8   '|b1' i1
  * Anything else (fortran order, big-endian, other dtypes, truncated data, trailing
  * bytes, object arrays) is refused with a message naming the file and the problem. */
 #ifndef BRAZE_SUPPORT_NPY_H

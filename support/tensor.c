@@ -8,7 +8,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
-static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64"};
+static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8"};
 
 const char *braze_dtype_str(BrazeDType dtype) { return dtype_names[dtype]; }
 
@@ -36,6 +36,7 @@ size_t braze_dtype_size(BrazeDType dtype) {
   case BRAZE_DTYPE_I64: return 8;
   case BRAZE_DTYPE_I1: return 1;
   case BRAZE_DTYPE_F64: return 8;
+  case BRAZE_DTYPE_I8: return 1;
   }
   return 0;
 }
@@ -53,6 +54,8 @@ bool braze_dtype_from_mlir(MlirType e, BrazeDType *out) {
     *out = BRAZE_DTYPE_I32;
   else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 64)
     *out = BRAZE_DTYPE_I64;
+  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 8)
+    *out = BRAZE_DTYPE_I8;
   else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1)
     *out = BRAZE_DTYPE_I1;
   else
@@ -102,6 +105,7 @@ double braze_dtype_round(double v, BrazeDType dtype) {
   case BRAZE_DTYPE_I64: return wrap_signed(v, 64);
   case BRAZE_DTYPE_I1: return fabs(wrap_signed(v, 1)); /* 0 or 1 (two's complement -1) */
   case BRAZE_DTYPE_F64: return v;
+  case BRAZE_DTYPE_I8: return wrap_signed(v, 8);
   }
   return v;
 }
@@ -249,6 +253,7 @@ void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
     }
     case BRAZE_DTYPE_I1: out[i] = v != 0.0; break;
     case BRAZE_DTYPE_F64: memcpy(out + 8 * i, &v, 8); break;
+    case BRAZE_DTYPE_I8: { int8_t x = (int8_t)braze_dtype_round(v, BRAZE_DTYPE_I8); memcpy(out + i, &x, 1); break; }
     }
   }
 }
@@ -266,6 +271,7 @@ void braze_tensor_unpack(BrazeHostTensor *t, const void *raw) {
     case BRAZE_DTYPE_I64: { int64_t x; memcpy(&x, in + 8 * i, 8); v = (double)x; break; }
     case BRAZE_DTYPE_I1: v = in[i] != 0; break;
     case BRAZE_DTYPE_F64: memcpy(&v, in + 8 * i, 8); break;
+    case BRAZE_DTYPE_I8: { int8_t x; memcpy(&x, in + i, 1); v = x; break; }
     }
     t->data[i] = v;
   }

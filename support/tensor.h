@@ -24,6 +24,7 @@ typedef enum {
   BRAZE_DTYPE_I64,
   BRAZE_DTYPE_I1,
   BRAZE_DTYPE_F64,
+  BRAZE_DTYPE_I8,
 } BrazeDType;
 
 /* Highest rank a host tensor holds (same bound as BRAZE_MAX_RANK in graph.h). */
@@ -36,7 +37,7 @@ typedef struct {
   double *data; /* owned; freed by braze_tensor_free */
 } BrazeHostTensor;
 
-/* "f32", "f16", "bf16", "i32", "i64", "i1", "f64". */
+/* "f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8". */
 const char *braze_dtype_str(BrazeDType dtype);
 /* Parse one of the names above; false for anything else. */
 bool braze_dtype_parse(const char *name, BrazeDType *out);
@@ -49,7 +50,7 @@ bool braze_dtype_from_mlir(MlirType element, BrazeDType *out);
 
 /* Round an exact value to the nearest value of `dtype` (stored back as a double):
  * f64 is the identity; f32/f16/bf16 round to nearest even (overflow gives +-inf, NaN stays NaN);
- * i32/i64 truncate toward zero then wrap as two's complement; i1 wraps modulo 2.
+ * i8/i32/i64 truncate toward zero then wrap as two's complement; i1 wraps modulo 2.
  * Callers wanting C-style `x != 0` conversion to i1 (cast) do that first. */
 double braze_dtype_round(double value, BrazeDType dtype);
 

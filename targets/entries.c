@@ -18,7 +18,7 @@
 _Static_assert(BRAZE_RT_F32 == (int)BRAZE_DTYPE_F32 && BRAZE_RT_F16 == (int)BRAZE_DTYPE_F16 &&
                    BRAZE_RT_BF16 == (int)BRAZE_DTYPE_BF16 && BRAZE_RT_I32 == (int)BRAZE_DTYPE_I32 &&
                    BRAZE_RT_I64 == (int)BRAZE_DTYPE_I64 && BRAZE_RT_I1 == (int)BRAZE_DTYPE_I1 &&
-                   BRAZE_RT_F64 == (int)BRAZE_DTYPE_F64,
+                   BRAZE_RT_F64 == (int)BRAZE_DTYPE_F64 && BRAZE_RT_I8 == (int)BRAZE_DTYPE_I8,
                "ABI dtype codes must match support/tensor.h");
 
 static MlirBlock module_body(MlirOperation module) {
@@ -129,6 +129,8 @@ static int dtype_code(MlirType t) {
       return BRAZE_RT_I32;
     case 64:
       return BRAZE_RT_I64;
+    case 8:
+      return BRAZE_RT_I8;
     case 1:
       return BRAZE_RT_I1;
     }
@@ -213,7 +215,7 @@ static bool finalize_one(MlirOperation module, BrazeEntrySig *sig) {
     if (!read_memref_arg(mlirFunctionTypeGetInput(type, i), &sig->args[i])) {
       braze_emit_error(loc,
                        "entry '%s' argument %lld: the C ABI needs a static memref of f32, f64, f16, bf16, "
-                       "i32, i64 or i1 with the identity layout",
+                       "i8, i32, i64 or i1 with the identity layout",
                        sig->name, (long long)i);
       return false;
     }

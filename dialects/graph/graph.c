@@ -121,6 +121,7 @@ const char *braze_dtype_name(MlirType e) {
   if (mlirTypeIsAInteger(e)) {
     switch (mlirIntegerTypeGetWidth(e)) {
     case 1: return "i1";
+    case 8: return "i8";
     case 32: return "i32";
     case 64: return "i64";
     default: return NULL;

@@ -22,12 +22,17 @@
 
 /* ---- block reduction ---- */
 
+/* NVVM shuffles 32-bit values (64-bit ones are split by the lowering); a narrower
+ * integer (i8) travels zero-extended to i32 and is truncated back: the bits survive. */
 static MlirValue shuffle_xor(CgBuilder *b, MlirValue v, int offset, int width) {
-  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
-  MlirValue ops[3] = {v, cg_constant(b, mlirIntegerAttrGet(i32, offset)), cg_constant(b, mlirIntegerAttrGet(i32, width))};
-  MlirType results[2] = {mlirValueGetType(v), mlirIntegerTypeGet(b->ctx, 1)};
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32), type = mlirValueGetType(v);
+  bool narrow = mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) < 32;
+  MlirValue value = narrow ? cg_op(b, "arith.extui", i32, 1, &v) : v;
+  MlirValue ops[3] = {value, cg_constant(b, mlirIntegerAttrGet(i32, offset)), cg_constant(b, mlirIntegerAttrGet(i32, width))};
+  MlirType results[2] = {mlirValueGetType(value), mlirIntegerTypeGet(b->ctx, 1)};
   MlirNamedAttribute mode = cg_named(b->ctx, "mode", cg_parse_attr(b->ctx, "#gpu<shuffle_mode xor>"));
-  return mlirOperationGetResult(cg_create(b, "gpu.shuffle", 3, ops, 2, results, 1, &mode), 0);
+  MlirValue shuffled = mlirOperationGetResult(cg_create(b, "gpu.shuffle", 3, ops, 2, results, 1, &mode), 0);
+  return narrow ? cg_op(b, "arith.trunci", type, 1, &shuffled) : shuffled;
 }
 
 static MlirValue warp_reduce(CuKernel *K, CgBuilder *b, const CuItem *it, MlirValue v, int lanes) {

@@ -2,7 +2,8 @@
 // and 5e-2: the reference rounds every op to the type, compiled code may not), i32
 // and i64 arithmetic (exact), i1 logic via cmp/select (exact), f64 (bound 1e-9: the
 // reference computes in double as well; math-approx leaves f64 math to libm, and the
-// matmul template refuses f64 products, which stay loop nests computed in f64).
+// matmul template refuses f64 products, which stay loop nests computed in f64), i8
+// (exact: random inputs in [-8, 8], so the products' row sums wrap around 2^8).
 // RUN: braze check %s --seed 29 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @half out1 7xf16
@@ -15,6 +16,13 @@
 // CHECK: PASS @double_casts out0 9x5xf64
 // CHECK: PASS @double_casts out1 9x5xf32
 // CHECK: PASS @double_casts out2 9x5xi32
+// CHECK: PASS @int8 out0 7x37xi8
+// CHECK: PASS @int8 out1 7xi8
+// CHECK: PASS @int8 out2 7x37xi32
+// CHECK: PASS @int8 out3 7x37xf32
+// CHECK: PASS @int8 out4 7x37xi8
+// CHECK: PASS @int8 out5 7x37xi1
+// CHECK: PASS @int8_div out0 9x5xi8
 // CHECK: check passed
 
 func.func @half(%a: tensor<7x37xf16>, %b: tensor<37xf16>) -> (tensor<7x37xf16>, tensor<7xf16>) {
@@ -73,4 +81,26 @@ func.func @double_casts(%a: tensor<9x5xf32>, %b: tensor<9x5xf64>) -> (tensor<9x5
   %1 = "graph.cast"(%b) : (tensor<9x5xf64>) -> tensor<9x5xf32>
   %2 = "graph.cast"(%b) : (tensor<9x5xf64>) -> tensor<9x5xi32>
   return %0, %1, %2 : tensor<9x5xf64>, tensor<9x5xf32>, tensor<9x5xi32>
+}
+
+// i8: wrapping products and row sums, max, casts to/from i32 and f32 (f32 -> i8
+// truncates; the inputs are within i8), a comparison with broadcasting.
+func.func @int8(%a: tensor<7x37xi8>, %b: tensor<37xi8>, %f: tensor<7x37xf32>)
+    -> (tensor<7x37xi8>, tensor<7xi8>, tensor<7x37xi32>, tensor<7x37xf32>, tensor<7x37xi8>, tensor<7x37xi1>) {
+  %0 = "graph.mul"(%a, %b) : (tensor<7x37xi8>, tensor<37xi8>) -> tensor<7x37xi8>
+  %m = "graph.max"(%0, %a) : (tensor<7x37xi8>, tensor<7x37xi8>) -> tensor<7x37xi8>
+  %1 = "graph.reduce_sum"(%m) {dims = array<i64: 1>, keepdim = false} : (tensor<7x37xi8>) -> tensor<7xi8>
+  %2 = "graph.cast"(%a) : (tensor<7x37xi8>) -> tensor<7x37xi32>
+  %3 = "graph.cast"(%a) : (tensor<7x37xi8>) -> tensor<7x37xf32>
+  %4 = "graph.cast"(%f) : (tensor<7x37xf32>) -> tensor<7x37xi8>
+  %5 = "graph.cmp"(%a, %b) {predicate = "lt"} : (tensor<7x37xi8>, tensor<37xi8>) -> tensor<7x37xi1>
+  return %m, %1, %2, %3, %4, %5 : tensor<7x37xi8>, tensor<7xi8>, tensor<7x37xi32>, tensor<7x37xf32>, tensor<7x37xi8>, tensor<7x37xi1>
+}
+
+// i8 division truncates toward zero (the divisor is kept >= 1).
+func.func @int8_div(%a: tensor<9x5xi8>, %b: tensor<9x5xi8>) -> tensor<9x5xi8> {
+  %one = "graph.constant"() {value = dense<1> : tensor<i8>} : () -> tensor<i8>
+  %d = "graph.max"(%b, %one) : (tensor<9x5xi8>, tensor<i8>) -> tensor<9x5xi8>
+  %0 = "graph.div"(%a, %d) : (tensor<9x5xi8>, tensor<9x5xi8>) -> tensor<9x5xi8>
+  return %0 : tensor<9x5xi8>
 }

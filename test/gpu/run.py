@@ -25,7 +25,7 @@ BOUNDS = {"f32": 1e-4, "f64": 1e-9, "f16": 1e-2, "bf16": 5e-2}
 
 
 def kind_of(arr):
-    return {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<u2": "bf16", "<i4": "i32", "<i8": "i64", "|b1": "i1"}.get(arr.dtype.str, "?")
+    return {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<u2": "bf16", "<i4": "i32", "<i8": "i64", "|i1": "i8", "|b1": "i1"}.get(arr.dtype.str, "?")
 
 
 def as_float(arr, kind):

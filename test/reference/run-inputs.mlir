@@ -53,7 +53,7 @@
 // NONPY: braze run: {{.*}}missing.npy: cannot read file: No such file or directory
 // SHAPE: braze run: {{.*}}shape.npy: input 0 is tensor<3x2xf32>, the function expects tensor<2x3xf32>
 // DTYPE: braze run: {{.*}}i32.npy: input 0 is tensor<2x3xi32>, the function expects tensor<2x3xf32>
-// I16: braze run: {{.*}}i16.npy: unsupported .npy dtype '<i2' (expected one of '<f4' '<f8' '<f2' '<u2' (bf16 bits) '<i4' '<i8' '|b1', little-endian)
+// I16: braze run: {{.*}}i16.npy: unsupported .npy dtype '<i2' (expected one of '<f4' '<f8' '<f2' '<u2' (bf16 bits) '<i4' '<i8' '|i1' '|b1', little-endian)
 // BIG: unsupported .npy dtype '>f4'
 // FORTRAN: braze run: {{.*}}fortran.npy: fortran-order .npy arrays are not supported
 // TRUNC: braze run: {{.*}}trunc.npy: truncated .npy data: expected 24 bytes for the shape in the header, found 19

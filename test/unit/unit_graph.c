@@ -103,7 +103,9 @@ static void tensor_helpers(void) {
   CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 1)), "i1");
   CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 32)), "i32");
   CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 64)), "i64");
-  CHECK(braze_dtype_name(mlirIntegerTypeGet(ctx, 8)) == NULL);
+  CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 8)), "i8");
+  CHECK_STR(braze_dtype_name(mlirF64TypeGet(ctx)), "f64");
+  CHECK(braze_dtype_name(mlirIntegerTypeGet(ctx, 16)) == NULL);
 }
 
 int main(void) {

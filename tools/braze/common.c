@@ -201,7 +201,7 @@ static bool init_for_arg(const char *cmd, MlirOperation func, size_t i, BrazeHos
     return true;
   MlirStringRef name = braze_cli_func_name(func);
   fprintf(stderr,
-          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f64, f16, bf16, i32, i64 or i1 (rank <= %d)\n",
+          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f64, f16, bf16, i8, i32, i64 or i1 (rank <= %d)\n",
           cmd, i, (int)name.length, name.data, BRAZE_TENSOR_MAX_RANK);
   return false;
 }
@@ -220,6 +220,7 @@ static double random_value(uint64_t *state, BrazeDType dtype) {
   double u1 = uniform01(state);
   switch (dtype) {
   case BRAZE_DTYPE_I1: return u1 < 0.5;
+  case BRAZE_DTYPE_I8:
   case BRAZE_DTYPE_I32:
   case BRAZE_DTYPE_I64: return floor(u1 * 17.0) - 8.0;
   default: {

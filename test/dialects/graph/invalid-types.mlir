@@ -28,17 +28,17 @@ func.func @dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
 // -----
 
 func.func @i16(%x: tensor<4xi16>) -> tensor<4xi16> {
-  // expected-error @+1 {{'graph.neg' op operand #0 has element type i16; expected one of f32, f64, f16, bf16, i32, i64, i1}}
+  // expected-error @+1 {{'graph.neg' op operand #0 has element type i16; expected one of f32, f64, f16, bf16, i8, i32, i64, i1}}
   %0 = "graph.neg"(%x) : (tensor<4xi16>) -> tensor<4xi16>
   return %0 : tensor<4xi16>
 }
 
 // -----
 
-func.func @i8(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'graph.add' op operand #0 has element type i8; expected one of f32, f64, f16, bf16, i32, i64, i1}}
-  %0 = "graph.add"(%x, %y) : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
-  return %0 : tensor<4xi8>
+func.func @ui8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{'graph.add' op operand #0 has element type ui8; expected one of f32, f64, f16, bf16, i8, i32, i64, i1}}
+  %0 = "graph.add"(%x, %y) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
 }
 
 // -----

@@ -354,6 +354,21 @@ def int16_input():
     return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.INT16)], [vi("y", [4], TP.INT16)])
 
 
+def int8_model():
+    """INT8 end to end: an INT8 input, INT8 initializers (raw_data and typed int32_data),
+    wrapping Mul/Add, Max, Cast INT8 <-> FLOAT."""
+    I8 = TP.INT8
+    typed = h.make_tensor("bias", I8, [4], [100, -100, 127, -128], raw=False)
+    nodes = [node("Mul", ["x", "k"], ["m"], name="mul"),
+             node("Add", ["m", "bias"], ["s"], name="add"),
+             node("Max", ["s", "x"], ["y"], name="max"),
+             node("Cast", ["y"], ["yf"], name="to_float", to=F),
+             node("Cast", ["f"], ["fi"], name="from_float", to=I8)]
+    inits = [const("k", np.array([60, -60, 3, 1], np.int8)), typed]
+    return model(nodes, [vi("x", [3, 4], I8), vi("f", [3, 4])],
+                 [vi("y", [3, 4], I8), vi("yf", [3, 4]), vi("fi", [3, 4], I8)], inits)
+
+
 def double_model():
     """f64 end to end: a DOUBLE input, DOUBLE initializers (raw_data and typed
     double_data), Cast between FLOAT and DOUBLE, f64 arithmetic, Softmax, MatMul,

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
 
 RTOL, ATOL = 1e-4, 1e-5
-NP_DTYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64}
+NP_DTYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64, 3: np.int8}
 # f64 outputs are compared this tightly: both sides compute in double.
 RTOL_F64, ATOL_F64 = 1e-12, 1e-12
 erf = np.vectorize(math.erf)

@@ -10,6 +10,7 @@
 // HDR: in0   f32[]  (1 elements)
 // HDR: int scalar(const float *in0, const float *in1, float *out0);
 // HDR: int wide(const double *in0, double *out0);
+// HDR: int narrow(const int8_t *in0, int8_t *out0);
 
 // CHECK: entry mixed: 4 in, 2 out
 // CHECK-NEXT: arg0 i32 rank 1 dims 5 (20 bytes)
@@ -35,6 +36,12 @@
 // CHECK-NEXT: status 0
 // out = x / 3 in double (an f32 division would print 0.3333333432674408)
 // CHECK-NEXT: out0: 0.33333333333333331 0.66666666666666663 1
+// CHECK: entry narrow: 1 in, 1 out
+// CHECK-NEXT: arg0 i8 rank 1 dims 3 (3 bytes)
+// CHECK-NEXT: arg1 i8 rank 1 dims 3 (3 bytes)
+// CHECK-NEXT: status 0
+// out = x + 20 in i8: 100, 110, 120 wrap to 120, -126, -116
+// CHECK-NEXT: out0: 120 -126 -116
 // CHECK: lookup missing: null
 // CHECK: error: cannot load '{{.*}}dtypes.h'
 
@@ -90,6 +97,20 @@ func.func @wide(%x: memref<3xf64>, %o: memref<3xf64>) attributes {braze.num_inpu
     %y = memref.load %x[%i] : memref<3xf64>
     %z = arith.divf %y, %three : f64
     memref.store %z, %o[%i] : memref<3xf64>
+  }
+  return
+}
+
+// i8 through the ABI: out = x + 20, wrapping.
+func.func @narrow(%x: memref<3xi8>, %o: memref<3xi8>) attributes {braze.num_inputs = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %twenty = arith.constant 20 : i8
+  scf.for %i = %c0 to %c3 step %c1 {
+    %y = memref.load %x[%i] : memref<3xi8>
+    %z = arith.addi %y, %twenty : i8
+    memref.store %z, %o[%i] : memref<3xi8>
   }
   return
 }

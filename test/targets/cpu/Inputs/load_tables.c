@@ -15,6 +15,7 @@ static void fill(const BrazeArgInfo *a, void *buf) {
     case BRAZE_RT_I64: ((int64_t *)buf)[i] = (int64_t)(i + 1) << 33; break;
     case BRAZE_RT_I1: ((bool *)buf)[i] = i % 2 == 0; break;
     case BRAZE_RT_F64: ((double *)buf)[i] = (double)(i + 1); break;
+    case BRAZE_RT_I8: ((int8_t *)buf)[i] = (int8_t)(100 + 10 * i); break;
     default: ((uint16_t *)buf)[i] = (uint16_t)(0x3c00 + i); break; /* f16 1.0, 1.0009765625, ... */
     }
   }
@@ -27,6 +28,7 @@ static void print_value(const BrazeArgInfo *a, const void *buf, int64_t i) {
   case BRAZE_RT_I64: printf(" %lld", (long long)((const int64_t *)buf)[i]); break;
   case BRAZE_RT_I1: printf(" %d", ((const bool *)buf)[i]); break;
   case BRAZE_RT_F64: printf(" %.17g", ((const double *)buf)[i]); break;
+  case BRAZE_RT_I8: printf(" %d", ((const int8_t *)buf)[i]); break;
   default: printf(" 0x%04x", ((const uint16_t *)buf)[i]); break;
   }
 }
