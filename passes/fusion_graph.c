@@ -29,6 +29,7 @@ typedef struct {
   TopOp *tops;
   size_t num_tops;
   BrazePtrMap top_index; /* op.ptr -> index in tops: reads and users look ops up by identity */
+  MlirSymbolTable symbols; /* the enclosing module's, built once (null without a module) */
 } Builder;
 
 static int64_t type_bytes(MlirType t) {
@@ -310,22 +311,14 @@ static void plain_results(FkNode *n, MlirOperation op) {
   }
 }
 
-static bool is_kernel_call(MlirOperation call) {
+/* A call of a kernel function (kernel.kind): looked up in the module's symbol table,
+ * built once per graph (a scan of the module per call made 10000 calls quadratic). */
+static bool is_kernel_call(const Builder *b, MlirOperation call) {
   MlirAttribute callee = attr(call, "callee");
-  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee) || mlirSymbolTableIsNull(b->symbols))
     return false;
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  MlirOperation module = mlirOperationGetParentOperation(mlirOperationGetParentOperation(call));
-  if (mlirOperationIsNull(module))
-    return false;
-  MlirBlock mb = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(mb); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    MlirAttribute sym = attr(f, "sym_name");
-    if (mlirAttributeIsNull(sym) || !mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
-      continue;
-    return !mlirAttributeIsNull(attr(f, "kernel.kind"));
-  }
-  return false;
+  MlirOperation f = mlirSymbolTableLookup(b->symbols, mlirFlatSymbolRefAttrGetValue(callee));
+  return !mlirOperationIsNull(f) && !mlirAttributeIsNull(attr(f, "kernel.kind"));
 }
 
 static void analyse_node(const Builder *b, FkGraph *g, FkNode *n, MlirOperation op) {
@@ -338,7 +331,7 @@ static void analyse_node(const Builder *b, FkGraph *g, FkNode *n, MlirOperation 
   } else if (braze_op_is(op, "tensor.insert_slice")) {
     n->cls = FK_NODE_INSERT;
     analyse_insert(b, g, n, op);
-  } else if (braze_op_is(op, "func.call") && !is_kernel_call(op)) {
+  } else if (braze_op_is(op, "func.call") && !is_kernel_call(b, op)) {
     n->cls = FK_NODE_CALL;
     MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(attr(op, "callee"));
     char *name = strndup(callee.data, callee.length);
@@ -521,7 +514,9 @@ void fk_graph_build(FkGraph *g, MlirOperation func, const FkRules *rules) {
   memset(g, 0, sizeof *g);
   g->func = func;
   g->rules = *rules;
-  Builder b = {mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)), NULL, 0, {0}};
+  MlirOperation module = mlirOperationGetParentOperation(func);
+  Builder b = {mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)), NULL, 0, {0},
+               braze_op_is(module, "builtin.module") ? mlirSymbolTableCreate(module) : (MlirSymbolTable){NULL}};
   for (MlirOperation op = mlirBlockGetFirstOperation(b.body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     b.tops = realloc(b.tops, (b.num_tops + 1) * sizeof *b.tops);
@@ -543,6 +538,8 @@ void fk_graph_build(FkGraph *g, MlirOperation func, const FkRules *rules) {
     collect_users(&b, &g->nodes[i], (int)i);
   free(b.tops);
   braze_ptrmap_free(&b.top_index);
+  if (!mlirSymbolTableIsNull(b.symbols))
+    mlirSymbolTableDestroy(b.symbols);
   init_groups(g);
   build_candidates(g);
 }
