@@ -8,6 +8,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/strbuf.h"
+#include "support/valuemap.h"
 
 /* ---- order and names ---- */
 
@@ -114,52 +115,14 @@ const FkKernel *fk_kernel_of(const FkKernelList *list, const FkGraph *g, int nod
   return NULL;
 }
 
-/* ---- value mapping while cloning into a kernel ---- */
-
-typedef struct {
-  MlirValue *from, *to;
-  size_t count;
-} ValueMap;
-
-static void map_add(ValueMap *m, MlirValue from, MlirValue to) {
-  m->from = realloc(m->from, (m->count + 1) * sizeof *m->from);
-  m->to = realloc(m->to, (m->count + 1) * sizeof *m->to);
-  m->from[m->count] = from;
-  m->to[m->count++] = to;
-}
-
-static bool map_find(const ValueMap *m, MlirValue v, MlirValue *to) {
-  for (size_t i = 0; i < m->count; ++i)
-    if (mlirValueEqual(m->from[i], v)) {
-      *to = m->to[i];
-      return true;
-    }
-  return false;
-}
-
-static void map_free(ValueMap *m) {
-  free(m->from);
-  free(m->to);
-}
-
 typedef struct {
   MlirBlock fn_body;   /* the graph function's body */
   MlirBlock kernel;    /* the kernel's entry block */
   MlirLocation loc;
-  ValueMap map;        /* graph-function value -> kernel value */
+  BrazeValueMap map;   /* graph-function value -> kernel value */
   MlirValue *inputs;   /* graph-function values passed to the kernel, in argument order */
   size_t num_inputs;
 } Outliner;
-
-static MlirWalkResult remap_operands(MlirOperation op, void *user) {
-  const ValueMap *m = user;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
-    MlirValue to;
-    if (map_find(m, mlirOperationGetOperand(op, i), &to))
-      mlirOperationSetOperand(op, i, to);
-  }
-  return MlirWalkResultAdvance;
-}
 
 static void materialize(Outliner *o, MlirValue v);
 
@@ -174,9 +137,9 @@ static void clone_into_kernel(Outliner *o, MlirOperation op) {
     mlirOperationWalk(op, materialize_captures, o, MlirWalkPreOrder);
   MlirOperation clone = mlirOperationClone(op);
   mlirBlockAppendOwnedOperation(o->kernel, clone);
-  mlirOperationWalk(clone, remap_operands, &o->map, MlirWalkPreOrder);
+  mlirOperationWalk(clone, braze_valuemap_remap_operands, &o->map, MlirWalkPreOrder);
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
-    map_add(&o->map, mlirOperationGetResult(op, i), mlirOperationGetResult(clone, i));
+    braze_valuemap_put(&o->map, mlirOperationGetResult(op, i), mlirOperationGetResult(clone, i));
 }
 
 static bool in_fn_body(const Outliner *o, MlirValue v) {
@@ -199,14 +162,14 @@ static MlirWalkResult materialize_captures(MlirOperation op, void *user) {
  * anything else becomes a kernel argument. Group results are mapped already. */
 static void materialize(Outliner *o, MlirValue v) {
   MlirValue to;
-  if (map_find(&o->map, v, &to))
+  if (braze_valuemap_find(&o->map, v, &to))
     return;
   if (mlirValueIsAOpResult(v) && fk_is_support_op(mlirOpResultGetOwner(v))) {
     clone_into_kernel(o, mlirOpResultGetOwner(v));
     return;
   }
   MlirValue arg = mlirBlockAddArgument(o->kernel, mlirValueGetType(v), o->loc);
-  map_add(&o->map, v, arg);
+  braze_valuemap_put(&o->map, v, arg);
   o->inputs = realloc(o->inputs, (o->num_inputs + 1) * sizeof *o->inputs);
   o->inputs[o->num_inputs++] = v;
 }
@@ -309,7 +272,7 @@ static void outline_group(FkGraph *g, const FkKernel *k, MlirBlock body) {
   }
   MlirValue *kernel_outs = calloc(num_outs + 1, sizeof *kernel_outs);
   for (size_t i = 0; i < num_outs; ++i)
-    map_find(&o.map, outs[i], &kernel_outs[i]);
+    braze_valuemap_find(&o.map, outs[i], &kernel_outs[i]);
   mlirBlockAppendOwnedOperation(o.kernel, create_op("func.return", loc, num_outs, kernel_outs, 0, NULL, NULL));
 
   MlirType *in_types = value_types(o.inputs, o.num_inputs), *out_types = value_types(outs, num_outs);
@@ -332,7 +295,7 @@ static void outline_group(FkGraph *g, const FkKernel *k, MlirBlock body) {
   free(kernel_outs);
   free(outs);
   free(o.inputs);
-  map_free(&o.map);
+  braze_valuemap_free(&o.map);
   free(nodes);
 }
 

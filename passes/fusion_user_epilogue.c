@@ -16,25 +16,14 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/fusion_user.h"
 #include "support/context.h"
+#include "support/valuemap.h"
 #include "targets/common/ir_build.h"
 
-typedef struct {
-  MlirValue *from, *to;
-  size_t n;
-} Map;
-
-static void map_put(Map *m, MlirValue from, MlirValue to) {
-  m->from = realloc(m->from, (m->n + 1) * sizeof *m->from);
-  m->to = realloc(m->to, (m->n + 1) * sizeof *m->to);
-  m->from[m->n] = from;
-  m->to[m->n++] = to;
-}
-
-static MlirValue map_get(const Map *m, MlirValue v) {
-  for (size_t i = m->n; i-- > 0;)
-    if (mlirValueEqual(m->from[i], v))
-      return m->to[i];
-  return v;
+/* What the clone maps `v` to; values from outside the cloned body map to themselves. */
+static MlirValue mapped(const BrazeValueMap *m, MlirValue v) {
+  MlirValue to = v;
+  braze_valuemap_find(m, v, &to);
+  return to;
 }
 
 typedef struct {
@@ -78,23 +67,22 @@ static MlirValue apply_chain(const Epilogue *e, CgBuilder *b, MlirValue v, const
     MlirOperation g = e->chain[c];
     intptr_t nins = mlirOperationGetNumOperands(g) - 1;
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
-    Map m = {0};
+    BrazeValueMap m = {0};
     for (intptr_t k = 0; k < nins; ++k)
-      map_put(&m, mlirBlockGetArgument(body, k), operand_value(e, b, g, k, cur_tensor, v, idx));
+      braze_valuemap_put(&m, mlirBlockGetArgument(body, k), operand_value(e, b, g, k, cur_tensor, v, idx));
     MlirOperation term = mlirBlockGetTerminator(body);
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
          op = mlirOperationGetNextInBlock(op)) {
       MlirOperation copy = mlirOperationClone(op);
       for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
-        mlirOperationSetOperand(copy, i, map_get(&m, mlirOperationGetOperand(op, i)));
+        mlirOperationSetOperand(copy, i, mapped(&m, mlirOperationGetOperand(op, i)));
       cg_insert(b, copy);
       for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
-        map_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+        braze_valuemap_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
     }
-    v = map_get(&m, mlirOperationGetOperand(term, 0));
+    v = mapped(&m, mlirOperationGetOperand(term, 0));
     cur_tensor = mlirOperationGetResult(g, 0);
-    free(m.from);
-    free(m.to);
+    braze_valuemap_free(&m);
   }
   return v;
 }
@@ -139,7 +127,7 @@ static MlirValue apply_chain_vector(const Epilogue *e, CgBuilder *b, MlirValue v
     MlirOperation g = e->chain[c];
     intptr_t nins = mlirOperationGetNumOperands(g) - 1;
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
-    Map m = {0};
+    BrazeValueMap m = {0};
     for (intptr_t k = 0; k < nins; ++k) {
       MlirValue in = mlirOperationGetOperand(g, k), x;
       if (mlirValueEqual(in, cur_tensor)) {
@@ -162,14 +150,14 @@ static MlirValue apply_chain_vector(const Epilogue *e, CgBuilder *b, MlirValue v
         }
         free(at);
       }
-      map_put(&m, mlirBlockGetArgument(body, k), x);
+      braze_valuemap_put(&m, mlirBlockGetArgument(body, k), x);
     }
     MlirOperation term = mlirBlockGetTerminator(body);
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
          op = mlirOperationGetNextInBlock(op)) {
       MlirOperation copy = mlirOperationClone(op);
       for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
-        mlirOperationSetOperand(copy, i, map_get(&m, mlirOperationGetOperand(op, i)));
+        mlirOperationSetOperand(copy, i, mapped(&m, mlirOperationGetOperand(op, i)));
       for (intptr_t r = 0, n = mlirOperationGetNumResults(copy); r < n; ++r) {
         MlirValue res = mlirOperationGetResult(copy, r);
         MlirType vt = vector_of(mlirValueGetType(res), lanes);
@@ -181,12 +169,11 @@ static MlirValue apply_chain_vector(const Epilogue *e, CgBuilder *b, MlirValue v
       }
       cg_insert(b, copy);
       for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
-        map_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+        braze_valuemap_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
     }
-    v = map_get(&m, mlirOperationGetOperand(term, 0));
+    v = mapped(&m, mlirOperationGetOperand(term, 0));
     cur_tensor = mlirOperationGetResult(g, 0);
-    free(m.from);
-    free(m.to);
+    braze_valuemap_free(&m);
   }
   return v;
 }

@@ -18,6 +18,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/grow.h"
+#include "support/valuemap.h"
 
 /* ---- small builders ---- */
 
@@ -125,6 +126,16 @@ static MlirValue constant_widened(CgBuilder *b, MlirAttribute value) {
   return cg_constant(b, value);
 }
 
+/* The constant `value` (widened) at the kernel's entry, remembered as kernel-level `old`'s. */
+static MlirValue remember_scalar(CuKernel *K, MlirValue old, MlirAttribute value) {
+  CgBuilder at = at_entry_start(K);
+  MlirValue v = constant_widened(&at, value);
+  K->scalars = realloc(K->scalars, (size_t)(K->n_scalars + 1) * sizeof *K->scalars);
+  K->scalars[K->n_scalars] = v;
+  braze_ptrmap_put(&K->scalar_index, braze_ptr_key(old.ptr), K->n_scalars++);
+  return v;
+}
+
 static MlirValue outside_scalar(CuKernel *K, MlirValue old) {
   int i = braze_ptrmap_get(&K->scalar_index, braze_ptr_key(old.ptr), -1);
   if (i >= 0)
@@ -134,12 +145,7 @@ static MlirValue outside_scalar(CuKernel *K, MlirValue old) {
     cu_fail(K, def, "a generic body reads a scalar that is not a constant");
     return (MlirValue){NULL};
   }
-  CgBuilder s = at_entry_start(K);
-  MlirValue v = constant_widened(&s, mlirOperationGetAttributeByName(def, braze_ref("value")));
-  K->scalars = realloc(K->scalars, (size_t)(K->n_scalars + 1) * sizeof *K->scalars);
-  K->scalars[K->n_scalars] = v;
-  braze_ptrmap_put(&K->scalar_index, braze_ptr_key(old.ptr), K->n_scalars++);
-  return v;
+  return remember_scalar(K, old, mlirOperationGetAttributeByName(def, braze_ref("value")));
 }
 
 static MlirValue splat_value(CuKernel *K, const CuVal *v) {
@@ -150,39 +156,21 @@ static MlirValue splat_value(CuKernel *K, const CuVal *v) {
   if (i >= 0)
     return K->scalars[i];
   MlirAttribute dense = mlirOperationGetAttributeByName(mlirOpResultGetOwner(s), braze_ref("value"));
-  CgBuilder at = at_entry_start(K);
-  MlirValue c = constant_widened(&at, mlirDenseElementsAttrGetSplatValue(dense));
-  K->scalars = realloc(K->scalars, (size_t)(K->n_scalars + 1) * sizeof *K->scalars);
-  K->scalars[K->n_scalars] = c;
-  braze_ptrmap_put(&K->scalar_index, braze_ptr_key(s.ptr), K->n_scalars++);
-  return c;
+  return remember_scalar(K, s, mlirDenseElementsAttrGetSplatValue(dense));
 }
 
 /* ---- bodies ---- */
 
-typedef struct {
-  MlirValue *old, *new_value;
-  int n, cap;
-} ValueMap;
-
-static void vmap_put(ValueMap *m, MlirValue old, MlirValue v) {
-  m->old = braze_grow(m->old, (size_t)m->n, &m->cap, sizeof *m->old, 16);
-  m->new_value = realloc(m->new_value, (size_t)m->cap * sizeof *m->new_value);
-  m->old[m->n] = old;
-  m->new_value[m->n++] = v;
-}
-
-static MlirValue vmap_get(CuKernel *K, const ValueMap *m, MlirValue old) {
-  for (int i = m->n - 1; i >= 0; --i)
-    if (mlirValueEqual(m->old[i], old))
-      return m->new_value[i];
-  return outside_scalar(K, old);
+/* A body value's clone; a value from outside the body is a kernel-level constant. */
+static MlirValue vmap_get(CuKernel *K, const BrazeValueMap *m, MlirValue old) {
+  MlirValue v;
+  return braze_valuemap_find(m, old, &v) ? v : outside_scalar(K, old);
 }
 
 /* One body op at b in the compute type; false after a diagnostic. */
-static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, ValueMap *m) {
+static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, BrazeValueMap *m) {
   if (braze_op_is(op, "arith.constant")) {
-    vmap_put(m, mlirOperationGetResult(op, 0),
+    braze_valuemap_put(m, mlirOperationGetResult(op, 0),
              constant_widened(b, mlirOperationGetAttributeByName(op, braze_ref("value"))));
     return true;
   }
@@ -192,7 +180,7 @@ static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, ValueMap *m) {
   MlirValue result = mlirOperationGetNumResults(op) == 1 ? mlirOperationGetResult(op, 0) : (MlirValue){NULL};
   if (braze_op_is(op, "arith.extf") &&
       mlirTypeEqual(mlirValueGetType(first), cu_compute_type(mlirValueGetType(result)))) {
-    vmap_put(m, result, first); /* already widened */
+    braze_valuemap_put(m, result, first); /* already widened */
     return true;
   }
   MlirOperation copy = mlirOperationClone(op);
@@ -205,10 +193,10 @@ static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, ValueMap *m) {
     MlirValue res = mlirOperationGetResult(copy, r);
     MlirType t = mlirValueGetType(res);
     if (is_narrow_float(t) && braze_op_is(op, "arith.truncf"))
-      vmap_put(m, mlirOperationGetResult(op, r), widen(b, res)); /* keep the rounding */
+      braze_valuemap_put(m, mlirOperationGetResult(op, r), widen(b, res)); /* keep the rounding */
     else {
       mlirValueSetType(res, cu_compute_type(t));
-      vmap_put(m, mlirOperationGetResult(op, r), res);
+      braze_valuemap_put(m, mlirOperationGetResult(op, r), res);
     }
   }
   return !K->failed;
@@ -216,9 +204,9 @@ static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, ValueMap *m) {
 
 MlirValue cu_clone_body(CuKernel *K, CgBuilder *b, const CuItem *item, const MlirValue *args) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(item->op, 0));
-  ValueMap m = {0};
+  BrazeValueMap m = {0};
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(body); ++a)
-    vmap_put(&m, mlirBlockGetArgument(body, a), args[a]);
+    braze_valuemap_put(&m, mlirBlockGetArgument(body, a), args[a]);
   MlirOperation yield = mlirBlockGetTerminator(body);
   MlirValue out = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, yield);
@@ -227,8 +215,7 @@ MlirValue cu_clone_body(CuKernel *K, CgBuilder *b, const CuItem *item, const Mli
       goto done;
   out = vmap_get(K, &m, mlirOperationGetOperand(yield, 0));
 done:
-  free(m.old);
-  free(m.new_value);
+  braze_valuemap_free(&m);
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/valuemap.h"
 #include "support/diag.h"
 #include "targets/cuda/codegen.h"
 
@@ -174,29 +175,6 @@ static bool read_user_kernel(UserKernel *u) {
 
 /* ---- the gpu.func ---- */
 
-typedef struct {
-  MlirValue *from, *to;
-  size_t n;
-} ValueMap;
-
-static void vm_put(ValueMap *m, MlirValue from, MlirValue to) {
-  m->from = realloc(m->from, (m->n + 1) * sizeof *m->from);
-  m->to = realloc(m->to, (m->n + 1) * sizeof *m->to);
-  m->from[m->n] = from;
-  m->to[m->n++] = to;
-}
-
-static MlirWalkResult remap(MlirOperation op, void *user) {
-  const ValueMap *m = user;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    for (size_t k = 0; k < m->n; ++k)
-      if (mlirValueEqual(m->from[k], v))
-        mlirOperationSetOperand(op, i, m->to[k]);
-  }
-  return MlirWalkResultAdvance;
-}
-
 static MlirOperation create_gpu_func(const UserKernel *u, MlirOperation gpu_module, int block, int64_t grid,
                                      MlirBlock *entry) {
   MlirContext ctx = mlirOperationGetContext(u->ext);
@@ -239,14 +217,14 @@ static void emit_body(const UserKernel *u, MlirBlock entry, int block, int64_t t
   MlirLocation loc = mlirOperationGetLocation(u->parallel);
   CgBuilder b = cg_builder_at_end(entry, loc);
   b.before = cg_create(&b, "gpu.return", 0, NULL, 0, NULL, 0, NULL);
-  ValueMap m = {0};
+  BrazeValueMap m = {0};
   MlirBlock ub = mlirRegionGetFirstBlock(mlirOperationGetRegion(u->callee, 0));
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(u->call); i < n; ++i)
-    vm_put(&m, mlirBlockGetArgument(ub, i), mlirBlockGetArgument(entry, u->call_arg[i]));
+    braze_valuemap_put(&m, mlirBlockGetArgument(ub, i), mlirBlockGetArgument(entry, u->call_arg[i]));
   for (MlirOperation op = mlirBlockGetFirstOperation(ub); !mlirOperationEqual(op, u->parallel);
        op = mlirOperationGetNextInBlock(op)) {
     MlirOperation c = cg_insert(&b, mlirOperationClone(op));
-    vm_put(&m, mlirOperationGetResult(op, 0), mlirOperationGetResult(c, 0));
+    braze_valuemap_put(&m, mlirOperationGetResult(op, 0), mlirOperationGetResult(c, 0));
   }
   MlirType index = cg_index_type(b.ctx);
   MlirValue tid = cu_gpu_id(&b, "gpu.thread_id"), bid = cu_gpu_id(&b, "gpu.block_id");
@@ -261,18 +239,17 @@ static void emit_body(const UserKernel *u, MlirBlock entry, int block, int64_t t
   for (int d = 0; d < u->dims; ++d) {
     MlirValue s[2] = {iv[d], cg_index(&then_b, u->step[d])};
     MlirValue a[2] = {cg_op(&then_b, "arith.muli", index, 2, s), cg_index(&then_b, u->lb[d])};
-    vm_put(&m, mlirBlockGetArgument(pb, d), cg_op(&then_b, "arith.addi", index, 2, a));
+    braze_valuemap_put(&m, mlirBlockGetArgument(pb, d), cg_op(&then_b, "arith.addi", index, 2, a));
   }
   MlirOperation term = mlirBlockGetTerminator(pb);
   for (MlirOperation op = mlirBlockGetFirstOperation(pb); !mlirOperationEqual(op, term);
        op = mlirOperationGetNextInBlock(op)) {
     MlirOperation c = cg_insert(&then_b, mlirOperationClone(op));
-    mlirOperationWalk(c, remap, &m, MlirWalkPreOrder);
+    mlirOperationWalk(c, braze_valuemap_remap_operands, &m, MlirWalkPreOrder);
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
-      vm_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(c, r));
+      braze_valuemap_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(c, r));
   }
-  free(m.from);
-  free(m.to);
+  braze_valuemap_free(&m);
 }
 
 int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperation gpu_module,
