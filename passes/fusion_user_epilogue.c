@@ -60,6 +60,34 @@ static MlirValue operand_value(const Epilogue *e, CgBuilder *b, MlirOperation g,
   return v;
 }
 
+static MlirType vector_of(MlirType elt, int64_t lanes) { return mlirVectorTypeGet(1, &lanes, elt); }
+
+/* Clone a generic's body (block arguments mapped in m already) before b's point; with
+ * lanes > 0 every result (and constant) becomes a vector of that many lanes. The
+ * yielded value's clone. */
+static MlirValue clone_body(CgBuilder *b, MlirBlock body, BrazeValueMap *m, int64_t lanes) {
+  MlirOperation term = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirOperation copy = mlirOperationClone(op);
+    for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
+      mlirOperationSetOperand(copy, i, mapped(m, mlirOperationGetOperand(op, i)));
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(copy); r < n && lanes > 0; ++r) {
+      MlirValue res = mlirOperationGetResult(copy, r);
+      MlirType vt = vector_of(mlirValueGetType(res), lanes);
+      mlirValueSetType(res, vt);
+      if (braze_op_is(copy, "arith.constant")) {
+        MlirAttribute val = mlirOperationGetAttributeByName(op, braze_ref("value"));
+        mlirOperationSetInherentAttributeByName(copy, braze_ref("value"), mlirDenseElementsAttrSplatGet(vt, val));
+      }
+    }
+    cg_insert(b, copy);
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
+      braze_valuemap_put(m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+  }
+  return mapped(m, mlirOperationGetOperand(term, 0));
+}
+
 /* The chain applied to scalar `v` stored at `idx`; new ops go before b's point. */
 static MlirValue apply_chain(const Epilogue *e, CgBuilder *b, MlirValue v, const MlirValue *idx) {
   MlirValue cur_tensor = e->input;
@@ -70,17 +98,7 @@ static MlirValue apply_chain(const Epilogue *e, CgBuilder *b, MlirValue v, const
     BrazeValueMap m = {0};
     for (intptr_t k = 0; k < nins; ++k)
       braze_valuemap_put(&m, mlirBlockGetArgument(body, k), operand_value(e, b, g, k, cur_tensor, v, idx));
-    MlirOperation term = mlirBlockGetTerminator(body);
-    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
-         op = mlirOperationGetNextInBlock(op)) {
-      MlirOperation copy = mlirOperationClone(op);
-      for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
-        mlirOperationSetOperand(copy, i, mapped(&m, mlirOperationGetOperand(op, i)));
-      cg_insert(b, copy);
-      for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
-        braze_valuemap_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
-    }
-    v = mapped(&m, mlirOperationGetOperand(term, 0));
+    v = clone_body(b, body, &m, 0);
     cur_tensor = mlirOperationGetResult(g, 0);
     braze_valuemap_free(&m);
   }
@@ -117,7 +135,6 @@ static bool chain_vectorizable(const Epilogue *e, intptr_t rank) {
   return true;
 }
 
-static MlirType vector_of(MlirType elt, int64_t lanes) { return mlirVectorTypeGet(1, &lanes, elt); }
 
 /* The chain on vector `v` stored at idx (the last index the first lane's). */
 static MlirValue apply_chain_vector(const Epilogue *e, CgBuilder *b, MlirValue v, const MlirValue *idx,
@@ -152,26 +169,7 @@ static MlirValue apply_chain_vector(const Epilogue *e, CgBuilder *b, MlirValue v
       }
       braze_valuemap_put(&m, mlirBlockGetArgument(body, k), x);
     }
-    MlirOperation term = mlirBlockGetTerminator(body);
-    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationEqual(op, term);
-         op = mlirOperationGetNextInBlock(op)) {
-      MlirOperation copy = mlirOperationClone(op);
-      for (intptr_t i = 0, n = mlirOperationGetNumOperands(copy); i < n; ++i)
-        mlirOperationSetOperand(copy, i, mapped(&m, mlirOperationGetOperand(op, i)));
-      for (intptr_t r = 0, n = mlirOperationGetNumResults(copy); r < n; ++r) {
-        MlirValue res = mlirOperationGetResult(copy, r);
-        MlirType vt = vector_of(mlirValueGetType(res), lanes);
-        mlirValueSetType(res, vt);
-        if (braze_op_is(copy, "arith.constant")) {
-          MlirAttribute val = mlirOperationGetAttributeByName(op, braze_ref("value"));
-          mlirOperationSetInherentAttributeByName(copy, braze_ref("value"), mlirDenseElementsAttrSplatGet(vt, val));
-        }
-      }
-      cg_insert(b, copy);
-      for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
-        braze_valuemap_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
-    }
-    v = mapped(&m, mlirOperationGetOperand(term, 0));
+    v = clone_body(b, body, &m, lanes);
     cur_tensor = mlirOperationGetResult(g, 0);
     braze_valuemap_free(&m);
   }
