@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/oplist.h"
 #include "support/strbuf.h"
 
 CgBuilder cg_builder_at_end(MlirBlock block, MlirLocation loc) {
@@ -329,4 +330,86 @@ size_t cg_collect_functions(MlirOperation module, bool kernels, MlirOperation *o
     ++n;
   }
   return n;
+}
+
+/* ---- serial loops ---- */
+
+/* scf.for lb..ub by step (operands of a loop being replaced), its body an empty
+ * block ending in scf.yield; *body inserts before the yield. */
+static MlirOperation for_loop(CgBuilder *b, MlirValue lb, MlirValue ub, MlirValue step, CgBuilder *body,
+                              MlirValue *iv) {
+  MlirType index = cg_index_type(b->ctx);
+  MlirBlock block = new_block(b, 1, &index);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.for"), b->loc);
+  mlirOperationStateAddOperands(&st, 3, (MlirValue[]){lb, ub, step});
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
+  *body = cg_builder_at_end(block, b->loc);
+  body->before = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+  *iv = mlirBlockGetArgument(block, 0);
+  return op;
+}
+
+/* One scf.parallel without reductions as nested scf.for, its body in a
+ * memref.alloca_scope (stack buffers it allocates are freed per iteration, as the
+ * OpenMP lowering's outlined bodies free them). */
+static void serialize(MlirOperation par) {
+  intptr_t n = mlirOperationGetNumOperands(par) / 3;
+  MlirBlock old = mlirRegionGetFirstBlock(mlirOperationGetRegion(par, 0));
+  CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(par), mlirOperationGetLocation(par));
+  b.ctx = mlirOperationGetContext(par);
+  b.before = par;
+  for (intptr_t d = 0; d < n; ++d) {
+    MlirValue iv;
+    CgBuilder body;
+    for_loop(&b, mlirOperationGetOperand(par, d), mlirOperationGetOperand(par, n + d),
+             mlirOperationGetOperand(par, 2 * n + d), &body, &iv);
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(old, d), iv);
+    b = body;
+  }
+  MlirBlock scope_block = new_block(&b, 0, NULL);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, scope_block);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("memref.alloca_scope"), b.loc);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  cg_insert(&b, mlirOperationCreate(&st));
+  CgBuilder inner = cg_builder_at_end(scope_block, b.loc);
+  MlirOperation ret = cg_create(&inner, "memref.alloca_scope.return", 0, NULL, 0, NULL, 0, NULL);
+  MlirOperation term = mlirBlockGetTerminator(old);
+  for (MlirOperation op = mlirBlockGetFirstOperation(old); !mlirOperationEqual(op, term);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    mlirOperationMoveBefore(op, ret);
+    op = next;
+  }
+  mlirOperationDestroy(par);
+}
+
+static bool is_parallel(MlirOperation op) { return braze_op_is(op, "scf.parallel"); }
+
+void cg_serialize_parallel_loops(MlirOperation func) {
+  BrazeOpList loops = {0};
+  braze_op_list_collect(func, is_parallel, &loops);
+  for (size_t i = 0; i < loops.count; ++i)
+    serialize(loops.ops[i]);
+  braze_op_list_free(&loops);
+}
+
+MlirValue cg_element_address(CgBuilder *b, MlirValue mem) {
+  MlirType index = cg_index_type(b->ctx), t = mlirValueGetType(mem);
+  MlirValue base = cg_op(b, "memref.extract_aligned_pointer_as_index", index, 1, &mem);
+  MlirAttribute layout = mlirMemRefTypeGetLayout(t);
+  if (mlirAttributeIsAAffineMap(layout))
+    return base; /* identity layout: offset 0 */
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  MlirType types[2 + 2 * 8];
+  types[0] = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), 0, NULL, mlirAttributeGetNull(),
+                               mlirAttributeGetNull());
+  for (intptr_t i = 1; i < 2 + 2 * rank; ++i)
+    types[i] = index;
+  MlirOperation meta = cg_create(b, "memref.extract_strided_metadata", 1, &mem, 2 + 2 * rank, types, 0, NULL);
+  MlirValue bytes[2] = {mlirOperationGetResult(meta, 1), cg_index(b, cg_elem_bytes(mlirShapedTypeGetElementType(t)))};
+  MlirValue sum[2] = {base, cg_op(b, "arith.muli", index, 2, bytes)};
+  return cg_op(b, "arith.addi", index, 2, sum);
 }

@@ -63,6 +63,13 @@ MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *
 /* scf.parallel over [0, ub[i]) step 1, terminated (empty scf.reduce) already; *body
  * inserts before the terminator. */
 MlirOperation cg_parallel(CgBuilder *b, intptr_t n, const int64_t *ub, CgBuilder *body, MlirValue *ivs);
+/* Every scf.parallel under `func` as nested scf.for (bodies in memref.alloca_scope):
+ * kernels called from inside another kernel's parallel loop (form-row-chains' block
+ * kernels) must not open a parallel region of their own. */
+void cg_serialize_parallel_loops(MlirOperation func);
+/* The byte address of `mem`'s first element (its aligned pointer plus its offset,
+ * which subviews of strided layouts carry). */
+MlirValue cg_element_address(CgBuilder *b, MlirValue mem);
 /* An index value computing `expr` from dim values. */
 MlirValue cg_affine(CgBuilder *b, MlirAffineExpr expr, const MlirValue *dims);
 /* Bit mask of the dims `expr` reads. */

@@ -109,8 +109,15 @@ static bool run(MlirOperation module, void *state) {
   cg_collect_functions(module, true, funcs, nk);
   cg_collect_functions(module, false, funcs + nk, ng);
   bool ok = true;
-  for (size_t i = 0; i < nk && ok; ++i)
-    ok = cg_convert_kernel(funcs[i], module, opts);
+  /* chain kernels last: they call block kernels in their converted form */
+  bool *is_chain = calloc(nk + 1, sizeof *is_chain);
+  for (size_t i = 0; i < nk; ++i)
+    is_chain[i] = cg_attr_text_has(mlirOperationGetAttributeByName(funcs[i], braze_ref("kernel.kind")), "\"chain\"");
+  for (int chains = 0; chains < 2; ++chains)
+    for (size_t i = 0; i < nk && ok; ++i)
+      if (is_chain[i] == (chains == 1))
+        ok = cg_convert_kernel(funcs[i], module, opts);
+  free(is_chain);
   for (size_t i = nk; i < nk + ng && ok; ++i)
     ok = cg_convert_graph(funcs[i], module, "cpu-codegen", opts->remarks);
   free(funcs);

@@ -38,6 +38,13 @@ bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions
 /* An `ext` kernel (a packed user-kernel call, targets/cpu/codegen_user.c) rewritten
  * in place: 0 when `func` is not one, 1 when converted, -1 after a diagnostic. */
 int cg_user_kernel(MlirOperation func, MlirOperation module);
+/* A `chain` kernel (passes/form-row-chains.c, targets/cpu/codegen_chain.c): its block
+ * kernels must be converted already. 0 when `func` is not one, 1 converted, -1 after
+ * a diagnostic. */
+int cg_chain_kernel(MlirOperation func, MlirOperation module);
+/* Whether `func` is a chain's block kernel (kernel.serial): it runs inside the
+ * chain's parallel loop, so its own loops are serial. */
+bool cg_is_serial_kernel(MlirOperation func);
 
 
 #endif

@@ -258,7 +258,7 @@ MlirValue cg_peel_count(Gen *g, CgBuilder *b, int d) {
   int n = value_indices(g, b, v, g->it->maps[a], idx);
   g->ivs[d] = saved;
   MlirType index = cg_index_type(g->K->ctx);
-  MlirValue elem = cg_op(b, "memref.extract_aligned_pointer_as_index", index, 1, &v->mem);
+  MlirValue elem = cg_element_address(b, v->mem);
   MlirValue div[2] = {elem, cg_index(b, eb)};
   elem = cg_op(b, "arith.divui", index, 2, div); /* the buffer's start, in elements */
   int64_t stride = 1;

@@ -556,7 +556,7 @@ static bool emit_versioned(CgKernel *K) {
   MlirValue bits = {NULL}; /* the arguments' addresses or-ed: aligned iff its low bits are 0 */
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(K->entry); ++a) {
     MlirValue arg = mlirBlockGetArgument(K->entry, a);
-    MlirValue ops[2] = {bits, cg_op(&K->fb, "memref.extract_aligned_pointer_as_index", index, 1, &arg)};
+    MlirValue ops[2] = {bits, cg_element_address(&K->fb, arg)};
     bits = a == 0 ? ops[1] : cg_op(&K->fb, "arith.ori", index, 2, ops);
   }
   MlirValue rem[2] = {bits, cg_index(&K->fb, 64)};
@@ -581,6 +581,9 @@ bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions
   int ext = cg_user_kernel(func, module);
   if (ext != 0)
     return ext > 0;
+  int chain = cg_chain_kernel(func, module);
+  if (chain != 0)
+    return chain > 0;
   int tem = cg_matmul_template(func, module, opts);
   if (tem != 0)
     return tem > 0;

@@ -17,6 +17,7 @@
 #include "mlir-c/Target/LLVMIR.h"
 #include "support/context.h"
 #include "targets/cpu/cpu.h"
+#include "targets/cpu/matmul.h"
 
 extern char **environ;
 
@@ -54,7 +55,22 @@ static bool take_llvm_error(LLVMErrorRef err, const char *what, BrazeStr *error)
   return false;
 }
 
+/* LLVM's loop vectorizer prefers 256-bit vectors on AVX-512 hosts (x86's
+ * prefer-vector-width default, against frequency drops on older parts); the loop
+ * kernels' row loops ran at half width beside the template's explicit 512-bit
+ * vectors (W7's softmax: ymm). Ask for the host's full width in every function. */
+static void prefer_full_vectors(LLVMModuleRef m) {
+  char bits[16];
+  snprintf(bits, sizeof bits, "%d", 32 * cg_default_vector_lanes());
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMAttributeRef attr = LLVMCreateStringAttribute(ctx, "prefer-vector-width", 19, bits, (unsigned)strlen(bits));
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (!LLVMIsDeclaration(fn))
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attr);
+}
+
 static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, BrazeStr *error) {
+  prefer_full_vectors(m);
   char *triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(m, triple);
   LLVMDisposeMessage(triple);

@@ -57,6 +57,8 @@ static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
   if (p->n_products == 2 && 2 * p->mr * p->nv > 24)
     p->mr = 24 / (2 * p->nv) > 0 ? 24 / (2 * p->nv) : 1;
   p->mc = o->mc > 0 ? (o->mc + p->mr - 1) / p->mr * p->mr : auto_mc(p, o->cores);
+  if (cg_is_serial_kernel(p->old)) /* a chain's block: one M block, B packed once per call */
+    p->mc = (p->M + p->mr - 1) / p->mr * p->mr;
   return NULL;
 }
 
@@ -85,7 +87,7 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
   }
   bool use_extern = false;
   if (opts->matmul_mode == CG_MATMUL_EXTERN || opts->matmul_mode == CG_MATMUL_AUTO) {
-    const char *no_extern = tm_extern_refusal(&p);
+    const char *no_extern = cg_is_serial_kernel(func) ? "chain-block" : tm_extern_refusal(&p);
     if (no_extern && opts->remarks)
       braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: no matmul extern: %s", name, no_extern);
     use_extern = !no_extern;

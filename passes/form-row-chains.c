@@ -1,0 +1,702 @@
+/* form-row-chains: run a chain of row-local kernels one block of rows at a time.
+ *
+ * form-kernels leaves a matmul template, its consumer reduction and the next matmul
+ * as separate kernels when the reduction reads whole rows of the first product (W7's
+ * q @ k^T -> softmax -> @ v): each writes its full result (8 MiB of scores twice in
+ * W7) for the next to read back. When every kernel of such a chain is row-local
+ * (passes/row_chains.h: the result's rows depend only on the same rows of the chain's
+ * row operands), the chain becomes one kernel (kind `chain`) that takes a block of
+ * `rows` rows of one batch per parallel iteration and calls each kernel's block form
+ * on it: the intermediates live in per-block scratch that stays in cache, and only
+ * the chain's inputs and its result touch memory. This is tile-level fusion across
+ * kernels, as flash attention does for attention, derived from the kernels instead of
+ * matched as a pattern. The block forms are the original kernels retyped to the
+ * block's shapes and marked `kernel.serial` (the chain's loop is the parallel one).
+ *
+ * The chain kernel, at the kernel level:
+ *   func.func private @cpu_chain_fused_..._N(%q, %k, %v) -> tensor<8x512x64xf32>
+ *       attributes {kernel.kind = "chain", kernel.rows = 64, ...} {
+ *     %r = scf.forall (%b, %m) = (0, 0) to (8, 512) step (1, 64) shared_outs(%o = %e) -> (...) {
+ *       %q_rows = tensor.extract_slice %q[%b, %m, 0] [1, 64, 64] [1, 1, 1]   (ROW)
+ *       %k_batch = tensor.extract_slice %k[%b, 0, 0] [1, 512, 64] [1, 1, 1] (BATCH)
+ *       %s = func.call @cpu_tem_..._0_rows(%q_rows, %k_batch) : ... -> tensor<1x64x512xf32>
+ *       ...
+ *       scf.forall.in_parallel { tensor.parallel_insert_slice %y into %o[%b, %m, 0] ... }
+ *     }
+ *
+ * A chain is a run of calls in the graph function where each result is used once, by
+ * the next call; it holds at least one `tem` kernel (the ones whose intermediates are
+ * large enough to matter). Refusals (remarks): a kernel that is not row-local (with
+ * row_chains.c's reason), kernels with different rows, a matmul operand repacked per
+ * block that is larger than max-repack-bytes (W6's weights: each block would pack
+ * them again), no block size that divides the rows.
+ *
+ * Options:
+ *   disable              form no chains
+ *   rows=N               rows per block (default 0: the largest divisor of the rows whose
+ *                        intermediates fit max-scratch-bytes, keeping min-blocks blocks)
+ *   max-scratch-bytes=N  per-block intermediates (default 2097152: a core's L2 on current x86 servers)
+ *   max-repack-bytes=N   largest BATCH/WHOLE operand of a tem kernel (default 1048576)
+ *   min-blocks=N         parallel iterations to keep (default 8)
+ *   target=NAME          kernel name prefix (default cpu)
+ *   remarks              one remark per chain formed or refused */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/IR.h"
+#include "passes/passes.h"
+#include "passes/row_chains.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/strbuf.h"
+
+enum { MAX_LINKS = 16 };
+
+typedef struct {
+  bool disable, remarks;
+  long long rows, max_scratch, max_repack, min_blocks;
+  char *target;
+} Options;
+
+typedef struct {
+  MlirOperation call, kernel;
+  RcSlice slices[RC_MAX_ARGS];
+} Link;
+
+typedef struct {
+  const Options *o;
+  MlirOperation module, func;
+  Link links[MAX_LINKS];
+  int n;
+  RcRows rows;
+  int64_t mc;
+} Chain;
+
+/* ---- finding chains ---- */
+
+static MlirOperation callee_of(MlirOperation module, MlirOperation call) {
+  MlirAttribute callee = mlirOperationGetAttributeByName(call, braze_ref("callee"));
+  if (mlirAttributeIsNull(callee))
+    return (MlirOperation){NULL};
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+static bool kind_is(MlirOperation kernel, const char *kind) {
+  MlirAttribute k = mlirOperationGetAttributeByName(kernel, braze_ref("kernel.kind"));
+  return !mlirAttributeIsNull(k) && mlirAttributeIsAString(k) && braze_ref_eq(mlirStringAttrGetValue(k), kind);
+}
+
+/* Kernels a chain may hold: the loop kinds and templates, with a body. */
+static bool chainable(MlirOperation kernel) {
+  if (mlirOperationIsNull(kernel) || mlirRegionIsNull(mlirOperationGetRegion(kernel, 0)) ||
+      mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0))))
+    return false;
+  return kind_is(kernel, "tem") || kind_is(kernel, "per") || kind_is(kernel, "red") || kind_is(kernel, "poi");
+}
+
+/* The one user of `v`, or null when it has none or several. */
+static MlirOperation only_user(MlirValue v) {
+  MlirOpOperand use = mlirValueGetFirstUse(v);
+  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return (MlirOperation){NULL};
+  return mlirOpOperandGetOwner(use);
+}
+
+/* Grow the chain from `call` along single-use results. */
+static void collect_links(Chain *c, MlirOperation call) {
+  c->n = 0;
+  while (c->n < MAX_LINKS && braze_op_is(call, "func.call") && mlirOperationGetNumResults(call) == 1) {
+    MlirOperation kernel = callee_of(c->module, call);
+    if (!chainable(kernel))
+      break;
+    c->links[c->n++] = (Link){.call = call, .kernel = kernel};
+    call = only_user(mlirOperationGetResult(call, 0));
+    if (mlirOperationIsNull(call) ||
+        !mlirBlockEqual(mlirOperationGetBlock(call), mlirOperationGetBlock(c->links[0].call)))
+      break;
+  }
+}
+
+/* ---- checking a chain ---- */
+
+static bool same_rows(const RcRows *a, const RcRows *b) {
+  if (a->nr != b->nr)
+    return false;
+  for (int i = 0; i < a->nr; ++i)
+    if (a->dims[i] != b->dims[i])
+      return false;
+  return true;
+}
+
+static bool is_intermediate(const Chain *c, int link, MlirValue v) {
+  for (int i = 0; i < link; ++i)
+    if (mlirValueEqual(v, mlirOperationGetResult(c->links[i].call, 0)))
+      return true;
+  return false;
+}
+
+static int64_t tensor_bytes(MlirType t) {
+  RcRows none = {.nr = 0};
+  return rc_row_bytes(t, &none);
+}
+
+/* Bytes a tem kernel packs per block for operand `v` read through `slice` (all of a
+ * whole operand, one batch's slice of k or v). */
+static int64_t repack_bytes(const Chain *c, MlirValue v, const RcSlice *slice) {
+  return tensor_bytes(rc_block_type(mlirValueGetType(v), slice, c->mc > 0 ? c->mc : 1, &c->rows));
+}
+
+static const char *check_links(Chain *c) {
+  bool has_template = false;
+  for (int i = 0; i < c->n; ++i) {
+    Link *l = &c->links[i];
+    RcRows rows;
+    const char *why = rc_kernel_rows(l->kernel, &rows);
+    if (why)
+      return why;
+    if (i == 0)
+      c->rows = rows;
+    else if (!same_rows(&rows, &c->rows))
+      return "different-rows";
+    if ((why = rc_classify(l->kernel, &c->rows, l->slices)))
+      return why;
+    bool tem = kind_is(l->kernel, "tem");
+    has_template |= tem;
+    for (intptr_t j = 0; j < mlirOperationGetNumOperands(l->call); ++j) {
+      MlirValue v = mlirOperationGetOperand(l->call, j);
+      const RcSlice *slice = &l->slices[j];
+      if (is_intermediate(c, i, v) && !rc_slice_is_rows(slice, &c->rows))
+        return "intermediate-not-read-by-rows";
+      if (tem && slice->used && !rc_slice_is_rows(slice, &c->rows) && repack_bytes(c, v, slice) > c->o->max_repack)
+        return "operand-too-large-to-repack";
+    }
+  }
+  return has_template ? NULL : "no-template";
+}
+
+/* What a chain of blocks of mc rows costs and saves, in bytes: the intermediates are
+ * no longer written and read back (saved), but every block packs its matmuls'
+ * non-row operands again, where the separate kernels packed them once per batch
+ * (BATCH) or once (WHOLE). */
+static int64_t repack_extra(Chain *c, int64_t mc) {
+  int64_t m = c->rows.dims[c->rows.nr - 1], blocks = m / mc, extra = 0;
+  for (int i = 0; i < c->rows.nr - 1; ++i)
+    blocks *= c->rows.dims[i];
+  c->mc = mc;
+  for (int i = 0; i < c->n; ++i) {
+    const Link *l = &c->links[i];
+    for (intptr_t j = 0; kind_is(l->kernel, "tem") && j < mlirOperationGetNumOperands(l->call); ++j) {
+      MlirValue v = mlirOperationGetOperand(l->call, j);
+      if (l->slices[j].used && !rc_slice_is_rows(&l->slices[j], &c->rows))
+        extra += blocks * repack_bytes(c, v, &l->slices[j]) - tensor_bytes(mlirValueGetType(v));
+    }
+  }
+  return extra;
+}
+
+static int64_t intermediate_bytes(const Chain *c) {
+  int64_t bytes = 0;
+  for (int i = 0; i + 1 < c->n; ++i)
+    bytes += tensor_bytes(mlirValueGetType(mlirOperationGetResult(c->links[i].call, 0)));
+  return bytes;
+}
+
+/* Rows per block: a divisor of m whose intermediates fit the scratch, as large as
+ * possible while keeping min-blocks parallel iterations; the packing it adds must stay
+ * under a quarter of the traffic it saves (copies into cache are cheaper than a round
+ * trip through memory, not free). */
+static const char *choose_rows(Chain *c) {
+  int64_t m = c->rows.dims[c->rows.nr - 1], batches = 1, per_row = 0;
+  for (int i = 0; i < c->rows.nr - 1; ++i)
+    batches *= c->rows.dims[i];
+  for (int i = 0; i + 1 < c->n; ++i)
+    per_row += rc_row_bytes(mlirValueGetType(mlirOperationGetResult(c->links[i].call, 0)), &c->rows);
+  if (c->o->rows > 0) {
+    c->mc = c->o->rows;
+    return m % c->mc ? "rows-not-a-divisor" : NULL;
+  }
+  c->mc = 0;
+  for (int64_t mc = m; mc >= 1; --mc) {
+    if (m % mc || mc * per_row > c->o->max_scratch)
+      continue;
+    if (!c->mc)
+      c->mc = mc; /* the largest that fits, if none keeps min-blocks */
+    if (batches * (m / mc) >= c->o->min_blocks) {
+      c->mc = mc;
+      break;
+    }
+  }
+  if (c->mc == 0)
+    return "rows-exceed-scratch";
+  if (batches * (m / c->mc) < 2)
+    return "one-block";
+  return 4 * repack_extra(c, c->mc) > 2 * intermediate_bytes(c) ? "repacking-exceeds-savings" : NULL;
+}
+
+/* ---- building the chain kernel ---- */
+
+static void print_type(BrazeStr *s, MlirType t) { mlirTypePrint(t, braze_str_callback, s); }
+
+static void print_ints(BrazeStr *s, const int64_t *v, int n) {
+  for (int i = 0; i < n; ++i)
+    braze_str_printf(s, "%s%lld", i ? ", " : "", (long long)v[i]);
+}
+
+static void print_name(BrazeStr *s, MlirOperation op) {
+  MlirStringRef n = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("sym_name")));
+  braze_str_append(s, n.data, n.length);
+}
+
+static bool symbol_taken(MlirOperation module, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (!mlirAttributeIsNull(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
+      return true;
+  }
+  return false;
+}
+
+/* `<target>_chain_fused_<origins>_<N>`: each kernel's origins (its name between
+ * "_fused" and the index), repeats dropped. */
+static char *chain_name(const Chain *c) {
+  BrazeStr parts = {0};
+  for (int i = 0; i < c->n; ++i) {
+    BrazeStr k = {0};
+    print_name(&k, c->links[i].kernel);
+    const char *name = braze_str_cstr(&k), *f = strstr(name, "_fused_");
+    const char *from = f ? f + 6 : name, *to = strrchr(name, '_');
+    if (!to || to < from)
+      to = name + strlen(name);
+    char part[256];
+    snprintf(part, sizeof part, "%.*s", (int)(to - from), from);
+    if (!strstr(braze_str_cstr(&parts), part))
+      braze_str_puts(&parts, part);
+    braze_str_free(&k);
+  }
+  for (int index = 0;; ++index) {
+    BrazeStr name = {0};
+    braze_str_printf(&name, "%s_chain_fused%s_%d", c->o->target, braze_str_cstr(&parts), index);
+    if (!symbol_taken(c->module, braze_str_cstr(&name))) {
+      braze_str_free(&parts);
+      return name.data;
+    }
+    braze_str_free(&name);
+  }
+}
+
+/* The block form of link i: a retyped clone named `<kernel>_rows`, before `at`. */
+static void add_block_kernel(Chain *c, int i, MlirOperation at, BrazeStr *name) {
+  MlirOperation clone = mlirOperationClone(c->links[i].kernel);
+  print_name(name, c->links[i].kernel);
+  braze_str_puts(name, "_rows");
+  MlirContext ctx = mlirOperationGetContext(clone);
+  mlirOperationSetAttributeByName(clone, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(braze_str_cstr(name))));
+  mlirOperationSetAttributeByName(clone, braze_ref("kernel.serial"), mlirUnitAttrGet(ctx));
+  rc_make_block(clone, &c->rows, c->links[i].slices, c->mc);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, clone);
+}
+
+/* Chain arguments: the values the links read from outside the chain, once each. */
+static int external_args(const Chain *c, MlirValue *args) {
+  int n = 0;
+  for (int i = 0; i < c->n; ++i)
+    for (intptr_t j = 0; j < mlirOperationGetNumOperands(c->links[i].call); ++j) {
+      MlirValue v = mlirOperationGetOperand(c->links[i].call, j);
+      bool seen = is_intermediate(c, i, v);
+      for (int k = 0; k < n && !seen; ++k)
+        seen = mlirValueEqual(args[k], v);
+      if (!seen && n < RC_MAX_ARGS)
+        args[n++] = v;
+    }
+  return n;
+}
+
+static int arg_index(const MlirValue *args, int n, MlirValue v) {
+  for (int k = 0; k < n; ++k)
+    if (mlirValueEqual(args[k], v))
+      return k;
+  return -1;
+}
+
+/* The slice's offsets: the block's iv for each dim read by a row dim, else 0. */
+static void print_offsets(BrazeStr *s, const RcSlice *slice) {
+  for (int d = 0; d < slice->rank; ++d) {
+    braze_str_puts(s, d ? ", " : "");
+    if (slice->row_of[d] >= 0)
+      braze_str_printf(s, "%%i%d", slice->row_of[d]);
+    else
+      braze_str_puts(s, "0");
+  }
+}
+
+static void print_sizes(BrazeStr *s, MlirType block, intptr_t rank) {
+  for (intptr_t d = 0; d < rank; ++d)
+    braze_str_printf(s, "%s%lld", d ? ", " : "", (long long)mlirShapedTypeGetDimSize(block, d));
+}
+
+static void print_units(BrazeStr *s, intptr_t rank) {
+  for (intptr_t d = 0; d < rank; ++d)
+    braze_str_puts(s, d ? ", 1" : "1");
+}
+
+/* The slices the links read, one per (argument, slice): %sN names slices[N]. */
+typedef struct {
+  int n;
+  int arg[RC_MAX_ARGS * 2];
+  RcSlice slice[RC_MAX_ARGS * 2];
+} SliceSet;
+
+static int slice_index(SliceSet *set, int k, const RcSlice *slice, bool add) {
+  for (int i = 0; i < set->n; ++i)
+    if (set->arg[i] == k && rc_slice_equal(&set->slice[i], slice))
+      return i;
+  if (!add || set->n == RC_MAX_ARGS * 2)
+    return -1;
+  set->arg[set->n] = k;
+  set->slice[set->n] = *slice;
+  return set->n++;
+}
+
+static void print_slices(BrazeStr *s, const Chain *c, const MlirValue *args, int n_args, SliceSet *set) {
+  for (int i = 0; i < c->n; ++i)
+    for (intptr_t j = 0; j < mlirOperationGetNumOperands(c->links[i].call); ++j) {
+      const RcSlice *slice = &c->links[i].slices[j];
+      int k = arg_index(args, n_args, mlirOperationGetOperand(c->links[i].call, j));
+      if (k < 0 || !slice->used || rc_slice_is_whole(slice) || slice_index(set, k, slice, false) >= 0)
+        continue;
+      int n = slice_index(set, k, slice, true);
+      MlirType t = mlirValueGetType(args[k]), block = rc_block_type(t, slice, c->mc, &c->rows);
+      intptr_t rank = mlirShapedTypeGetRank(t);
+      braze_str_printf(s, "      %%s%d = tensor.extract_slice %%arg%d[", n, k);
+      print_offsets(s, slice);
+      braze_str_puts(s, "] [");
+      print_sizes(s, block, rank);
+      braze_str_puts(s, "] [");
+      print_units(s, rank);
+      braze_str_puts(s, "] : ");
+      print_type(s, t);
+      braze_str_puts(s, " to ");
+      print_type(s, block);
+      braze_str_puts(s, "\n");
+    }
+}
+
+/* The call's operand types in the block form, and its result type. */
+static void print_call_type(BrazeStr *s, const Chain *c, const Link *l) {
+  braze_str_puts(s, "(");
+  for (intptr_t j = 0; j < mlirOperationGetNumOperands(l->call); ++j) {
+    braze_str_puts(s, j ? ", " : "");
+    print_type(s, rc_block_type(mlirValueGetType(mlirOperationGetOperand(l->call, j)), &l->slices[j], c->mc, &c->rows));
+  }
+  braze_str_puts(s, ") -> ");
+  MlirType result = mlirValueGetType(mlirOperationGetResult(l->call, 0));
+  RcSlice rows = rc_row_slice(&c->rows, (int)mlirShapedTypeGetRank(result));
+  print_type(s, rc_block_type(result, &rows, c->mc, &c->rows));
+}
+
+static void print_calls(BrazeStr *s, const Chain *c, const MlirValue *args, int n_args, BrazeStr *block_names,
+                        SliceSet *set) {
+  for (int i = 0; i < c->n; ++i) {
+    const Link *l = &c->links[i];
+    intptr_t n_ops = mlirOperationGetNumOperands(l->call);
+    braze_str_printf(s, "      %%v%d = func.call @%s(", i, braze_str_cstr(&block_names[i]));
+    for (intptr_t j = 0; j < n_ops; ++j) {
+      MlirValue v = mlirOperationGetOperand(l->call, j);
+      int k = arg_index(args, n_args, v);
+      braze_str_puts(s, j ? ", " : "");
+      if (k < 0) { /* an intermediate: the earlier link's result */
+        for (int p = 0; p < i; ++p)
+          if (mlirValueEqual(v, mlirOperationGetResult(c->links[p].call, 0)))
+            braze_str_printf(s, "%%v%d", p);
+      } else if (l->slices[j].used && !rc_slice_is_whole(&l->slices[j])) {
+        braze_str_printf(s, "%%s%d", slice_index(set, k, &l->slices[j], false));
+      } else {
+        braze_str_printf(s, "%%arg%d", k);
+      }
+    }
+    braze_str_puts(s, ") : ");
+    print_call_type(s, c, l);
+    braze_str_puts(s, "\n");
+  }
+}
+
+static void print_ops_attr(BrazeStr *s, const Chain *c) {
+  braze_str_puts(s, "kernel.ops = [");
+  bool first = true;
+  for (int i = 0; i < c->n; ++i) {
+    MlirAttribute ops = mlirOperationGetAttributeByName(c->links[i].kernel, braze_ref("kernel.ops"));
+    for (intptr_t k = 0; !mlirAttributeIsNull(ops) && k < mlirArrayAttrGetNumElements(ops); ++k) {
+      braze_str_puts(s, first ? "" : ", ");
+      mlirAttributePrint(mlirArrayAttrGetElement(ops, k), braze_str_callback, s);
+      first = false;
+    }
+  }
+  braze_str_puts(s, "]");
+}
+
+/* The chain kernel's text (parsed into the module: scf.forall is far clearer written
+ * than assembled op by op). */
+static void print_chain(BrazeStr *s, const Chain *c, const char *name, const MlirValue *args, int n_args,
+                        BrazeStr *block_names) {
+  MlirType result = mlirValueGetType(mlirOperationGetResult(c->links[c->n - 1].call, 0));
+  intptr_t rank = mlirShapedTypeGetRank(result);
+  RcSlice as_rows = rc_row_slice(&c->rows, (int)rank);
+  MlirType block = rc_block_type(result, &as_rows, c->mc, &c->rows);
+  SliceSet set = {0};
+  int nr = c->rows.nr;
+  int64_t steps[RC_MAX_RANK], zeros[RC_MAX_RANK] = {0};
+  for (int d = 0; d < nr; ++d)
+    steps[d] = d == nr - 1 ? c->mc : 1;
+  braze_str_printf(s, "func.func private @%s(", name);
+  for (int k = 0; k < n_args; ++k) {
+    braze_str_printf(s, "%s%%arg%d: ", k ? ", " : "", k);
+    print_type(s, mlirValueGetType(args[k]));
+  }
+  braze_str_puts(s, ") -> ");
+  print_type(s, result);
+  braze_str_printf(s, " attributes {kernel.kind = \"chain\", kernel.rows = %lld : i64, ", (long long)c->mc);
+  print_ops_attr(s, c);
+  /* the score, as form-kernels': bytes saved (each intermediate written and read once) */
+  braze_str_printf(s, ", kernel.score = %lld : i64} {\n    %%empty = tensor.empty() : ", (long long)(2 * intermediate_bytes(c)));
+  print_type(s, result);
+  braze_str_puts(s, "\n    %res = scf.forall (");
+  for (int d = 0; d < nr; ++d)
+    braze_str_printf(s, "%s%%i%d", d ? ", " : "", d);
+  braze_str_puts(s, ") = (");
+  print_ints(s, zeros, nr);
+  braze_str_puts(s, ") to (");
+  print_ints(s, c->rows.dims, nr);
+  braze_str_puts(s, ") step (");
+  print_ints(s, steps, nr);
+  braze_str_puts(s, ") shared_outs(%out = %empty) -> (");
+  print_type(s, result);
+  braze_str_puts(s, ") {\n");
+  print_slices(s, c, args, n_args, &set);
+  print_calls(s, c, args, n_args, block_names, &set);
+  braze_str_printf(s, "      scf.forall.in_parallel {\n        tensor.parallel_insert_slice %%v%d into %%out[", c->n - 1);
+  print_offsets(s, &as_rows);
+  braze_str_puts(s, "] [");
+  print_sizes(s, block, rank);
+  braze_str_puts(s, "] [");
+  print_units(s, rank);
+  braze_str_puts(s, "] : ");
+  print_type(s, block);
+  braze_str_puts(s, " into ");
+  print_type(s, result);
+  braze_str_puts(s, "\n      }\n    }\n    return %res : ");
+  print_type(s, result);
+  braze_str_puts(s, "\n}\n");
+}
+
+/* Declarations of the block kernels, so the chain parses (and verifies) on its own. */
+static void print_declarations(BrazeStr *s, const Chain *c, BrazeStr *block_names) {
+  for (int i = 0; i < c->n; ++i) {
+    const Link *l = &c->links[i];
+    braze_str_printf(s, "func.func private @%s", braze_str_cstr(&block_names[i]));
+    print_call_type(s, c, l);
+    braze_str_puts(s, "\n");
+  }
+}
+
+/* ---- rewriting the graph function ---- */
+
+static bool called_elsewhere(MlirOperation module, MlirOperation kernel);
+
+static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *args, int n_args) {
+  MlirOperation last = c->links[c->n - 1].call;
+  MlirContext ctx = mlirOperationGetContext(last);
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(chain_fn, braze_ref("sym_name")));
+  MlirNamedAttribute callee =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("callee")), mlirFlatSymbolRefAttrGet(ctx, name));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.call"), mlirOperationGetLocation(c->links[0].call));
+  MlirType result = mlirValueGetType(mlirOperationGetResult(last, 0));
+  mlirOperationStateAddOperands(&st, n_args, args);
+  mlirOperationStateAddResults(&st, 1, &result);
+  mlirOperationStateAddAttributes(&st, 1, &callee);
+  MlirOperation call = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(last), last, call);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(last, 0), mlirOperationGetResult(call, 0));
+  for (int i = c->n - 1; i >= 0; --i) {
+    mlirOperationDestroy(c->links[i].call);
+    if (!called_elsewhere(c->module, c->links[i].kernel))
+      mlirOperationDestroy(c->links[i].kernel);
+  }
+}
+
+typedef struct {
+  MlirStringRef name;
+  bool found;
+} CallSearch;
+
+static MlirWalkResult find_call(MlirOperation op, void *user) {
+  CallSearch *s = user;
+  MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+  if (braze_op_is(op, "func.call") && !mlirAttributeIsNull(callee) &&
+      mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(callee), s->name)) {
+    s->found = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool called_elsewhere(MlirOperation module, MlirOperation kernel) {
+  CallSearch s = {mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name"))), false};
+  mlirOperationWalk(module, find_call, &s, MlirWalkPreOrder);
+  return s.found;
+}
+
+static bool build_chain(Chain *c) {
+  MlirValue args[RC_MAX_ARGS];
+  int n_args = external_args(c, args);
+  char *name = chain_name(c);
+  BrazeStr block_names[MAX_LINKS] = {{0}}, text = {0};
+  for (int i = 0; i < c->n; ++i)
+    add_block_kernel(c, i, c->func, &block_names[i]);
+  print_declarations(&text, c, block_names);
+  print_chain(&text, c, name, args, n_args, block_names);
+  MlirContext ctx = mlirOperationGetContext(c->func);
+  MlirModule parsed = mlirModuleCreateParse(ctx, braze_ref(braze_str_cstr(&text)));
+  bool ok = !mlirModuleIsNull(parsed);
+  if (ok) {
+    MlirOperation chain_fn = mlirBlockGetFirstOperation(mlirModuleGetBody(parsed));
+    while (!mlirOperationIsNull(mlirOperationGetNextInBlock(chain_fn)))
+      chain_fn = mlirOperationGetNextInBlock(chain_fn);
+    mlirOperationRemoveFromParent(chain_fn);
+    mlirModuleDestroy(parsed);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(c->func), c->func, chain_fn);
+    if (c->o->remarks)
+      braze_emit_remark(mlirOperationGetLocation(c->links[0].call),
+                        "form-row-chains: %d kernels as @%s: blocks of %lld rows", c->n, name, (long long)c->mc);
+    replace_calls(c, chain_fn, args, n_args);
+  } else {
+    braze_emit_error(mlirOperationGetLocation(c->links[0].call), "form-row-chains: internal: chain @%s did not parse",
+                     name);
+  }
+  for (int i = 0; i < c->n; ++i)
+    braze_str_free(&block_names[i]);
+  braze_str_free(&text);
+  free(name);
+  return ok;
+}
+
+/* ---- the pass ---- */
+
+static void remark_refusal(const Chain *c, const char *why) {
+  if (!c->o->remarks)
+    return;
+  BrazeStr names = {0};
+  for (int i = 0; i < c->n; ++i) {
+    braze_str_puts(&names, i ? " -> @" : "@");
+    print_name(&names, c->links[i].kernel);
+  }
+  braze_emit_remark(mlirOperationGetLocation(c->links[0].call), "form-row-chains: no chain %s: %s",
+                    braze_str_cstr(&names), why);
+  braze_str_free(&names);
+}
+
+static bool run_on_func(const Options *o, MlirOperation module, MlirOperation func) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {
+    Chain c = {.o = o, .module = module, .func = func};
+    collect_links(&c, op);
+    if (c.n < 2) {
+      op = mlirOperationGetNextInBlock(op);
+      continue;
+    }
+    const char *why = check_links(&c);
+    if (!why)
+      why = choose_rows(&c);
+    if (why) {
+      if (strcmp(why, "no-template") != 0)
+        remark_refusal(&c, why);
+      op = mlirOperationGetNextInBlock(op);
+      continue;
+    }
+    MlirOperation next = mlirOperationGetNextInBlock(c.links[c.n - 1].call);
+    if (!build_chain(&c))
+      return false;
+    op = next;
+  }
+  return true;
+}
+
+static bool is_graph_function(MlirOperation op) {
+  if (!braze_op_is(op, "func.func") ||
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("kernel.kind"))))
+    return false;
+  MlirRegion r = mlirOperationGetRegion(op, 0);
+  return !mlirBlockIsNull(mlirRegionGetFirstBlock(r));
+}
+
+static bool run(MlirOperation module, void *state) {
+  const Options *o = state;
+  if (o->disable)
+    return true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (is_graph_function(op) && !run_on_func(o, module, op))
+      return false;
+  return true;
+}
+
+static void destroy_state(void *state) {
+  Options *o = state;
+  if (o)
+    free(o->target);
+  free(o);
+}
+
+static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
+  static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
+                                        "min-blocks", "target", NULL};
+  if (!braze_options_check(opts, "form-row-chains", allowed, error))
+    return NULL;
+  Options *o = calloc(1, sizeof *o);
+  o->disable = braze_option_flag(opts, "disable");
+  o->remarks = braze_option_flag(opts, "remarks");
+  const BrazeOption *t = braze_option_find(opts, "target");
+  o->target = strdup(t && t->value ? t->value : "cpu");
+  if (!braze_option_int(opts, "rows", 0, &o->rows, error) ||
+      !braze_option_int(opts, "max-scratch-bytes", 2097152, &o->max_scratch, error) ||
+      !braze_option_int(opts, "max-repack-bytes", 1048576, &o->max_repack, error) ||
+      !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) || o->rows < 0 || o->max_scratch < 1 ||
+      o->min_blocks < 1) {
+    if (!error->data)
+      braze_str_printf(error, "form-row-chains: rows must be >= 0, max-scratch-bytes and min-blocks >= 1");
+    destroy_state(o);
+    return NULL;
+  }
+  return o;
+}
+
+const BrazePassInfo braze_pass_form_row_chains = {
+    .argument = "form-row-chains",
+    .summary = "Run chains of row-local kernels (matmul -> softmax -> matmul) one block of rows at a time",
+    .options_help = "  disable              form no chains\n"
+                    "  rows=N               rows per block (default 0: the largest divisor of the rows whose\n"
+                    "                       intermediates fit max-scratch-bytes, keeping min-blocks blocks)\n"
+                    "  max-scratch-bytes=N  per-block intermediates (default 2097152)\n"
+                    "  max-repack-bytes=N   largest non-row operand of a matmul kernel, packed again per\n"
+                    "                       block (default 1048576)\n"
+                    "  min-blocks=N         parallel blocks to keep (default 8)\n"
+                    "  target=NAME          chain kernel name prefix (default cpu)\n"
+                    "  remarks              one remark per chain formed or refused\n",
+    .anchor = "builtin.module",
+    .create_state = create_state,
+    .destroy_state = destroy_state,
+    .run = run,
+};

@@ -1,0 +1,225 @@
+/* Row-locality of kernels and their block form (see row_chains.h). */
+#include "passes/row_chains.h"
+
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+
+static bool is_row_shaped(MlirType type, const RcRows *rows) {
+  if (!mlirTypeIsARankedTensor(type) || mlirShapedTypeGetRank(type) < rows->nr)
+    return false;
+  for (int i = 0; i < rows->nr; ++i)
+    if (mlirShapedTypeGetDimSize(type, i) != rows->dims[i])
+      return false;
+  return true;
+}
+
+const char *rc_kernel_rows(MlirOperation kernel, RcRows *rows) {
+  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("function_type")));
+  if (mlirFunctionTypeGetNumResults(fn) != 1)
+    return "several-results";
+  MlirType result = mlirFunctionTypeGetResult(fn, 0);
+  if (!mlirTypeIsARankedTensor(result) || !mlirShapedTypeHasStaticShape(result))
+    return "not-a-static-tensor";
+  intptr_t rank = mlirShapedTypeGetRank(result);
+  if (rank < 2 || rank > RC_MAX_RANK)
+    return "rank";
+  rows->nr = (int)rank - 1;
+  for (int i = 0; i < rows->nr; ++i)
+    rows->dims[i] = mlirShapedTypeGetDimSize(result, i);
+  return NULL;
+}
+
+/* ---- classification ---- */
+
+static int dim_of(MlirAffineExpr e) { return mlirAffineExprIsADim(e) ? (int)mlirAffineDimExprGetPosition(e) : -1; }
+
+RcSlice rc_row_slice(const RcRows *rows, int rank) {
+  RcSlice s = {.used = true, .rank = rank};
+  for (int d = 0; d < rank && d < RC_MAX_RANK; ++d)
+    s.row_of[d] = (int8_t)(d < rows->nr ? d : -1);
+  return s;
+}
+
+bool rc_slice_equal(const RcSlice *a, const RcSlice *b) {
+  if (a->rank != b->rank)
+    return false;
+  for (int d = 0; d < a->rank; ++d)
+    if (a->row_of[d] != b->row_of[d])
+      return false;
+  return true;
+}
+
+bool rc_slice_is_rows(const RcSlice *s, const RcRows *rows) {
+  RcSlice r = rc_row_slice(rows, s->rank);
+  return s->rank >= rows->nr && rc_slice_equal(s, &r);
+}
+
+bool rc_slice_is_whole(const RcSlice *s) {
+  for (int d = 0; d < s->rank; ++d)
+    if (s->row_of[d] >= 0)
+      return false;
+  return true;
+}
+
+/* The slice `map` reads an operand with, the generic's row loops being rowdims: each
+ * result is one row loop alone or reads none of them; each row loop read at most once. */
+static bool slice_of_map(MlirAffineMap map, const int *rowdims, int nr, RcSlice *out) {
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n > RC_MAX_RANK)
+    return false;
+  *out = (RcSlice){.used = true, .rank = (int)n};
+  int seen = 0;
+  for (intptr_t r = 0; r < n; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    out->row_of[r] = -1;
+    for (int i = 0; i < nr; ++i) {
+      if (!mlirAffineExprIsFunctionOfDim(e, rowdims[i]))
+        continue;
+      if (dim_of(e) != rowdims[i] || (seen & (1 << i)))
+        return false;
+      seen |= 1 << i;
+      out->row_of[r] = (int8_t)i;
+    }
+  }
+  return true;
+}
+
+typedef struct {
+  const RcRows *rows;
+  MlirBlock entry;
+  RcSlice *slices;
+  const char *reason;
+} Classifier;
+
+static void refuse(Classifier *c, const char *reason) {
+  if (!c->reason)
+    c->reason = reason;
+}
+
+/* A value read (or written) through `slice`: arguments remember it (one slice each),
+ * values made inside must be row-shaped results read as rows, or constants read whole. */
+static void note_use(Classifier *c, MlirValue v, const RcSlice *slice) {
+  if (!slice)
+    return refuse(c, "not-row-local");
+  if (mlirValueIsABlockArgument(v) && mlirBlockEqual(mlirBlockArgumentGetOwner(v), c->entry)) {
+    RcSlice *slot = &c->slices[mlirBlockArgumentGetArgNumber(v)];
+    if (slot->used && !rc_slice_equal(slot, slice))
+      return refuse(c, "argument-read-two-ways");
+    *slot = *slice;
+    if (rc_slice_is_rows(slice, c->rows) && !is_row_shaped(mlirValueGetType(v), c->rows))
+      refuse(c, "not-row-shaped");
+    return;
+  }
+  if (!mlirValueIsAOpResult(v))
+    return refuse(c, "not-row-local");
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (braze_op_is(def, "arith.constant"))
+    return rc_slice_is_whole(slice) ? (void)0 : refuse(c, "row-indexed-constant");
+  if (!rc_slice_is_rows(slice, c->rows) || !is_row_shaped(mlirValueGetType(v), c->rows))
+    refuse(c, "not-row-local");
+}
+
+static void classify_generic(Classifier *c, MlirOperation op) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(op, braze_ref("indexing_maps"));
+  intptr_t n = mlirOperationGetNumOperands(op), nr = c->rows->nr;
+  if (mlirArrayAttrGetNumElements(maps) != n || mlirOperationGetNumResults(op) < 1)
+    return refuse(c, "unsupported-op");
+  MlirAffineMap out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
+  int rowdims[RC_MAX_RANK];
+  for (intptr_t i = 0; i < nr; ++i)
+    if (mlirAffineMapGetNumResults(out_map) < nr ||
+        (rowdims[i] = dim_of(mlirAffineMapGetResult(out_map, i))) < 0 || rowdims[i] >= 64)
+      return refuse(c, "not-row-local");
+  for (intptr_t j = 0; j < n; ++j) {
+    MlirAffineMap map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, j));
+    RcSlice slice;
+    note_use(c, mlirOperationGetOperand(op, j), slice_of_map(map, rowdims, (int)nr, &slice) ? &slice : NULL);
+  }
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
+    if (!is_row_shaped(mlirValueGetType(mlirOperationGetResult(op, r)), c->rows))
+      refuse(c, "not-row-shaped");
+}
+
+static void classify_op(Classifier *c, MlirOperation op) {
+  if (braze_op_is(op, "arith.constant"))
+    return is_row_shaped(mlirValueGetType(mlirOperationGetResult(op, 0)), c->rows)
+               ? refuse(c, "row-indexed-constant")
+               : (void)0;
+  if (braze_op_is(op, "tensor.empty"))
+    return is_row_shaped(mlirValueGetType(mlirOperationGetResult(op, 0)), c->rows) ? (void)0
+                                                                                   : refuse(c, "not-row-shaped");
+  if (braze_op_is(op, "linalg.fill") || braze_op_is(op, "func.return")) {
+    MlirValue v = mlirOperationGetOperand(op, braze_op_is(op, "linalg.fill") ? 1 : 0);
+    RcSlice rows = rc_row_slice(c->rows, (int)mlirShapedTypeGetRank(mlirValueGetType(v)));
+    return note_use(c, v, &rows);
+  }
+  if (braze_op_is(op, "linalg.generic"))
+    return classify_generic(c, op);
+  refuse(c, "unsupported-op");
+}
+
+const char *rc_classify(MlirOperation kernel, const RcRows *rows, RcSlice *slices) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  intptr_t n_args = mlirBlockGetNumArguments(entry);
+  if (n_args > RC_MAX_ARGS)
+    return "too-many-arguments";
+  for (intptr_t i = 0; i < n_args; ++i)
+    slices[i] = (RcSlice){.used = false};
+  Classifier c = {rows, entry, slices, NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !c.reason;
+       op = mlirOperationGetNextInBlock(op))
+    classify_op(&c, op);
+  return c.reason;
+}
+
+/* ---- block form ---- */
+
+MlirType rc_block_type(MlirType type, const RcSlice *slice, int64_t mc, const RcRows *rows) {
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t shape[RC_MAX_RANK];
+  for (intptr_t d = 0; d < rank && d < RC_MAX_RANK; ++d) {
+    int r = slice->used && d < slice->rank ? slice->row_of[d] : -1;
+    shape[d] = r < 0 ? mlirShapedTypeGetDimSize(type, d) : r == rows->nr - 1 ? mc : 1;
+  }
+  return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(type), mlirAttributeGetNull());
+}
+
+void rc_make_block(MlirOperation clone, const RcRows *rows, const RcSlice *slices, int64_t mc) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
+  intptr_t n_args = mlirBlockGetNumArguments(entry);
+  MlirType arg_types[RC_MAX_ARGS], result_type = {NULL};
+  for (intptr_t i = 0; i < n_args; ++i) {
+    MlirValue a = mlirBlockGetArgument(entry, i);
+    arg_types[i] = rc_block_type(mlirValueGetType(a), &slices[i], mc, rows);
+    mlirBlockArgumentSetType(a, arg_types[i]);
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "func.return")) {
+      result_type = mlirValueGetType(mlirOperationGetOperand(op, 0));
+      continue;
+    }
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r) {
+      MlirValue v = mlirOperationGetResult(op, r);
+      if (!braze_op_is(op, "arith.constant") && is_row_shaped(mlirValueGetType(v), rows)) {
+        RcSlice as_rows = rc_row_slice(rows, (int)mlirShapedTypeGetRank(mlirValueGetType(v)));
+        mlirValueSetType(v, rc_block_type(mlirValueGetType(v), &as_rows, mc, rows));
+      }
+    }
+  }
+  MlirContext ctx = mlirOperationGetContext(clone);
+  MlirType fn = mlirFunctionTypeGet(ctx, n_args, arg_types, 1, &result_type);
+  mlirOperationSetAttributeByName(clone, braze_ref("function_type"), mlirTypeAttrGet(fn));
+}
+
+int64_t rc_row_bytes(MlirType type, const RcRows *rows) {
+  int64_t n = 1;
+  for (intptr_t i = rows->nr; i < mlirShapedTypeGetRank(type); ++i)
+    n *= mlirShapedTypeGetDimSize(type, i);
+  MlirType e = mlirShapedTypeGetElementType(type);
+  int64_t bits = mlirTypeIsAInteger(e) ? (int64_t)mlirIntegerTypeGetWidth(e) : (int64_t)mlirFloatTypeGetWidth(e);
+  return n * ((bits + 7) / 8);
+}

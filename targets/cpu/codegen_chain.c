@@ -1,0 +1,263 @@
+/* cpu-codegen, `chain` kernels (passes/form-row-chains.c): the scf.forall over row
+ * blocks becomes one scf.parallel (OpenMP) whose iteration takes memref.subviews of
+ * the arguments (dynamic offsets, the sources' strides), gives every intermediate a
+ * stack buffer of the block's shape (the iteration's scratch, in cache) and calls the
+ * block kernels destination-passing, the last one writing straight into its subview
+ * of the result:
+ *
+ *   scf.parallel (%b, %mb) = (0, 0) to (8, 8) step (1, 1) {
+ *     %q = memref.subview %arg0[%b, %m, 0] [1, 64, 64] [1, 1, 1] : ... strided<[32768, 64, 1], offset: ?>
+ *     %s = memref.alloca() : memref<1x64x512xf32>
+ *     func.call @cpu_tem_..._0_rows(%q, %k, %s)
+ *     ...
+ *   }
+ *
+ * The block kernels were converted like any kernel (they come first in the module);
+ * here their parallel loops become scf.for (the chain's loop is the parallel one) and
+ * their arguments take the subviews' strided types. */
+#include "targets/cpu/codegen_kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/oplist.h"
+
+enum { CH_MAX_VALUES = 64, CH_MAX_RANK = 8 };
+
+typedef struct {
+  MlirOperation module;
+  const char *name;
+  CgBuilder body;                  /* inside the scf.parallel */
+  MlirValue offsets[CH_MAX_RANK];  /* forall iv -> lb + iv * step */
+  MlirValue forall_ivs[CH_MAX_RANK];
+  int n_ivs;
+  MlirValue from[CH_MAX_VALUES], to[CH_MAX_VALUES]; /* tensor -> memref */
+  int n_map;
+} Chain;
+
+static void map_value(Chain *c, MlirValue from, MlirValue to) {
+  if (c->n_map < CH_MAX_VALUES) {
+    c->from[c->n_map] = from;
+    c->to[c->n_map++] = to;
+  }
+}
+
+static MlirValue lookup(const Chain *c, MlirValue v) {
+  for (int i = 0; i < c->n_map; ++i)
+    if (mlirValueEqual(c->from[i], v))
+      return c->to[i];
+  for (int i = 0; i < c->n_ivs; ++i)
+    if (mlirValueEqual(c->forall_ivs[i], v))
+      return c->offsets[i];
+  return (MlirValue){NULL};
+}
+
+static bool fail(const Chain *c, MlirOperation op, const char *what) {
+  braze_emit_error(mlirOperationGetLocation(op), "cpu-codegen: chain kernel @%s: %s", c->name, what);
+  return false;
+}
+
+/* ---- subviews ---- */
+
+/* memref<sizes x elem, strided<[source strides], offset: ?>>. */
+static MlirType subview_type(MlirType source, MlirAttribute sizes) {
+  intptr_t rank = mlirShapedTypeGetRank(source);
+  int64_t shape[CH_MAX_RANK], strides[CH_MAX_RANK], stride = 1;
+  for (intptr_t d = rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= mlirShapedTypeGetDimSize(source, d);
+    shape[d] = mlirDenseI64ArrayGetElement(sizes, d);
+  }
+  MlirContext ctx = mlirTypeGetContext(source);
+  MlirAttribute layout = mlirStridedLayoutAttrGet(ctx, mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
+  return mlirMemRefTypeGet(mlirShapedTypeGetElementType(source), rank, shape, layout, mlirAttributeGetNull());
+}
+
+/* memref.subview of `source` with the slice op's static attributes and its dynamic
+ * offsets (the forall ivs) mapped; `first_offset` is the slice's first offset operand. */
+static MlirValue subview(Chain *c, MlirOperation slice, MlirValue source, intptr_t first_offset) {
+  MlirAttribute offs = mlirOperationGetAttributeByName(slice, braze_ref("static_offsets"));
+  MlirAttribute sizes = mlirOperationGetAttributeByName(slice, braze_ref("static_sizes"));
+  MlirAttribute strides = mlirOperationGetAttributeByName(slice, braze_ref("static_strides"));
+  MlirValue operands[1 + CH_MAX_RANK];
+  operands[0] = source;
+  int n_dyn = 0;
+  for (intptr_t d = 0; d < mlirDenseArrayGetNumElements(offs); ++d)
+    if (mlirDenseI64ArrayGetElement(offs, d) == mlirShapedTypeGetDynamicStrideOrOffset()) {
+      operands[1 + n_dyn] = lookup(c, mlirOperationGetOperand(slice, first_offset + n_dyn));
+      if (mlirValueIsNull(operands[1 + n_dyn]))
+        return (MlirValue){NULL};
+      ++n_dyn;
+    }
+  MlirContext ctx = c->body.ctx;
+  int32_t segments[4] = {1, n_dyn, 0, 0};
+  MlirNamedAttribute attrs[4] = {
+      cg_named(ctx, "static_offsets", offs), cg_named(ctx, "static_sizes", sizes),
+      cg_named(ctx, "static_strides", strides),
+      cg_named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments))};
+  MlirType type = subview_type(mlirValueGetType(source), sizes);
+  return mlirOperationGetResult(cg_create(&c->body, "memref.subview", 1 + n_dyn, operands, 1, &type, 4, attrs), 0);
+}
+
+/* ---- the block kernels ---- */
+
+static MlirOperation lookup_func(MlirOperation module, MlirStringRef name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(f, braze_ref("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+      return f;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* The converted block kernel takes the operand types of its one call. */
+static void retype_callee(MlirOperation callee, intptr_t n, const MlirValue *operands) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(callee, 0));
+  MlirType types[CH_MAX_VALUES];
+  for (intptr_t i = 0; i < n && i < CH_MAX_VALUES; ++i) {
+    types[i] = mlirValueGetType(operands[i]);
+    mlirBlockArgumentSetType(mlirBlockGetArgument(entry, i), types[i]);
+  }
+  MlirType fn = mlirFunctionTypeGet(mlirOperationGetContext(callee), n, types, 0, NULL);
+  mlirOperationSetAttributeByName(callee, braze_ref("function_type"), mlirTypeAttrGet(fn));
+}
+
+/* The scf.parallel_insert_slice writing `v` into the result, or null. */
+static MlirOperation insert_of(MlirOperation forall, MlirValue v) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+  MlirOperation term = mlirBlockGetTerminator(body);
+  MlirBlock inner = mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(inner); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (braze_op_is(op, "tensor.parallel_insert_slice") && mlirValueEqual(mlirOperationGetOperand(op, 0), v))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirValue result_mem) {
+  intptr_t n_in = mlirOperationGetNumOperands(call);
+  if (n_in + 1 > CH_MAX_VALUES || mlirOperationGetNumResults(call) != 1)
+    return fail(c, call, "a block kernel call must have one result");
+  MlirValue operands[CH_MAX_VALUES];
+  for (intptr_t i = 0; i < n_in; ++i)
+    if (mlirValueIsNull(operands[i] = lookup(c, mlirOperationGetOperand(call, i))))
+      return fail(c, call, "an operand is not a slice, an argument or an earlier result");
+  MlirValue result = mlirOperationGetResult(call, 0);
+  MlirOperation insert = insert_of(forall, result);
+  if (!mlirOperationIsNull(insert)) {
+    operands[n_in] = subview(c, insert, result_mem, 2);
+  } else {
+    MlirType t = cg_memref_like(mlirValueGetType(result));
+    MlirNamedAttribute align = cg_named(c->body.ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(c->body.ctx, 64), 64));
+    operands[n_in] = mlirOperationGetResult(cg_create(&c->body, "memref.alloca", 0, NULL, 1, &t, 1, &align), 0);
+  }
+  if (mlirValueIsNull(operands[n_in]))
+    return fail(c, call, "the result slice's offsets are not the loop's");
+  map_value(c, result, operands[n_in]);
+  MlirAttribute callee_attr = mlirOperationGetAttributeByName(call, braze_ref("callee"));
+  MlirOperation callee = lookup_func(c->module, mlirFlatSymbolRefAttrGetValue(callee_attr));
+  if (mlirOperationIsNull(callee) || cg_is_declaration(callee) ||
+      mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.num_outputs"))))
+    return fail(c, call, "the callee is not a converted block kernel");
+  retype_callee(callee, n_in + 1, operands);
+  cg_serialize_parallel_loops(callee);
+  MlirNamedAttribute attr = cg_named(c->body.ctx, "callee", callee_attr);
+  cg_create(&c->body, "func.call", n_in + 1, operands, 0, NULL, 1, &attr);
+  return true;
+}
+
+/* ---- the forall ---- */
+
+static bool emit_forall(Chain *c, MlirOperation forall, MlirBlock entry, CgBuilder *fb, intptr_t n_in) {
+  MlirAttribute lbs = mlirOperationGetAttributeByName(forall, braze_ref("staticLowerBound"));
+  MlirAttribute ubs = mlirOperationGetAttributeByName(forall, braze_ref("staticUpperBound"));
+  MlirAttribute steps = mlirOperationGetAttributeByName(forall, braze_ref("staticStep"));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+  c->n_ivs = (int)mlirDenseArrayGetNumElements(ubs);
+  if (mlirAttributeIsNull(lbs) || c->n_ivs > CH_MAX_RANK || mlirOperationGetNumOperands(forall) != 1)
+    return fail(c, forall, "expected an scf.forall with static bounds and one shared output");
+  int64_t trips[CH_MAX_RANK];
+  for (int d = 0; d < c->n_ivs; ++d) {
+    int64_t lb = mlirDenseI64ArrayGetElement(lbs, d), step = mlirDenseI64ArrayGetElement(steps, d);
+    trips[d] = (mlirDenseI64ArrayGetElement(ubs, d) - lb + step - 1) / step;
+  }
+  MlirValue ivs[CH_MAX_RANK];
+  cg_parallel(fb, c->n_ivs, trips, &c->body, ivs);
+  for (int d = 0; d < c->n_ivs; ++d) {
+    MlirValue scaled = ivs[d];
+    int64_t lb = mlirDenseI64ArrayGetElement(lbs, d), step = mlirDenseI64ArrayGetElement(steps, d);
+    MlirType index = cg_index_type(c->body.ctx);
+    if (step != 1)
+      scaled = cg_op(&c->body, "arith.muli", index, 2, (MlirValue[]){scaled, cg_index(&c->body, step)});
+    if (lb != 0)
+      scaled = cg_op(&c->body, "arith.addi", index, 2, (MlirValue[]){scaled, cg_index(&c->body, lb)});
+    c->offsets[d] = scaled;
+    c->forall_ivs[d] = mlirBlockGetArgument(body, d);
+  }
+  MlirValue result_mem = mlirBlockGetArgument(entry, n_in);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "tensor.extract_slice")) {
+      MlirValue source = lookup(c, mlirOperationGetOperand(op, 0)), view;
+      if (mlirValueIsNull(source) || mlirValueIsNull(view = subview(c, op, source, 1)))
+        return fail(c, op, "a slice must be of an argument at the loop's offsets");
+      map_value(c, mlirOperationGetResult(op, 0), view);
+    } else if (braze_op_is(op, "func.call")) {
+      if (!emit_call(c, forall, op, result_mem))
+        return false;
+    } else if (!braze_op_is(op, "scf.forall.in_parallel")) {
+      return fail(c, op, "expected tensor.extract_slice, func.call and scf.forall.in_parallel in the loop");
+    }
+  }
+  return true;
+}
+
+int cg_chain_kernel(MlirOperation func, MlirOperation module) {
+  MlirAttribute kind = mlirOperationGetAttributeByName(func, braze_ref("kernel.kind"));
+  if (mlirAttributeIsNull(kind) || !braze_ref_eq(mlirStringAttrGetValue(kind), "chain"))
+    return 0;
+  MlirStringRef nref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  char *name = strndup(nref.data, nref.length);
+  Chain c = {.module = module, .name = name};
+  MlirBlock old_entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation forall = mlirBlockGetFirstOperation(old_entry);
+  while (!mlirOperationIsNull(forall) && !braze_op_is(forall, "scf.forall"))
+    forall = mlirOperationGetNextInBlock(forall);
+  intptr_t n_in = mlirBlockGetNumArguments(old_entry);
+  if (mlirOperationIsNull(forall) || n_in + 1 > CH_MAX_VALUES || mlirOperationGetNumResults(forall) != 1) {
+    braze_emit_error(mlirOperationGetLocation(func), "cpu-codegen: chain kernel @%s: expected one scf.forall", name);
+    free(name);
+    return -1;
+  }
+  MlirType types[CH_MAX_VALUES];
+  for (intptr_t i = 0; i < n_in; ++i)
+    types[i] = cg_memref_like(mlirValueGetType(mlirBlockGetArgument(old_entry, i)));
+  types[n_in] = cg_memref_like(mlirValueGetType(mlirOperationGetResult(forall, 0)));
+  MlirBlock entry;
+  MlirOperation fn = cg_new_func(func, n_in + 1, types, &entry);
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, 1));
+  for (intptr_t i = 0; i < n_in; ++i)
+    map_value(&c, mlirBlockGetArgument(old_entry, i), mlirBlockGetArgument(entry, i));
+  CgConstPool pool = {.block = entry};
+  CgBuilder fb = cg_builder_at_end(entry, mlirOperationGetLocation(func));
+  fb.pool = &pool;
+  bool ok = emit_forall(&c, forall, entry, &fb, n_in);
+  if (ok)
+    cg_create(&fb, "func.return", 0, NULL, 0, NULL, 0, NULL);
+  mlirOperationDestroy(ok ? func : fn);
+  free(name);
+  return ok ? 1 : -1;
+}
+
+bool cg_is_serial_kernel(MlirOperation func) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(func, braze_ref("kernel.serial")));
+}
