@@ -12,29 +12,42 @@
 
 /* ---- order and names ---- */
 
-static bool group_ready(const FkGraph *g, int group, const bool *done) {
-  const FkGroup *gr = &g->groups[group];
-  for (size_t m = 0; m < gr->num_members; ++m) {
-    const FkNode *n = &g->nodes[gr->members[m]];
-    for (size_t k = 0; k < n->num_reads; ++k) {
-      int p = n->reads[k].producer;
-      if (p >= 0 && g->nodes[p].group != group && !done[g->nodes[p].group])
-        return false;
-    }
-  }
-  return true;
-}
+/* The module's symbol names, sorted: kernel names are checked against them in
+ * O(log n) (a name taken before the pass ran skips to the next index). */
+typedef struct {
+  char **names;
+  size_t count;
+} SymbolSet;
 
-static bool symbol_exists(MlirOperation func, const char *name) {
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static SymbolSet module_symbols(MlirOperation func) {
   MlirOperation module = mlirOperationGetParentOperation(func);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  SymbolSet set = {calloc(1, sizeof(char *)), 0};
+  size_t cap = 1;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
-      return true;
+    if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
+      continue;
+    if (set.count == cap)
+      set.names = realloc(set.names, (cap *= 2) * sizeof(char *));
+    MlirStringRef name = mlirStringAttrGetValue(sym);
+    set.names[set.count++] = strndup(name.data, name.length);
   }
-  return false;
+  qsort(set.names, set.count, sizeof(char *), compare_names);
+  return set;
+}
+
+static bool symbol_exists(const SymbolSet *set, const char *name) {
+  return bsearch(&name, set->names, set->count, sizeof(char *), compare_names) != NULL;
+}
+
+static void symbols_free(SymbolSet *set) {
+  for (size_t i = 0; i < set->count; ++i)
+    free(set->names[i]);
+  free(set->names);
 }
 
 /* Kernel names list at most this many origins (Inductor caps its names likewise). */
@@ -46,10 +59,9 @@ enum { MAX_NAME_ORIGINS = 6 };
 static void append_unique_ops(const FkGraph *g, int group, BrazeStr *name) {
   const char **seen = calloc(1, sizeof *seen);
   size_t num_seen = 0;
-  for (size_t i = 0; i < g->num_nodes; ++i) {
-    const FkNode *n = &g->nodes[i];
-    if (n->group != group)
-      continue;
+  const FkGroup *gr = &g->groups[group];
+  for (size_t m = 0; m < gr->num_members; ++m) { /* members ascend: program order */
+    const FkNode *n = &g->nodes[gr->members[m]];
     for (size_t k = 0; k < n->num_ops && num_seen < MAX_NAME_ORIGINS; ++k) {
       bool dup = false;
       for (size_t s = 0; s < num_seen && !dup; ++s)
@@ -64,13 +76,14 @@ static void append_unique_ops(const FkGraph *g, int group, BrazeStr *name) {
   free(seen);
 }
 
-static char *kernel_name(const FkGraph *g, int group, const char *kind, const char *target, int *next_index) {
+static char *kernel_name(const FkGraph *g, int group, const char *kind, const char *target, int *next_index,
+                         const SymbolSet *taken) {
   BrazeStr ops = {0};
   append_unique_ops(g, group, &ops);
   for (;;) {
     BrazeStr name = {0};
     braze_str_printf(&name, "%s_%s_fused%s_%d", target, kind, braze_str_cstr(&ops), (*next_index)++);
-    if (!symbol_exists(g->func, braze_str_cstr(&name))) {
+    if (!symbol_exists(taken, braze_str_cstr(&name))) {
       braze_str_free(&ops);
       return name.data;
     }
@@ -78,26 +91,109 @@ static char *kernel_name(const FkGraph *g, int group, const char *kind, const ch
   }
 }
 
+/* A binary min-heap of group ids keyed by their first node (Kahn's ready set). */
+typedef struct {
+  int *items;
+  size_t count;
+} ReadyHeap;
+
+static int first_node(const FkGraph *g, int group) { return g->groups[group].members[0]; }
+
+static void heap_push(ReadyHeap *h, const FkGraph *g, int group) {
+  size_t i = h->count++;
+  h->items[i] = group;
+  while (i > 0 && first_node(g, h->items[(i - 1) / 2]) > first_node(g, h->items[i])) {
+    int t = h->items[i];
+    h->items[i] = h->items[(i - 1) / 2];
+    h->items[(i - 1) / 2] = t;
+    i = (i - 1) / 2;
+  }
+}
+
+static int heap_pop(ReadyHeap *h, const FkGraph *g) {
+  int top = h->items[0];
+  h->items[0] = h->items[--h->count];
+  for (size_t i = 0;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < h->count && first_node(g, h->items[l]) < first_node(g, h->items[m]))
+      m = l;
+    if (r < h->count && first_node(g, h->items[r]) < first_node(g, h->items[m]))
+      m = r;
+    if (m == i)
+      break;
+    int t = h->items[i];
+    h->items[i] = h->items[m];
+    h->items[m] = t;
+    i = m;
+  }
+  return top;
+}
+
+/* Edges between groups (producer group -> consumer group, one per read across
+ * groups), as consumer lists per producer (CSR), and each group's count of them. */
+typedef struct {
+  size_t *start; /* per group: first edge in `to` */
+  int *to;
+  int *pending; /* per group: edges from groups not yet scheduled */
+} GroupEdges;
+
+static GroupEdges group_edges(const FkGraph *g) {
+  size_t n = g->num_nodes, m = 0;
+  GroupEdges e = {calloc(n + 2, sizeof(size_t)), NULL, calloc(n + 1, sizeof(int))};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < n; ++i)
+      for (size_t k = 0; k < g->nodes[i].num_reads; ++k) {
+        int p = g->nodes[i].reads[k].producer;
+        if (p < 0 || g->nodes[p].group == g->nodes[i].group)
+          continue;
+        int from = g->nodes[p].group, to = g->nodes[i].group;
+        if (pass == 0) {
+          e.start[from + 1]++;
+          e.pending[to]++;
+          ++m;
+        } else {
+          e.to[e.start[from]++] = to;
+        }
+      }
+    if (pass == 0) {
+      for (size_t gi = 0; gi < n; ++gi)
+        e.start[gi + 1] += e.start[gi];
+      e.to = calloc(m + 1, sizeof(int));
+    }
+  }
+  for (size_t gi = n; gi > 0; --gi) /* the second pass advanced each start to the next's */
+    e.start[gi] = e.start[gi - 1];
+  e.start[0] = 0;
+  return e;
+}
+
 void fk_kernels_plan(const FkGraph *g, const char *target, int *next_index, FkKernelList *out) {
   out->items = calloc(g->num_nodes + 1, sizeof *out->items);
   out->count = 0;
-  bool *done = calloc(g->num_nodes + 1, sizeof *done);
+  SymbolSet taken = module_symbols(g->func);
+  GroupEdges e = group_edges(g);
+  ReadyHeap ready = {calloc(g->num_nodes + 1, sizeof(int)), 0};
   /* Kahn's algorithm; among ready groups the one whose first node comes first. */
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (size_t i = 0; i < g->num_nodes && !progress; ++i) {
-      int group = g->nodes[i].group;
-      if (done[group] || !group_ready(g, group, done))
-        continue;
-      done[group] = true;
-      FkKernel *k = &out->items[out->count++];
-      k->group = group;
-      k->kind = fk_group_kind(g, group);
-      k->name = k->kind ? kernel_name(g, group, k->kind, target, next_index) : NULL;
-      progress = true;
-    }
+  for (size_t i = 0; i < g->num_nodes; ++i) {
+    int group = g->nodes[i].group;
+    if ((int)i == first_node(g, group) && e.pending[group] == 0)
+      heap_push(&ready, g, group);
   }
-  free(done);
+  while (ready.count) {
+    int group = heap_pop(&ready, g);
+    FkKernel *k = &out->items[out->count++];
+    k->group = group;
+    k->kind = fk_group_kind(g, group);
+    k->name = k->kind ? kernel_name(g, group, k->kind, target, next_index, &taken) : NULL;
+    for (size_t j = e.start[group]; j < e.start[group + 1]; ++j)
+      if (--e.pending[e.to[j]] == 0)
+        heap_push(&ready, g, e.to[j]);
+  }
+  free(ready.items);
+  free(e.start);
+  free(e.to);
+  free(e.pending);
+  symbols_free(&taken);
 }
 
 void fk_kernels_free(FkKernelList *list) {
@@ -197,15 +293,17 @@ static bool used_outside(const FkGraph *g, int group, MlirBlock body, MlirValue 
 }
 
 static MlirAttribute ops_attr(MlirContext ctx, const FkGraph *g, int group) {
+  const FkGroup *gr = &g->groups[group];
   size_t count = 0;
-  for (size_t i = 0; i < g->num_nodes; ++i)
-    if (g->nodes[i].group == group)
-      count += g->nodes[i].num_ops;
+  for (size_t m = 0; m < gr->num_members; ++m)
+    count += g->nodes[gr->members[m]].num_ops;
   MlirAttribute *items = calloc(count + 1, sizeof *items);
   size_t k = 0;
-  for (size_t i = 0; i < g->num_nodes; ++i)
-    for (size_t j = 0; g->nodes[i].group == group && j < g->nodes[i].num_ops; ++j)
-      items[k++] = mlirStringAttrGet(ctx, braze_ref(g->nodes[i].ops[j]));
+  for (size_t m = 0; m < gr->num_members; ++m) {
+    const FkNode *n = &g->nodes[gr->members[m]];
+    for (size_t j = 0; j < n->num_ops; ++j)
+      items[k++] = mlirStringAttrGet(ctx, braze_ref(n->ops[j]));
+  }
   MlirAttribute a = mlirArrayAttrGet(ctx, (intptr_t)k, items);
   free(items);
   return a;
