@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/indexed_read.h"
 #include "passes/loop_utils.h"
@@ -271,15 +272,24 @@ static bool producer_clone(BrazeBuilder *b, MlirBlock p_body, BrazeValueMap *p_m
   if (!braze_body_has_loop_index(p_body))
     return braze_clone_block_body(b, p_body, p_map, y, num_y);
   intptr_t c_loops = mlirAffineMapGetNumDims(to_producer), p_loops = mlirAffineMapGetNumResults(to_producer);
-  MlirValue c_dims[MAX_LOOPS] = {{NULL}}, p_dims[MAX_LOOPS];
+  MlirValue c_dims[MAX_LOOPS] = {{NULL}}, p_dims[MAX_LOOPS] = {{NULL}};
+  bool used[MAX_LOOPS] = {false};
   if (c_loops > MAX_LOOPS || p_loops > MAX_LOOPS)
     return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(p_body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int64_t d = braze_op_is(op, "linalg.index")
+                    ? mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")))
+                    : -1;
+    if (d >= 0 && d < p_loops)
+      used[d] = true;
+  }
   for (intptr_t d = 0; d < c_loops; ++d)
     for (intptr_t r = 0; r < p_loops && mlirValueIsNull(c_dims[d]); ++r)
-      if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(to_producer, r), d))
+      if (used[r] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(to_producer, r), d))
         c_dims[d] = braze_build_loop_index(b, d);
   for (intptr_t r = 0; r < p_loops; ++r)
-    if (mlirValueIsNull(p_dims[r] = braze_affine_eval(b, mlirAffineMapGetResult(to_producer, r), c_dims)))
+    if (used[r] && mlirValueIsNull(p_dims[r] = braze_affine_eval(b, mlirAffineMapGetResult(to_producer, r), c_dims)))
       return false;
   return braze_clone_body_at(b, p_body, p_map, p_dims, p_loops, y, num_y);
 }
