@@ -21,6 +21,7 @@
 // CHECK: PASS @gather_reduce out1 4xf32
 // CHECK: PASS @reduction_data out0 6x8xf32
 // CHECK: PASS @embedding_matmul out0 12x24xf32
+// CHECK: PASS @matmul_gathered_bias out0 12x24xf32
 // CHECK: PASS @reshaped out0 3x56xf32
 // CHECK: PASS @dtypes out0 6x5xf16
 // CHECK: PASS @dtypes out1 6x5xi1
@@ -97,6 +98,15 @@ func.func @embedding_matmul(%table: tensor<40x16xf32>, %ids: tensor<12xi64>, %w:
   %e = "graph.gather"(%table, %ids) {axis = 0 : i64} : (tensor<40x16xf32>, tensor<12xi64>) -> tensor<12x16xf32>
   %m = "graph.matmul"(%e, %w) : (tensor<12x16xf32>, tensor<16x24xf32>) -> tensor<12x24xf32>
   return %m : tensor<12x24xf32>
+}
+
+// A gathered bias in a matmul's epilogue (the CPU template refuses the epilogue,
+// epilogue-body: the kernel runs as loops).
+func.func @matmul_gathered_bias(%x: tensor<12x16xf32>, %w: tensor<16x24xf32>, %t: tensor<50x24xf32>, %ids: tensor<12xi64>) -> tensor<12x24xf32> {
+  %m = "graph.matmul"(%x, %w) : (tensor<12x16xf32>, tensor<16x24xf32>) -> tensor<12x24xf32>
+  %g = "graph.gather"(%t, %ids) {axis = 0 : i64} : (tensor<50x24xf32>, tensor<12xi64>) -> tensor<12x24xf32>
+  %a = "graph.add"(%m, %g) : (tensor<12x24xf32>, tensor<12x24xf32>) -> tensor<12x24xf32>
+  return %a : tensor<12x24xf32>
 }
 
 // A consumer reading the gather through a reshape (its loop indices are then
