@@ -694,7 +694,7 @@ static bool attributes_fit(MlirOperation op) {
     int64_t axis = -1;
     MlirType idx = braze_element_type(mlirValueGetType(mlirOperationGetOperand(op, 1)));
     return n == 2 && braze_attr_i64(op, "axis", &axis) && axis >= 0 && axis < operand_rank(op, 0) &&
-           mlirTypeIsAInteger(idx) && operand_rank(op, 0) - 1 + operand_rank(op, 1) <= BRAZE_MAX_RANK &&
+           mlirTypeIsAInteger(idx) &&
            (strcmp(m, "gather") == 0 ? rank == operand_rank(op, 0) - 1 + operand_rank(op, 1)
                                      : rank == operand_rank(op, 0) && operand_rank(op, 1) == rank);
   }

@@ -26,6 +26,7 @@
 // CHECK: PASS @dtypes out0 6x5xf16
 // CHECK: PASS @dtypes out1 6x5xi1
 // CHECK: PASS @dtypes out2 4x5xi64
+// CHECK: PASS @rank5 out0 2x3x4x2x3xf32
 // CHECK: check passed
 
 // FUSED-DAG: cpu_poi_fused_gather_mul_add_{{[0-9]+}}.mlir
@@ -125,4 +126,10 @@ func.func @dtypes(%h: tensor<10x5xf16>, %m: tensor<10x5xi1>, %n: tensor<10x5xi64
   %1 = "graph.gather"(%m, %i) {axis = 0 : i64} : (tensor<10x5xi1>, tensor<6xi64>) -> tensor<6x5xi1>
   %2 = "graph.gather_elements"(%n, %j) {axis = 0 : i64} : (tensor<10x5xi64>, tensor<4x5xi32>) -> tensor<4x5xi64>
   return %0, %1, %2 : tensor<6x5xf16>, tensor<6x5xi1>, tensor<4x5xi64>
+}
+
+// gather_elements on rank-5 tensors (a rank the one-hot composition could not reach).
+func.func @rank5(%x: tensor<2x3x5x2x3xf32>, %i: tensor<2x3x4x2x3xi64>) -> tensor<2x3x4x2x3xf32> {
+  %0 = "graph.gather_elements"(%x, %i) {axis = 2 : i64} : (tensor<2x3x5x2x3xf32>, tensor<2x3x4x2x3xi64>) -> tensor<2x3x4x2x3xf32>
+  return %0 : tensor<2x3x4x2x3xf32>
 }
