@@ -2,6 +2,8 @@
  * cloning such bodies into other loop nests needs (passes/indexed_read.h). */
 #include "passes/indexed_read.h"
 
+#include <stdint.h>
+
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
@@ -42,6 +44,10 @@ MlirValue braze_indexed_read(BrazeBuilder *b, const BrazeIndexedRead *r, MlirVal
   MlirType data_type = mlirValueGetType(r->data), itype = mlirValueGetType(index);
   intptr_t rank = mlirShapedTypeGetRank(data_type);
   int64_t k = mlirShapedTypeGetDimSize(data_type, r->axis);
+  if (mlirIntegerTypeGetWidth(itype) < 64 && k > INT32_MAX) { /* K does not fit the index type */
+    itype = mlirIntegerTypeGet(b->ctx, 64);
+    index = braze_build_typed(b, "arith.extsi", &index, 1, itype, NULL, 0);
+  }
   MlirValue zero = braze_build_int_constant(b, itype, 0);
   MlirValue negative = braze_scalar_cmp(b, "lt", 2, index, zero);
   MlirValue wrapped = braze_build_binary(b, "arith.addi", index, braze_build_int_constant(b, itype, k));

@@ -5,10 +5,8 @@
 #include "reference/internal.h"
 
 static int64_t wrap_clamp(double value, int64_t k) {
-  int64_t i = (int64_t)value;
-  if (i < 0)
-    i += k;
-  return i < 0 ? 0 : i >= k ? k - 1 : i;
+  double i = value < 0 ? value + (double)k : value; /* integral doubles: exact below 2^53 */
+  return i < 0 ? 0 : i >= (double)k ? k - 1 : (int64_t)i;
 }
 
 static bool check(MlirOperation op, const BrazeHostTensor *data, const BrazeHostTensor *idx,

@@ -27,6 +27,10 @@
 // CHECK: PASS @dtypes out1 6x5xi1
 // CHECK: PASS @dtypes out2 4x5xi64
 // CHECK: PASS @rank5 out0 2x3x4x2x3xf32
+// CHECK: PASS @splat_idx out0 4x5xf32
+// CHECK: PASS @splat_data out0 7x3xf32
+// CHECK: PASS @const_data out0 7x3xf32
+// CHECK: PASS @gather_of_gather out0 4x2x6xf32
 // CHECK: check passed
 
 // FUSED-DAG: cpu_poi_fused_gather_mul_add_{{[0-9]+}}.mlir
@@ -34,6 +38,7 @@
 // FUSED-DAG: cpu_poi_fused_add_gather_relu_{{[0-9]+}}.mlir
 // FUSED-DAG: cpu_poi_fused_transpose_gather_{{[0-9]+}}.mlir
 // FUSED-DAG: cpu_{{per|red}}_fused_gather_elements_reduce_sum_{{[0-9]+}}.mlir
+// FUSED-DAG: cpu_poi_fused_gather_exp_{{[0-9]+}}.mlir
 
 // An embedding: table rows at token ids, times a scale, plus positions.
 func.func @embedding(%table: tensor<50x64xf32>, %ids: tensor<4x7xi64>, %scale: tensor<64xf32>, %pos: tensor<7x64xf32>) -> tensor<4x7x64xf32> {
@@ -132,4 +137,31 @@ func.func @dtypes(%h: tensor<10x5xf16>, %m: tensor<10x5xi1>, %n: tensor<10x5xi64
 func.func @rank5(%x: tensor<2x3x5x2x3xf32>, %i: tensor<2x3x4x2x3xi64>) -> tensor<2x3x4x2x3xf32> {
   %0 = "graph.gather_elements"(%x, %i) {axis = 2 : i64} : (tensor<2x3x5x2x3xf32>, tensor<2x3x4x2x3xi64>) -> tensor<2x3x4x2x3xf32>
   return %0 : tensor<2x3x4x2x3xf32>
+}
+
+// Constant indices (a splat: a scalar in the body, the generic has no input), constant
+// data (a splat: every read the same scalar; a small dense constant), and a gather of
+// the exp of a gather (both indexed reads in one kernel).
+func.func @splat_idx(%x: tensor<6x5xf32>) -> tensor<4x5xf32> {
+  %i = "graph.constant"() {value = dense<-2> : tensor<4xi64>} : () -> tensor<4xi64>
+  %g = "graph.gather"(%x, %i) {axis = 0 : i64} : (tensor<6x5xf32>, tensor<4xi64>) -> tensor<4x5xf32>
+  return %g : tensor<4x5xf32>
+}
+func.func @splat_data(%i: tensor<7xi32>) -> tensor<7x3xf32> {
+  %x = "graph.constant"() {value = dense<1.5> : tensor<9x3xf32>} : () -> tensor<9x3xf32>
+  %g = "graph.gather"(%x, %i) {axis = 0 : i64} : (tensor<9x3xf32>, tensor<7xi32>) -> tensor<7x3xf32>
+  return %g : tensor<7x3xf32>
+}
+func.func @const_data(%i: tensor<7xi32>, %y: tensor<7x3xf32>) -> tensor<7x3xf32> {
+  %x = "graph.constant"() {value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]> : tensor<3x3xf32>} : () -> tensor<3x3xf32>
+  %g = "graph.gather"(%x, %i) {axis = 1 : i64} : (tensor<3x3xf32>, tensor<7xi32>) -> tensor<3x7xf32>
+  %t = "graph.transpose"(%g) {perm = array<i64: 1, 0>} : (tensor<3x7xf32>) -> tensor<7x3xf32>
+  %a = "graph.add"(%t, %y) : (tensor<7x3xf32>, tensor<7x3xf32>) -> tensor<7x3xf32>
+  return %a : tensor<7x3xf32>
+}
+func.func @gather_of_gather(%t: tensor<20x6xf32>, %a: tensor<9xi64>, %b: tensor<4x2xi32>) -> tensor<4x2x6xf32> {
+  %g1 = "graph.gather"(%t, %a) {axis = 0 : i64} : (tensor<20x6xf32>, tensor<9xi64>) -> tensor<9x6xf32>
+  %e = "graph.exp"(%g1) : (tensor<9x6xf32>) -> tensor<9x6xf32>
+  %g2 = "graph.gather"(%e, %b) {axis = 0 : i64} : (tensor<9x6xf32>, tensor<4x2xi32>) -> tensor<4x2x6xf32>
+  return %g2 : tensor<4x2x6xf32>
 }
