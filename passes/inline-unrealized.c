@@ -28,9 +28,11 @@
  * Indexed reads (gather): a producer whose result a consumer body reads with
  * `tensor.extract` (the gather's data) is inlined at the extract: its body is
  * cloned there, its inputs read by tensor.extract at the extracted position
- * through their maps, so it is computed only for the elements gathered. A
- * producer body holding `linalg.index` (a gather inlined into its consumer) gets
- * its loop indices computed from the consumer's (arith on index values).
+ * through their maps, so it is computed only for the elements gathered. A gather
+ * reading more elements than the producer has realizes it instead (inlined, the
+ * producer would be computed more often than once per element). A producer body
+ * holding `linalg.index` (a gather inlined into its consumer) gets its loop
+ * indices computed from the consumer's (arith on index values).
  *
  * Options: disable, reads-threshold=N (4), opcount-threshold=N (64), remarks,
  * realize-broadcast, persistent-row-bytes=N (65536; 0 disables). */
@@ -95,6 +97,28 @@ static bool is_indexed_read_use(MlirOpOperand use) {
     return false;
   MlirOperation parent = mlirOperationGetParentOperation(user);
   return !mlirOperationIsNull(parent) && braze_is_generic(parent);
+}
+
+static int64_t numel(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+    return 0;
+  int64_t n = 1;
+  for (intptr_t d = 0, r = mlirShapedTypeGetRank(t); d < r; ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  return n;
+}
+
+/* The elements an indexed read's consumer reads: its iteration space, taken as its
+ * largest operand (its result, for the all-parallel gather). */
+static int64_t indexed_reads_of(MlirOpOperand use) {
+  MlirOperation generic = mlirOperationGetParentOperation(mlirOpOperandGetOwner(use));
+  int64_t most = 0;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(generic); i < n; ++i) {
+    int64_t e = numel(mlirOperationGetOperand(generic, i));
+    most = e > most ? e : most;
+  }
+  return most;
 }
 
 /* Whether a consumer reads through `use` with a map that ignores one of its loops:
@@ -179,6 +203,10 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
     ++*reads;
     if (braze_op_is(user, "func.return"))
       return snprintf(reason, REASON_LEN, "function result"), true;
+    if (is_indexed_read_use(use) && indexed_reads_of(use) > numel(result))
+      return snprintf(reason, REASON_LEN, "indexed read of %lld elements > its %lld", (long long)indexed_reads_of(use),
+                      (long long)numel(result)),
+             true;
     if (is_indexed_read_use(use))
       continue;
     if (!is_generic_input_use(use)) {

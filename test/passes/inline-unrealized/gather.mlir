@@ -3,7 +3,8 @@
 // consumer's loops through the composed map: divui/remui under a reshape), and a
 // pointwise producer of the gathered data is inlined at the tensor.extract: its
 // inputs are read by tensor.extract at the gathered position through their maps, so
-// it is computed only for the rows gathered. A reduction's result stays realized.
+// it is computed only for the rows gathered (unless the gather reads more elements
+// than the producer has: then it is realized). A reduction's result stays realized.
 // RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
 // RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 
@@ -105,4 +106,20 @@ func.func @many_reads(%x: tensor<10x4xf32>, %i: tensor<3xi64>) -> (tensor<3x4xf3
   // expected-remark@+1 {{realized: function result}}
   %4 = "graph.gather"(%e, %i) {axis = 0 : i64} : (tensor<10x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
   return %0, %1, %2, %3, %4 : tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// A gather reading more elements (40 x 8) than its data's producer has (10 x 8): the
+// producer is realized rather than computed once per gathered element.
+// CHECK-LABEL: func.func @more_reads_than_elements(
+// CHECK: %[[EXP:.*]] = linalg.generic {{.*}}braze.ops = ["exp"]
+// CHECK: linalg.generic {{.*}}braze.ops = ["gather"]
+// CHECK: tensor.extract %[[EXP]]
+func.func @more_reads_than_elements(%x: tensor<10x8xf32>, %i: tensor<40xi64>) -> tensor<40x8xf32> {
+  // expected-remark@+1 {{realized: indexed read of 320 elements > its 80}}
+  %e = "graph.exp"(%x) : (tensor<10x8xf32>) -> tensor<10x8xf32>
+  // expected-remark@+1 {{realized: function result}}
+  %g = "graph.gather"(%e, %i) {axis = 0 : i64} : (tensor<10x8xf32>, tensor<40xi64>) -> tensor<40x8xf32>
+  return %g : tensor<40x8xf32>
 }
