@@ -1,9 +1,9 @@
-/* Indexed reads imported as compositions: Gather and GatherElements (folded when
- * data and indices are constants; otherwise a one-hot mask of the indices
- * against an iota selects the element, and a sum over the indexed axis picks it:
- * exact, as every other term is 0), ArgMax/ArgMin (the first or last position
- * equal to the max/min), Hardmax, and the losses NegativeLogLikelihoodLoss and
- * SoftmaxCrossEntropyLoss. */
+/* Indexed reads: Gather and GatherElements (folded when data and indices are
+ * constants; otherwise the graph dialect's gather / gather_elements, an indexed
+ * read), ReverseSequence (a gather_elements along time), ArgMax/ArgMin (the first
+ * or last position equal to the max/min), Hardmax, and the losses
+ * NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (one-hot masks of the
+ * targets against an iota, summed over the class axis). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +17,14 @@ enum {
 
 static bool is_index_type(int32_t dtype) { return dtype == DT_INT32 || dtype == DT_INT64; }
 
-/* Indices below 0 count from the end of an axis of size k. */
-static OcVal wrap_negative(OnnxImporter *im, OcVal idx, int64_t k) {
-  return oc_select(im, oc_cmp_s(im, "lt", idx, 0), oc_binary_s(im, "add", idx, (double)k), idx);
+/* graph.gather / graph.gather_elements of x at idx along `axis`, result type `out`
+ * (indices below 0 count from the end of the axis: the op wraps them). */
+static OcVal gather_op(OnnxImporter *im, const char *op, OcVal x, OcVal idx, int64_t axis, const OnnxType *out) {
+  if (!oc_ok(x) || !oc_ok(idx))
+    return (OcVal){{NULL}, {0}};
+  OnnxNamedAttr attr = {"axis", onnx_i64_attr(im, axis)};
+  MlirValue operands[2] = {x.v, idx.v};
+  return (OcVal){onnx_build(im, op, out, operands, 2, &attr, 1), *out};
 }
 
 /* Gather of constants: a constant (shape arithmetic: Shape -> Gather). */
@@ -82,59 +87,8 @@ static bool convert_gather(OnnxImporter *im) {
   }
   if (data->is_const && indices->is_const && onnx_num_elements(&out) <= ONNX_FOLD_LIMIT)
     return fold_gather(im, data, indices, axis, &out);
-  if (data->type.dtype == DT_BOOL)
-    return onnx_node_error(im, "gathering booleans is not supported");
-  if (r + q > ONNX_MAX_RANK)
-    return onnx_node_error(im, "data of rank %zu with indices of rank %zu is not supported (rank %zu needed)", r,
-                           q, r + q);
-  /* Rank r + q: [D[:a], I, K, D[a+1:]]; the sum over K (at a + q) leaves the result. */
-  size_t rank = r + q, kpos = (size_t)axis + q;
-  int64_t k = data->type.dims[axis], dshape[ONNX_MAX_RANK], ishape[ONNX_MAX_RANK], full[ONNX_MAX_RANK];
-  for (size_t d = 0; d < rank; ++d) {
-    bool lead = d < (size_t)axis, idx_dim = d >= (size_t)axis && d < kpos, tail = d > kpos;
-    dshape[d] = lead ? data->type.dims[d] : idx_dim ? 1 : d == kpos ? k : data->type.dims[d - q];
-    ishape[d] = idx_dim ? indices->type.dims[d - (size_t)axis] : 1;
-    full[d] = tail || lead ? dshape[d] : idx_dim ? ishape[d] : k;
-  }
-  OcVal x = {onnx_materialize(im, data), data->type};
-  OcVal idx = {onnx_materialize(im, indices), indices->type};
-  idx = oc_reshape(im, wrap_negative(im, idx, k), ishape, rank);
-  OcVal mask = oc_cmp(im, "eq", idx, oc_iota(im, indices->type.dtype, full, rank, kpos));
-  OcVal picked = oc_select(im, mask, oc_reshape(im, x, dshape, rank), oc_scalar(im, x.t.dtype, 0));
-  int64_t kaxis = (int64_t)kpos;
-  return oc_output(im, 0, oc_reduce(im, "reduce_sum", picked, &kaxis, 1, false));
-}
-
-/* GatherElements: out[j] = data[j with j_axis = idx[j]]. Rank r + 1: [I, K]; data
- * sliced to the index shape off the axis, its axis moved last and a 1 put in its
- * place; the mask compares idx[..., None] with an iota over K. */
-/* out[j] = x[j with j_axis = idx[j]] for idx of x's rank (smaller off the axis). */
-static OcVal gather_elements_of(OnnxImporter *im, OcVal x, OcVal idx, int64_t axis) {
-  size_t r = x.t.rank;
-  int64_t k = x.t.dims[axis];
-  for (size_t d = 0; d < r; ++d)
-    if ((int64_t)d != axis)
-      x = oc_slice(im, x, d, 0, idx.t.dims[d], 1);
-  int64_t perm[ONNX_MAX_RANK], with_k[ONNX_MAX_RANK], full[ONNX_MAX_RANK], idx_shape[ONNX_MAX_RANK];
-  for (size_t d = 0, p = 0; d < r; ++d)
-    if ((int64_t)d != axis)
-      perm[p++] = (int64_t)d;
-  perm[r - 1] = axis;
-  OcVal moved = x;
-  if (oc_ok(x) && axis + 1 != (int64_t)r)
-    moved.v = onnx_build_transpose(im, x.v, &x.t, perm, &moved.t);
-  for (size_t d = 0; d < r; ++d) {
-    with_k[d] = (int64_t)d == axis ? 1 : idx.t.dims[d];
-    full[d] = idx.t.dims[d];
-    idx_shape[d] = idx.t.dims[d];
-  }
-  with_k[r] = k, full[r] = k, idx_shape[r] = 1;
-  OcVal data_k = oc_reshape(im, moved, with_k, r + 1);
-  OcVal ix = oc_reshape(im, wrap_negative(im, idx, k), idx_shape, r + 1);
-  OcVal mask = oc_cmp(im, "eq", ix, oc_iota(im, idx.t.dtype, full, r + 1, r));
-  OcVal picked = oc_select(im, mask, data_k, oc_scalar(im, x.t.dtype, 0));
-  int64_t last = (int64_t)r;
-  return oc_reduce(im, "reduce_sum", picked, &last, 1, false);
+  OcVal x = {onnx_materialize(im, data), data->type}, idx = {onnx_materialize(im, indices), indices->type};
+  return oc_output(im, 0, gather_op(im, "gather", x, idx, axis, &out));
 }
 
 static bool convert_gather_elements(OnnxImporter *im) {
@@ -143,19 +97,19 @@ static bool convert_gather_elements(OnnxImporter *im) {
     return false;
   if (!is_index_type(idx.t.dtype))
     return onnx_node_error(im, "the indices must be int32 or int64, not %s", onnx_dtype_name(idx.t.dtype));
-  if (x.t.dtype == DT_BOOL)
-    return onnx_node_error(im, "gathering booleans is not supported");
   size_t r = x.t.rank;
   int64_t axis;
   if (!onnx_norm_axis(im, onnx_attr_int(im->node, "axis", 0), r, "axis", &axis))
     return false;
-  if (idx.t.rank != r || r + 1 > ONNX_MAX_RANK)
-    return onnx_node_error(im, "indices must have the data's rank (%zu, at most %d)", r, ONNX_MAX_RANK - 1);
+  if (idx.t.rank != r)
+    return onnx_node_error(im, "indices must have the data's rank (%zu)", r);
   for (size_t d = 0; d < r; ++d)
     if ((int64_t)d != axis && idx.t.dims[d] > x.t.dims[d])
       return onnx_node_error(im, "indices dim %zu (%lld) exceeds the data's (%lld)", d, (long long)idx.t.dims[d],
                              (long long)x.t.dims[d]);
-  return oc_output(im, 0, gather_elements_of(im, x, idx, axis));
+  OnnxType out = {.dtype = x.t.dtype, .rank = r};
+  memcpy(out.dims, idx.t.dims, r * sizeof *out.dims);
+  return oc_output(im, 0, gather_op(im, "gather_elements", x, idx, axis, &out));
 }
 
 /* ReverseSequence: along time_axis, the first sequence_lens[b] elements of batch b
@@ -165,9 +119,9 @@ static bool convert_reverse_sequence(OnnxImporter *im) {
   if (!oc_ok(x) || !oc_ok(lens))
     return false;
   int64_t time_axis = onnx_attr_int(im->node, "time_axis", 0), batch_axis = onnx_attr_int(im->node, "batch_axis", 1);
-  if (x.t.rank < 2 || x.t.rank + 1 > ONNX_MAX_RANK || x.t.dtype == DT_BOOL ||
+  if (x.t.rank < 2 ||
       !((time_axis == 0 && batch_axis == 1) || (time_axis == 1 && batch_axis == 0)))
-    return onnx_node_error(im, "expects numeric data of rank >= 2 with time/batch axes 0 and 1");
+    return onnx_node_error(im, "expects data of rank >= 2 with time/batch axes 0 and 1");
   if (lens.t.dtype != DT_INT64 || lens.t.rank != 1 || lens.t.dims[0] != x.t.dims[batch_axis])
     return onnx_node_error(im, "sequence_lens must be int64 of shape [%lld]", (long long)x.t.dims[batch_axis]);
   int64_t len_shape[ONNX_MAX_RANK];
@@ -177,7 +131,7 @@ static bool convert_reverse_sequence(OnnxImporter *im) {
   OcVal t = oc_iota(im, DT_INT64, x.t.dims, x.t.rank, (size_t)time_axis);
   OcVal rev = oc_binary(im, "sub", oc_binary_s(im, "sub", len, 1.0), t);
   OcVal idx = oc_broadcast_to(im, oc_select(im, oc_cmp(im, "lt", t, len), rev, t), &x.t);
-  return oc_output(im, 0, gather_elements_of(im, x, idx, time_axis));
+  return oc_output(im, 0, gather_op(im, "gather_elements", x, idx, time_axis, &x.t));
 }
 
 /* The position along `axis` of the max (ArgMax) or min: the first one, or the

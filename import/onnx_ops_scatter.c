@@ -1,9 +1,9 @@
 /* Indexed writes and N-d gathers as compositions, by the one-hot masks of
  * onnx_ops_index.c: ScatterElements/Scatter and ScatterND (reduction none or add:
  * each data position takes the sum of the updates aimed at it where any is, so
- * duplicate indices, undefined for "none" in ONNX, add up) and GatherND
+ * duplicate indices, undefined for "none" in ONNX, add up), and GatherND
  * (batch_dims 0): the index tuples flattened to one linear index over the
- * leading data dims, compared with an iota, and the matching row summed. */
+ * leading data dims, which graph.gather reads along the flattened axis. */
 #include <string.h>
 
 #include "import/onnx_compose.h"
@@ -180,21 +180,20 @@ static bool convert_gather_nd(OnnxImporter *im) {
     return false;
   if (onnx_attr_int(im->node, "batch_dims", 0) != 0)
     return onnx_node_error(im, "batch_dims other than 0 are not supported");
-  int64_t s_data[ONNX_MAX_RANK], s_lin[ONNX_MAX_RANK], s_iota[ONNX_MAX_RANK], s_out[ONNX_MAX_RANK];
-  int64_t lead[2] = {1, l};
-  size_t rank = nd_shape(&data.t, q, lead, 2, s_data);
-  for (size_t d = 0; d < rank; ++d) {
-    s_lin[d] = d == 0 ? m : 1;
-    s_iota[d] = d == 1 ? l : 1;
-  }
+  int64_t s_data[ONNX_MAX_RANK], s_out[ONNX_MAX_RANK];
+  size_t rank = nd_shape(&data.t, q, &l, 1, s_data);
   size_t rank_out = nd_shape(&data.t, q, idx.t.dims, idx.t.rank - 1, s_out);
   if (rank_out > ONNX_MAX_RANK)
     return onnx_node_error(im, "the result would have rank %zu", rank_out);
-  OcVal lin = oc_reshape(im, linear_index(im, idx, &data.t, q, m), s_lin, rank);
-  OcVal mask = oc_cmp(im, "eq", lin, oc_iota(im, DT_INT64, s_iota, rank, 1));
-  int64_t axis = 1;
-  OcVal picked = oc_select(im, mask, oc_reshape(im, data, s_data, rank), oc_scalar(im, data.t.dtype, 0));
-  return oc_output(im, 0, oc_reshape(im, oc_reduce(im, "reduce_sum", picked, &axis, 1, false), s_out, rank_out));
+  OcVal lin = linear_index(im, idx, &data.t, q, m), flat = oc_reshape(im, data, s_data, rank);
+  if (!oc_ok(lin) || !oc_ok(flat))
+    return false;
+  OnnxType gathered = flat.t;
+  gathered.dims[0] = m;
+  OnnxNamedAttr attr = {"axis", onnx_i64_attr(im, 0)};
+  MlirValue operands[2] = {flat.v, lin.v};
+  OcVal picked = {onnx_build(im, "gather", &gathered, operands, 2, &attr, 1), gathered};
+  return oc_output(im, 0, oc_reshape(im, picked, s_out, rank_out));
 }
 
 const OnnxOpEntry onnx_scatter_ops[] = {

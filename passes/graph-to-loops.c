@@ -18,6 +18,7 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/indexed_read.h"
 #include "passes/loop_utils.h"
 #include "passes/origins.h"
 #include "passes/view_maps.h"
@@ -279,7 +280,7 @@ static MlirValue scalar_graph_op(BrazeBuilder *b, MlirOperation op, const MlirVa
 
 /* FINISH turns a reduction's accumulator into the result: times `scale` (mean),
  * then converted to the result element type (f16/bf16 accumulate in f32). */
-typedef enum { BODY_POINTWISE, BODY_COPY, BODY_REDUCE, BODY_FINISH, BODY_CONTRACT } BodyKind;
+typedef enum { BODY_POINTWISE, BODY_COPY, BODY_REDUCE, BODY_FINISH, BODY_CONTRACT, BODY_GATHER } BodyKind;
 
 typedef struct {
   BodyKind kind;
@@ -289,6 +290,7 @@ typedef struct {
   MlirType result_element;
   double scale;     /* BODY_FINISH: 1 for none */
   MlirType accumulator; /* BODY_REDUCE, BODY_CONTRACT: operands are extended to it */
+  BrazeIndexedRead gather; /* BODY_GATHER: operand 0 is the index */
 } BodyData;
 
 static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_args, MlirValue *yields, void *data) {
@@ -319,6 +321,9 @@ static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
   }
   case BODY_POINTWISE:
     yields[0] = scalar_graph_op(b, d->op, x, d->num_operands, d->result_element);
+    return !mlirValueIsNull(yields[0]);
+  case BODY_GATHER:
+    yields[0] = braze_indexed_read(b, &d->gather, x[0]);
     return !mlirValueIsNull(yields[0]);
   }
   return false;
@@ -531,6 +536,31 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
   return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, 1.0);
 }
 
+/* gather / gather_elements: an all-parallel generic over the result reading the
+ * indices through a map (gather: loops [axis, axis + q) are the indices' dims;
+ * gather_elements: the identity) and the data by tensor.extract in the body
+ * (passes/indexed_read.h). A data view is copied first (inline-unrealized inlines
+ * the copy at the extracted position). */
+static MlirValue lower_gather(Lowering *L, MlirOperation op) {
+  MlirValue data = mlirOperationGetOperand(op, 0), indices = mlirOperationGetOperand(op, 1);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  int64_t shape[BRAZE_MAX_RANK], axis = 0;
+  intptr_t rank = braze_shape(type, shape), q = braze_rank(mlirValueGetType(indices));
+  braze_attr_i64(op, "axis", &axis);
+  bool elements = strcmp(braze_graph_op_mnemonic(op), "gather_elements") == 0;
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  for (intptr_t j = 0; j < q; ++j)
+    exprs[j] = mlirAffineDimExprGet(L->ctx, elements ? j : axis + j);
+  MlirAffineMap logical = q ? mlirAffineMapGet(L->ctx, rank, 0, q, exprs) : mlirAffineMapZeroResultGet(L->ctx, rank, 0);
+  MlirAffineMap out_map = braze_map_identity(L->ctx, rank);
+  Reads reads;
+  if (!plan_reads(L, op, &reads, &indices, &logical, 1, out_map, shape, rank))
+    return (MlirValue){NULL};
+  BodyData body = {.kind = BODY_GATHER, .op = op, .num_operands = 1, .result_element = braze_element_type(type)};
+  body.gather = (BrazeIndexedRead){materialize(L, data), axis, q, elements};
+  return build(L, op, braze_graph_op_mnemonic(op), &reads, empty_like(op, type), out_map, rank, NULL, &body);
+}
+
 static void set_ops_attr(Lowering *L, MlirValue v, const char *mnemonic) {
   mlirOperationSetAttributeByName(mlirOpResultGetOwner(v), braze_ref(BRAZE_OPS_ATTR), ops_attr(L->ctx, mnemonic));
   set_origins(mlirOpResultGetOwner(v));
@@ -660,6 +690,14 @@ static bool attributes_fit(MlirOperation op) {
       return braze_attr_i64(op, "dim", &dim) && dim >= 0 && dim < rank;
     }
     return strcmp(m, "broadcast_to") != 0 || operand_rank(op, 0) <= rank;
+  case GRAPH_GATHER: {
+    int64_t axis = -1;
+    MlirType idx = braze_element_type(mlirValueGetType(mlirOperationGetOperand(op, 1)));
+    return n == 2 && braze_attr_i64(op, "axis", &axis) && axis >= 0 && axis < operand_rank(op, 0) &&
+           mlirTypeIsAInteger(idx) &&
+           (strcmp(m, "gather") == 0 ? rank == operand_rank(op, 0) - 1 + operand_rank(op, 1)
+                                     : rank == operand_rank(op, 0) && operand_rank(op, 1) == rank);
+  }
   default:
     for (intptr_t i = 0; i < n; ++i) /* broadcasting aligns operands to the right */
       if (operand_rank(op, i) > rank)
@@ -693,6 +731,8 @@ static MlirValue lower_op(Lowering *L, MlirOperation op) {
     return lower_concat(L, op);
   case GRAPH_CONSTANT:
     return lower_constant(L, op);
+  case GRAPH_GATHER:
+    return lower_gather(L, op);
   default:
     braze_emit_error(mlirOperationGetLocation(op), "graph-to-loops cannot lower '%s'",
                      braze_graph_op_mnemonic(op));

@@ -25,13 +25,24 @@
  * exp(x - max) is then computed once per element into a per-row buffer instead
  * of once for the sum and once for the divide.
  *
+ * Indexed reads (gather): a producer whose result a consumer body reads with
+ * `tensor.extract` (the gather's data) is inlined at the extract: its body is
+ * cloned there, its inputs read by tensor.extract at the extracted position
+ * through their maps, so it is computed only for the elements gathered. A gather
+ * reading more elements than the producer has realizes it instead (inlined, the
+ * producer would be computed more often than once per element). A producer body
+ * holding `linalg.index` (a gather inlined into its consumer) gets its loop
+ * indices computed from the consumer's (arith on index values).
+ *
  * Options: disable, reads-threshold=N (4), opcount-threshold=N (64), remarks,
  * realize-broadcast, persistent-row-bytes=N (65536; 0 disables). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/indexed_read.h"
 #include "passes/loop_utils.h"
 #include "passes/origins.h"
 #include "passes/passes.h"
@@ -76,6 +87,38 @@ static bool is_contraction(MlirOperation generic) {
 static bool is_generic_input_use(MlirOpOperand use) {
   MlirOperation user = mlirOpOperandGetOwner(use);
   return braze_is_generic(user) && (intptr_t)mlirOpOperandGetOperandNumber(use) < braze_generic_num_inputs(user);
+}
+
+/* Whether `use` is the tensor of a `tensor.extract` inside a linalg.generic body
+ * (a gather's data read at a run-time index). */
+static bool is_indexed_read_use(MlirOpOperand use) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  if (!braze_op_is(user, "tensor.extract") || mlirOpOperandGetOperandNumber(use) != 0)
+    return false;
+  MlirOperation parent = mlirOperationGetParentOperation(user);
+  return !mlirOperationIsNull(parent) && braze_is_generic(parent);
+}
+
+static int64_t numel(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+    return 0;
+  int64_t n = 1;
+  for (intptr_t d = 0, r = mlirShapedTypeGetRank(t); d < r; ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  return n;
+}
+
+/* The elements an indexed read's consumer reads: its iteration space, taken as its
+ * largest operand (its result, for the all-parallel gather). */
+static int64_t indexed_reads_of(MlirOpOperand use) {
+  MlirOperation generic = mlirOperationGetParentOperation(mlirOpOperandGetOwner(use));
+  int64_t most = 0;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(generic); i < n; ++i) {
+    int64_t e = numel(mlirOperationGetOperand(generic, i));
+    most = e > most ? e : most;
+  }
+  return most;
 }
 
 /* Whether a consumer reads through `use` with a map that ignores one of its loops:
@@ -127,6 +170,8 @@ static bool persistent_row(MlirOperation producer, const Options *o, intptr_t re
   MlirValue result = mlirOperationGetResult(producer, 0);
   for (MlirOpOperand use = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
     MlirOperation user = mlirOpOperandGetOwner(use);
+    if (!is_generic_input_use(use))
+      return false;
     MlirAffineMap map = braze_generic_map(user, mlirOpOperandGetOperandNumber(use));
     if (mlirAffineMapGetNumResults(map) != rank)
       return false;
@@ -158,6 +203,12 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
     ++*reads;
     if (braze_op_is(user, "func.return"))
       return snprintf(reason, REASON_LEN, "function result"), true;
+    if (is_indexed_read_use(use) && indexed_reads_of(use) > numel(result))
+      return snprintf(reason, REASON_LEN, "indexed read of %lld elements > its %lld", (long long)indexed_reads_of(use),
+                      (long long)numel(result)),
+             true;
+    if (is_indexed_read_use(use))
+      continue;
     if (!is_generic_input_use(use)) {
       MlirStringRef name = braze_op_name(user);
       return snprintf(reason, REASON_LEN, "read by '%.*s'", (int)name.length, name.data), true;
@@ -197,6 +248,7 @@ typedef struct {
   intptr_t num_inputs;
   intptr_t arg_of[MAX_INPUTS];                  /* per old input not from the producer */
   intptr_t producer_arg[MAX_INPUTS][MAX_INPUTS]; /* per old input from the producer */
+  MlirAffineMap to_producer[MAX_INPUTS];         /* per old input from the producer: loops -> its loops */
 } Inlining;
 
 static intptr_t add_input(Inlining *in, MlirValue v, MlirAffineMap map) {
@@ -230,6 +282,7 @@ static bool plan_inputs(Inlining *in) {
     }
     /* consumer loops -> producer loops: inverse(producer out map) ∘ consumer map */
     MlirAffineMap to_producer = braze_map_compose(inverse, map);
+    in->to_producer[i] = to_producer;
     for (intptr_t j = 0; j < p_inputs; ++j) {
       MlirAffineMap composed = braze_map_compose(braze_generic_map(in->producer, j), to_producer);
       in->producer_arg[i][j] = add_input(in, mlirOperationGetOperand(in->producer, j), composed);
@@ -238,6 +291,35 @@ static bool plan_inputs(Inlining *in) {
     }
   }
   return true;
+}
+
+/* Clone a producer body into a consumer's: its linalg.index values (producer loops)
+ * computed from the consumer's loops through `to_producer`. */
+static bool producer_clone(BrazeBuilder *b, MlirBlock p_body, BrazeValueMap *p_map, MlirAffineMap to_producer,
+                           MlirValue *y, intptr_t *num_y) {
+  if (!braze_body_has_loop_index(p_body))
+    return braze_clone_block_body(b, p_body, p_map, y, num_y);
+  intptr_t c_loops = mlirAffineMapGetNumDims(to_producer), p_loops = mlirAffineMapGetNumResults(to_producer);
+  MlirValue c_dims[MAX_LOOPS] = {{NULL}}, p_dims[MAX_LOOPS] = {{NULL}};
+  bool used[MAX_LOOPS] = {false};
+  if (c_loops > MAX_LOOPS || p_loops > MAX_LOOPS)
+    return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(p_body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    int64_t d = braze_op_is(op, "linalg.index")
+                    ? mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")))
+                    : -1;
+    if (d >= 0 && d < p_loops)
+      used[d] = true;
+  }
+  for (intptr_t d = 0; d < c_loops; ++d)
+    for (intptr_t r = 0; r < p_loops && mlirValueIsNull(c_dims[d]); ++r)
+      if (used[r] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(to_producer, r), d))
+        c_dims[d] = braze_build_loop_index(b, d);
+  for (intptr_t r = 0; r < p_loops; ++r)
+    if (used[r] && mlirValueIsNull(p_dims[r] = braze_affine_eval(b, mlirAffineMapGetResult(to_producer, r), c_dims)))
+      return false;
+  return braze_clone_body_at(b, p_body, p_map, p_dims, p_loops, y, num_y);
 }
 
 /* The new body: one clone of the producer's body per input reading it, then the
@@ -261,7 +343,7 @@ static bool inlined_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
       braze_value_map_add(&p_map, mlirBlockGetArgument(p_body, j), args[in->producer_arg[i][j]]);
     MlirValue y;
     intptr_t num_y = 1;
-    bool ok = braze_clone_block_body(b, p_body, &p_map, &y, &num_y) && num_y == 1;
+    bool ok = producer_clone(b, p_body, &p_map, in->to_producer[i], &y, &num_y) && num_y == 1;
     braze_value_map_free(&p_map);
     if (!ok) {
       braze_value_map_free(&map);
@@ -346,6 +428,74 @@ static MlirOperation inline_into(MlirOperation producer, MlirOperation consumer,
   return rebuilt;
 }
 
+/* ---- indexed reads ---- */
+
+/* Inline `producer` at `extract` (a tensor.extract of its result in a consumer's
+ * body): the producer's loops from the extracted position through its inverse
+ * output map, each input read there by tensor.extract through its map, the body
+ * cloned. The consumer's braze.ops/origins gain the producer's. */
+static bool inline_at_extract(MlirOperation producer, MlirOperation extract) {
+  BrazeBuilder b = braze_builder_before(extract);
+  intptr_t p_inputs = braze_generic_num_inputs(producer), p_loops = braze_generic_num_loops(producer);
+  MlirAffineMap inverse;
+  if (p_loops > MAX_LOOPS || !braze_map_inverse_permutation(braze_generic_map(producer, p_inputs), &inverse))
+    return false;
+  MlirValue coords[MAX_LOOPS], p_dims[MAX_LOOPS];
+  for (intptr_t r = 1, n = mlirOperationGetNumOperands(extract); r < n && r <= MAX_LOOPS; ++r)
+    coords[r - 1] = mlirOperationGetOperand(extract, r);
+  for (intptr_t d = 0; d < p_loops; ++d)
+    if (mlirValueIsNull(p_dims[d] = braze_affine_eval(&b, mlirAffineMapGetResult(inverse, d), coords)))
+      return false;
+  MlirBlock p_body = braze_generic_body(producer);
+  BrazeValueMap p_map = {0};
+  for (intptr_t j = 0; j < p_inputs; ++j) {
+    MlirValue input = mlirOperationGetOperand(producer, j);
+    MlirAffineMap map = braze_generic_map(producer, j);
+    MlirValue operands[1 + MAX_LOOPS] = {input};
+    intptr_t n = mlirAffineMapGetNumResults(map);
+    for (intptr_t r = 0; r < n && r < MAX_LOOPS; ++r)
+      if (mlirValueIsNull(operands[1 + r] = braze_affine_eval(&b, mlirAffineMapGetResult(map, r), p_dims))) {
+        braze_value_map_free(&p_map);
+        return false;
+      }
+    MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(input));
+    MlirValue v = braze_build_typed(&b, "tensor.extract", operands, 1 + n, elem, NULL, 0);
+    braze_value_map_add(&p_map, mlirBlockGetArgument(p_body, j), v);
+  }
+  MlirValue y;
+  intptr_t num_y = 1;
+  bool ok = braze_clone_body_at(&b, p_body, &p_map, p_dims, p_loops, &y, &num_y) && num_y == 1;
+  braze_value_map_free(&p_map);
+  if (!ok)
+    return false;
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(extract, 0), y);
+  MlirOperation consumer = mlirOperationGetParentOperation(extract);
+  mlirOperationDestroy(extract);
+  MlirContext ctx = mlirOperationGetContext(consumer);
+  MlirAttribute origins = braze_string_array_concat(ctx, braze_origins_of(producer), braze_origins_of(consumer));
+  MlirAttribute ops = braze_string_array_concat(ctx, mlirOperationGetAttributeByName(producer, braze_ref(BRAZE_OPS_ATTR)),
+                                                mlirOperationGetAttributeByName(consumer, braze_ref(BRAZE_OPS_ATTR)));
+  if (!mlirAttributeIsNull(ops))
+    mlirOperationSetAttributeByName(consumer, braze_ref(BRAZE_OPS_ATTR), ops);
+  if (!mlirAttributeIsNull(origins))
+    braze_set_origins(consumer, origins);
+  return true;
+}
+
+/* Inline the producer at every tensor.extract of its result; the count inlined. */
+static long inline_indexed_reads(MlirOperation producer) {
+  BrazeOpList extracts = {0};
+  MlirValue result = mlirOperationGetResult(producer, 0);
+  for (MlirOpOperand use = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (is_indexed_read_use(use))
+      braze_op_list_push(&extracts, mlirOpOperandGetOwner(use));
+  long n = 0;
+  for (size_t k = 0; k < extracts.count; ++k)
+    n += inline_at_extract(producer, extracts.ops[k]);
+  braze_op_list_free(&extracts);
+  return n;
+}
+
 /* ---- the pass ---- */
 
 static void replace_in_list(GenericList *list, size_t from, MlirOperation old, MlirOperation rebuilt) {
@@ -395,8 +545,8 @@ static bool process(GenericList *list, size_t i, const Options *o) {
     return true;
   }
   /* Snapshot the consumers first: rebuilding one changes the use list. */
+  long inlined = inline_indexed_reads(producer), kept = 0, kept_unbound = 0;
   GenericList consumers = consumers_of(mlirOperationGetResult(producer, 0));
-  long inlined = 0, kept = 0, kept_unbound = 0;
   for (size_t k = 0; k < consumers.count; ++k) {
     MlirOperation c = consumers.ops[k];
     bool unbound = false;
@@ -421,7 +571,7 @@ static bool process(GenericList *list, size_t i, const Options *o) {
                       inlined == 1 ? "" : "s", kept, MAX_INPUTS);
   else if (o->remarks)
     braze_emit_remark(loc, "inlined into %ld consumer%s", inlined, inlined == 1 ? "" : "s");
-  if (kept == 0) {
+  if (kept == 0 && mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(producer, 0)))) {
     list->ops[i] = (MlirOperation){NULL};
     erase_producer(producer);
   }

@@ -72,6 +72,9 @@ bool ref_reshape(MlirOperation op, const BrazeHostTensor *const *args, size_t n_
 bool ref_slice(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_concat(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+/* gather.c */
+bool ref_gather(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+bool ref_gather_elements(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 
 /* User kernels (user_kernel.c): a buffer (host tensor) of a static memref type, and
  * a call of a `braze.user_kernel` function on the caller's buffers (written in place). */

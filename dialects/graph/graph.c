@@ -27,6 +27,7 @@ static const OpClassEntry op_classes[] = {
     {"transpose", GRAPH_SHAPE}, {"broadcast_to", GRAPH_SHAPE}, {"reshape", GRAPH_SHAPE},
     {"slice", GRAPH_SHAPE}, {"concat", GRAPH_SHAPE},
     {"constant", GRAPH_CONSTANT},
+    {"gather", GRAPH_GATHER}, {"gather_elements", GRAPH_GATHER},
 };
 
 static const OpClassEntry *lookup(MlirOperation op) {

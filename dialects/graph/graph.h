@@ -20,6 +20,7 @@ typedef enum {
   GRAPH_CONTRACTION, /* matmul batch_matmul */
   GRAPH_SHAPE,       /* transpose broadcast_to reshape slice concat */
   GRAPH_CONSTANT,    /* constant {value} */
+  GRAPH_GATHER,      /* gather gather_elements {axis}: indexed reads at run-time indices */
 } GraphOpClass;
 
 /* The class of a graph op; GRAPH_NOT_GRAPH for ops of other dialects. */

@@ -318,6 +318,28 @@ irdl.dialect @graph {
     irdl.results(res: %res)
     irdl.attributes {"dim" = %a_dim}
   }
+  // Indexed reads (docs/dialect-graph.md "gather"): data read at run-time integer
+  // indices (i32/i64) along `axis`. gather: ONNX Gather (result shape
+  // data.shape[:axis] + indices.shape + data.shape[axis+1:]); gather_elements: ONNX
+  // GatherElements (indices of data's rank, result shape = indices shape).
+  irdl.operation @gather {
+    %data = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axis = irdl.base "#builtin.integer"
+    irdl.operands(data: %data, indices: %indices)
+    irdl.results(res: %res)
+    irdl.attributes {"axis" = %a_axis}
+  }
+  irdl.operation @gather_elements {
+    %data = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axis = irdl.base "#builtin.integer"
+    irdl.operands(data: %data, indices: %indices)
+    irdl.results(res: %res)
+    irdl.attributes {"axis" = %a_axis}
+  }
   // Constant: value is a dense elements attribute (or a dense resource).
   irdl.operation @constant {
     %res = irdl.base "!builtin.tensor"

@@ -1,7 +1,7 @@
 /* The graph verifier: the shape and dtype rules of docs/dialect-graph.md that IRDL
  * cannot express. The walk and the checks every op shares live here; the per-op
- * rules are in verify_pointwise.c, verify_reduce.c, verify_structure.c and
- * verify_shape.c.
+ * rules are in verify_pointwise.c, verify_reduce.c, verify_structure.c,
+ * verify_shape.c and verify_gather.c.
  *
  * Each op gets at most one error (its first violation), reported at its location, so
  * one bad op does not drown the rest of the file in follow-on messages. */
@@ -67,6 +67,8 @@ static const GvOpRules op_rules[] = {
     {"slice", 1, false, gv_verify_slice},
     {"concat", 2, false, gv_verify_concat},
     {"constant", 0, false, gv_verify_constant},
+    {"gather", 2, false, gv_verify_gather},
+    {"gather_elements", 2, false, gv_verify_gather_elements},
 };
 
 static const GvOpRules *find_rules(const char *mnemonic) {

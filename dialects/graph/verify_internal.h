@@ -82,4 +82,7 @@ bool gv_verify_slice(const GvOp *v);
 bool gv_verify_concat(const GvOp *v);
 bool gv_verify_constant(const GvOp *v);
 
+bool gv_verify_gather(const GvOp *v);
+bool gv_verify_gather_elements(const GvOp *v);
+
 #endif

@@ -173,6 +173,25 @@ static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *
   return cg_insert(b, c);
 }
 
+/* tensor.extract of a kernel argument or constant in a body (a gather's data at a
+ * run-time index): a load from its buffer, or the splat's scalar. A tensor computed
+ * in the same kernel is refused (form-kernels does not fuse a captured read). */
+static MlirValue extract_element(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *m) {
+  int vi = braze_ptrmap_get(&g->K->val_index, braze_ptr_key(mlirOperationGetOperand(op, 0).ptr), -1);
+  const CgVal *v = vi >= 0 ? &g->K->vals[vi] : NULL;
+  if (v && v->kind == ST_SPLAT)
+    return v->scalar;
+  intptr_t n = mlirOperationGetNumOperands(op) - 1;
+  if (!v || v->kind != ST_BUF || v->producer >= 0 || n > CG_MAX_DIMS) {
+    cg_gen_error(g, "tensor.extract (an indexed read) of a tensor that is not a kernel argument or constant");
+    return (MlirValue){NULL};
+  }
+  MlirValue idx[CG_MAX_DIMS];
+  for (intptr_t i = 0; i < n; ++i)
+    idx[i] = local_get(g, m, mlirOperationGetOperand(op, 1 + i));
+  return cg_load(b, v->mem, (int)n, idx);
+}
+
 /* Clone the generic's body at b with block arguments = loaded inputs and `acc`
  * (the output element; null when the body must not read it). Returns the yielded value. */
 MlirValue cg_clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
@@ -192,6 +211,12 @@ MlirValue cg_clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
     if (braze_op_is(op, "linalg.index")) {
       int64_t d = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")));
       local_add(&m, mlirOperationGetResult(op, 0), g->ivs[d]);
+      continue;
+    }
+    if (braze_op_is(op, "tensor.extract")) {
+      MlirValue e = extract_element(g, b, op, &m);
+      if (!mlirValueIsNull(e))
+        local_add(&m, mlirOperationGetResult(op, 0), e);
       continue;
     }
     MlirOperation c = clone_op(g, b, op, &m);

@@ -126,6 +126,7 @@ typedef struct {
   MlirValue *scalars;
   int n_scalars;
   bool contract; /* cloned float mul/add/sub may fuse into FMAs (contraction bodies) */
+  const CuPoint *body_point; /* the point of the generic whose body is cloned (linalg.index), or null */
   bool failed;
 } CuKernel;
 

@@ -167,8 +167,39 @@ static MlirValue vmap_get(CuKernel *K, const BrazeValueMap *m, MlirValue old) {
   return braze_valuemap_find(m, old, &v) ? v : outside_scalar(K, old);
 }
 
+static MlirValue load_arg(CuKernel *K, CgBuilder *b, int arg, const CuPoint *p);
+
+/* linalg.index: the loop's index at the point being evaluated; tensor.extract (a
+ * gather's indexed read at a computed position) of a kernel argument: a load there
+ * (of a splat: its scalar). False after a diagnostic (a matmul epilogue has no point;
+ * a tensor computed in the kernel has no memory to read at a data-dependent index). */
+static bool indexed_op(CuKernel *K, CgBuilder *b, MlirOperation op, BrazeValueMap *m) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (braze_op_is(op, "linalg.index")) {
+    int64_t d = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")));
+    if (!K->body_point || d < 0 || d >= K->body_point->n)
+      return cu_fail(K, op, "linalg.index (a gather) outside an element or row kernel's generic is not supported");
+    braze_valuemap_put(m, result, K->body_point->idx[d]);
+    return true;
+  }
+  int v = braze_ptrmap_get(&K->val_index, braze_ptr_key(mlirOperationGetOperand(op, 0).ptr), -1);
+  CuPoint at = {.n = (int)mlirOperationGetNumOperands(op) - 1, .vec = 1};
+  if (v >= 0 && K->vals[v].kind == CV_SPLAT) {
+    braze_valuemap_put(m, result, splat_value(K, &K->vals[v]));
+    return !K->failed;
+  }
+  if (v < 0 || K->vals[v].kind != CV_ARG || at.n > CU_MAX_DIMS)
+    return cu_fail(K, op, "tensor.extract (a gather's indexed read) of a tensor that is not a kernel argument");
+  for (int i = 0; i < at.n; ++i)
+    at.idx[i] = vmap_get(K, m, mlirOperationGetOperand(op, 1 + i));
+  braze_valuemap_put(m, result, load_arg(K, b, K->vals[v].arg, &at));
+  return !K->failed;
+}
+
 /* One body op at b in the compute type; false after a diagnostic. */
 static bool clone_op(CuKernel *K, CgBuilder *b, MlirOperation op, BrazeValueMap *m) {
+  if (braze_op_is(op, "linalg.index") || braze_op_is(op, "tensor.extract"))
+    return indexed_op(K, b, op, m);
   if (braze_op_is(op, "arith.constant")) {
     braze_valuemap_put(m, mlirOperationGetResult(op, 0),
              constant_widened(b, mlirOperationGetAttributeByName(op, braze_ref("value"))));
@@ -339,7 +370,11 @@ MlirValue cu_eval_generic(CuKernel *K, CgBuilder *b, const CuItem *it, const CuP
       return (MlirValue){NULL};
   }
   args[it->n_in] = acc;
-  return cu_clone_body(K, b, it, args);
+  const CuPoint *saved = K->body_point;
+  K->body_point = dims;
+  MlirValue r = cu_clone_body(K, b, it, args);
+  K->body_point = saved;
+  return r;
 }
 
 /* A reduction at output point p as serial loops over its reduction dims. */

@@ -157,3 +157,18 @@ func.func @user(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   %1 = "graph.neg"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// Indexed reads: gather (ONNX Gather: data.shape[:axis] + indices.shape +
+// data.shape[axis+1:], i32/i64 and rank-0 indices) and gather_elements (indices of
+// the data's rank, larger than the data only along the axis).
+// CHECK-LABEL: func.func @indexed_reads
+// CHECK: "graph.gather"(%{{.*}}, %{{.*}}) {axis = 0 : i64} : (tensor<32x8xf32>, tensor<2x5xi64>) -> tensor<2x5x8xf32>
+// CHECK: "graph.gather"(%{{.*}}, %{{.*}}) {axis = 1 : i64} : (tensor<32x8xf32>, tensor<i32>) -> tensor<32xf32>
+// CHECK: "graph.gather_elements"(%{{.*}}, %{{.*}}) {axis = 0 : i64} : (tensor<32x8xf32>, tensor<40x3xi32>) -> tensor<40x3xf32>
+func.func @indexed_reads(%t: tensor<32x8xf32>, %i: tensor<2x5xi64>, %s: tensor<i32>, %e: tensor<40x3xi32>)
+    -> (tensor<2x5x8xf32>, tensor<32xf32>, tensor<40x3xf32>) {
+  %0 = "graph.gather"(%t, %i) {axis = 0 : i64} : (tensor<32x8xf32>, tensor<2x5xi64>) -> tensor<2x5x8xf32>
+  %1 = "graph.gather"(%t, %s) {axis = 1 : i64} : (tensor<32x8xf32>, tensor<i32>) -> tensor<32xf32>
+  %2 = "graph.gather_elements"(%t, %e) {axis = 0 : i64} : (tensor<32x8xf32>, tensor<40x3xi32>) -> tensor<40x3xf32>
+  return %0, %1, %2 : tensor<2x5x8xf32>, tensor<32xf32>, tensor<40x3xf32>
+}
