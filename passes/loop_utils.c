@@ -341,6 +341,11 @@ enum { CMPI_EQ = 0, CMPI_NE = 1, CMPI_SLT = 2, CMPI_SLE = 3, CMPI_SGT = 4, CMPI_
 enum { CMPI_UNSIGNED_SHIFT = 4 }; /* slt -> ult, ... */
 
 MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y) {
+  return braze_scalar_cmp_u(b, pred, len, x, y, false);
+}
+
+MlirValue braze_scalar_cmp_u(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y,
+                             bool is_unsigned) {
   static const struct { const char *name; int64_t f, i; } table[] = {
       {"eq", CMPF_OEQ, CMPI_EQ},  {"ne", CMPF_UNE, CMPI_NE},  {"lt", CMPF_OLT, CMPI_SLT},
       {"le", CMPF_OLE, CMPI_SLE}, {"gt", CMPF_OGT, CMPI_SGT}, {"ge", CMPF_OGE, CMPI_SGE},
@@ -348,7 +353,8 @@ MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirVa
   for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
     if (strlen(table[i].name) != len || memcmp(table[i].name, pred, len) != 0)
       continue;
-    int64_t ipred = table[i].i + (is_bool(x) && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
+    bool u = is_unsigned || is_bool(x);
+    int64_t ipred = table[i].i + (u && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
     return build_cmp(b, is_float(x), is_float(x) ? table[i].f : ipred, x, y);
   }
   return (MlirValue){NULL};
@@ -356,6 +362,10 @@ MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirVa
 
 /* The arith op of a binary graph op for float / signed int / unsigned (i1) operands. */
 MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y) {
+  return braze_scalar_binary_u(b, m, x, y, false);
+}
+
+MlirValue braze_scalar_binary_u(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y, bool is_unsigned) {
   static const struct { const char *graph, *f, *si, *ui; } table[] = {
       {"add", "arith.addf", "arith.addi", "arith.addi"},
       {"sub", "arith.subf", "arith.subi", "arith.subi"},
@@ -368,7 +378,7 @@ MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirV
   for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
     if (strcmp(table[i].graph, m) != 0)
       continue;
-    const char *name = is_float(x) ? table[i].f : is_bool(x) ? table[i].ui : table[i].si;
+    const char *name = is_float(x) ? table[i].f : is_unsigned || is_bool(x) ? table[i].ui : table[i].si;
     return name ? braze_build_binary(b, name, x, y) : (MlirValue){NULL};
   }
   return (MlirValue){NULL};
@@ -376,19 +386,28 @@ MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirV
 
 /* The reduction combiner: acc op x. */
 MlirValue braze_scalar_reduce_combine(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc) {
+  return braze_scalar_reduce_combine_u(b, kind, x, acc, false);
+}
+
+MlirValue braze_scalar_reduce_combine_u(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc,
+                                        bool is_unsigned) {
   const char *m = strcmp(kind, "max") == 0 ? "max" : strcmp(kind, "min") == 0 ? "min" : "add";
-  return braze_scalar_binary(b, m, x, acc);
+  return braze_scalar_binary_u(b, m, x, acc, is_unsigned);
 }
 
 /* The identity of a reduction: 0 for sums, -inf / the smallest integer for max,
  * +inf / the largest integer for min. */
 MlirValue braze_scalar_reduce_identity(BrazeBuilder *b, const char *kind, MlirType element) {
+  return braze_scalar_reduce_identity_u(b, kind, element, false);
+}
+
+MlirValue braze_scalar_reduce_identity_u(BrazeBuilder *b, const char *kind, MlirType element, bool is_unsigned) {
   bool max = strcmp(kind, "max") == 0, min = strcmp(kind, "min") == 0;
   if (mlirTypeIsAFloat(element))
     return braze_build_scalar_constant(b, element, max ? -INFINITY : min ? INFINITY : 0.0);
   unsigned w = bit_width(element);
-  if (w == 1) /* unsigned: false is the smallest */
-    return braze_build_int_constant(b, element, min ? 1 : 0);
+  if (w == 1 || is_unsigned) /* unsigned: 0 is the smallest, all ones (-1) the largest */
+    return braze_build_int_constant(b, element, min ? -1 : 0);
   int64_t largest = w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
   return braze_build_int_constant(b, element, max ? -largest - 1 : min ? largest : 0);
 }
@@ -401,6 +420,10 @@ static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
  * int->float sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), and
  * to i1 as x != 0. */
 MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
+  return braze_scalar_cast_u(b, x, to, false, false);
+}
+
+MlirValue braze_scalar_cast_u(BrazeBuilder *b, MlirValue x, MlirType to, bool from_unsigned, bool to_unsigned) {
   MlirType from = mlirValueGetType(x);
   if (mlirTypeEqual(from, to))
     return x;
@@ -415,11 +438,11 @@ MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
   } else if (ff && ft) {
     name = wt > wf ? "arith.extf" : "arith.truncf";
   } else if (ff) {
-    name = "arith.fptosi";
+    name = to_unsigned ? "arith.fptoui" : "arith.fptosi";
   } else if (ft) {
-    name = wf == 1 ? "arith.uitofp" : "arith.sitofp";
+    name = wf == 1 || from_unsigned ? "arith.uitofp" : "arith.sitofp";
   } else {
-    name = wf == 1 ? "arith.extui" : wt > wf ? "arith.extsi" : "arith.trunci";
+    name = wt < wf ? "arith.trunci" : wf == 1 || from_unsigned ? "arith.extui" : "arith.extsi";
   }
   return braze_build_typed(b, name, &x, 1, to, NULL, 0);
 }
