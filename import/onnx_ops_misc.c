@@ -130,7 +130,7 @@ static bool convert_logic(OnnxImporter *im) {
 }
 
 /* Mod on integers. fmod=0: the sign of the divisor (r = a - b trunc(a/b), plus b
- * when r and b have opposite signs); fmod=1: the sign of the dividend. Float Mod is
+ * when r and b have opposite signs); fmod=1 and unsigned types: r itself. Float Mod is
  * refused: a - b trunc(a/b) in float is not exact. */
 static bool convert_mod(OnnxImporter *im) {
   OcVal a = oc_input(im, 0), b = oc_input(im, 1);
@@ -139,7 +139,7 @@ static bool convert_mod(OnnxImporter *im) {
   if (onnx_dtype_is_float(a.t.dtype) || a.t.dtype == DT_BOOL)
     return onnx_node_error(im, "Mod of %s is not supported (integers only)", onnx_dtype_name(a.t.dtype));
   OcVal r = oc_binary(im, "sub", a, oc_binary(im, "mul", oc_binary(im, "div", a, b), b));
-  if (onnx_attr_int(im->node, "fmod", 0))
+  if (onnx_attr_int(im->node, "fmod", 0) || onnx_dtype_is_unsigned(a.t.dtype)) /* no signs to fix */
     return oc_output(im, 0, r);
   OcVal opposite = oc_cmp(im, "ne", oc_cmp_s(im, "lt", r, 0), oc_cmp_s(im, "lt", b, 0));
   OcVal fix = oc_select(im, oc_cmp_s(im, "ne", r, 0), opposite, oc_scalar(im, DT_BOOL, 0));

@@ -61,6 +61,10 @@ size_t onnx_dtype_size(int32_t dtype) {
   }
 }
 
+bool onnx_dtype_is_unsigned(int32_t dtype) {
+  return dtype == DT_UINT8 || dtype == DT_UINT16 || dtype == DT_UINT32 || dtype == DT_UINT64;
+}
+
 bool onnx_dtype_is_float(int32_t dtype) {
   return dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_FLOAT16 || dtype == DT_BFLOAT16;
 }

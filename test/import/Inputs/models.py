@@ -350,8 +350,39 @@ def bad_broadcast():
     return model([node("Add", ["a", "b"], ["y"], name="add_bad")], [vi("a", [2, 3]), vi("b", [4])], [vi("y", [2, 3])])
 
 
-def int16_input():
-    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.INT16)], [vi("y", [4], TP.INT16)])
+def complex_input():
+    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.COMPLEX64)], [vi("y", [4], TP.COMPLEX64)],
+                 check=False)
+
+
+def unsigned_model():
+    """UINT8/UINT16/UINT64/INT16 end to end: unsigned inputs and initializers (raw_data,
+    typed int32_data for UINT16, typed uint64_data for UINT64 above 2^63), wrapping
+    Add/Sub, unsigned Div and Mod, Max/Less against 2^63 + 2^11, Cast UINT8 -> FLOAT,
+    FLOAT -> UINT8 (fptoui), INT16 -> UINT16 (wraps) and UINT64 -> DOUBLE."""
+    U8, U16, U64, I16 = TP.UINT8, TP.UINT16, TP.UINT64, TP.INT16
+    k16 = h.make_tensor("k16", U16, [4], [65535, 0, 1000, 1], raw=False)
+    big = h.make_tensor("big", U64, [4], [2**63 + 2048, 1, 2**64 - 2048, 3], raw=False)
+    nodes = [node("Add", ["x", "k"], ["a"], name="add_wrap"),
+             node("Div", ["a", "y"], ["d"], name="div_u8"),
+             node("Mod", ["a", "y"], ["m"], name="mod_u8"),
+             node("Sub", ["w", "k16"], ["ws"], name="sub_u16"),
+             node("Max", ["u", "big"], ["um"], name="max_u64"),
+             node("Less", ["u", "big"], ["lt"], name="less_u64"),
+             node("Cast", ["a"], ["af"], name="u8_to_float", to=F),
+             node("Abs", ["f"], ["fa"], name="abs"),
+             node("Mul", ["fa", "ten"], ["f10"], name="scale"),
+             node("Cast", ["f10"], ["fu"], name="float_to_u8", to=U8),
+             node("Sub", ["s", "s8"], ["sn"], name="sub_i16"),
+             node("Cast", ["sn"], ["su"], name="i16_to_u16", to=U16),
+             node("Cast", ["um"], ["ud"], name="u64_to_double", to=TP.DOUBLE)]
+    inits = [const("k", np.array([200, 100, 7, 1], np.uint8)), k16, big, const("ten", np.array(10.0, np.float32)),
+             const("s8", np.array(8, np.int16))]
+    return model(nodes, [vi("x", [3, 4], U8), vi("y", [4], U8), vi("w", [3, 4], U16), vi("u", [3, 4], U64),
+                         vi("f", [3, 4]), vi("s", [3, 4], I16)],
+                 [vi("d", [3, 4], U8), vi("m", [3, 4], U8), vi("ws", [3, 4], U16), vi("um", [3, 4], U64),
+                  vi("lt", [3, 4], TP.BOOL), vi("af", [3, 4]), vi("fu", [3, 4], U8), vi("su", [3, 4], U16),
+                  vi("ud", [3, 4], TP.DOUBLE)], inits)
 
 
 def int8_model():
