@@ -350,6 +350,11 @@ def bad_broadcast():
     return model([node("Add", ["a", "b"], ["y"], name="add_bad")], [vi("a", [2, 3]), vi("b", [4])], [vi("y", [2, 3])])
 
 
+def bitshift_signed():
+    return model([node("BitShift", ["x", "x"], ["y"], name="shl_i32", direction="LEFT")],
+                 [vi("x", [4], TP.INT32)], [vi("y", [4], TP.INT32)], check=False)
+
+
 def complex_input():
     return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.COMPLEX64)], [vi("y", [4], TP.COMPLEX64)],
                  check=False)
@@ -398,6 +403,19 @@ def int8_model():
     inits = [const("k", np.array([60, -60, 3, 1], np.int8)), typed]
     return model(nodes, [vi("x", [3, 4], I8), vi("f", [3, 4])],
                  [vi("y", [3, 4], I8), vi("yf", [3, 4]), vi("fi", [3, 4], I8)], inits)
+
+
+def bitshift_model():
+    """BitShift LEFT on UINT8 (wrapping; shifts of 8 or more give 0) and RIGHT on
+    UINT64 of values above 2^63 and on UINT16."""
+    U8, U16, U64 = TP.UINT8, TP.UINT16, TP.UINT64
+    big = h.make_tensor("big", U64, [4], [2**64 - 2048, 2**63 + 2048, 3, 2**63], raw=False)
+    nodes = [node("BitShift", ["x", "y"], ["l"], name="shl_u8", direction="LEFT"),
+             node("BitShift", ["big", "s"], ["r"], name="shr_u64", direction="RIGHT"),
+             node("BitShift", ["w", "v"], ["r16"], name="shr_u16", direction="RIGHT")]
+    return model(nodes, [vi("x", [3, 4], U8), vi("y", [4], U8), vi("s", [3, 4], U64), vi("w", [3, 4], U16),
+                         vi("v", [3, 4], U16)],
+                 [vi("l", [3, 4], U8), vi("r", [3, 4], U64), vi("r16", [3, 4], U16)], [big])
 
 
 def double_model():

@@ -156,13 +156,22 @@ def mod(node, ins, a):
     return np.fmod(ins[0], ins[1]) if a.get("fmod", 0) else np.mod(ins[0], ins[1])
 
 
+def bitshift(node, ins, a):
+    """ONNX BitShift on unsigned integers; shifts of the bit width or more give 0."""
+    x, y = ins
+    bits = x.dtype.itemsize * 8
+    shift = np.minimum(y, bits - 1).astype(x.dtype)
+    out = np.left_shift(x, shift) if a["direction"] == b"LEFT" else np.right_shift(x, shift)
+    return np.where(y < bits, out, 0).astype(x.dtype)
+
+
 def cast(node, ins, a):
     return ins[0].astype(NP_DTYPES[a["to"]])
 
 
 OPS = {
     "Add": lambda n, i, a: i[0] + i[1], "Sub": lambda n, i, a: i[0] - i[1],
-    "Mul": lambda n, i, a: i[0] * i[1], "Div": div, "Mod": mod,
+    "Mul": lambda n, i, a: i[0] * i[1], "Div": div, "Mod": mod, "BitShift": bitshift,
     "Pow": lambda n, i, a: np.power(i[0], i[1].astype(i[0].dtype)),
     "Neg": lambda n, i, a: -i[0], "Abs": lambda n, i, a: np.abs(i[0]), "Exp": lambda n, i, a: np.exp(i[0]),
     "Log": lambda n, i, a: np.log(i[0]), "Sqrt": lambda n, i, a: np.sqrt(i[0]),
