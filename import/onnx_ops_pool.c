@@ -1,9 +1,10 @@
 /* MaxPool and AveragePool as compositions: the input padded (with -inf for max, the
- * smallest value for MaxPool's INT8/UINT8, 0 for average) and, axis by axis, one strided slice per kernel offset, combined
- * by max or by add, then a division by the per-position count of elements the window covers (a
- * constant computed here: the product over the spatial axes of each axis's
- * count, with or without the explicit padding per count_include_pad; positions
- * past the input that ceil_mode adds are never counted). Every ONNX padding form
+ * smallest value for MaxPool's INT8/UINT8, 0 for average) and, axis by axis, one
+ * strided slice per kernel offset, combined by max or by add, then a division by the
+ * per-position count of elements the window covers (a constant computed here: the
+ * product over the spatial axes of each axis's count, with or without the explicit
+ * padding per count_include_pad; positions past the input that ceil_mode adds are
+ * never counted). Every ONNX padding form
  * (pads, auto_pad SAME_UPPER/SAME_LOWER/VALID), strides, dilations and ceil_mode. */
 #include <math.h>
 #include <stdlib.h>
@@ -152,7 +153,8 @@ static bool convert_pool(OnnxImporter *im) {
   if (!oc_ok(x))
     return false;
   /* MaxPool also takes INT8 and UINT8 (opset 12): padding with the smallest value. */
-  bool int8 = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT8, uint8 = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+  bool int8 = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+  bool uint8 = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
   if (!(is_max && (int8 || uint8)) && !onnx_require_float(im, &x.t, "the input"))
     return false;
   if (is_max && im->node->n_output > 1 && im->node->output[1][0])

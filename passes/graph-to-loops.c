@@ -491,7 +491,8 @@ static MlirValue lower_reduce(Lowering *L, MlirOperation op) {
     return (MlirValue){NULL};
   MlirType acc_type = accumulator_type(type, reduce_kind(combiner));
   BodyData body = {.kind = BODY_REDUCE, .op = op, .num_operands = 1, .accumulator = braze_element_type(acc_type)};
-  MlirValue acc = build(L, op, mnemonic, &reads, identity_init(L, op, combiner, acc_type), out_map, rank, reduction, &body);
+  MlirValue init = identity_init(L, op, combiner, acc_type);
+  MlirValue acc = build(L, op, mnemonic, &reads, init, out_map, rank, reduction, &body);
   return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, mean ? 1.0 / count : 1.0);
 }
 
@@ -535,7 +536,8 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
     return (MlirValue){NULL};
   MlirType acc_type = accumulator_type(type, "sum");
   BodyData body = {.kind = BODY_CONTRACT, .op = op, .num_operands = 2, .accumulator = braze_element_type(acc_type)};
-  MlirValue acc = build(L, op, braze_graph_op_mnemonic(op), &reads, identity_init(L, op, "reduce_sum", acc_type), out_map,
+  MlirValue init = identity_init(L, op, "reduce_sum", acc_type);
+  MlirValue acc = build(L, op, braze_graph_op_mnemonic(op), &reads, init, out_map,
                         nb + 3, reduction, &body);
   return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, 1.0);
 }

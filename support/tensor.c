@@ -278,6 +278,13 @@ void braze_tensor_type_str(const BrazeHostTensor *t, char *buf, size_t size) {
     snprintf(buf + used, size - used, "%s", braze_dtype_str(t->dtype));
 }
 
+/* i16 and the unsigned types: the wrapped value's low bytes (little-endian host). */
+static void pack_int(double v, BrazeDType dtype, unsigned char *out) {
+  double r = braze_dtype_round(v, dtype);
+  uint64_t bits = braze_dtype_is_unsigned(dtype) ? (uint64_t)r : (uint64_t)(int64_t)r;
+  memcpy(out, &bits, braze_dtype_size(dtype));
+}
+
 void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
   int64_t n = braze_tensor_numel(t);
   unsigned char *out = raw;
@@ -298,11 +305,11 @@ void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
     case BRAZE_DTYPE_I1: out[i] = v != 0.0; break;
     case BRAZE_DTYPE_F64: memcpy(out + 8 * i, &v, 8); break;
     case BRAZE_DTYPE_I8: { int8_t x = (int8_t)braze_dtype_round(v, BRAZE_DTYPE_I8); memcpy(out + i, &x, 1); break; }
-    case BRAZE_DTYPE_I16: { int16_t x = (int16_t)braze_dtype_round(v, BRAZE_DTYPE_I16); memcpy(out + 2 * i, &x, 2); break; }
-    case BRAZE_DTYPE_U8: { uint8_t x = (uint8_t)braze_dtype_round(v, BRAZE_DTYPE_U8); memcpy(out + i, &x, 1); break; }
-    case BRAZE_DTYPE_U16: { uint16_t x = (uint16_t)braze_dtype_round(v, BRAZE_DTYPE_U16); memcpy(out + 2 * i, &x, 2); break; }
-    case BRAZE_DTYPE_U32: { uint32_t x = (uint32_t)braze_dtype_round(v, BRAZE_DTYPE_U32); memcpy(out + 4 * i, &x, 4); break; }
-    case BRAZE_DTYPE_U64: { uint64_t x = (uint64_t)braze_dtype_round(v, BRAZE_DTYPE_U64); memcpy(out + 8 * i, &x, 8); break; }
+    case BRAZE_DTYPE_I16:
+    case BRAZE_DTYPE_U8:
+    case BRAZE_DTYPE_U16:
+    case BRAZE_DTYPE_U32:
+    case BRAZE_DTYPE_U64: pack_int(v, t->dtype, out + braze_dtype_size(t->dtype) * (size_t)i); break;
     }
   }
 }
