@@ -336,7 +336,7 @@ static MlirValue build_cmp(BrazeBuilder *b, bool is_f, int64_t predicate, MlirVa
 }
 
 /* arith.cmpf / arith.cmpi predicate numbers (mlir/Dialect/Arith/IR/ArithBase.td). */
-enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13 };
+enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13, CMPF_UNO = 14 };
 enum { CMPI_EQ = 0, CMPI_NE = 1, CMPI_SLT = 2, CMPI_SLE = 3, CMPI_SGT = 4, CMPI_SGE = 5 };
 enum { CMPI_UNSIGNED_SHIFT = 4 }; /* slt -> ult, ... */
 
@@ -423,10 +423,36 @@ MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
   return braze_scalar_cast_u(b, x, to, false, false);
 }
 
+/* f64 -> bf16 without LLVM's __truncdfbf2 libcall (libgcc 12 has none): round to odd
+ * into f32 (truncf; where that is inexact and its last bit even, the f32 neighbour
+ * towards x), then f32 -> bf16 to nearest even. f32 keeps more than two bits beyond
+ * bf16's at every magnitude, so the result is x rounded once to nearest even. */
+static MlirValue f64_to_bf16(BrazeBuilder *b, MlirValue x) {
+  MlirType f32 = mlirF32TypeGet(b->ctx), i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirValue t = braze_build_typed(b, "arith.truncf", &x, 1, f32, NULL, 0);
+  MlirValue back = braze_build_typed(b, "arith.extf", &t, 1, mlirF64TypeGet(b->ctx), NULL, 0);
+  MlirValue bits = braze_build_typed(b, "arith.bitcast", &t, 1, i32, NULL, 0);
+  MlirValue low = braze_build_binary(b, "arith.andi", bits, braze_build_int_constant(b, i32, 1));
+  MlirValue keep[3] = {build_cmp(b, false, CMPI_NE, low, braze_build_int_constant(b, i32, 0)), /* odd */
+                       build_cmp(b, true, CMPF_OEQ, back, x),                                   /* exact */
+                       build_cmp(b, true, CMPF_UNO, x, x)};                                     /* NaN */
+  MlirValue any = braze_build_binary(b, "arith.ori", braze_build_binary(b, "arith.ori", keep[0], keep[1]), keep[2]);
+  MlirValue above = build_cmp(b, true, CMPF_OGT, braze_build_unary(b, "math.absf", back),
+                              braze_build_unary(b, "math.absf", x));
+  MlirValue steps[3] = {above, braze_build_int_constant(b, i32, -1), braze_build_int_constant(b, i32, 1)};
+  MlirValue step = braze_build_typed(b, "arith.select", steps, 3, i32, NULL, 0);
+  MlirValue picks[3] = {any, bits, braze_build_binary(b, "arith.addi", bits, step)};
+  MlirValue odd_bits = braze_build_typed(b, "arith.select", picks, 3, i32, NULL, 0);
+  MlirValue odd = braze_build_typed(b, "arith.bitcast", &odd_bits, 1, f32, NULL, 0);
+  return braze_build_typed(b, "arith.truncf", &odd, 1, mlirBF16TypeGet(b->ctx), NULL, 0);
+}
+
 MlirValue braze_scalar_cast_u(BrazeBuilder *b, MlirValue x, MlirType to, bool from_unsigned, bool to_unsigned) {
   MlirType from = mlirValueGetType(x);
   if (mlirTypeEqual(from, to))
     return x;
+  if (mlirTypeIsAF64(from) && mlirTypeIsABF16(to))
+    return f64_to_bf16(b, x);
   bool ff = mlirTypeIsAFloat(from), ft = mlirTypeIsAFloat(to);
   unsigned wf = bit_width(from), wt = bit_width(to);
   if (!ft && wt == 1)

@@ -280,6 +280,10 @@ void braze_tensor_type_str(const BrazeHostTensor *t, char *buf, size_t size) {
 
 /* i16 and the unsigned types: the wrapped value's low bytes (little-endian host). */
 static void pack_int(double v, BrazeDType dtype, unsigned char *out) {
+  if (dtype == BRAZE_DTYPE_U64 && v >= 0x1p64) { /* a ui64 above 2^64 - 2^11 unpacked as 2^64 */
+    memset(out, 0xFF, 8);
+    return;
+  }
   double r = braze_dtype_round(v, dtype);
   uint64_t bits = braze_dtype_is_unsigned(dtype) ? (uint64_t)r : (uint64_t)(int64_t)r;
   memcpy(out, &bits, braze_dtype_size(dtype));

@@ -90,7 +90,9 @@ bool braze_tensor_matches_type(const BrazeHostTensor *t, MlirType tensor_type);
 void braze_tensor_type_str(const BrazeHostTensor *t, char *buf, size_t size);
 
 /* Native encoding (see braze_dtype_size) to and from the double storage. `raw`
- * holds numel * braze_dtype_size(dtype) bytes, little-endian host order. */
+ * holds numel * braze_dtype_size(dtype) bytes, little-endian host order. i64/ui64
+ * values beyond 2^53 take the nearest double on unpack; one that became 2^63 (i64) or
+ * 2^64 (ui64) packs as the largest value of its type. */
 void braze_tensor_pack(const BrazeHostTensor *t, void *raw);
 void braze_tensor_unpack(BrazeHostTensor *t, const void *raw);
 

@@ -11,9 +11,9 @@
 
 // HDR: dtype codes in the tables: {{.*}} 7 i8, 8 ui8, 9 i16,
 // HDR: 10 ui16, 11 ui32, 12 ui64.
-// HDR: int widths(const uint8_t *in0, const int16_t *in1, const uint16_t *in2, const uint32_t *in3, const uint64_t *in4, uint8_t *out0, int16_t *out1, uint16_t *out2, uint32_t *out3, uint64_t *out4, bool *out5);
+// HDR: int widths(const uint8_t *in0, const int16_t *in1, const uint16_t *in2, const uint32_t *in3, const uint64_t *in4, uint8_t *out0, int16_t *out1, uint16_t *out2, uint32_t *out3, uint64_t *out4, bool *out5, uint64_t *out6);
 
-// CHECK: entry widths: 5 in, 6 out
+// CHECK: entry widths: 5 in, 7 out
 // CHECK-NEXT: arg0 ui8 rank 1 dims 3 (3 bytes)
 // CHECK-NEXT: arg1 i16 rank 1 dims 3 (6 bytes)
 // CHECK-NEXT: arg2 ui16 rank 1 dims 3 (6 bytes)
@@ -25,6 +25,7 @@
 // CHECK-NEXT: arg8 ui32 rank 1 dims 3 (12 bytes)
 // CHECK-NEXT: arg9 ui64 rank 1 dims 3 (24 bytes)
 // CHECK-NEXT: arg10 i1 rank 1 dims 3 (3 bytes)
+// CHECK-NEXT: arg11 ui64 rank 1 dims 3 (24 bytes)
 // CHECK-NEXT: status 0
 // 250, 251, 252 + 10 (mod 256)
 // CHECK-NEXT: out0: 4 5 6
@@ -38,9 +39,12 @@
 // CHECK-NEXT: out4: 4611686018427387904 4611686018427387904 4611686018427387905
 // 2^63 + i > 2^63 - 1 (unsigned)
 // CHECK-NEXT: out5: 1 1 1
+// i16 32760.. - 32767 = -7, -6, -5 cast to ui64 wraps (sign-extends) to 2^64 - 7 ...
+// (exact here; the reference's doubles cannot hold these values)
+// CHECK-NEXT: out6: 18446744073709551609 18446744073709551610 18446744073709551611
 
 func.func @widths(%a: tensor<3xui8>, %b: tensor<3xi16>, %c: tensor<3xui16>, %d: tensor<3xui32>, %e: tensor<3xui64>)
-    -> (tensor<3xui8>, tensor<3xi16>, tensor<3xui16>, tensor<3xui32>, tensor<3xui64>, tensor<3xi1>) {
+    -> (tensor<3xui8>, tensor<3xi16>, tensor<3xui16>, tensor<3xui32>, tensor<3xui64>, tensor<3xi1>, tensor<3xui64>) {
   %ten8 = "graph.constant"() {value = dense<10> : tensor<ui8>} : () -> tensor<ui8>
   %ten16 = "graph.constant"() {value = dense<10> : tensor<i16>} : () -> tensor<i16>
   %two16 = "graph.constant"() {value = dense<2> : tensor<ui16>} : () -> tensor<ui16>
@@ -53,5 +57,8 @@ func.func @widths(%a: tensor<3xui8>, %b: tensor<3xi16>, %c: tensor<3xui16>, %d: 
   %3 = "graph.max"(%d, %seven) : (tensor<3xui32>, tensor<ui32>) -> tensor<3xui32>
   %4 = "graph.div"(%e, %two64) : (tensor<3xui64>, tensor<ui64>) -> tensor<3xui64>
   %5 = "graph.cmp"(%e, %max63) {predicate = "gt"} : (tensor<3xui64>, tensor<ui64>) -> tensor<3xi1>
-  return %0, %1, %2, %3, %4, %5 : tensor<3xui8>, tensor<3xi16>, tensor<3xui16>, tensor<3xui32>, tensor<3xui64>, tensor<3xi1>
+  %k = "graph.constant"() {value = dense<32767> : tensor<i16>} : () -> tensor<i16>
+  %neg = "graph.sub"(%b, %k) : (tensor<3xi16>, tensor<i16>) -> tensor<3xi16>
+  %6 = "graph.cast"(%neg) : (tensor<3xi16>) -> tensor<3xui64>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3xui8>, tensor<3xi16>, tensor<3xui16>, tensor<3xui32>, tensor<3xui64>, tensor<3xi1>, tensor<3xui64>
 }
