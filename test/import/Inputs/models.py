@@ -418,6 +418,34 @@ def bitshift_model():
                  [vi("l", [3, 4], U8), vi("r", [3, 4], U64), vi("r16", [3, 4], U16)], [big])
 
 
+def unsigned_ops_model():
+    """Ops that take integers, on unsigned/INT16 tensors: Clip (UINT8 bounds above 127),
+    Equal/Greater, Where, Reshape/Transpose/Concat/Slice/Expand, ReduceMax/ReduceMin/
+    ReduceSum (UINT32 sums wrap), Neg and Abs of INT16, CastLike to UINT16."""
+    U8, U16, U32, I16 = TP.UINT8, TP.UINT16, TP.UINT32, TP.INT16
+    nodes = [node("Clip", ["x", "lo", "hi"], ["c"], name="clip_u8"),
+             node("Greater", ["x", "lo"], ["gt"], name="greater_u8"),
+             node("Equal", ["w", "w2"], ["eq"], name="equal_u16"),
+             node("Where", ["eq", "w", "w2"], ["wh"], name="where_u16"),
+             node("Reshape", ["u", "shape"], ["ur"], name="reshape_u32"),
+             node("Transpose", ["ur"], ["ut"], name="transpose_u32", perm=[1, 0]),
+             node("Concat", ["ut", "ut"], ["uc"], name="concat_u32", axis=0),
+             node("Slice", ["uc", "starts", "ends"], ["us"], name="slice_u32"),
+             node("ReduceMax", ["us"], ["rmax"], name="rmax_u32", axes=[1], keepdims=0),
+             node("ReduceMin", ["us"], ["rmin"], name="rmin_u32", axes=[1], keepdims=0),
+             node("ReduceSum", ["us", "axes"], ["rsum"], name="rsum_u32", keepdims=0),
+             node("Neg", ["s"], ["sn"], name="neg_i16"),
+             node("Abs", ["sn"], ["sa"], name="abs_i16"),
+             node("CastLike", ["sa", "w"], ["sw"], name="castlike_u16")]
+    inits = [const("lo", np.array(3, np.uint8)), const("hi", np.array(200, np.uint8)),
+             const("shape", np.array([4, 3], np.int64)), const("starts", np.array([1], np.int64)),
+             const("ends", np.array([5], np.int64)), const("axes", np.array([1], np.int64))]
+    return model(nodes, [vi("x", [3, 4], U8), vi("w", [3, 4], U16), vi("w2", [3, 4], U16), vi("u", [3, 4], U32),
+                         vi("s", [3, 4], I16)],
+                 [vi("c", [3, 4], U8), vi("gt", [3, 4], TP.BOOL), vi("wh", [3, 4], U16), vi("rmax", [4], U32),
+                  vi("rmin", [4], U32), vi("rsum", [4], U32), vi("sw", [3, 4], U16)], inits)
+
+
 def double_model():
     """f64 end to end: a DOUBLE input, DOUBLE initializers (raw_data and typed
     double_data), Cast between FLOAT and DOUBLE, f64 arithmetic, Softmax, MatMul,

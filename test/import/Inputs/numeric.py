@@ -172,6 +172,8 @@ def cast(node, ins, a):
 OPS = {
     "Add": lambda n, i, a: i[0] + i[1], "Sub": lambda n, i, a: i[0] - i[1],
     "Mul": lambda n, i, a: i[0] * i[1], "Div": div, "Mod": mod, "BitShift": bitshift,
+    "Clip": lambda n, i, a: np.minimum(np.maximum(i[0], i[1]), i[2]),
+    "CastLike": lambda n, i, a: i[0].astype(i[1].dtype),
     "Pow": lambda n, i, a: np.power(i[0], i[1].astype(i[0].dtype)),
     "Neg": lambda n, i, a: -i[0], "Abs": lambda n, i, a: np.abs(i[0]), "Exp": lambda n, i, a: np.exp(i[0]),
     "Log": lambda n, i, a: np.log(i[0]), "Sqrt": lambda n, i, a: np.sqrt(i[0]),
