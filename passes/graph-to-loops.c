@@ -747,7 +747,7 @@ static bool run(MlirOperation func, void *state) {
   BrazeOpList ops = {0};
   braze_op_list_collect(func, braze_is_graph_op, &ops);
   Lowering L = {.ctx = mlirOperationGetContext(func)};
-  bool ok = check_ops(&ops);
+  bool ok = check_ops(&ops) && braze_signless_check(func);
   if (ok) { /* unsigned tensors become signless; the ops remember their signedness */
     braze_signless_collect(&ops, &L.sign);
     braze_signless_convert(func, &ops);

@@ -8,6 +8,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/diag.h"
 
 static bool is_unsigned_element(MlirType t) {
   if (!mlirTypeIsAShaped(t))
@@ -100,6 +101,37 @@ static void retype_signature(MlirOperation func) {
     mlirOperationSetAttributeByName(func, braze_ref("function_type"), mlirTypeAttrGet(fn));
   }
   free(types);
+}
+
+static bool has_unsigned_value(MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
+    if (is_unsigned_element(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      return true;
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
+    if (is_unsigned_element(mlirValueGetType(mlirOperationGetResult(op, i))))
+      return true;
+  return false;
+}
+
+static MlirWalkResult check_op(MlirOperation op, void *data) {
+  bool *ok = data;
+  if (braze_is_graph_op(op) || braze_op_is(op, "func.return") || braze_op_is(op, "func.func") ||
+      !has_unsigned_value(op))
+    return MlirWalkResultAdvance;
+  MlirStringRef name = braze_op_name(op);
+  braze_emit_error(mlirOperationGetLocation(op),
+                   "graph-to-loops: '%.*s' has an unsigned operand or result (ui8..ui64); only graph ops may: "
+                   "unsigned tensors are stored signless from here on, so user kernels and other ops take "
+                   "signless types (graph.cast to one first)",
+                   (int)name.length, name.data);
+  *ok = false;
+  return MlirWalkResultAdvance;
+}
+
+bool braze_signless_check(MlirOperation func) {
+  bool ok = true;
+  mlirOperationWalk(func, check_op, &ok, MlirWalkPreOrder);
+  return ok;
 }
 
 void braze_signless_convert(MlirOperation func, const BrazeOpList *ops) {

@@ -26,6 +26,10 @@ enum { BRAZE_UNSIGNED_OPERANDS = 1, BRAZE_UNSIGNED_RESULT = 2 };
 void braze_signless_collect(const BrazeOpList *ops, BrazePtrMap *flags);
 /* The flags of `op` (0 when none were recorded). */
 int braze_signless_flags(const BrazePtrMap *flags, MlirOperation op);
+/* False (an error at the op) when an op other than a graph op or func.return has an
+ * unsigned operand or result (a user kernel's buffers, a call): those keep their
+ * types, so the function would not verify after the conversion. */
+bool braze_signless_check(MlirOperation func);
 /* Rewrite the unsigned types of `func` (signature, arguments, `ops`' results,
  * graph.constant values) to signless ones. */
 void braze_signless_convert(MlirOperation func, const BrazeOpList *ops);
