@@ -48,8 +48,13 @@ MlirValue onnx_build_binary(OnnxImporter *im, const char *op, MlirValue a, MlirV
   return onnx_build(im, op, type, operands, 2, NULL, 0);
 }
 
-/* An integer splat's bits: values from 2^63 (ui64) through uint64_t. */
+/* An integer splat's bits: values from 2^63 (ui64) through uint64_t; out-of-range
+ * values saturate instead of being undefined conversions. */
 static int64_t splat_int(double value) {
+  if (!(value > -0x1p63))
+    return INT64_MIN;
+  if (value >= 0x1p64)
+    return -1; /* all ones */
   return value >= 0x1p63 ? (int64_t)(uint64_t)value : (int64_t)value;
 }
 
