@@ -48,13 +48,23 @@ MlirValue onnx_build_binary(OnnxImporter *im, const char *op, MlirValue a, MlirV
   return onnx_build(im, op, type, operands, 2, NULL, 0);
 }
 
+/* An integer splat's bits: values from 2^63 (ui64) through uint64_t; out-of-range
+ * values saturate instead of being undefined conversions. */
+static int64_t splat_int(double value) {
+  if (!(value > -0x1p63))
+    return INT64_MIN;
+  if (value >= 0x1p64)
+    return -1; /* all ones */
+  return value >= 0x1p63 ? (int64_t)(uint64_t)value : (int64_t)value;
+}
+
 static MlirAttribute splat_attr(OnnxImporter *im, const OnnxType *type, double value) {
   MlirType tensor = onnx_tensor_type(im->ctx, type);
   MlirType elem = onnx_element_type(im->ctx, type->dtype);
   if (type->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BOOL)
     return mlirDenseElementsAttrBoolSplatGet(tensor, value != 0);
   MlirAttribute scalar = onnx_dtype_is_float(type->dtype) ? mlirFloatAttrDoubleGet(im->ctx, elem, value)
-                                                          : mlirIntegerAttrGet(elem, (int64_t)value);
+                                                          : mlirIntegerAttrGet(elem, splat_int(value));
   return mlirDenseElementsAttrSplatGet(tensor, scalar);
 }
 

@@ -186,7 +186,8 @@ OcVal oc_const_ints(OnnxImporter *im, const OnnxType *type, const int64_t *value
     case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: { float x = (float)v; memcpy(bytes + 4 * i, &x, 4); break; }
     case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: { double x = (double)v; memcpy(bytes + 8 * i, &x, 8); break; }
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: { int8_t x = (int8_t)v; memcpy(bytes + i, &x, 1); break; }
-    default: bytes[i] = v != 0; break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: bytes[i] = v != 0; break;
+    default: memcpy(bytes + size * i, &v, size); break; /* i16, ui8..ui64: the low bytes (little-endian) */
     }
   }
   OnnxData data = {.data = bytes, .nbytes = (size_t)n * size};

@@ -32,6 +32,11 @@ static double get_f(const OnnxValue *v, int64_t i) {
   case DT_FLOAT: { float x; memcpy(&x, p + 4 * i, 4); return x; }
   case DT_DOUBLE: { double x; memcpy(&x, p + 8 * i, 8); return x; }
   case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: { int8_t x; memcpy(&x, p + i, 1); return x; }
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8: return p[i];
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT16: { int16_t x; memcpy(&x, p + 2 * i, 2); return x; }
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16: { uint16_t x; memcpy(&x, p + 2 * i, 2); return x; }
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32: { uint32_t x; memcpy(&x, p + 4 * i, 4); return x; }
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64: { uint64_t x; memcpy(&x, p + 8 * i, 8); return (double)x; }
   case DT_INT32: { int32_t x; memcpy(&x, p + 4 * i, 4); return x; }
   case DT_INT64: { int64_t x; memcpy(&x, p + 8 * i, 8); return (double)x; }
   default: return p[i] != 0;
@@ -178,6 +183,12 @@ static bool cmp_f(const char *op, double a, double b) {
 
 static bool foldable_dtype(int32_t dtype) { return is_int_like(dtype) || dtype == DT_FLOAT; }
 
+/* Inputs the folds read exactly (get_i of ui32/ui64/i16/ui16/ui8 would go through a
+ * double, and unsigned semantics differ): the others stay graph ops. */
+static bool readable_dtype(int32_t dtype) {
+  return foldable_dtype(dtype) || dtype == DT_DOUBLE || dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+}
+
 /* The operands of an elementwise fold, their broadcast type and per-operand
  * source indices. */
 typedef struct {
@@ -250,6 +261,7 @@ static bool fold_elementwise(OnnxImporter *im, FoldKind kind, bool *done) {
                  strcmp(op, "Not") == 0 || in_dtype != DT_BOOL;
   bool logic_ok = (kind != K_LOGIC && strcmp(op, "Not") != 0) || in_dtype == DT_BOOL;
   if (!same_types || !exact || !expected_arity || !bool_ok || !logic_ok || !foldable_dtype(out_dtype) ||
+      !readable_dtype(in_dtype) || (a.n == 3 && !readable_dtype(a.in[1]->type.dtype)) ||
       (kind == K_WHERE && in_dtype != DT_BOOL)) {
     free_args(&a);
     return true;
@@ -417,7 +429,9 @@ static bool convert_constant_of_shape(OnnxImporter *im) {
     double v = 0;
     OnnxValue tmp = {.type = {.dtype = t.dtype}, .data = {.data = value, .nbytes = size}};
     if (t.dtype == DT_FLOAT || t.dtype == DT_DOUBLE || t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT8 ||
-        is_int_like(t.dtype))
+        is_int_like(t.dtype) || t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT16 ||
+        t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT8 || t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT16 ||
+        t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT32)
       v = get_f(&tmp, 0);
     else if (memcmp(value, (unsigned char[8]){0}, size) != 0)
       return onnx_node_error(im, "a large non-zero %s fill is not supported", onnx_dtype_name(t.dtype));

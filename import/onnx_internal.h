@@ -75,6 +75,7 @@ MlirType onnx_element_type(MlirContext ctx, int32_t dtype);
 const char *onnx_dtype_name(int32_t dtype);
 size_t onnx_dtype_size(int32_t dtype);
 bool onnx_dtype_is_float(int32_t dtype);
+bool onnx_dtype_is_unsigned(int32_t dtype); /* UINT8..UINT64 (the graph's ui8..ui64) */
 MlirType onnx_tensor_type(MlirContext ctx, const OnnxType *t);
 int64_t onnx_num_elements(const OnnxType *t);
 /* "4x8xf32" style text for messages. */

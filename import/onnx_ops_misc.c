@@ -1,5 +1,5 @@
 /* Compositions of graph ops: variadic Sum/Mean, Clip, Dropout (inference),
- * CastLike, logical ops, integer Mod, Split, Tile, Trilu, Pad, and the
+ * CastLike, logical ops, integer Mod, BitShift, Split, Tile, Trilu, Pad, and the
  * normalizations InstanceNormalization, MeanVarianceNormalization and
  * LpNormalization (docs/onnx-import.md lists the formulas). */
 #include <math.h>
@@ -130,7 +130,7 @@ static bool convert_logic(OnnxImporter *im) {
 }
 
 /* Mod on integers. fmod=0: the sign of the divisor (r = a - b trunc(a/b), plus b
- * when r and b have opposite signs); fmod=1: the sign of the dividend. Float Mod is
+ * when r and b have opposite signs); fmod=1 and unsigned types: r itself. Float Mod is
  * refused: a - b trunc(a/b) in float is not exact. */
 static bool convert_mod(OnnxImporter *im) {
   OcVal a = oc_input(im, 0), b = oc_input(im, 1);
@@ -139,11 +139,37 @@ static bool convert_mod(OnnxImporter *im) {
   if (onnx_dtype_is_float(a.t.dtype) || a.t.dtype == DT_BOOL)
     return onnx_node_error(im, "Mod of %s is not supported (integers only)", onnx_dtype_name(a.t.dtype));
   OcVal r = oc_binary(im, "sub", a, oc_binary(im, "mul", oc_binary(im, "div", a, b), b));
-  if (onnx_attr_int(im->node, "fmod", 0))
+  if (onnx_attr_int(im->node, "fmod", 0) || onnx_dtype_is_unsigned(a.t.dtype)) /* no signs to fix */
     return oc_output(im, 0, r);
   OcVal opposite = oc_cmp(im, "ne", oc_cmp_s(im, "lt", r, 0), oc_cmp_s(im, "lt", b, 0));
   OcVal fix = oc_select(im, oc_cmp_s(im, "ne", r, 0), opposite, oc_scalar(im, DT_BOOL, 0));
   return oc_output(im, 0, oc_select(im, fix, oc_binary(im, "add", r, b), r));
+}
+
+/* BitShift on unsigned integers: x << y = x * 2^y (wrapping), x >> y = x / 2^y
+ * (unsigned division); 2^y is the product of 2^(2^k) over the set bits k of y
+ * (log2 N selects for N-bit types); a shift by N bits or more gives 0. */
+static bool convert_bitshift(OnnxImporter *im) {
+  OcVal x = oc_input(im, 0), y = oc_input(im, 1);
+  if (!oc_ok(x) || !oc_ok(y))
+    return false;
+  if (!onnx_dtype_is_unsigned(x.t.dtype) || y.t.dtype != x.t.dtype)
+    return onnx_node_error(im, "BitShift needs two tensors of one unsigned type, not %s and %s",
+                           onnx_dtype_name(x.t.dtype), onnx_dtype_name(y.t.dtype));
+  char buf[16];
+  const char *direction = onnx_attr_string(im->node, "direction", "", buf, sizeof buf);
+  bool left = strcmp(direction, "LEFT") == 0;
+  if (!left && strcmp(direction, "RIGHT") != 0)
+    return onnx_node_error(im, "direction must be \"LEFT\" or \"RIGHT\", not \"%s\"", direction);
+  int bits = (int)onnx_dtype_size(x.t.dtype) * 8;
+  OcVal power = oc_scalar(im, x.t.dtype, 1.0);
+  for (int k = 0; (1 << k) < bits && oc_ok(power); ++k) {
+    OcVal q = oc_binary_s(im, "div", y, ldexp(1.0, k));
+    OcVal odd = oc_cmp(im, "ne", q, oc_binary_s(im, "mul", oc_binary_s(im, "div", q, 2.0), 2.0));
+    power = oc_select(im, odd, oc_binary_s(im, "mul", power, ldexp(1.0, 1 << k)), power);
+  }
+  OcVal shifted = oc_binary(im, left ? "mul" : "div", x, power);
+  return oc_output(im, 0, oc_select(im, oc_cmp_s(im, "lt", y, bits), shifted, oc_scalar(im, x.t.dtype, 0.0)));
 }
 
 /* ---- Split, Tile, Trilu, Pad ---- */
@@ -493,6 +519,7 @@ const OnnxOpEntry onnx_misc_ops[] = {
     {"Or", convert_logic, 7},
     {"Xor", convert_logic, 7},
     {"Mod", convert_mod, 10},
+    {"BitShift", convert_bitshift, 11},
     {"Split", convert_split, 2},
     {"Tile", convert_tile, 6},
     {"Trilu", convert_trilu, 14},

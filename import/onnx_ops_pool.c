@@ -1,9 +1,10 @@
-/* MaxPool and AveragePool as compositions: the input padded (with -inf for max,
- * 0 for average) and, axis by axis, one strided slice per kernel offset, combined
- * by max or by add, then a division by the per-position count of elements the window covers (a
- * constant computed here: the product over the spatial axes of each axis's
- * count, with or without the explicit padding per count_include_pad; positions
- * past the input that ceil_mode adds are never counted). Every ONNX padding form
+/* MaxPool and AveragePool as compositions: the input padded (with -inf for max, the
+ * smallest value for MaxPool's INT8/UINT8, 0 for average) and, axis by axis, one
+ * strided slice per kernel offset, combined by max or by add, then a division by the
+ * per-position count of elements the window covers (a constant computed here: the
+ * product over the spatial axes of each axis's count, with or without the explicit
+ * padding per count_include_pad; positions past the input that ceil_mode adds are
+ * never counted). Every ONNX padding form
  * (pads, auto_pad SAME_UPPER/SAME_LOWER/VALID), strides, dilations and ceil_mode. */
 #include <math.h>
 #include <stdlib.h>
@@ -149,7 +150,12 @@ static OcVal window_counts(OnnxImporter *im, const PoolGeometry *g, int32_t dtyp
 static bool convert_pool(OnnxImporter *im) {
   bool is_max = strcmp(im->node->op_type, "MaxPool") == 0;
   OcVal x = oc_input(im, 0);
-  if (!oc_ok(x) || !onnx_require_float(im, &x.t, "the input"))
+  if (!oc_ok(x))
+    return false;
+  /* MaxPool also takes INT8 and UINT8 (opset 12): padding with the smallest value. */
+  bool int8 = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+  bool uint8 = x.t.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+  if (!(is_max && (int8 || uint8)) && !onnx_require_float(im, &x.t, "the input"))
     return false;
   if (is_max && im->node->n_output > 1 && im->node->output[1][0])
     return onnx_node_error(im, "the Indices output is not supported");
@@ -159,7 +165,7 @@ static bool convert_pool(OnnxImporter *im) {
   for (size_t i = 0; i < g.n; ++i)
     if (g.k[i] > 64)
       return onnx_node_error(im, "kernel sizes above 64 are not supported (%lld)", (long long)g.k[i]);
-  OcVal acc = pad_spatial(im, x, &g, is_max ? -INFINITY : 0.0);
+  OcVal acc = pad_spatial(im, x, &g, !is_max ? 0.0 : int8 ? -128.0 : uint8 ? 0.0 : -INFINITY);
   for (size_t i = 0; i < g.n && oc_ok(acc); ++i)
     acc = pool_axis(im, acc, &g, i, is_max);
   if (!oc_ok(acc))

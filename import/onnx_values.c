@@ -18,6 +18,11 @@ enum {
   DT_BFLOAT16 = ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16,
   DT_DOUBLE = ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE,
   DT_INT8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8,
+  DT_INT16 = ONNX__TENSOR_PROTO__DATA_TYPE__INT16,
+  DT_UINT8 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT8,
+  DT_UINT16 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT16,
+  DT_UINT32 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT32,
+  DT_UINT64 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT64,
 };
 
 
@@ -28,6 +33,11 @@ MlirType onnx_element_type(MlirContext ctx, int32_t dtype) {
   case DT_FLOAT16: return mlirF16TypeGet(ctx);
   case DT_BFLOAT16: return mlirBF16TypeGet(ctx);
   case DT_INT8: return mlirIntegerTypeGet(ctx, 8);
+  case DT_INT16: return mlirIntegerTypeGet(ctx, 16);
+  case DT_UINT8: return mlirIntegerTypeUnsignedGet(ctx, 8); /* decision 0010 */
+  case DT_UINT16: return mlirIntegerTypeUnsignedGet(ctx, 16);
+  case DT_UINT32: return mlirIntegerTypeUnsignedGet(ctx, 32);
+  case DT_UINT64: return mlirIntegerTypeUnsignedGet(ctx, 64);
   case DT_INT32: return mlirIntegerTypeGet(ctx, 32);
   case DT_INT64: return mlirIntegerTypeGet(ctx, 64);
   case DT_BOOL: return mlirIntegerTypeGet(ctx, 1);
@@ -43,12 +53,16 @@ const char *onnx_dtype_name(int32_t dtype) {
 
 size_t onnx_dtype_size(int32_t dtype) {
   switch (dtype) {
-  case DT_FLOAT: case DT_INT32: return 4;
-  case DT_INT64: case DT_DOUBLE: return 8;
-  case DT_FLOAT16: case DT_BFLOAT16: return 2;
-  case DT_BOOL: case DT_INT8: return 1;
+  case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+  case DT_INT64: case DT_DOUBLE: case DT_UINT64: return 8;
+  case DT_FLOAT16: case DT_BFLOAT16: case DT_INT16: case DT_UINT16: return 2;
+  case DT_BOOL: case DT_INT8: case DT_UINT8: return 1;
   default: return 0;
   }
+}
+
+bool onnx_dtype_is_unsigned(int32_t dtype) {
+  return dtype == DT_UINT8 || dtype == DT_UINT16 || dtype == DT_UINT32 || dtype == DT_UINT64;
 }
 
 bool onnx_dtype_is_float(int32_t dtype) {
@@ -74,6 +88,11 @@ static const char *short_dtype(int32_t dtype) {
   case DT_FLOAT16: return "f16";
   case DT_BFLOAT16: return "bf16";
   case DT_INT8: return "i8";
+  case DT_INT16: return "i16";
+  case DT_UINT8: return "ui8";
+  case DT_UINT16: return "ui16";
+  case DT_UINT32: return "ui32";
+  case DT_UINT64: return "ui64";
   case DT_INT32: return "i32";
   case DT_INT64: return "i64";
   case DT_BOOL: return "i1";
@@ -114,13 +133,15 @@ void onnx_data_free(OnnxData *d) {
   *d = (OnnxData){0};
 }
 
-/* Typed (non-raw) storage: float_data, double_data, int32_data (i32, i8, f16/bf16
- * bits, bool) or int64_data, converted to the dense layout. */
+/* Typed (non-raw) storage: float_data, double_data, int32_data (i32, i16, i8, ui16,
+ * ui8, f16/bf16 bits, bool), int64_data or uint64_data (ui32, ui64), converted to the
+ * dense layout (the low bytes, little-endian). */
 static bool decode_typed(OnnxImporter *im, const Onnx__TensorProto *t, const char *what,
                          int32_t dtype, size_t count, OnnxData *data) {
   size_t have = dtype == DT_FLOAT    ? t->n_float_data
                 : dtype == DT_DOUBLE ? t->n_double_data
                 : dtype == DT_INT64  ? t->n_int64_data
+                : dtype == DT_UINT32 || dtype == DT_UINT64 ? t->n_uint64_data
                                      : t->n_int32_data;
   if (have != count)
     return onnx_file_error(im, "%s holds %zu values, its shape needs %zu", what, have, count);
@@ -137,9 +158,11 @@ static bool decode_typed(OnnxImporter *im, const Onnx__TensorProto *t, const cha
       memcpy(out + i * 4, &t->int32_data[i], 4);
     } else if (dtype == DT_BOOL) {
       out[i] = t->int32_data[i] != 0;
-    } else if (dtype == DT_INT8) {
-      int8_t x = (int8_t)t->int32_data[i];
-      memcpy(out + i, &x, 1);
+    } else if (dtype == DT_INT8 || dtype == DT_UINT8 || dtype == DT_INT16 || dtype == DT_UINT16) {
+      uint16_t x = (uint16_t)t->int32_data[i]; /* little-endian: the low `size` bytes */
+      memcpy(out + i * size, &x, size);
+    } else if (dtype == DT_UINT32 || dtype == DT_UINT64) {
+      memcpy(out + i * size, &t->uint64_data[i], size);
     } else { /* f16/bf16: the bit pattern in the low 16 bits */
       uint16_t bits = (uint16_t)t->int32_data[i];
       memcpy(out + i * 2, &bits, 2);

@@ -19,6 +19,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/indexed_read.h"
+#include "passes/loop_signless.h"
 #include "passes/loop_utils.h"
 #include "passes/origins.h"
 #include "passes/view_maps.h"
@@ -46,6 +47,7 @@ typedef struct {
   size_t num_constants, cap_constants;
   MlirOperation *absorbed; /* inner concats of the chain just lowered, outermost first */
   size_t num_absorbed, cap_absorbed;
+  BrazePtrMap sign; /* graph op -> BRAZE_UNSIGNED_* flags (types are signless by then) */
 } Lowering;
 
 /* How a generic reads its graph operands: deduplicated tensor inputs with their
@@ -228,7 +230,7 @@ static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
   return braze_build_scalar_constant(b, mlirValueGetType(x), 0.0);
 }
 
-static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirType result) {
+static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirType result, int sign) {
   static const char *const math_ops[] = {"exp", "log", "sqrt", "rsqrt", "tanh", "erf"};
   for (size_t i = 0; i < sizeof math_ops / sizeof *math_ops; ++i) {
     if (strcmp(m, math_ops[i]) == 0) {
@@ -239,23 +241,26 @@ static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirT
   }
   if (strcmp(m, "neg") == 0)
     return is_float(x) ? braze_build_unary(b, "arith.negf", x) : braze_build_binary(b, "arith.subi", zero_like(b, x), x);
+  if (strcmp(m, "abs") == 0 && (sign & BRAZE_UNSIGNED_OPERANDS))
+    return x;
   if (strcmp(m, "abs") == 0)
     return braze_build_unary(b, is_float(x) ? "math.absf" : "math.absi", x);
   if (strcmp(m, "relu") == 0)
-    return braze_scalar_binary(b, "max", x, zero_like(b, x));
+    return braze_scalar_binary_u(b, "max", x, zero_like(b, x), sign & BRAZE_UNSIGNED_OPERANDS);
   if (strcmp(m, "sigmoid") == 0) { /* 1 / (1 + exp(-x)) */
     MlirValue one = braze_build_scalar_constant(b, mlirValueGetType(x), 1.0);
     MlirValue e = braze_build_unary(b, "math.exp", braze_build_unary(b, "arith.negf", x));
     return braze_build_binary(b, "arith.divf", one, braze_build_binary(b, "arith.addf", one, e));
   }
   if (strcmp(m, "cast") == 0)
-    return braze_scalar_cast(b, x, result);
+    return braze_scalar_cast_u(b, x, result, sign & BRAZE_UNSIGNED_OPERANDS, sign & BRAZE_UNSIGNED_RESULT);
   return (MlirValue){NULL};
 }
 
 /* The scalar computation of pointwise graph op `op` on `x` (one per operand). */
 static MlirValue scalar_graph_op(BrazeBuilder *b, MlirOperation op, const MlirValue *x, intptr_t n,
-                                 MlirType result) {
+                                 MlirType result, int sign) {
+  bool u = sign & BRAZE_UNSIGNED_OPERANDS;
   const char *m = braze_graph_op_mnemonic(op);
   MlirValue v = {NULL};
   const char *pred;
@@ -265,11 +270,11 @@ static MlirValue scalar_graph_op(BrazeBuilder *b, MlirOperation op, const MlirVa
     v = braze_build_typed(b, "arith.select", operands, 3, result, NULL, 0);
   } else if (strcmp(m, "cmp") == 0 && n == 2) {
     if (braze_attr_str(op, "predicate", &pred, &len))
-      v = braze_scalar_cmp(b, pred, len, x[0], x[1]);
+      v = braze_scalar_cmp_u(b, pred, len, x[0], x[1], u);
   } else if (n == 2) {
-    v = braze_scalar_binary(b, m, x[0], x[1]);
+    v = braze_scalar_binary_u(b, m, x[0], x[1], u);
   } else if (n == 1) {
-    v = scalar_unary(b, m, x[0], result);
+    v = scalar_unary(b, m, x[0], result, sign);
   }
   if (mlirValueIsNull(v))
     braze_emit_error(mlirOperationGetLocation(op), "graph-to-loops cannot lower 'graph.%s' on these types", m);
@@ -291,6 +296,7 @@ typedef struct {
   double scale;     /* BODY_FINISH: 1 for none */
   MlirType accumulator; /* BODY_REDUCE, BODY_CONTRACT: operands are extended to it */
   BrazeIndexedRead gather; /* BODY_GATHER: operand 0 is the index */
+  int sign;             /* BRAZE_UNSIGNED_* flags of the graph op */
 } BodyData;
 
 static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_args, MlirValue *yields, void *data) {
@@ -304,8 +310,9 @@ static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
     yields[0] = x[0];
     return true;
   case BODY_REDUCE:
-    yields[0] = braze_scalar_reduce_combine(b, reduce_kind(braze_graph_op_mnemonic(d->op)),
-                                            braze_scalar_cast(b, x[0], d->accumulator), acc);
+    yields[0] = braze_scalar_reduce_combine_u(b, reduce_kind(braze_graph_op_mnemonic(d->op)),
+                                              braze_scalar_cast(b, x[0], d->accumulator), acc,
+                                              d->sign & BRAZE_UNSIGNED_OPERANDS);
     return true;
   case BODY_FINISH:
     yields[0] = x[0];
@@ -320,7 +327,7 @@ static bool generic_body(BrazeBuilder *b, const MlirValue *args, intptr_t num_ar
     return true;
   }
   case BODY_POINTWISE:
-    yields[0] = scalar_graph_op(b, d->op, x, d->num_operands, d->result_element);
+    yields[0] = scalar_graph_op(b, d->op, x, d->num_operands, d->result_element, d->sign);
     return !mlirValueIsNull(yields[0]);
   case BODY_GATHER:
     yields[0] = braze_indexed_read(b, &d->gather, x[0]);
@@ -363,6 +370,7 @@ static MlirValue build(Lowering *L, MlirOperation op, const char *mnemonic, Read
       .body_data = body,
   };
   body->reads = reads;
+  body->sign = braze_signless_flags(&L->sign, body->op);
   MlirOperation generic = braze_build_generic(&b, &spec);
   if (mlirOperationIsNull(generic))
     return (MlirValue){NULL};
@@ -443,9 +451,10 @@ static MlirValue finish_reduction(Lowering *L, MlirOperation op, MlirValue acc, 
 }
 
 /* linalg.fill of the reduction's identity over a tensor.empty of `type`. */
-static MlirValue identity_init(MlirOperation op, const char *combiner, MlirType type) {
+static MlirValue identity_init(Lowering *L, MlirOperation op, const char *combiner, MlirType type) {
   BrazeBuilder b = braze_builder_before(op);
-  MlirValue init = braze_scalar_reduce_identity(&b, reduce_kind(combiner), braze_element_type(type));
+  bool u = braze_signless_flags(&L->sign, op) & BRAZE_UNSIGNED_OPERANDS;
+  MlirValue init = braze_scalar_reduce_identity_u(&b, reduce_kind(combiner), braze_element_type(type), u);
   return braze_build_fill(&b, init, braze_build_empty(&b, type));
 }
 
@@ -487,7 +496,8 @@ static MlirValue lower_reduce(Lowering *L, MlirOperation op) {
     return (MlirValue){NULL};
   MlirType acc_type = accumulator_type(type, reduce_kind(combiner));
   BodyData body = {.kind = BODY_REDUCE, .op = op, .num_operands = 1, .accumulator = braze_element_type(acc_type)};
-  MlirValue acc = build(L, op, mnemonic, &reads, identity_init(op, combiner, acc_type), out_map, rank, reduction, &body);
+  MlirValue init = identity_init(L, op, combiner, acc_type);
+  MlirValue acc = build(L, op, mnemonic, &reads, init, out_map, rank, reduction, &body);
   return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, mean ? 1.0 / count : 1.0);
 }
 
@@ -531,7 +541,8 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
     return (MlirValue){NULL};
   MlirType acc_type = accumulator_type(type, "sum");
   BodyData body = {.kind = BODY_CONTRACT, .op = op, .num_operands = 2, .accumulator = braze_element_type(acc_type)};
-  MlirValue acc = build(L, op, braze_graph_op_mnemonic(op), &reads, identity_init(op, "reduce_sum", acc_type), out_map,
+  MlirValue init = identity_init(L, op, "reduce_sum", acc_type);
+  MlirValue acc = build(L, op, braze_graph_op_mnemonic(op), &reads, init, out_map,
                         nb + 3, reduction, &body);
   return mlirValueIsNull(acc) ? acc : finish_reduction(L, op, acc, type, 1.0);
 }
@@ -776,7 +787,11 @@ static bool run(MlirOperation func, void *state) {
   BrazeOpList ops = {0};
   braze_op_list_collect(func, braze_is_graph_op, &ops);
   Lowering L = {.ctx = mlirOperationGetContext(func)};
-  bool ok = check_ops(&ops);
+  bool ok = check_ops(&ops) && braze_signless_check(func);
+  if (ok) { /* unsigned tensors become signless; the ops remember their signedness */
+    braze_signless_collect(&ops, &L.sign);
+    braze_signless_convert(func, &ops);
+  }
   for (size_t i = 0; ok && i < ops.count; ++i) {
     MlirOperation op = ops.ops[i];
     if (is_view(op)) {
@@ -802,6 +817,7 @@ static bool run(MlirOperation func, void *state) {
   free(L.views);
   free(L.constants);
   free(L.absorbed);
+  braze_ptrmap_free(&L.sign);
   return ok;
 }
 

@@ -191,6 +191,8 @@ bool braze_gb_splat_value(MlirValue v, double *out) {
   MlirType t = mlirAttributeGetType(splat);
   if (mlirIntegerTypeGetWidth(t) == 1) /* i1 reads back as -1 when signless */
     *out = mlirIntegerAttrGetValueInt(splat) != 0;
+  else if (mlirIntegerTypeIsUnsigned(t))
+    *out = (double)mlirIntegerAttrGetValueUInt(splat);
   else
     *out = (double)mlirIntegerAttrGetValueInt(splat);
   return true;

@@ -336,11 +336,16 @@ static MlirValue build_cmp(BrazeBuilder *b, bool is_f, int64_t predicate, MlirVa
 }
 
 /* arith.cmpf / arith.cmpi predicate numbers (mlir/Dialect/Arith/IR/ArithBase.td). */
-enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13 };
+enum { CMPF_OEQ = 1, CMPF_OGT = 2, CMPF_OGE = 3, CMPF_OLT = 4, CMPF_OLE = 5, CMPF_UNE = 13, CMPF_UNO = 14 };
 enum { CMPI_EQ = 0, CMPI_NE = 1, CMPI_SLT = 2, CMPI_SLE = 3, CMPI_SGT = 4, CMPI_SGE = 5 };
 enum { CMPI_UNSIGNED_SHIFT = 4 }; /* slt -> ult, ... */
 
 MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y) {
+  return braze_scalar_cmp_u(b, pred, len, x, y, false);
+}
+
+MlirValue braze_scalar_cmp_u(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y,
+                             bool is_unsigned) {
   static const struct { const char *name; int64_t f, i; } table[] = {
       {"eq", CMPF_OEQ, CMPI_EQ},  {"ne", CMPF_UNE, CMPI_NE},  {"lt", CMPF_OLT, CMPI_SLT},
       {"le", CMPF_OLE, CMPI_SLE}, {"gt", CMPF_OGT, CMPI_SGT}, {"ge", CMPF_OGE, CMPI_SGE},
@@ -348,7 +353,8 @@ MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirVa
   for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
     if (strlen(table[i].name) != len || memcmp(table[i].name, pred, len) != 0)
       continue;
-    int64_t ipred = table[i].i + (is_bool(x) && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
+    bool u = is_unsigned || is_bool(x);
+    int64_t ipred = table[i].i + (u && table[i].i >= CMPI_SLT ? CMPI_UNSIGNED_SHIFT : 0);
     return build_cmp(b, is_float(x), is_float(x) ? table[i].f : ipred, x, y);
   }
   return (MlirValue){NULL};
@@ -356,6 +362,10 @@ MlirValue braze_scalar_cmp(BrazeBuilder *b, const char *pred, size_t len, MlirVa
 
 /* The arith op of a binary graph op for float / signed int / unsigned (i1) operands. */
 MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y) {
+  return braze_scalar_binary_u(b, m, x, y, false);
+}
+
+MlirValue braze_scalar_binary_u(BrazeBuilder *b, const char *m, MlirValue x, MlirValue y, bool is_unsigned) {
   static const struct { const char *graph, *f, *si, *ui; } table[] = {
       {"add", "arith.addf", "arith.addi", "arith.addi"},
       {"sub", "arith.subf", "arith.subi", "arith.subi"},
@@ -368,7 +378,7 @@ MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirV
   for (size_t i = 0; i < sizeof table / sizeof *table; ++i) {
     if (strcmp(table[i].graph, m) != 0)
       continue;
-    const char *name = is_float(x) ? table[i].f : is_bool(x) ? table[i].ui : table[i].si;
+    const char *name = is_float(x) ? table[i].f : is_unsigned || is_bool(x) ? table[i].ui : table[i].si;
     return name ? braze_build_binary(b, name, x, y) : (MlirValue){NULL};
   }
   return (MlirValue){NULL};
@@ -376,19 +386,28 @@ MlirValue braze_scalar_binary(BrazeBuilder *b, const char *m, MlirValue x, MlirV
 
 /* The reduction combiner: acc op x. */
 MlirValue braze_scalar_reduce_combine(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc) {
+  return braze_scalar_reduce_combine_u(b, kind, x, acc, false);
+}
+
+MlirValue braze_scalar_reduce_combine_u(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc,
+                                        bool is_unsigned) {
   const char *m = strcmp(kind, "max") == 0 ? "max" : strcmp(kind, "min") == 0 ? "min" : "add";
-  return braze_scalar_binary(b, m, x, acc);
+  return braze_scalar_binary_u(b, m, x, acc, is_unsigned);
 }
 
 /* The identity of a reduction: 0 for sums, -inf / the smallest integer for max,
  * +inf / the largest integer for min. */
 MlirValue braze_scalar_reduce_identity(BrazeBuilder *b, const char *kind, MlirType element) {
+  return braze_scalar_reduce_identity_u(b, kind, element, false);
+}
+
+MlirValue braze_scalar_reduce_identity_u(BrazeBuilder *b, const char *kind, MlirType element, bool is_unsigned) {
   bool max = strcmp(kind, "max") == 0, min = strcmp(kind, "min") == 0;
   if (mlirTypeIsAFloat(element))
     return braze_build_scalar_constant(b, element, max ? -INFINITY : min ? INFINITY : 0.0);
   unsigned w = bit_width(element);
-  if (w == 1) /* unsigned: false is the smallest */
-    return braze_build_int_constant(b, element, min ? 1 : 0);
+  if (w == 1 || is_unsigned) /* unsigned: 0 is the smallest, all ones (-1) the largest */
+    return braze_build_int_constant(b, element, min ? -1 : 0);
   int64_t largest = w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1;
   return braze_build_int_constant(b, element, max ? -largest - 1 : min ? largest : 0);
 }
@@ -401,9 +420,39 @@ static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
  * int->float sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), and
  * to i1 as x != 0. */
 MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
+  return braze_scalar_cast_u(b, x, to, false, false);
+}
+
+/* f64 -> bf16 without LLVM's __truncdfbf2 libcall (libgcc 12 has none): round to odd
+ * into f32 (truncf; where that is inexact and its last bit even, the f32 neighbour
+ * towards x), then f32 -> bf16 to nearest even. f32 keeps more than two bits beyond
+ * bf16's at every magnitude, so the result is x rounded once to nearest even. */
+static MlirValue f64_to_bf16(BrazeBuilder *b, MlirValue x) {
+  MlirType f32 = mlirF32TypeGet(b->ctx), i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirValue t = braze_build_typed(b, "arith.truncf", &x, 1, f32, NULL, 0);
+  MlirValue back = braze_build_typed(b, "arith.extf", &t, 1, mlirF64TypeGet(b->ctx), NULL, 0);
+  MlirValue bits = braze_build_typed(b, "arith.bitcast", &t, 1, i32, NULL, 0);
+  MlirValue low = braze_build_binary(b, "arith.andi", bits, braze_build_int_constant(b, i32, 1));
+  MlirValue keep[3] = {build_cmp(b, false, CMPI_NE, low, braze_build_int_constant(b, i32, 0)), /* odd */
+                       build_cmp(b, true, CMPF_OEQ, back, x),                                   /* exact */
+                       build_cmp(b, true, CMPF_UNO, x, x)};                                     /* NaN */
+  MlirValue any = braze_build_binary(b, "arith.ori", braze_build_binary(b, "arith.ori", keep[0], keep[1]), keep[2]);
+  MlirValue above = build_cmp(b, true, CMPF_OGT, braze_build_unary(b, "math.absf", back),
+                              braze_build_unary(b, "math.absf", x));
+  MlirValue steps[3] = {above, braze_build_int_constant(b, i32, -1), braze_build_int_constant(b, i32, 1)};
+  MlirValue step = braze_build_typed(b, "arith.select", steps, 3, i32, NULL, 0);
+  MlirValue picks[3] = {any, bits, braze_build_binary(b, "arith.addi", bits, step)};
+  MlirValue odd_bits = braze_build_typed(b, "arith.select", picks, 3, i32, NULL, 0);
+  MlirValue odd = braze_build_typed(b, "arith.bitcast", &odd_bits, 1, f32, NULL, 0);
+  return braze_build_typed(b, "arith.truncf", &odd, 1, mlirBF16TypeGet(b->ctx), NULL, 0);
+}
+
+MlirValue braze_scalar_cast_u(BrazeBuilder *b, MlirValue x, MlirType to, bool from_unsigned, bool to_unsigned) {
   MlirType from = mlirValueGetType(x);
   if (mlirTypeEqual(from, to))
     return x;
+  if (mlirTypeIsAF64(from) && mlirTypeIsABF16(to))
+    return f64_to_bf16(b, x);
   bool ff = mlirTypeIsAFloat(from), ft = mlirTypeIsAFloat(to);
   unsigned wf = bit_width(from), wt = bit_width(to);
   if (!ft && wt == 1)
@@ -415,11 +464,11 @@ MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to) {
   } else if (ff && ft) {
     name = wt > wf ? "arith.extf" : "arith.truncf";
   } else if (ff) {
-    name = "arith.fptosi";
+    name = to_unsigned ? "arith.fptoui" : "arith.fptosi";
   } else if (ft) {
-    name = wf == 1 ? "arith.uitofp" : "arith.sitofp";
+    name = wf == 1 || from_unsigned ? "arith.uitofp" : "arith.sitofp";
   } else {
-    name = wf == 1 ? "arith.extui" : wt > wf ? "arith.extsi" : "arith.trunci";
+    name = wt < wf ? "arith.trunci" : wf == 1 || from_unsigned ? "arith.extui" : "arith.extsi";
   }
   return braze_build_typed(b, name, &x, 1, to, NULL, 0);
 }

@@ -108,6 +108,19 @@ MlirValue braze_scalar_reduce_identity(BrazeBuilder *b, const char *kind, MlirTy
  * sitofp (uitofp from i1), int->int extsi/trunci (extui from i1), to i1 as x != 0. */
 MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to);
 
+/* The same for integers the graph level typed unsigned (ui8..ui64, stored signless
+ * at the loop level: passes/loop_signless.h): `is_unsigned` picks divui, maxui,
+ * minui, cmpi ult/ule/ugt/uge and the identities 0 (max) and all ones (min); a cast
+ * reads an unsigned source with extui/uitofp and writes an unsigned target with
+ * fptoui. */
+MlirValue braze_scalar_binary_u(BrazeBuilder *b, const char *op, MlirValue x, MlirValue y, bool is_unsigned);
+MlirValue braze_scalar_cmp_u(BrazeBuilder *b, const char *pred, size_t len, MlirValue x, MlirValue y,
+                             bool is_unsigned);
+MlirValue braze_scalar_reduce_combine_u(BrazeBuilder *b, const char *kind, MlirValue x, MlirValue acc,
+                                        bool is_unsigned);
+MlirValue braze_scalar_reduce_identity_u(BrazeBuilder *b, const char *kind, MlirType element, bool is_unsigned);
+MlirValue braze_scalar_cast_u(BrazeBuilder *b, MlirValue x, MlirType to, bool from_unsigned, bool to_unsigned);
+
 /* ---- braze.ops ---- */
 
 /* An array attribute of string attributes. */

@@ -2,7 +2,8 @@
  * are all dense graph.constant values becomes one graph.constant.
  *
  * Only f32, i32, i64 and i1 are folded (every operand and the result): f16/bf16 would
- * need a software rounding the C API does not offer. Values are computed as the
+ * need a software rounding the C API does not offer; unsigned integers (ui32, ui64)
+ * are left to the lowering (their division and compares differ). Values are computed as the
  * reference interpreter defines them: floats in double, rounded once to f32 on
  * store; integers in 64 bits, wrapping to the result width; integer division
  * truncates. What the interpreter treats as an error (integer division by zero, a
@@ -25,7 +26,7 @@ static Kind kind_of(MlirType tensor) {
   MlirType e = braze_element_type(tensor);
   if (mlirTypeIsAF32(e))
     return KIND_F32;
-  if (!mlirTypeIsAInteger(e))
+  if (!mlirTypeIsAInteger(e) || mlirIntegerTypeIsUnsigned(e))
     return KIND_NONE;
   switch (mlirIntegerTypeGetWidth(e)) {
   case 1: return KIND_I1;

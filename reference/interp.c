@@ -211,7 +211,8 @@ static bool eval_buffer_op(MlirOperation op, Env *env, const BrazeHostTensor *co
   }
   if (braze_op_is(op, "memref.alloc")) {
     if (!ref_buffer_init(&t, mlirValueGetType(res)))
-      return ref_fail(op, "unsupported buffer type (a static memref of f32, f64, f16, bf16, i8, i32, i64 or i1)");
+      return ref_fail(op, "unsupported buffer type (a static memref of f32, f64, f16, bf16, i8, i16, i32, i64, "
+                          "ui8, ui16, ui32, ui64 or i1)");
     for (int64_t i = 0, n = braze_tensor_numel(&t); i < n; ++i)
       t.data[i] = braze_dtype_is_float(t.dtype) ? NAN : 0; /* uninitialized: NaN shows reads of it */
   } else if (!braze_tensor_copy(&t, args[0])) {
@@ -292,7 +293,8 @@ static bool eval_graph_op(MlirOperation op, Env *env, const BrazeHostTensor *con
   MlirValue res = mlirOperationGetResult(op, 0);
   BrazeHostTensor result;
   if (!braze_tensor_init_from_type(&result, mlirValueGetType(res)))
-    return ref_fail(op, "unsupported result type (expected a static tensor of f32, f64, f16, bf16, i8, i32, i64 or i1, "
+    return ref_fail(op, "unsupported result type (expected a static tensor of f32, f64, f16, bf16, i8, i16, i32, i64, "
+                        "ui8, ui16, ui32, ui64 or i1, "
                         "rank <= %d, small enough to allocate in double precision)", BRAZE_TENSOR_MAX_RANK);
   if (!entry->fn(op, args, n_args, &result)) {
     braze_tensor_free(&result);
@@ -378,7 +380,7 @@ static bool bind_arguments(MlirOperation func, MlirBlock body, const BrazeHostTe
       BrazeHostTensor want;
       if (!braze_tensor_init_from_type(&want, mlirValueGetType(arg)))
         return ref_fail(func, "argument %zu has an unsupported type (expected a static tensor of f32, f64, f16, bf16, "
-                              "i8, i32, i64 or i1)", i);
+                              "i8, i16, i32, i64, ui8, ui16, ui32, ui64 or i1)", i);
       ref_fail(func, "input %zu is %s, argument %zu expects %s", i, ref_type_str(&inputs[i]), i, ref_type_str(&want));
       braze_tensor_free(&want);
       return false;

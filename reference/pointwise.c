@@ -126,9 +126,10 @@ bool ref_cast(MlirOperation op, const BrazeHostTensor *const *args, size_t n_arg
   if (!ref_require_shape(op, result, x->rank, x->shape, "the result"))
     return false;
   bool from_float = braze_dtype_is_float(x->dtype), to_float = braze_dtype_is_float(result->dtype);
-  /* Largest integer magnitudes the target holds: [-2^(b-1), 2^(b-1) - 1]. */
-  int bits = result->dtype == BRAZE_DTYPE_I8 ? 8 : result->dtype == BRAZE_DTYPE_I32 ? 32 : 64;
-  double lo = -ldexp(1.0, bits - 1), hi_exclusive = ldexp(1.0, bits - 1);
+  /* The integers the target holds: [-2^(b-1), 2^(b-1)) signed, [0, 2^b) unsigned. */
+  int bits = braze_dtype_int_bits(result->dtype);
+  bool is_unsigned = braze_dtype_is_unsigned(result->dtype);
+  double lo = is_unsigned ? 0.0 : -ldexp(1.0, bits - 1), hi_exclusive = ldexp(1.0, is_unsigned ? bits : bits - 1);
   int64_t n = braze_tensor_numel(x);
   for (int64_t i = 0; i < n; ++i) {
     double v = x->data[i];

@@ -138,6 +138,11 @@ static double dense_element(MlirAttribute value, BrazeDType dtype, intptr_t i) {
   case BRAZE_DTYPE_F64: return mlirDenseElementsAttrGetDoubleValue(value, i);
   case BRAZE_DTYPE_I32: return mlirDenseElementsAttrGetInt32Value(value, i);
   case BRAZE_DTYPE_I8: return mlirDenseElementsAttrGetInt8Value(value, i);
+  case BRAZE_DTYPE_I16: return mlirDenseElementsAttrGetInt16Value(value, i);
+  case BRAZE_DTYPE_U8: return mlirDenseElementsAttrGetUInt8Value(value, i);
+  case BRAZE_DTYPE_U16: return mlirDenseElementsAttrGetUInt16Value(value, i);
+  case BRAZE_DTYPE_U32: return mlirDenseElementsAttrGetUInt32Value(value, i);
+  case BRAZE_DTYPE_U64: return (double)mlirDenseElementsAttrGetUInt64Value(value, i);
   case BRAZE_DTYPE_I64: return (double)mlirDenseElementsAttrGetInt64Value(value, i);
   case BRAZE_DTYPE_I1: return mlirDenseElementsAttrGetBoolValue(value, i);
   case BRAZE_DTYPE_F16:

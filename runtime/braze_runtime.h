@@ -36,6 +36,11 @@ typedef enum {
   BRAZE_RT_I1 = 5, /* bool, one byte per element */
   BRAZE_RT_F64 = 6,
   BRAZE_RT_I8 = 7,
+  BRAZE_RT_U8 = 8,
+  BRAZE_RT_I16 = 9,
+  BRAZE_RT_U16 = 10,
+  BRAZE_RT_U32 = 11,
+  BRAZE_RT_U64 = 12,
 } BrazeRtDType;
 
 enum { BRAZE_ABI_MAX_RANK = 8 };

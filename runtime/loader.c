@@ -21,15 +21,20 @@ size_t braze_rt_dtype_size(int dtype) {
   switch (dtype) {
   case BRAZE_RT_F32:
   case BRAZE_RT_I32:
+  case BRAZE_RT_U32:
     return 4;
   case BRAZE_RT_F16:
   case BRAZE_RT_BF16:
+  case BRAZE_RT_I16:
+  case BRAZE_RT_U16:
     return 2;
   case BRAZE_RT_I64:
   case BRAZE_RT_F64:
+  case BRAZE_RT_U64:
     return 8;
   case BRAZE_RT_I1:
   case BRAZE_RT_I8:
+  case BRAZE_RT_U8:
     return 1;
   default:
     return 0;
@@ -37,13 +42,15 @@ size_t braze_rt_dtype_size(int dtype) {
 }
 
 const char *braze_rt_dtype_str(int dtype) {
-  static const char *const names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8"};
-  return dtype >= 0 && dtype <= BRAZE_RT_I8 ? names[dtype] : NULL;
+  static const char *const names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64",
+                                      "i8",  "ui8", "i16",  "ui16", "ui32", "ui64"};
+  return dtype >= 0 && dtype <= BRAZE_RT_U64 ? names[dtype] : NULL;
 }
 
 const char *braze_rt_dtype_ctype(int dtype) {
-  static const char *const names[] = {"float", "uint16_t", "uint16_t", "int32_t", "int64_t", "bool", "double", "int8_t"};
-  return dtype >= 0 && dtype <= BRAZE_RT_I8 ? names[dtype] : NULL;
+  static const char *const names[] = {"float",  "uint16_t", "uint16_t", "int32_t",  "int64_t",  "bool",    "double",
+                                      "int8_t", "uint8_t",  "int16_t",  "uint16_t", "uint32_t", "uint64_t"};
+  return dtype >= 0 && dtype <= BRAZE_RT_U64 ? names[dtype] : NULL;
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...) {

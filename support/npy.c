@@ -19,7 +19,9 @@ typedef struct {
 static const DescrEntry descr_table[] = {
     {"<f4", BRAZE_DTYPE_F32}, {"<f2", BRAZE_DTYPE_F16}, {"<u2", BRAZE_DTYPE_BF16},
     {"<i4", BRAZE_DTYPE_I32}, {"<i8", BRAZE_DTYPE_I64}, {"|b1", BRAZE_DTYPE_I1},
-    {"<f8", BRAZE_DTYPE_F64}, {"|i1", BRAZE_DTYPE_I8},
+    {"<f8", BRAZE_DTYPE_F64}, {"|i1", BRAZE_DTYPE_I8}, {"|u1", BRAZE_DTYPE_U8},
+    {"<i2", BRAZE_DTYPE_I16}, {"<u2", BRAZE_DTYPE_U16}, {"<u4", BRAZE_DTYPE_U32},
+    {"<u8", BRAZE_DTYPE_U64}, /* '<u2' reads as bf16 unless the reader asks for ui16 */
 };
 
 static const char *descr_of(BrazeDType dtype) {
@@ -57,7 +59,7 @@ static const char *find_key(const char *header, const char *key) {
   return p;
 }
 
-static bool parse_descr(const char *header, const char *name, BrazeDType *dtype, BrazeStr *error) {
+static bool parse_descr(const char *header, const char *name, BrazeDType u2, BrazeDType *dtype, BrazeStr *error) {
   const char *p = find_key(header, "descr");
   const char *end = p && (*p == '\'' || *p == '"') ? strchr(p + 1, *p) : NULL;
   if (!end) {
@@ -65,11 +67,14 @@ static bool parse_descr(const char *header, const char *name, BrazeDType *dtype,
     return false;
   }
   size_t len = (size_t)(end - p - 1);
-  if (dtype_of_descr(p + 1, len, dtype))
+  if (dtype_of_descr(p + 1, len, dtype)) {
+    if (*dtype == BRAZE_DTYPE_BF16 && u2 == BRAZE_DTYPE_U16)
+      *dtype = BRAZE_DTYPE_U16;
     return true;
+  }
   braze_str_printf(error,
                    "%s: unsupported .npy dtype '%.*s' (expected one of '<f4' '<f8' '<f2' '<u2' (bf16 bits) "
-                   "'<i4' '<i8' '|i1' '|b1', little-endian)",
+                   "'<i4' '<i8' '|i1' '<i2' '|u1' '<u4' '<u8' '|b1', little-endian)",
                    name, (int)len, p + 1);
   return false;
 }
@@ -149,6 +154,11 @@ static bool parse_preamble(const char *bytes, size_t len, const char *name, size
 }
 
 bool braze_npy_parse(const char *bytes, size_t len, const char *name, BrazeHostTensor *out, BrazeStr *error) {
+  return braze_npy_parse_as(bytes, len, name, BRAZE_DTYPE_BF16, out, error);
+}
+
+bool braze_npy_parse_as(const char *bytes, size_t len, const char *name, BrazeDType u2, BrazeHostTensor *out,
+                        BrazeStr *error) {
   memset(out, 0, sizeof *out);
   size_t header_start, header_len;
   if (!parse_preamble(bytes, len, name, &header_start, &header_len, error))
@@ -156,7 +166,7 @@ bool braze_npy_parse(const char *bytes, size_t len, const char *name, BrazeHostT
   char *header = strndup(bytes + header_start, header_len);
   BrazeHostTensor shape_only = {0};
   BrazeDType dtype = BRAZE_DTYPE_F32;
-  bool ok = parse_descr(header, name, &dtype, error) && parse_fortran_order(header, name, error) &&
+  bool ok = parse_descr(header, name, u2, &dtype, error) && parse_fortran_order(header, name, error) &&
             parse_shape(header, name, &shape_only, error);
   free(header);
   if (!ok)
@@ -184,6 +194,10 @@ bool braze_npy_parse(const char *bytes, size_t len, const char *name, BrazeHostT
 }
 
 bool braze_npy_read(const char *path, BrazeHostTensor *out, BrazeStr *error) {
+  return braze_npy_read_as(path, BRAZE_DTYPE_BF16, out, error);
+}
+
+bool braze_npy_read_as(const char *path, BrazeDType u2, BrazeHostTensor *out, BrazeStr *error) {
   memset(out, 0, sizeof *out);
   size_t len = 0;
   char *bytes = braze_read_file(path, &len);
@@ -191,7 +205,7 @@ bool braze_npy_read(const char *path, BrazeHostTensor *out, BrazeStr *error) {
     braze_str_printf(error, "%s: cannot read file: %s", path, strerror(errno));
     return false;
   }
-  bool ok = braze_npy_parse(bytes, len, path, out, error);
+  bool ok = braze_npy_parse_as(bytes, len, path, u2, out, error);
   free(bytes);
   return ok;
 }

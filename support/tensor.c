@@ -8,7 +8,8 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
-static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8"};
+static const char *const dtype_names[] = {"f32", "f16", "bf16", "i32", "i64", "i1", "f64",
+                                                 "i8",  "ui8", "i16",  "ui16", "ui32", "ui64"};
 
 const char *braze_dtype_str(BrazeDType dtype) { return dtype_names[dtype]; }
 
@@ -27,6 +28,20 @@ bool braze_dtype_is_float(BrazeDType dtype) {
          dtype == BRAZE_DTYPE_F64;
 }
 
+int braze_dtype_int_bits(BrazeDType dtype) {
+  switch (dtype) {
+  case BRAZE_DTYPE_I8: case BRAZE_DTYPE_U8: return 8;
+  case BRAZE_DTYPE_I16: case BRAZE_DTYPE_U16: return 16;
+  case BRAZE_DTYPE_I32: case BRAZE_DTYPE_U32: return 32;
+  case BRAZE_DTYPE_I64: case BRAZE_DTYPE_U64: return 64;
+  default: return 0;
+  }
+}
+
+bool braze_dtype_is_unsigned(BrazeDType dtype) {
+  return dtype == BRAZE_DTYPE_U8 || dtype == BRAZE_DTYPE_U16 || dtype == BRAZE_DTYPE_U32 || dtype == BRAZE_DTYPE_U64;
+}
+
 size_t braze_dtype_size(BrazeDType dtype) {
   switch (dtype) {
   case BRAZE_DTYPE_F32: return 4;
@@ -36,7 +51,10 @@ size_t braze_dtype_size(BrazeDType dtype) {
   case BRAZE_DTYPE_I64: return 8;
   case BRAZE_DTYPE_I1: return 1;
   case BRAZE_DTYPE_F64: return 8;
-  case BRAZE_DTYPE_I8: return 1;
+  case BRAZE_DTYPE_I8: case BRAZE_DTYPE_U8: return 1;
+  case BRAZE_DTYPE_I16: case BRAZE_DTYPE_U16: return 2;
+  case BRAZE_DTYPE_U32: return 4;
+  case BRAZE_DTYPE_U64: return 8;
   }
   return 0;
 }
@@ -50,16 +68,26 @@ bool braze_dtype_from_mlir(MlirType e, BrazeDType *out) {
     *out = BRAZE_DTYPE_F16;
   else if (mlirTypeIsABF16(e))
     *out = BRAZE_DTYPE_BF16;
-  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 32)
-    *out = BRAZE_DTYPE_I32;
-  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 64)
-    *out = BRAZE_DTYPE_I64;
-  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 8)
-    *out = BRAZE_DTYPE_I8;
-  else if (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1)
-    *out = BRAZE_DTYPE_I1;
-  else
+  else if (!mlirTypeIsAInteger(e) || mlirIntegerTypeIsSigned(e))
     return false;
+  else if (mlirIntegerTypeIsUnsigned(e)) {
+    switch (mlirIntegerTypeGetWidth(e)) {
+    case 8: *out = BRAZE_DTYPE_U8; return true;
+    case 16: *out = BRAZE_DTYPE_U16; return true;
+    case 32: *out = BRAZE_DTYPE_U32; return true;
+    case 64: *out = BRAZE_DTYPE_U64; return true;
+    default: return false;
+    }
+  } else {
+    switch (mlirIntegerTypeGetWidth(e)) {
+    case 1: *out = BRAZE_DTYPE_I1; return true;
+    case 8: *out = BRAZE_DTYPE_I8; return true;
+    case 16: *out = BRAZE_DTYPE_I16; return true;
+    case 32: *out = BRAZE_DTYPE_I32; return true;
+    case 64: *out = BRAZE_DTYPE_I64; return true;
+    default: return false;
+    }
+  }
   return true;
 }
 
@@ -96,6 +124,17 @@ static double wrap_signed(double v, int bits) {
   return t + 0.0; /* turn -0 into +0 */
 }
 
+/* Truncate toward zero, then wrap into [0, 2^bits). */
+static double wrap_unsigned(double v, int bits) {
+  if (isnan(v) || isinf(v))
+    return 0.0;
+  double modulus = ldexp(1.0, bits);
+  double t = fmod(trunc(v), modulus);
+  if (t < 0)
+    t += modulus; /* may round up to 2^bits for 64 bits */
+  return t >= modulus ? nextafter(modulus, 0.0) : t + 0.0;
+}
+
 double braze_dtype_round(double v, BrazeDType dtype) {
   switch (dtype) {
   case BRAZE_DTYPE_F32: return (double)(float)v;
@@ -106,6 +145,11 @@ double braze_dtype_round(double v, BrazeDType dtype) {
   case BRAZE_DTYPE_I1: return fabs(wrap_signed(v, 1)); /* 0 or 1 (two's complement -1) */
   case BRAZE_DTYPE_F64: return v;
   case BRAZE_DTYPE_I8: return wrap_signed(v, 8);
+  case BRAZE_DTYPE_I16: return wrap_signed(v, 16);
+  case BRAZE_DTYPE_U8: return wrap_unsigned(v, 8);
+  case BRAZE_DTYPE_U16: return wrap_unsigned(v, 16);
+  case BRAZE_DTYPE_U32: return wrap_unsigned(v, 32);
+  case BRAZE_DTYPE_U64: return wrap_unsigned(v, 64);
   }
   return v;
 }
@@ -234,6 +278,17 @@ void braze_tensor_type_str(const BrazeHostTensor *t, char *buf, size_t size) {
     snprintf(buf + used, size - used, "%s", braze_dtype_str(t->dtype));
 }
 
+/* i16 and the unsigned types: the wrapped value's low bytes (little-endian host). */
+static void pack_int(double v, BrazeDType dtype, unsigned char *out) {
+  if (dtype == BRAZE_DTYPE_U64 && v >= 0x1p64) { /* a ui64 above 2^64 - 2^11 unpacked as 2^64 */
+    memset(out, 0xFF, 8);
+    return;
+  }
+  double r = braze_dtype_round(v, dtype);
+  uint64_t bits = braze_dtype_is_unsigned(dtype) ? (uint64_t)r : (uint64_t)(int64_t)r;
+  memcpy(out, &bits, braze_dtype_size(dtype));
+}
+
 void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
   int64_t n = braze_tensor_numel(t);
   unsigned char *out = raw;
@@ -254,6 +309,11 @@ void braze_tensor_pack(const BrazeHostTensor *t, void *raw) {
     case BRAZE_DTYPE_I1: out[i] = v != 0.0; break;
     case BRAZE_DTYPE_F64: memcpy(out + 8 * i, &v, 8); break;
     case BRAZE_DTYPE_I8: { int8_t x = (int8_t)braze_dtype_round(v, BRAZE_DTYPE_I8); memcpy(out + i, &x, 1); break; }
+    case BRAZE_DTYPE_I16:
+    case BRAZE_DTYPE_U8:
+    case BRAZE_DTYPE_U16:
+    case BRAZE_DTYPE_U32:
+    case BRAZE_DTYPE_U64: pack_int(v, t->dtype, out + braze_dtype_size(t->dtype) * (size_t)i); break;
     }
   }
 }
@@ -272,6 +332,11 @@ void braze_tensor_unpack(BrazeHostTensor *t, const void *raw) {
     case BRAZE_DTYPE_I1: v = in[i] != 0; break;
     case BRAZE_DTYPE_F64: memcpy(&v, in + 8 * i, 8); break;
     case BRAZE_DTYPE_I8: { int8_t x; memcpy(&x, in + i, 1); v = x; break; }
+    case BRAZE_DTYPE_I16: { int16_t x; memcpy(&x, in + 2 * i, 2); v = x; break; }
+    case BRAZE_DTYPE_U8: { uint8_t x; memcpy(&x, in + i, 1); v = x; break; }
+    case BRAZE_DTYPE_U16: { uint16_t x; memcpy(&x, in + 2 * i, 2); v = x; break; }
+    case BRAZE_DTYPE_U32: { uint32_t x; memcpy(&x, in + 4 * i, 4); v = x; break; }
+    case BRAZE_DTYPE_U64: { uint64_t x; memcpy(&x, in + 8 * i, 8); v = (double)x; break; }
     }
     t->data[i] = v;
   }

@@ -18,7 +18,10 @@
 _Static_assert(BRAZE_RT_F32 == (int)BRAZE_DTYPE_F32 && BRAZE_RT_F16 == (int)BRAZE_DTYPE_F16 &&
                    BRAZE_RT_BF16 == (int)BRAZE_DTYPE_BF16 && BRAZE_RT_I32 == (int)BRAZE_DTYPE_I32 &&
                    BRAZE_RT_I64 == (int)BRAZE_DTYPE_I64 && BRAZE_RT_I1 == (int)BRAZE_DTYPE_I1 &&
-                   BRAZE_RT_F64 == (int)BRAZE_DTYPE_F64 && BRAZE_RT_I8 == (int)BRAZE_DTYPE_I8,
+                   BRAZE_RT_F64 == (int)BRAZE_DTYPE_F64 && BRAZE_RT_I8 == (int)BRAZE_DTYPE_I8 &&
+                   BRAZE_RT_U8 == (int)BRAZE_DTYPE_U8 && BRAZE_RT_I16 == (int)BRAZE_DTYPE_I16 &&
+                   BRAZE_RT_U16 == (int)BRAZE_DTYPE_U16 && BRAZE_RT_U32 == (int)BRAZE_DTYPE_U32 &&
+                   BRAZE_RT_U64 == (int)BRAZE_DTYPE_U64,
                "ABI dtype codes must match support/tensor.h");
 
 static MlirBlock module_body(MlirOperation module) {
@@ -54,6 +57,20 @@ static bool is_c_identifier(MlirStringRef s) {
   return true;
 }
 
+static int dtype_code(MlirType t);
+
+/* The graph-level element types of a function with results (arguments then results):
+ * graph-to-loops stores unsigned tensors as signless ones, so the ABI reads their
+ * signedness here, before the pipeline. */
+static void capture_declared(MlirType type, BrazeEntrySig *sig) {
+  intptr_t nargs = mlirFunctionTypeGetNumInputs(type), nres = mlirFunctionTypeGetNumResults(type);
+  sig->declared = calloc((size_t)(nargs + nres + 1), sizeof *sig->declared);
+  for (intptr_t i = 0; i < nargs + nres; ++i) {
+    MlirType t = i < nargs ? mlirFunctionTypeGetInput(type, i) : mlirFunctionTypeGetResult(type, i - nargs);
+    sig->declared[i] = mlirTypeIsAShaped(t) ? dtype_code(mlirShapedTypeGetElementType(t)) : -1;
+  }
+}
+
 /* Inputs/outputs of one entry; false (with an error emitted) when unusable. */
 static bool capture_one(MlirOperation func, BrazeEntrySig *sig) {
   MlirLocation loc = mlirOperationGetLocation(func);
@@ -87,6 +104,8 @@ static bool capture_one(MlirOperation func, BrazeEntrySig *sig) {
     }
   }
   sig->name = strndup(name.data, name.length);
+  if (nres > 0)
+    capture_declared(type, sig);
   sig->num_inputs = (int)num_inputs;
   sig->num_outputs = (int)(nres ? nres : nargs - num_inputs);
   sig->loc = loc;
@@ -123,28 +142,39 @@ static int dtype_code(MlirType t) {
     return BRAZE_RT_F16;
   if (mlirTypeIsABF16(t))
     return BRAZE_RT_BF16;
-  if (mlirTypeIsAInteger(t) && !mlirIntegerTypeIsUnsigned(t)) {
-    switch (mlirIntegerTypeGetWidth(t)) {
-    case 32:
-      return BRAZE_RT_I32;
-    case 64:
-      return BRAZE_RT_I64;
-    case 8:
-      return BRAZE_RT_I8;
-    case 1:
-      return BRAZE_RT_I1;
-    }
+  if (!mlirTypeIsAInteger(t) || mlirIntegerTypeIsSigned(t))
+    return -1;
+  bool u = mlirIntegerTypeIsUnsigned(t);
+  switch (mlirIntegerTypeGetWidth(t)) {
+  case 1: return u ? -1 : BRAZE_RT_I1;
+  case 8: return u ? BRAZE_RT_U8 : BRAZE_RT_I8;
+  case 16: return u ? BRAZE_RT_U16 : BRAZE_RT_I16;
+  case 32: return u ? BRAZE_RT_U32 : BRAZE_RT_I32;
+  case 64: return u ? BRAZE_RT_U64 : BRAZE_RT_I64;
   }
   return -1;
 }
 
+/* The unsigned code of the same width as signless code `code`, when the graph level
+ * declared it unsigned; else `code`. */
+static int with_declared_sign(int code, int declared) {
+  bool unsigned_declared = declared == BRAZE_RT_U8 || declared == BRAZE_RT_U16 || declared == BRAZE_RT_U32 ||
+                           declared == BRAZE_RT_U64;
+  if (unsigned_declared && braze_rt_dtype_size(code) == braze_rt_dtype_size(declared) && code != BRAZE_RT_F16 &&
+      code != BRAZE_RT_BF16 && code != BRAZE_RT_F32 && code != BRAZE_RT_F64 && code != BRAZE_RT_I1)
+    return declared;
+  return code;
+}
+
 /* A static, identity-layout, default-memory-space memref of a supported dtype. */
-static bool read_memref_arg(MlirType t, BrazeArgInfo *arg) {
+static bool read_memref_arg(MlirType t, int declared, BrazeArgInfo *arg) {
   if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || !mlirAttributeIsNull(mlirMemRefTypeGetMemorySpace(t)))
     return false;
   if (!mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t)))
     return false;
   int code = dtype_code(mlirShapedTypeGetElementType(t));
+  if (code >= 0)
+    code = with_declared_sign(code, declared);
   intptr_t rank = mlirShapedTypeGetRank(t);
   if (code < 0 || rank > BRAZE_ABI_MAX_RANK)
     return false;
@@ -212,10 +242,10 @@ static bool finalize_one(MlirOperation module, BrazeEntrySig *sig) {
   free(sig->args);
   sig->args = calloc(n ? (size_t)n : 1, sizeof *sig->args);
   for (intptr_t i = 0; i < n; ++i) {
-    if (!read_memref_arg(mlirFunctionTypeGetInput(type, i), &sig->args[i])) {
+    if (!read_memref_arg(mlirFunctionTypeGetInput(type, i), sig->declared ? sig->declared[i] : -1, &sig->args[i])) {
       braze_emit_error(loc,
                        "entry '%s' argument %lld: the C ABI needs a static memref of f32, f64, f16, bf16, "
-                       "i8, i32, i64 or i1 with the identity layout",
+                       "i8, i16, i32, i64, ui8, ui16, ui32, ui64 or i1 with the identity layout",
                        sig->name, (long long)i);
       return false;
     }
@@ -234,6 +264,7 @@ void braze_entries_free(BrazeEntrySet *set) {
   for (size_t i = 0; i < set->count; ++i) {
     free(set->items[i].name);
     free(set->items[i].args);
+    free(set->items[i].declared);
   }
   free(set->items);
   set->items = NULL;

@@ -25,6 +25,10 @@ typedef struct {
   char *name;
   int num_inputs, num_outputs;
   BrazeArgInfo *args; /* inputs then outputs; filled by braze_entries_finalize */
+  /* The graph-level dtype code of each input then output (-1: none), or NULL for an
+   * entry captured in destination-passing form: an unsigned one names the ABI dtype
+   * of the signless memref the pipeline leaves (docs/decisions/0010). */
+  int *declared;
   /* Scratch bytes the entry needs: 0, or its last argument is a memref<Nxi8> after
    * the outputs (attribute braze.workspace_bytes = N) that the ABI supplies. */
   int64_t workspace_bytes;

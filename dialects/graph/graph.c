@@ -119,10 +119,20 @@ const char *braze_dtype_name(MlirType e) {
   if (mlirTypeIsAF16(e)) return "f16";
   if (mlirTypeIsABF16(e)) return "bf16";
   if (mlirTypeIsAF64(e)) return "f64";
-  if (mlirTypeIsAInteger(e)) {
+  if (mlirTypeIsAInteger(e) && mlirIntegerTypeIsUnsigned(e)) {
+    switch (mlirIntegerTypeGetWidth(e)) {
+    case 8: return "ui8";
+    case 16: return "ui16";
+    case 32: return "ui32";
+    case 64: return "ui64";
+    default: return NULL;
+    }
+  }
+  if (mlirTypeIsAInteger(e) && mlirIntegerTypeIsSignless(e)) {
     switch (mlirIntegerTypeGetWidth(e)) {
     case 1: return "i1";
     case 8: return "i8";
+    case 16: return "i16";
     case 32: return "i32";
     case 64: return "i64";
     default: return NULL;

@@ -46,7 +46,8 @@ intptr_t braze_rank(MlirType t);
 intptr_t braze_shape(MlirType t, int64_t *dims);
 int64_t braze_num_elements(MlirType t);
 MlirType braze_element_type(MlirType t);
-/* "f32", "f64", "f16", "bf16", "i8", "i32", "i64", "i1", or NULL for an unsupported type. */
+/* "f32", "f64", "f16", "bf16", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "i1",
+ * or NULL for an unsupported type. */
 const char *braze_dtype_name(MlirType element);
 
 /* numpy broadcasting of two shapes into `out`; false when incompatible. */

@@ -132,10 +132,11 @@ bool gv_is_i1(MlirType elt) {
 static bool is_supported_element(MlirType elt) {
   if (gv_is_float(elt))
     return true;
-  if (!mlirTypeIsAInteger(elt) || !mlirIntegerTypeIsSignless(elt))
+  if (!mlirTypeIsAInteger(elt) || mlirIntegerTypeIsSigned(elt))
     return false;
   unsigned width = mlirIntegerTypeGetWidth(elt);
-  return width == 1 || width == 8 || width == 32 || width == 64;
+  bool is_unsigned = mlirIntegerTypeIsUnsigned(elt); /* ui8..ui64: decision 0010 */
+  return (width == 1 && !is_unsigned) || width == 8 || width == 16 || width == 32 || width == 64;
 }
 
 bool gv_dims_equal(const int64_t *a, intptr_t rank_a, const int64_t *b, intptr_t rank_b) {
@@ -203,7 +204,8 @@ static bool load_tensor(const GvOp *v, MlirType type, const char *what, GvTensor
   t->elt = mlirShapedTypeGetElementType(type);
   t->rank = mlirShapedTypeGetRank(type);
   if (!is_supported_element(t->elt))
-    return gv_fail(v, "%s has element type %s; expected one of f32, f64, f16, bf16, i8, i32, i64, i1", what,
+    return gv_fail(v, "%s has element type %s; expected one of f32, f64, f16, bf16, i8, i16, i32, i64, "
+                   "ui8, ui16, ui32, ui64, i1", what,
                    gv_type(t->elt).s);
   if (t->rank > BRAZE_MAX_RANK)
     return gv_fail(v, "%s has rank %lld; braze supports rank <= %d", what, (long long)t->rank,

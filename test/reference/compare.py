@@ -9,7 +9,10 @@ expression over the argument names (float64 arithmetic; a tuple for several resu
     // NUMPY @f: np.maximum(a, b) + 1
     // INPUTS @f: uniform 0.1 3      (optional: float inputs uniform in [lo, hi];
     //                                 default standard normal)
-    // INPUTS @f: nonzero            (optional: integer inputs in [-8, 8] without 0)
+    // INPUTS @f: nonzero            (optional: integer inputs in [-8, 8] without 0;
+    //                                 unsigned ones in [1, 16])
+    // INPUTS @f: full               (optional: unsigned inputs over their whole range;
+    //                                 ui64 at multiples of 2^11, exact in double)
     // TOLERANCE @f: RTOL ATOL       (optional: instead of the per-dtype bounds;
     //                                 "0 0" demands bit-exact floats)
 
@@ -33,7 +36,11 @@ np.seterr(all="ignore")  # inf/NaN cases are intended
 # (rtol, atol) per result dtype: a few ulps of the element type (each op rounds its
 # result to the element type, numpy keeps float64 throughout).
 TOLERANCE = {"f32": (2e-5, 1e-6), "f16": (4e-3, 1e-3), "bf16": (3e-2, 1e-2)}
-NPY_DTYPE = {"f32": "<f4", "f16": "<f2", "bf16": "<u2", "i32": "<i4", "i64": "<i8", "i1": "|b1"}
+NPY_DTYPE = {"f32": "<f4", "f16": "<f2", "bf16": "<u2", "i32": "<i4", "i64": "<i8", "i1": "|b1",
+             "i16": "<i2", "ui8": "|u1", "ui16": "<u2", "ui32": "<u4", "ui64": "<u8"}
+# Unsigned (and i16) inputs keep their numpy dtype: the NUMPY expressions compute in
+# it (numpy's uint arithmetic wraps like braze's), exact for ui64 above 2^63 too.
+NP_INT = {"i16": np.int16, "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64}
 
 
 def parse_tensor_type(text):
@@ -83,6 +90,20 @@ def make_input(rng, dtype, shape, how):
             v = np.where(v == 0, 3, v)
         v = np.asarray(v, dtype=np.int32 if dtype == "i32" else np.int64)
         return v, v.astype(np.int64)
+    if dtype in NP_INT:
+        t = NP_INT[dtype]
+        if dtype == "ui64" and how == "full":
+            v = (np.uint64(1) << np.uint64(63)) + rng.integers(0, 1 << 52, size=shape).astype(np.uint64) * np.uint64(2048)
+        elif how == "full":
+            v = rng.integers(0, np.iinfo(t).max, size=shape, endpoint=True)
+        elif dtype == "i16":
+            v = rng.integers(-8, 9, size=shape)
+            if how == "nonzero":
+                v = np.where(v == 0, 3, v)
+        else:
+            v = rng.integers(0 if how != "nonzero" else 1, 17, size=shape)
+        v = np.asarray(v).astype(t)
+        return v, v
     if how.startswith("uniform"):
         lo, hi = (float(x) for x in how.split()[1:3])
         v = rng.uniform(lo, hi, size=shape)
@@ -101,6 +122,8 @@ def load_output(path, dtype):
         raise AssertionError("%s: dtype %s, expected %s" % (path, arr.dtype.str, NPY_DTYPE[dtype]))
     if dtype == "bf16":
         return bf16_values(arr)
+    if dtype in NP_INT:
+        return arr
     return arr.astype(np.float64) if dtype in TOLERANCE else arr.astype(np.int64)
 
 
@@ -170,6 +193,12 @@ def compare(name, got, want, dtype, tolerance):
     want = np.asarray(want)
     if got.shape != want.shape:
         raise AssertionError("@%s: shape %s, numpy says %s" % (name, got.shape, want.shape))
+    if dtype in NP_INT:  # exact, in the result's own dtype (ui64 above 2^63 included)
+        bad = got != want.astype(got.dtype)
+        if bad.any():
+            i = tuple(np.argwhere(bad)[0])
+            raise AssertionError("@%s: at %s got %s, numpy says %s" % (name, i, got[i], want[i]))
+        return 0.0
     if dtype not in TOLERANCE:
         bad = got != want.astype(np.int64)
         if bad.any():

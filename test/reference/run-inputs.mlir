@@ -16,7 +16,7 @@
 // RUN: not braze run %s --inputs %t/a.npy 2>&1 | FileCheck %s --check-prefix=COUNT
 // RUN: not braze run %s --inputs %t/a.npy,%t/missing.npy 2>&1 | FileCheck %s --check-prefix=NONPY
 // Wrong shape, wrong dtype (for the signature and for braze), fortran order, truncated, not .npy.
-// RUN: %python -c "import numpy as np; np.save('%t/shape.npy', np.zeros((3, 2), np.float32)); np.save('%t/i32.npy', np.zeros((2, 3), np.int32)); np.save('%t/i16.npy', np.zeros((2, 3), np.int16)); np.save('%t/fortran.npy', np.asfortranarray(np.zeros((2, 3), np.float32))); np.save('%t/big.npy', np.zeros((2, 3), '>f4'))"
+// RUN: %python -c "import numpy as np; np.save('%t/shape.npy', np.zeros((3, 2), np.float32)); np.save('%t/i32.npy', np.zeros((2, 3), np.int32)); np.save('%t/i16.npy', np.zeros((2, 3), np.uint16).view('>u2')); np.save('%t/fortran.npy', np.asfortranarray(np.zeros((2, 3), np.float32))); np.save('%t/big.npy', np.zeros((2, 3), '>f4'))"
 // RUN: %python -c "d = open('%t/a.npy', 'rb').read(); open('%t/trunc.npy', 'wb').write(d[:-5]); open('%t/long.npy', 'wb').write(d + b'xx'); open('%t/text.npy', 'w').write('hello')"
 // RUN: not braze run %s --inputs %t/shape.npy,%t/b.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not braze run %s --inputs %t/i32.npy,%t/b.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
@@ -53,7 +53,7 @@
 // NONPY: braze run: {{.*}}missing.npy: cannot read file: No such file or directory
 // SHAPE: braze run: {{.*}}shape.npy: input 0 is tensor<3x2xf32>, the function expects tensor<2x3xf32>
 // DTYPE: braze run: {{.*}}i32.npy: input 0 is tensor<2x3xi32>, the function expects tensor<2x3xf32>
-// I16: braze run: {{.*}}i16.npy: unsupported .npy dtype '<i2' (expected one of '<f4' '<f8' '<f2' '<u2' (bf16 bits) '<i4' '<i8' '|i1' '|b1', little-endian)
+// I16: braze run: {{.*}}i16.npy: unsupported .npy dtype '>u2' (expected one of '<f4' '<f8' '<f2' '<u2' (bf16 bits) '<i4' '<i8' '|i1' '<i2' '|u1' '<u4' '<u8' '|b1', little-endian)
 // BIG: unsupported .npy dtype '>f4'
 // FORTRAN: braze run: {{.*}}fortran.npy: fortran-order .npy arrays are not supported
 // TRUNC: braze run: {{.*}}trunc.npy: truncated .npy data: expected 24 bytes for the shape in the header, found 19

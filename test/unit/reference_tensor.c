@@ -177,7 +177,7 @@ static void npy_refusals(void) {
   expect_refusal("hello", 5, "bad.npy: not a .npy file (bad magic)");
   expect_refusal("\x93NUMPY\x01\x00\x7f\x00{}", 12, "truncated .npy file (incomplete header)");
   expect_refusal("\x93NUMPY\x09\x00\x02\x00{}", 12, "unsupported .npy format version 9.0");
-  refuse_with_header("{'descr': '<i2', 'fortran_order': False, 'shape': (1,), }", 2, "unsupported .npy dtype '<i2'");
+  refuse_with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", 8, "unsupported .npy dtype '<c8'");
   refuse_with_header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", 4, "unsupported .npy dtype '>f4'");
   refuse_with_header("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", 4,
                      "fortran-order .npy arrays are not supported");

@@ -105,7 +105,11 @@ static void tensor_helpers(void) {
   CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 64)), "i64");
   CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 8)), "i8");
   CHECK_STR(braze_dtype_name(mlirF64TypeGet(ctx)), "f64");
-  CHECK(braze_dtype_name(mlirIntegerTypeGet(ctx, 16)) == NULL);
+  CHECK_STR(braze_dtype_name(mlirIntegerTypeGet(ctx, 16)), "i16");
+  CHECK_STR(braze_dtype_name(mlirIntegerTypeUnsignedGet(ctx, 8)), "ui8");
+  CHECK_STR(braze_dtype_name(mlirIntegerTypeUnsignedGet(ctx, 64)), "ui64");
+  CHECK(braze_dtype_name(mlirIntegerTypeGet(ctx, 4)) == NULL);
+  CHECK(braze_dtype_name(mlirIntegerTypeSignedGet(ctx, 16)) == NULL);
 }
 
 int main(void) {

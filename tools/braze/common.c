@@ -201,7 +201,8 @@ static bool init_for_arg(const char *cmd, MlirOperation func, size_t i, BrazeHos
     return true;
   MlirStringRef name = braze_cli_func_name(func);
   fprintf(stderr,
-          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f64, f16, bf16, i8, i32, i64 or i1 (rank <= %d)\n",
+          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64 "
+          "or i1 (rank <= %d)\n",
           cmd, i, (int)name.length, name.data, BRAZE_TENSOR_MAX_RANK);
   return false;
 }
@@ -221,8 +222,13 @@ static double random_value(uint64_t *state, BrazeDType dtype) {
   switch (dtype) {
   case BRAZE_DTYPE_I1: return u1 < 0.5;
   case BRAZE_DTYPE_I8:
+  case BRAZE_DTYPE_I16:
   case BRAZE_DTYPE_I32:
   case BRAZE_DTYPE_I64: return floor(u1 * 17.0) - 8.0;
+  case BRAZE_DTYPE_U8:
+  case BRAZE_DTYPE_U16:
+  case BRAZE_DTYPE_U32:
+  case BRAZE_DTYPE_U64: return floor(u1 * 16.0) + 1.0; /* 1..16: non-zero divisors */
   default: {
     double u2 = uniform01(state);
     return braze_dtype_round(sqrt(-2.0 * log(1.0 - u1)) * cos(two_pi * u2), dtype);
@@ -293,7 +299,7 @@ static bool read_input(const char *cmd, MlirOperation func, size_t i, const char
   if (!init_for_arg(cmd, func, i, &want))
     return false;
   BrazeStr error = {0};
-  bool ok = braze_npy_read(path, out, &error);
+  bool ok = braze_npy_read_as(path, want.dtype == BRAZE_DTYPE_U16 ? BRAZE_DTYPE_U16 : BRAZE_DTYPE_BF16, out, &error);
   if (!ok)
     fprintf(stderr, "braze %s: %s\n", cmd, braze_str_cstr(&error));
   else if (!(ok = check_input(cmd, path, i, out, &want)))

@@ -1,4 +1,5 @@
-// Rules every graph op shares: ranked static tensors of f32 f16 bf16 i32 i64 i1,
+// Rules every graph op shares: ranked static tensors of f32 f64 f16 bf16 i8 i16 i32
+// i64 ui8 ui16 ui32 ui64 i1 (decision 0010; valid-types.mlir has the accepted ones),
 // rank <= 8, and float-only ops refuse integer and i1 tensors.
 // RUN: braze-opt %s --split-input-file --verify-diagnostics
 
@@ -27,18 +28,26 @@ func.func @dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
 
 // -----
 
-func.func @i16(%x: tensor<4xi16>) -> tensor<4xi16> {
-  // expected-error @+1 {{'graph.neg' op operand #0 has element type i16; expected one of f32, f64, f16, bf16, i8, i32, i64, i1}}
-  %0 = "graph.neg"(%x) : (tensor<4xi16>) -> tensor<4xi16>
-  return %0 : tensor<4xi16>
+func.func @i4(%x: tensor<4xi4>) -> tensor<4xi4> {
+  // expected-error @+1 {{'graph.neg' op operand #0 has element type i4; expected one of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64, i1}}
+  %0 = "graph.neg"(%x) : (tensor<4xi4>) -> tensor<4xi4>
+  return %0 : tensor<4xi4>
 }
 
 // -----
 
-func.func @ui8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
-  // expected-error @+1 {{'graph.add' op operand #0 has element type ui8; expected one of f32, f64, f16, bf16, i8, i32, i64, i1}}
-  %0 = "graph.add"(%x, %y) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
-  return %0 : tensor<4xui8>
+func.func @ui1(%x: tensor<4xui1>, %y: tensor<4xui1>) -> tensor<4xui1> {
+  // expected-error @+1 {{'graph.add' op operand #0 has element type ui1; expected one of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64, i1}}
+  %0 = "graph.add"(%x, %y) : (tensor<4xui1>, tensor<4xui1>) -> tensor<4xui1>
+  return %0 : tensor<4xui1>
+}
+
+// -----
+
+func.func @ui128(%x: tensor<4xui128>) -> tensor<4xui128> {
+  // expected-error @+1 {{'graph.abs' op operand #0 has element type ui128; expected one of}}
+  %0 = "graph.abs"(%x) : (tensor<4xui128>) -> tensor<4xui128>
+  return %0 : tensor<4xui128>
 }
 
 // -----
@@ -51,10 +60,10 @@ func.func @signed(%x: tensor<4xsi32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @result_type(%x: tensor<4xf32>) -> tensor<4xui8> {
-  // expected-error @+1 {{'graph.cast' op result has element type ui8; expected one of}}
-  %0 = "graph.cast"(%x) : (tensor<4xf32>) -> tensor<4xui8>
-  return %0 : tensor<4xui8>
+func.func @result_type(%x: tensor<4xf32>) -> tensor<4xui2> {
+  // expected-error @+1 {{'graph.cast' op result has element type ui2; expected one of}}
+  %0 = "graph.cast"(%x) : (tensor<4xf32>) -> tensor<4xui2>
+  return %0 : tensor<4xui2>
 }
 
 // -----
@@ -145,4 +154,22 @@ func.func @too_many_elements(%x: tensor<4294967296x4294967296xf32>) -> tensor<42
   // expected-error @+1 {{'graph.neg' op operand #0 has more elements than a 64-bit integer can count}}
   %0 = "graph.neg"(%x) : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
   return %0 : tensor<4294967296x4294967296xf32>
+}
+
+// -----
+
+// Unsigned tensors are integers: float-only ops refuse them.
+func.func @float_only_unsigned(%x: tensor<4xui32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'graph.exp' op operand #0 has element type ui32; expected a float type (f32, f64, f16, bf16)}}
+  %0 = "graph.exp"(%x) : (tensor<4xui32>) -> tensor<4xui32>
+  return %0 : tensor<4xui32>
+}
+
+// -----
+
+// Signedness is part of the element type: ui8 and i8 do not mix without a cast.
+func.func @mixed_sign(%x: tensor<4xui8>, %y: tensor<4xi8>) -> tensor<4xui8> {
+  // expected-error @+1 {{'graph.add' op rhs element type i8 must equal the lhs element type ui8}}
+  %0 = "graph.add"(%x, %y) : (tensor<4xui8>, tensor<4xi8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
 }

@@ -350,8 +350,44 @@ def bad_broadcast():
     return model([node("Add", ["a", "b"], ["y"], name="add_bad")], [vi("a", [2, 3]), vi("b", [4])], [vi("y", [2, 3])])
 
 
-def int16_input():
-    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.INT16)], [vi("y", [4], TP.INT16)])
+def bitshift_signed():
+    return model([node("BitShift", ["x", "x"], ["y"], name="shl_i32", direction="LEFT")],
+                 [vi("x", [4], TP.INT32)], [vi("y", [4], TP.INT32)], check=False)
+
+
+def complex_input():
+    return model([node("Relu", ["x"], ["y"], name="r")], [vi("x", [4], TP.COMPLEX64)], [vi("y", [4], TP.COMPLEX64)],
+                 check=False)
+
+
+def unsigned_model():
+    """UINT8/UINT16/UINT64/INT16 end to end: unsigned inputs and initializers (raw_data,
+    typed int32_data for UINT16, typed uint64_data for UINT64 above 2^63), wrapping
+    Add/Sub, unsigned Div and Mod, Max/Less against 2^63 + 2^11, Cast UINT8 -> FLOAT,
+    FLOAT -> UINT8 (fptoui), INT16 -> UINT16 (wraps) and UINT64 -> DOUBLE."""
+    U8, U16, U64, I16 = TP.UINT8, TP.UINT16, TP.UINT64, TP.INT16
+    k16 = h.make_tensor("k16", U16, [4], [65535, 0, 1000, 1], raw=False)
+    big = h.make_tensor("big", U64, [4], [2**63 + 2048, 1, 2**64 - 2048, 3], raw=False)
+    nodes = [node("Add", ["x", "k"], ["a"], name="add_wrap"),
+             node("Div", ["a", "y"], ["d"], name="div_u8"),
+             node("Mod", ["a", "y"], ["m"], name="mod_u8"),
+             node("Sub", ["w", "k16"], ["ws"], name="sub_u16"),
+             node("Max", ["u", "big"], ["um"], name="max_u64"),
+             node("Less", ["u", "big"], ["lt"], name="less_u64"),
+             node("Cast", ["a"], ["af"], name="u8_to_float", to=F),
+             node("Abs", ["f"], ["fa"], name="abs"),
+             node("Mul", ["fa", "ten"], ["f10"], name="scale"),
+             node("Cast", ["f10"], ["fu"], name="float_to_u8", to=U8),
+             node("Sub", ["s", "s8"], ["sn"], name="sub_i16"),
+             node("Cast", ["sn"], ["su"], name="i16_to_u16", to=U16),
+             node("Cast", ["um"], ["ud"], name="u64_to_double", to=TP.DOUBLE)]
+    inits = [const("k", np.array([200, 100, 7, 1], np.uint8)), k16, big, const("ten", np.array(10.0, np.float32)),
+             const("s8", np.array(8, np.int16))]
+    return model(nodes, [vi("x", [3, 4], U8), vi("y", [4], U8), vi("w", [3, 4], U16), vi("u", [3, 4], U64),
+                         vi("f", [3, 4]), vi("s", [3, 4], I16)],
+                 [vi("d", [3, 4], U8), vi("m", [3, 4], U8), vi("ws", [3, 4], U16), vi("um", [3, 4], U64),
+                  vi("lt", [3, 4], TP.BOOL), vi("af", [3, 4]), vi("fu", [3, 4], U8), vi("su", [3, 4], U16),
+                  vi("ud", [3, 4], TP.DOUBLE)], inits)
 
 
 def int8_model():
@@ -367,6 +403,47 @@ def int8_model():
     inits = [const("k", np.array([60, -60, 3, 1], np.int8)), typed]
     return model(nodes, [vi("x", [3, 4], I8), vi("f", [3, 4])],
                  [vi("y", [3, 4], I8), vi("yf", [3, 4]), vi("fi", [3, 4], I8)], inits)
+
+
+def bitshift_model():
+    """BitShift LEFT on UINT8 (wrapping; shifts of 8 or more give 0) and RIGHT on
+    UINT64 of values above 2^63 and on UINT16."""
+    U8, U16, U64 = TP.UINT8, TP.UINT16, TP.UINT64
+    big = h.make_tensor("big", U64, [4], [2**64 - 2048, 2**63 + 2048, 3, 2**63], raw=False)
+    nodes = [node("BitShift", ["x", "y"], ["l"], name="shl_u8", direction="LEFT"),
+             node("BitShift", ["big", "s"], ["r"], name="shr_u64", direction="RIGHT"),
+             node("BitShift", ["w", "v"], ["r16"], name="shr_u16", direction="RIGHT")]
+    return model(nodes, [vi("x", [3, 4], U8), vi("y", [4], U8), vi("s", [3, 4], U64), vi("w", [3, 4], U16),
+                         vi("v", [3, 4], U16)],
+                 [vi("l", [3, 4], U8), vi("r", [3, 4], U64), vi("r16", [3, 4], U16)], [big])
+
+
+def unsigned_ops_model():
+    """Ops that take integers, on unsigned/INT16 tensors: Clip (UINT8 bounds above 127),
+    Equal/Greater, Where, Reshape/Transpose/Concat/Slice/Expand, ReduceMax/ReduceMin/
+    ReduceSum (UINT32 sums wrap), Neg and Abs of INT16, CastLike to UINT16."""
+    U8, U16, U32, I16 = TP.UINT8, TP.UINT16, TP.UINT32, TP.INT16
+    nodes = [node("Clip", ["x", "lo", "hi"], ["c"], name="clip_u8"),
+             node("Greater", ["x", "lo"], ["gt"], name="greater_u8"),
+             node("Equal", ["w", "w2"], ["eq"], name="equal_u16"),
+             node("Where", ["eq", "w", "w2"], ["wh"], name="where_u16"),
+             node("Reshape", ["u", "shape"], ["ur"], name="reshape_u32"),
+             node("Transpose", ["ur"], ["ut"], name="transpose_u32", perm=[1, 0]),
+             node("Concat", ["ut", "ut"], ["uc"], name="concat_u32", axis=0),
+             node("Slice", ["uc", "starts", "ends"], ["us"], name="slice_u32"),
+             node("ReduceMax", ["us"], ["rmax"], name="rmax_u32", axes=[1], keepdims=0),
+             node("ReduceMin", ["us"], ["rmin"], name="rmin_u32", axes=[1], keepdims=0),
+             node("ReduceSum", ["us", "axes"], ["rsum"], name="rsum_u32", keepdims=0),
+             node("Neg", ["s"], ["sn"], name="neg_i16"),
+             node("Abs", ["sn"], ["sa"], name="abs_i16"),
+             node("CastLike", ["sa", "w"], ["sw"], name="castlike_u16")]
+    inits = [const("lo", np.array(3, np.uint8)), const("hi", np.array(200, np.uint8)),
+             const("shape", np.array([4, 3], np.int64)), const("starts", np.array([1], np.int64)),
+             const("ends", np.array([5], np.int64)), const("axes", np.array([1], np.int64))]
+    return model(nodes, [vi("x", [3, 4], U8), vi("w", [3, 4], U16), vi("w2", [3, 4], U16), vi("u", [3, 4], U32),
+                         vi("s", [3, 4], I16)],
+                 [vi("c", [3, 4], U8), vi("gt", [3, 4], TP.BOOL), vi("wh", [3, 4], U16), vi("rmax", [4], U32),
+                  vi("rmin", [4], U32), vi("rsum", [4], U32), vi("sw", [3, 4], U16)], inits)
 
 
 def double_model():

@@ -19,7 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
 
 RTOL, ATOL = 1e-4, 1e-5
-NP_DTYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64, 3: np.int8}
+NP_DTYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64, 3: np.int8,
+             2: np.uint8, 4: np.uint16, 5: np.int16, 12: np.uint32, 13: np.uint64}
 # f64 outputs are compared this tightly: both sides compute in double.
 RTOL_F64, ATOL_F64 = 1e-12, 1e-12
 erf = np.vectorize(math.erf)
@@ -139,13 +140,40 @@ def pad(node, ins, a):
     return np.pad(ins[0], list(zip(p[:r], p[r:])), constant_values=value)
 
 
+def div(node, ins, a):
+    """ONNX Div: integers truncate toward zero (exact in their own dtype)."""
+    x, y = ins
+    if x.dtype.kind == "u":
+        return x // y
+    if x.dtype.kind == "i":
+        q = np.abs(x) // np.abs(y)
+        return np.where((x < 0) != (y < 0), -q, q).astype(x.dtype)
+    return x / y
+
+
+def mod(node, ins, a):
+    """ONNX Mod: fmod=0 takes the divisor's sign (numpy's mod), fmod=1 the dividend's."""
+    return np.fmod(ins[0], ins[1]) if a.get("fmod", 0) else np.mod(ins[0], ins[1])
+
+
+def bitshift(node, ins, a):
+    """ONNX BitShift on unsigned integers; shifts of the bit width or more give 0."""
+    x, y = ins
+    bits = x.dtype.itemsize * 8
+    shift = np.minimum(y, bits - 1).astype(x.dtype)
+    out = np.left_shift(x, shift) if a["direction"] == b"LEFT" else np.right_shift(x, shift)
+    return np.where(y < bits, out, 0).astype(x.dtype)
+
+
 def cast(node, ins, a):
     return ins[0].astype(NP_DTYPES[a["to"]])
 
 
 OPS = {
     "Add": lambda n, i, a: i[0] + i[1], "Sub": lambda n, i, a: i[0] - i[1],
-    "Mul": lambda n, i, a: i[0] * i[1], "Div": lambda n, i, a: i[0] / i[1],
+    "Mul": lambda n, i, a: i[0] * i[1], "Div": div, "Mod": mod, "BitShift": bitshift,
+    "Clip": lambda n, i, a: np.minimum(np.maximum(i[0], i[1]), i[2]),
+    "CastLike": lambda n, i, a: i[0].astype(i[1].dtype),
     "Pow": lambda n, i, a: np.power(i[0], i[1].astype(i[0].dtype)),
     "Neg": lambda n, i, a: -i[0], "Abs": lambda n, i, a: np.abs(i[0]), "Exp": lambda n, i, a: np.exp(i[0]),
     "Log": lambda n, i, a: np.log(i[0]), "Sqrt": lambda n, i, a: np.sqrt(i[0]),
@@ -200,7 +228,10 @@ def prepare(case, out):
         tt = vi.type.tensor_type
         shape = [d.dim_value for d in tt.shape.dim]
         dtype = NP_DTYPES[tt.elem_type]
-        value = rng.standard_normal(shape).astype(dtype) if dtype != np.bool_ else rng.random(shape) < 0.5
+        if dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int16):
+            value = rng.integers(1, 17, size=shape).astype(dtype)  # non-zero divisors
+        else:
+            value = rng.standard_normal(shape).astype(dtype) if dtype != np.bool_ else rng.random(shape) < 0.5
         feeds[vi.name] = value
         paths.append(os.path.join(out, f"in{i}.npy"))
         np.save(paths[-1], value)

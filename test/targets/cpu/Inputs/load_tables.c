@@ -16,6 +16,11 @@ static void fill(const BrazeArgInfo *a, void *buf) {
     case BRAZE_RT_I1: ((bool *)buf)[i] = i % 2 == 0; break;
     case BRAZE_RT_F64: ((double *)buf)[i] = (double)(i + 1); break;
     case BRAZE_RT_I8: ((int8_t *)buf)[i] = (int8_t)(100 + 10 * i); break;
+    case BRAZE_RT_U8: ((uint8_t *)buf)[i] = (uint8_t)(250 + i); break;
+    case BRAZE_RT_I16: ((int16_t *)buf)[i] = (int16_t)(32760 + i); break;
+    case BRAZE_RT_U16: ((uint16_t *)buf)[i] = (uint16_t)(65530 + i); break;
+    case BRAZE_RT_U32: ((uint32_t *)buf)[i] = UINT32_C(4294967290) + (uint32_t)i; break;
+    case BRAZE_RT_U64: ((uint64_t *)buf)[i] = (UINT64_C(1) << 63) + (uint64_t)i; break;
     default: ((uint16_t *)buf)[i] = (uint16_t)(0x3c00 + i); break; /* f16 1.0, 1.0009765625, ... */
     }
   }
@@ -29,6 +34,11 @@ static void print_value(const BrazeArgInfo *a, const void *buf, int64_t i) {
   case BRAZE_RT_I1: printf(" %d", ((const bool *)buf)[i]); break;
   case BRAZE_RT_F64: printf(" %.17g", ((const double *)buf)[i]); break;
   case BRAZE_RT_I8: printf(" %d", ((const int8_t *)buf)[i]); break;
+  case BRAZE_RT_U8: printf(" %u", ((const uint8_t *)buf)[i]); break;
+  case BRAZE_RT_I16: printf(" %d", ((const int16_t *)buf)[i]); break;
+  case BRAZE_RT_U16: printf(" %u", ((const uint16_t *)buf)[i]); break;
+  case BRAZE_RT_U32: printf(" %u", ((const uint32_t *)buf)[i]); break;
+  case BRAZE_RT_U64: printf(" %llu", (unsigned long long)((const uint64_t *)buf)[i]); break;
   default: printf(" 0x%04x", ((const uint16_t *)buf)[i]); break;
   }
 }
