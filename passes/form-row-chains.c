@@ -35,7 +35,8 @@
  *   disable              form no chains
  *   rows=N               rows per block (default 0: the largest divisor of the rows whose
  *                        intermediates fit max-scratch-bytes, keeping min-blocks blocks)
- *   max-scratch-bytes=N  per-block intermediates (default 2097152: a core's L2 on current x86 servers)
+ *   max-scratch-bytes=N  per-block intermediates (default 1048576: half a core's L2 on current x86
+ *                        servers; doubled up to 4x when packing would outweigh the savings)
  *   max-repack-bytes=N   largest BATCH/WHOLE operand of a tem kernel (default 1048576)
  *   min-blocks=N         parallel iterations to keep (default 8)
  *   target=NAME          kernel name prefix (default cpu)
@@ -212,10 +213,27 @@ static int64_t intermediate_bytes(const Chain *c) {
   return bytes;
 }
 
-/* Rows per block: a divisor of m whose intermediates fit the scratch, as large as
- * possible while keeping min-blocks parallel iterations; the packing it adds must stay
- * under a quarter of the traffic it saves (copies into cache are cheaper than a round
- * trip through memory, not free). */
+/* The largest divisor of m whose intermediates fit `budget` bytes while keeping
+ * min-blocks parallel iterations (else the largest that fits); 0 when none fits. */
+static int64_t rows_within(const Chain *c, int64_t budget, int64_t per_row, int64_t batches) {
+  int64_t m = c->rows.dims[c->rows.nr - 1], best = 0;
+  for (int64_t mc = m; mc >= 1; --mc) {
+    if (m % mc || mc * per_row > budget)
+      continue;
+    if (!best)
+      best = mc;
+    if (batches * (m / mc) >= c->o->min_blocks)
+      return mc;
+  }
+  return best;
+}
+
+/* Rows per block: the largest block whose intermediates fit max-scratch-bytes (keeping
+ * min-blocks parallel iterations), and whose extra packing stays under a quarter of
+ * the traffic it saves (copies into cache are cheaper than a round trip through
+ * memory, not free). When the packing is too much at that size (long rows: k and v of
+ * 2048 rows, packed again per block), the scratch budget doubles, up to 4x, before the
+ * chain is refused: larger blocks pack less often. */
 static const char *choose_rows(Chain *c) {
   int64_t m = c->rows.dims[c->rows.nr - 1], batches = 1, per_row = 0;
   for (int i = 0; i < c->rows.nr - 1; ++i)
@@ -226,22 +244,19 @@ static const char *choose_rows(Chain *c) {
     c->mc = c->o->rows;
     return m % c->mc ? "rows-not-a-divisor" : NULL;
   }
-  c->mc = 0;
-  for (int64_t mc = m; mc >= 1; --mc) {
-    if (m % mc || mc * per_row > c->o->max_scratch)
+  const char *why = "rows-exceed-scratch";
+  for (int64_t budget = c->o->max_scratch; budget <= 4 * c->o->max_scratch; budget *= 2) {
+    int64_t mc = rows_within(c, budget, per_row, batches);
+    if (!mc)
       continue;
-    if (!c->mc)
-      c->mc = mc; /* the largest that fits, if none keeps min-blocks */
-    if (batches * (m / mc) >= c->o->min_blocks) {
-      c->mc = mc;
-      break;
-    }
+    if (batches * (m / mc) < 2)
+      return "one-block";
+    c->mc = mc;
+    if (4 * repack_extra(c, mc) <= 2 * intermediate_bytes(c))
+      return NULL;
+    why = "repacking-exceeds-savings";
   }
-  if (c->mc == 0)
-    return "rows-exceed-scratch";
-  if (batches * (m / c->mc) < 2)
-    return "one-block";
-  return 4 * repack_extra(c, c->mc) > 2 * intermediate_bytes(c) ? "repacking-exceeds-savings" : NULL;
+  return why;
 }
 
 /* ---- building the chain kernel ---- */
@@ -671,7 +686,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   const BrazeOption *t = braze_option_find(opts, "target");
   o->target = strdup(t && t->value ? t->value : "cpu");
   if (!braze_option_int(opts, "rows", 0, &o->rows, error) ||
-      !braze_option_int(opts, "max-scratch-bytes", 2097152, &o->max_scratch, error) ||
+      !braze_option_int(opts, "max-scratch-bytes", 1048576, &o->max_scratch, error) ||
       !braze_option_int(opts, "max-repack-bytes", 1048576, &o->max_repack, error) ||
       !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) || o->rows < 0 || o->max_scratch < 1 ||
       o->min_blocks < 1) {
@@ -689,7 +704,8 @@ const BrazePassInfo braze_pass_form_row_chains = {
     .options_help = "  disable              form no chains\n"
                     "  rows=N               rows per block (default 0: the largest divisor of the rows whose\n"
                     "                       intermediates fit max-scratch-bytes, keeping min-blocks blocks)\n"
-                    "  max-scratch-bytes=N  per-block intermediates (default 2097152)\n"
+                    "  max-scratch-bytes=N  per-block intermediates (default 1048576; up to 4x when\n"
+                    "                       packing would outweigh the savings)\n"
                     "  max-repack-bytes=N   largest non-row operand of a matmul kernel, packed again per\n"
                     "                       block (default 1048576)\n"
                     "  min-blocks=N         parallel blocks to keep (default 8)\n"
