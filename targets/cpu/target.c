@@ -15,11 +15,12 @@
  * dialect. Order matters: scf-to-openmp wraps bodies in memref.alloca_scope, which
  * must be lowered (finalize-memref-to-llvm) before scf-to-cf (TOOLCHAIN.md).
  * expand-strided-metadata writes subview offsets as affine.apply: lower-affine again.
- * math-to-llvm takes what has an LLVM intrinsic; math-to-libm the rest (erf, ...). */
+ * math-to-llvm takes what has an LLVM intrinsic; math-to-libm the rest (erf, ...), before
+ * vector-to-llvm: on vectors it calls libm per lane through vector.extract/insert. */
 static const char lowering_pipeline[] =
     "convert-vector-to-scf,lower-affine,convert-scf-to-openmp,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,convert-scf-to-cf,convert-openmp-to-llvm,convert-vector-to-llvm,"
-    "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
+    "finalize-memref-to-llvm,convert-scf-to-cf,convert-openmp-to-llvm,convert-math-to-llvm,"
+    "convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 
 const char *braze_cpu_lowering_pipeline(void) { return lowering_pipeline; }
