@@ -25,7 +25,10 @@ DEBS := build-essential binutils cmake python3 \
         libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libomp-22-dev clang-22 \
         protobuf-c-compiler libprotobuf-c-dev libopenblas-dev python3-numpy python3-onnx \
         libjansson-dev
-BENCH_DEBS := python3-torch python3-matplotlib nodejs npm graphviz
+BENCH_DEBS := python3-torch python3-matplotlib graphviz
+# Node.js and npm (ONNX Runtime's node package) from Debian only where no `npm` is on
+# PATH: a machine with NodeSource's nodejs (which bundles npm) conflicts with Debian's npm.
+BENCH_NODE_DEBS := nodejs npm
 # make docs: Graphviz's dot renders the fusion graph picture (not needed by make check).
 DOCS_DEBS := graphviz
 
@@ -42,7 +45,7 @@ deps:
 	fi
 
 bench-deps: deps
-	@missing=$$(for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	@missing=$$(for p in $(BENCH_DEBS) $$(command -v npm >/dev/null || echo $(BENCH_NODE_DEBS)); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
