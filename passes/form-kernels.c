@@ -157,29 +157,6 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
 /* ---- which functions are graph functions ---- */
 
 
-typedef struct {
-  MlirStringRef name;
-  bool found;
-} CallSearch;
-
-static MlirWalkResult find_call(MlirOperation op, void *user) {
-  CallSearch *s = user;
-  if (!braze_op_is(op, "func.call"))
-    return MlirWalkResultAdvance;
-  MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
-  if (!mlirAttributeIsNull(callee) && mlirAttributeIsAFlatSymbolRef(callee) &&
-      mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(callee), s->name)) {
-    s->found = true;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultAdvance;
-}
-
-static bool is_called(MlirOperation module, MlirStringRef name) {
-  CallSearch s = {name, false};
-  mlirOperationWalk(module, find_call, &s, MlirWalkPreOrder);
-  return s.found;
-}
 
 /* Graph functions: func.func with a single-block body ending in func.return (the
  * loop level has no control flow) that are not kernels already and are not called
@@ -196,7 +173,7 @@ static bool is_graph_function(MlirOperation module, MlirOperation op) {
   if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("kernel.kind"))))
     return false;
   MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
-  return !mlirAttributeIsNull(sym) && !is_called(module, mlirStringAttrGetValue(sym));
+  return !mlirAttributeIsNull(sym) && !braze_calls_symbol(module, mlirStringAttrGetValue(sym));
 }
 
 /* ---- the pass ---- */

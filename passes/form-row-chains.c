@@ -82,15 +82,7 @@ static MlirOperation callee_of(MlirOperation module, MlirOperation call) {
   MlirAttribute callee = mlirOperationGetAttributeByName(call, braze_ref("callee"));
   if (mlirAttributeIsNull(callee))
     return (MlirOperation){NULL};
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
-      return op;
-  }
-  return (MlirOperation){NULL};
+  return braze_module_symbol(module, mlirFlatSymbolRefAttrGetValue(callee));
 }
 
 static bool kind_is(MlirOperation kernel, const char *kind) {
@@ -274,14 +266,7 @@ static void print_name(BrazeStr *s, MlirOperation op) {
 }
 
 static bool symbol_taken(MlirOperation module, const char *name) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
-    if (!mlirAttributeIsNull(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
-      return true;
-  }
-  return false;
+  return !mlirOperationIsNull(braze_module_symbol(module, braze_ref(name)));
 }
 
 /* `<target>_chain_fused_<origins>_<N>`: each kernel's origins (its name between
@@ -528,7 +513,9 @@ static void print_declarations(BrazeStr *s, const Chain *c, BrazeStr *block_name
 
 /* ---- rewriting the graph function ---- */
 
-static bool called_elsewhere(MlirOperation module, MlirOperation kernel);
+static bool called_elsewhere(MlirOperation module, MlirOperation kernel) {
+  return braze_calls_symbol(module, mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name"))));
+}
 
 static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *args, int n_args) {
   MlirOperation last = c->links[c->n - 1].call;
@@ -551,27 +538,6 @@ static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *arg
   }
 }
 
-typedef struct {
-  MlirStringRef name;
-  bool found;
-} CallSearch;
-
-static MlirWalkResult find_call(MlirOperation op, void *user) {
-  CallSearch *s = user;
-  MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
-  if (braze_op_is(op, "func.call") && !mlirAttributeIsNull(callee) &&
-      mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(callee), s->name)) {
-    s->found = true;
-    return MlirWalkResultInterrupt;
-  }
-  return MlirWalkResultAdvance;
-}
-
-static bool called_elsewhere(MlirOperation module, MlirOperation kernel) {
-  CallSearch s = {mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name"))), false};
-  mlirOperationWalk(module, find_call, &s, MlirWalkPreOrder);
-  return s.found;
-}
 
 static bool build_chain(Chain *c) {
   MlirValue args[RC_MAX_ARGS];

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Dialect/IRDL.h"
 #include "mlir-c/RegisterEverything.h"
 
@@ -265,3 +266,38 @@ MlirStringRef braze_op_name(MlirOperation op) {
 }
 
 bool braze_op_is(MlirOperation op, const char *name) { return braze_ref_eq(braze_op_name(op), name); }
+
+MlirOperation braze_module_symbol(MlirOperation module, MlirStringRef name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+typedef struct {
+  MlirStringRef name;
+  bool found;
+} CallSearch;
+
+static MlirWalkResult find_call(MlirOperation op, void *user) {
+  CallSearch *s = user;
+  if (!braze_op_is(op, "func.call"))
+    return MlirWalkResultAdvance;
+  MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+  if (!mlirAttributeIsNull(callee) && mlirAttributeIsAFlatSymbolRef(callee) &&
+      mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(callee), s->name)) {
+    s->found = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+bool braze_calls_symbol(MlirOperation root, MlirStringRef name) {
+  CallSearch s = {name, false};
+  mlirOperationWalk(root, find_call, &s, MlirWalkPreOrder);
+  return s.found;
+}

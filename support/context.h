@@ -33,4 +33,10 @@ bool braze_ref_eq(MlirStringRef ref, const char *s);
 MlirStringRef braze_op_name(MlirOperation op);
 bool braze_op_is(MlirOperation op, const char *name);
 
+/* The module's top-level op named `name` (sym_name), or null. A linear scan: callers
+ * that look up many names build a table instead. */
+MlirOperation braze_module_symbol(MlirOperation module, MlirStringRef name);
+/* Whether any func.call under `root` calls `name`. */
+bool braze_calls_symbol(MlirOperation root, MlirStringRef name);
+
 #endif

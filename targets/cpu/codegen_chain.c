@@ -106,15 +106,6 @@ static MlirValue subview(Chain *c, MlirOperation slice, MlirValue source, intptr
 
 /* ---- the block kernels ---- */
 
-static MlirOperation lookup_func(MlirOperation module, MlirStringRef name) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(f, braze_ref("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
-      return f;
-  }
-  return (MlirOperation){NULL};
-}
 
 /* The converted block kernel takes the operand types of its one call. */
 static void retype_callee(MlirOperation callee, intptr_t n, const MlirValue *operands) {
@@ -161,7 +152,7 @@ static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirVa
     return fail(c, call, "the result slice's offsets are not the loop's");
   map_value(c, result, operands[n_in]);
   MlirAttribute callee_attr = mlirOperationGetAttributeByName(call, braze_ref("callee"));
-  MlirOperation callee = lookup_func(c->module, mlirFlatSymbolRefAttrGetValue(callee_attr));
+  MlirOperation callee = braze_module_symbol(c->module, mlirFlatSymbolRefAttrGetValue(callee_attr));
   if (mlirOperationIsNull(callee) || cg_is_declaration(callee) ||
       mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.num_outputs"))))
     return fail(c, call, "the callee is not a converted block kernel");
