@@ -132,6 +132,7 @@ static bool exec_block(Kx *k, MlirBlock block, const RV *args, RV *yielded, intp
 
 static bool operand(Kx *k, MlirOperation op, intptr_t i, RV *out) {
   const RV *r = kget(&k->env, mlirOperationGetOperand(op, i));
+  *out = (RV){0}; /* also on failure: -O3's maybe-uninitialized cannot tell callers stop then */
   if (!r)
     return ref_fail(op, "operand %ld has no value in user kernel @%s", (long)i, k->kernel);
   *out = *r;
