@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/onnx_compose.h"
 #include "import/onnx_internal.h"
 
 enum {
@@ -484,18 +485,11 @@ static bool convert_range(OnnxImporter *im) {
   return onnx_define_constant(im, im->node->output[0], &t, &data);
 }
 
-/* Sin, Cos, Tan: the graph dialect has no primitive for them (a composition's
- * range reduction is not exact for large arguments), so they import only on
- * constant f32 data (rotary-embedding tables), computed in double and rounded. */
-static bool convert_trig(OnnxImporter *im) {
-  OnnxValue *in = onnx_input(im, 0);
-  if (!in)
-    return false;
+/* Sin, Cos, Tan: graph.sin / graph.cos (Tan = sin / cos); on constant f32 data
+ * (rotary-embedding tables) computed at import in double and rounded once. */
+static bool fold_trig(OnnxImporter *im, OnnxValue *in) {
   const char *op = im->node->op_type;
   int64_t n = onnx_num_elements(&in->type);
-  if (!in->is_const || in->type.dtype != DT_FLOAT || n > ONNX_FOLD_LIMIT)
-    return onnx_node_error(im, "%s is imported only on constant f32 data (folded; the graph dialect has no %s)",
-                           op, op);
   float *out = malloc((size_t)n * 4 + 1);
   for (int64_t i = 0; i < n; ++i) {
     double x = get_f(in, i);
@@ -507,6 +501,21 @@ static bool convert_trig(OnnxImporter *im) {
     return true;
   }
   return onnx_define_constant(im, im->node->output[0], &in->type, &data);
+}
+
+static bool convert_trig(OnnxImporter *im) {
+  OnnxValue *in = onnx_input(im, 0);
+  if (!in)
+    return false;
+  if (in->is_const && in->type.dtype == DT_FLOAT && onnx_num_elements(&in->type) <= ONNX_FOLD_LIMIT)
+    return fold_trig(im, in);
+  OcVal x = oc_input(im, 0);
+  if (!oc_ok(x) || !onnx_require_float(im, &x.t, "the input"))
+    return false;
+  const char *op = im->node->op_type;
+  if (op[0] == 'T')
+    return oc_output(im, 0, oc_binary(im, "div", oc_unary(im, "sin", x), oc_unary(im, "cos", x)));
+  return oc_output(im, 0, oc_unary(im, op[0] == 'S' ? "sin" : "cos", x));
 }
 
 const OnnxOpEntry onnx_fold_ops[] = {

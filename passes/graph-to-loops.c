@@ -232,7 +232,7 @@ static MlirValue zero_like(BrazeBuilder *b, MlirValue x) {
 }
 
 static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirType result, int sign) {
-  static const char *const math_ops[] = {"exp", "log", "sqrt", "rsqrt", "tanh", "erf"};
+  static const char *const math_ops[] = {"exp", "log", "sqrt", "rsqrt", "tanh", "erf", "sin", "cos"};
   for (size_t i = 0; i < sizeof math_ops / sizeof *math_ops; ++i) {
     if (strcmp(m, math_ops[i]) == 0) {
       char name[16] = "math.";

@@ -28,6 +28,7 @@ static const RefOpEntry op_table[] = {
     {"sqrt", ref_unary, 1, 1}, {"rsqrt", ref_unary, 1, 1}, {"tanh", ref_unary, 1, 1},
     {"sigmoid", ref_unary, 1, 1}, {"relu", ref_unary, 1, 1}, {"erf", ref_unary, 1, 1},
     {"silu", ref_unary, 1, 1}, {"gelu", ref_gelu, 1, 1}, {"cast", ref_cast, 1, 1},
+    {"sin", ref_unary, 1, 1}, {"cos", ref_unary, 1, 1},
     {"add", ref_binary, 2, 2}, {"sub", ref_binary, 2, 2}, {"mul", ref_binary, 2, 2}, {"div", ref_binary, 2, 2},
     {"max", ref_binary, 2, 2}, {"min", ref_binary, 2, 2}, {"pow", ref_binary, 2, 2},
     {"cmp", ref_cmp, 2, 2}, {"select", ref_select, 3, 3},

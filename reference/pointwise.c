@@ -36,7 +36,8 @@ static bool check_same_dtype(MlirOperation op, const BrazeHostTensor *const *arg
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 static bool unary_is_float_only(const char *m) {
-  static const char *const float_only[] = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "silu", "gelu"};
+  static const char *const float_only[] = {"exp",  "log", "sqrt", "rsqrt", "tanh", "sigmoid",
+                                           "erf", "silu", "gelu", "sin",   "cos"};
   for (size_t i = 0; i < sizeof float_only / sizeof *float_only; ++i)
     if (is(m, float_only[i]))
       return true;
@@ -44,10 +45,11 @@ static bool unary_is_float_only(const char *m) {
 }
 
 /* Evaluates one element; the mnemonic is resolved once per op into `kind`. */
-typedef enum { U_NEG, U_ABS, U_EXP, U_LOG, U_SQRT, U_RSQRT, U_TANH, U_SIGMOID, U_RELU, U_ERF, U_SILU } UnaryKind;
+typedef enum { U_NEG, U_ABS, U_EXP, U_LOG, U_SQRT, U_RSQRT, U_TANH, U_SIGMOID, U_RELU, U_ERF, U_SILU, U_SIN, U_COS } UnaryKind;
 
 static bool unary_kind(const char *m, UnaryKind *kind) {
-  static const char *const names[] = {"neg", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu", "erf", "silu"};
+  static const char *const names[] = {"neg",  "abs", "exp",  "log", "sqrt", "rsqrt", "tanh",
+                                      "sigmoid", "relu", "erf", "silu", "sin", "cos"};
   for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
     if (is(m, names[i])) {
       *kind = (UnaryKind)i;
@@ -70,6 +72,8 @@ static double unary_apply(UnaryKind kind, double x) {
   case U_RELU: return isnan(x) ? x : (x > 0.0 ? x : 0.0);
   case U_ERF: return erf(x);
   case U_SILU: return x * sigmoid(x);
+  case U_SIN: return sin(x);
+  case U_COS: return cos(x);
   }
   return x;
 }

@@ -14,7 +14,7 @@ typedef struct {
 static const OpClassEntry op_classes[] = {
     {"neg", GRAPH_UNARY}, {"abs", GRAPH_UNARY}, {"exp", GRAPH_UNARY}, {"log", GRAPH_UNARY},
     {"sqrt", GRAPH_UNARY}, {"rsqrt", GRAPH_UNARY}, {"tanh", GRAPH_UNARY}, {"sigmoid", GRAPH_UNARY},
-    {"relu", GRAPH_UNARY}, {"erf", GRAPH_UNARY}, {"cast", GRAPH_UNARY},
+    {"relu", GRAPH_UNARY}, {"erf", GRAPH_UNARY}, {"cast", GRAPH_UNARY}, {"sin", GRAPH_UNARY}, {"cos", GRAPH_UNARY},
     {"add", GRAPH_BINARY}, {"sub", GRAPH_BINARY}, {"mul", GRAPH_BINARY}, {"div", GRAPH_BINARY},
     {"max", GRAPH_BINARY}, {"min", GRAPH_BINARY}, {"pow", GRAPH_BINARY},
     {"cmp", GRAPH_CMP}, {"select", GRAPH_SELECT},

@@ -23,6 +23,18 @@ irdl.dialect @graph {
     irdl.operands(x: %x)
     irdl.results(res: %res)
   }
+  irdl.operation @sin {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+  }
+  irdl.operation @cos {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+  }
   irdl.operation @log {
     %x = irdl.base "!builtin.tensor"
     %res = irdl.base "!builtin.tensor"

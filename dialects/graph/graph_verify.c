@@ -36,6 +36,8 @@ static const GvOpRules op_rules[] = {
     {"tanh", 1, true, gv_verify_same_type_unary},
     {"sigmoid", 1, true, gv_verify_same_type_unary},
     {"erf", 1, true, gv_verify_same_type_unary},
+    {"sin", 1, true, gv_verify_same_type_unary},
+    {"cos", 1, true, gv_verify_same_type_unary},
     {"silu", 1, true, gv_verify_same_type_unary},
     {"gelu", 1, true, gv_verify_gelu},
     {"cast", 1, false, gv_verify_cast},

@@ -151,3 +151,12 @@ func.func @select_shape(%c: tensor<4x1xi1>, %a: tensor<8xf32>) -> tensor<8xf32> 
   %0 = "graph.select"(%c, %a, %a) : (tensor<4x1xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// sin and cos are float-only, like exp.
+func.func @sin_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'graph.sin' op operand #0 has element type i32; expected a float type (f32, f64, f16, bf16)}}
+  %0 = "graph.sin"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -12,6 +12,8 @@
 // CHECK: "graph.sigmoid"
 // CHECK: "graph.relu"(%{{.*}}) : (tensor<4x8xi64>) -> tensor<4x8xi64>
 // CHECK: "graph.erf"(%{{.*}}) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK: "graph.sin"(%{{.*}}) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK: "graph.cos"(%{{.*}}) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
 // CHECK: "graph.silu"(%{{.*}}) : (tensor<4x8xf16>) -> tensor<4x8xf16>
 // CHECK: "graph.gelu"(%{{.*}}) {approximate = "none"}
 // CHECK: "graph.gelu"(%{{.*}}) {approximate = "tanh"}
@@ -29,6 +31,8 @@ func.func @unary(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %l: tensor<4x8xi64>, 
   %7 = "graph.sigmoid"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %8 = "graph.relu"(%l) : (tensor<4x8xi64>) -> tensor<4x8xi64>
   %9 = "graph.erf"(%b) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %sin = "graph.sin"(%b) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %cos = "graph.cos"(%b) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
   %10 = "graph.silu"(%h) : (tensor<4x8xf16>) -> tensor<4x8xf16>
   %11 = "graph.gelu"(%x) {approximate = "none"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %12 = "graph.gelu"(%x) {approximate = "tanh"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
