@@ -1,6 +1,6 @@
 /* Converters for pointwise ONNX ops: unary math, binary arithmetic with numpy
  * broadcasting, comparisons, Where, variadic Max/Min, Cast, Reciprocal, Gelu,
- * Identity. */
+ * Identity, the Bitwise ops. */
 #include <string.h>
 
 #include "import/onnx_internal.h"
@@ -195,6 +195,38 @@ static bool convert_gelu(OnnxImporter *im) {
   return onnx_set_output(im, 0, onnx_build(im, "gelu", &t, &x, 1, &attr, 1), &t);
 }
 
+/* BitwiseAnd/Or/Xor/Not (opset 18): graph.bitwise_*, on the integer types ONNX allows
+ * (int8..int64, uint8..uint64; not bool: And/Or/Xor/Not are the logical ops). */
+static bool require_integer(OnnxImporter *im, const OnnxType *t) {
+  switch (t->dtype) {
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8: case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
+  case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32: case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
+    return true;
+  default:
+    return onnx_node_error(im, "%s needs integer operands, got %s", im->node->op_type, onnx_dtype_name(t->dtype));
+  }
+}
+
+static bool convert_bitwise(OnnxImporter *im) {
+  const char *op = im->node->op_type;
+  if (strcmp(op, "BitwiseNot") == 0) {
+    OnnxType t;
+    MlirValue x = onnx_operand(im, 0, &t);
+    if (mlirValueIsNull(x) || !require_integer(im, &t))
+      return false;
+    return onnx_set_output(im, 0, onnx_build_unary(im, "bitwise_not", x, &t), &t);
+  }
+  MlirValue a, b;
+  OnnxType ta, tb, r;
+  if (!binary_operands(im, &a, &b, &ta, &tb, &r) || !require_integer(im, &ta))
+    return false;
+  const char *graph = strcmp(op, "BitwiseAnd") == 0 ? "bitwise_and" : strcmp(op, "BitwiseOr") == 0 ? "bitwise_or"
+                                                                                                      : "bitwise_xor";
+  return onnx_set_output(im, 0, onnx_build_binary(im, graph, a, b, &r), &r);
+}
+
 static bool convert_identity(OnnxImporter *im) {
   OnnxValue *in = onnx_input(im, 0);
   return in && onnx_alias_output(im, 0, in);
@@ -211,5 +243,7 @@ const OnnxOpEntry onnx_elementwise_ops[] = {
     {"Where", convert_where, 9},    {"Max", convert_variadic, 0},    {"Min", convert_variadic, 0},
     {"Cast", convert_cast, 6},      {"Reciprocal", convert_reciprocal, 0},
     {"Gelu", convert_gelu, 20},      {"Identity", convert_identity, 0},
+    {"BitwiseAnd", convert_bitwise, 18}, {"BitwiseOr", convert_bitwise, 18},
+    {"BitwiseXor", convert_bitwise, 18}, {"BitwiseNot", convert_bitwise, 18},
     {NULL, NULL, 0},
 };

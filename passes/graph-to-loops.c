@@ -255,6 +255,8 @@ static MlirValue scalar_unary(BrazeBuilder *b, const char *m, MlirValue x, MlirT
   }
   if (strcmp(m, "cast") == 0)
     return braze_scalar_cast_u(b, x, result, sign & BRAZE_UNSIGNED_OPERANDS, sign & BRAZE_UNSIGNED_RESULT);
+  if (strcmp(m, "bitwise_not") == 0 && !is_float(x)) /* x xor all ones (i1: logical not) */
+    return braze_build_binary(b, "arith.xori", x, braze_build_int_constant(b, mlirValueGetType(x), -1));
   return (MlirValue){NULL};
 }
 

@@ -56,6 +56,9 @@ bool ref_unary(MlirOperation op, const BrazeHostTensor *const *args, size_t n_ar
 bool ref_cast(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_gelu(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_binary(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+/* bitwise_and/or/xor (binary, broadcasting) and bitwise_not on integers: two's
+ * complement of the dtype's width (i1: logical). */
+bool ref_bitwise(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_cmp(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_select(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_reduce(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);

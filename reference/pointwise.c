@@ -212,6 +212,44 @@ bool ref_binary(MlirOperation op, const BrazeHostTensor *const *args, size_t n_a
   return true;
 }
 
+/* An integer element as its two's-complement bits (values are exact in the double up
+ * to 2^53, the reference's integer range). */
+static uint64_t to_bits(double v) { return v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v; }
+
+/* Bits back to a value of `dtype`: truncated to its width, sign-extended if signed. */
+static double from_bits(uint64_t r, BrazeDType dtype) {
+  if (dtype == BRAZE_DTYPE_I1)
+    return (double)(r & 1);
+  int bits = braze_dtype_int_bits(dtype);
+  uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  r &= mask;
+  if (braze_dtype_is_unsigned(dtype))
+    return (double)r;
+  if (bits < 64 && (r >> (bits - 1)) & 1)
+    r |= ~mask;
+  return (double)(int64_t)r;
+}
+
+bool ref_bitwise(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result) {
+  const char *m = braze_graph_op_mnemonic(op);
+  if (!check_broadcast(op, args, n_args, result) || !check_same_dtype(op, args, 0, n_args, result))
+    return false;
+  if (braze_dtype_is_float(result->dtype))
+    return ref_fail(op, "expects integer tensors, got %s", ref_type_str(result));
+  char kind = is(m, "bitwise_and") ? '&' : is(m, "bitwise_or") ? '|' : is(m, "bitwise_xor") ? '^' : '~';
+  int64_t strides[2][BRAZE_TENSOR_MAX_RANK];
+  operand_strides(args, n_args, result, strides);
+  int64_t idx[BRAZE_TENSOR_MAX_RANK] = {0};
+  int64_t n = braze_tensor_numel(result);
+  for (int64_t i = 0; i < n; ++i, ref_index_next(idx, result->rank, result->shape)) {
+    uint64_t a = to_bits(args[0]->data[ref_offset(idx, strides[0], result->rank)]);
+    uint64_t b = n_args > 1 ? to_bits(args[1]->data[ref_offset(idx, strides[1], result->rank)]) : 0;
+    uint64_t r = kind == '&' ? a & b : kind == '|' ? a | b : kind == '^' ? a ^ b : ~a;
+    result->data[i] = from_bits(r, result->dtype);
+  }
+  return true;
+}
+
 static bool cmp_apply(const char *pred, size_t len, double a, double b, double *out) {
   /* C comparisons are IEEE ordered compares: false with a NaN, except != (true). */
   if (len != 2)

@@ -127,6 +127,33 @@ irdl.dialect @graph {
     irdl.operands(lhs: %lhs, rhs: %rhs)
     irdl.results(res: %res)
   }
+  irdl.operation @bitwise_and {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(res: %res)
+  }
+  irdl.operation @bitwise_or {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(res: %res)
+  }
+  irdl.operation @bitwise_xor {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(res: %res)
+  }
+  irdl.operation @bitwise_not {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+  }
   irdl.operation @max {
     %lhs = irdl.base "!builtin.tensor"
     %rhs = irdl.base "!builtin.tensor"

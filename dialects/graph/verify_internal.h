@@ -62,6 +62,7 @@ bool gv_verify_same_type_unary(const GvOp *v); /* neg abs exp ... silu: result t
 bool gv_verify_cast(const GvOp *v);
 bool gv_verify_gelu(const GvOp *v);
 bool gv_verify_binary(const GvOp *v);
+bool gv_verify_bitwise(const GvOp *v); /* bitwise_and/or/xor (binary), bitwise_not: integers only */
 bool gv_verify_cmp(const GvOp *v);
 bool gv_verify_select(const GvOp *v);
 

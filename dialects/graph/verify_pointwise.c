@@ -3,6 +3,7 @@
 
 #include "dialects/graph/verify_internal.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 
 bool gv_verify_same_type_unary(const GvOp *v) { return gv_result_is(v, &v->in[0], "operand"); }
 
@@ -59,6 +60,18 @@ bool gv_verify_binary(const GvOp *v) {
          gv_same_elt(v, &v->in[0], "operand", &v->res, "result") &&
          broadcast_inputs(v, 0, 2, shape, &rank) &&
          gv_result_shape_is(v, shape, rank, "the broadcast of the operand shapes");
+}
+
+/* bitwise_and/or/xor/not: the binary or unary rules, on integers (i1 included). */
+static bool integer_operand(const GvOp *v) {
+  if (mlirTypeIsAInteger(v->in[0].elt))
+    return true;
+  return gv_fail(v, "operand #0 has element type %s; expected an integer type (i1, i8..i64, ui8..ui64)",
+                 gv_type(v->in[0].elt).s);
+}
+
+bool gv_verify_bitwise(const GvOp *v) {
+  return integer_operand(v) && (v->num_inputs == 1 ? gv_verify_same_type_unary(v) : gv_verify_binary(v));
 }
 
 static bool valid_predicate(const char *p, size_t len) {

@@ -160,3 +160,20 @@ func.func @sin_int(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = "graph.sin"(%x) : (tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// bitwise ops take integers (i1 included), not floats.
+func.func @bitwise_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.bitwise_and' op operand #0 has element type f32; expected an integer type (i1, i8..i64, ui8..ui64)}}
+  %0 = "graph.bitwise_and"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bitwise_mixed(%x: tensor<4xi32>, %y: tensor<4xui32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'graph.bitwise_xor' op}}
+  %0 = "graph.bitwise_xor"(%x, %y) : (tensor<4xi32>, tensor<4xui32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -308,8 +308,9 @@ def huge_trilu():
 
 
 def sin_input():
-    """Sin of a graph input: the graph dialect has no sin (constants fold)."""
-    return model([node("Sin", ["x"], ["y"], name="sin_x")], [vi("x", [4])], [vi("y", [4])])
+    """Sin of an int32 graph input: graph.sin is float only."""
+    return model([node("Sin", ["x"], ["y"], name="sin_x")], [vi("x", [4], TP.INT32)],
+                 [vi("y", [4], TP.INT32)])
 
 
 def opset22():
@@ -416,6 +417,29 @@ def bitshift_model():
     return model(nodes, [vi("x", [3, 4], U8), vi("y", [4], U8), vi("s", [3, 4], U64), vi("w", [3, 4], U16),
                          vi("v", [3, 4], U16)],
                  [vi("l", [3, 4], U8), vi("r", [3, 4], U64), vi("r16", [3, 4], U16)], [big])
+
+
+def bitwise_model():
+    """BitwiseAnd/Or/Xor/Not (opset 18): UINT8 against constant bit patterns, INT32
+    broadcast against wide values, INT64 negative constants, NOT of INT16 and UINT8."""
+    U8, I16, I32, I64 = TP.UINT8, TP.INT16, TP.INT32, TP.INT64
+    pat = const("pat", np.array([0xF0, 0x0F, 0xAA, 0x55], np.uint8))
+    wide = const("wide", np.array([0x7FFF0000, -0x10000, 0x00FF00FF, -1], np.int32))
+    neg = const("neg", np.array([-(2**40), -3, 2**40 + 5, 0], np.int64))
+    nodes = [node("BitwiseAnd", ["x", "pat"], ["a"], name="and_u8"),
+             node("BitwiseOr", ["i", "wide"], ["o"], name="or_i32"),
+             node("BitwiseXor", ["l", "neg"], ["xo"], name="xor_i64"),
+             node("BitwiseNot", ["s"], ["ns"], name="not_i16"),
+             node("BitwiseNot", ["a"], ["na"], name="not_u8")]
+    return model(nodes, [vi("x", [3, 4], U8), vi("i", [3, 4], I32), vi("l", [3, 4], I64), vi("s", [3, 4], I16)],
+                 [vi("a", [3, 4], U8), vi("o", [3, 4], I32), vi("xo", [3, 4], I64), vi("ns", [3, 4], I16),
+                  vi("na", [3, 4], U8)], [pat, wide, neg], opset=18)
+
+
+def bitwise_float():
+    """BitwiseAnd of float tensors: refused (integers only)."""
+    return model([node("BitwiseAnd", ["x", "y"], ["z"], name="and_f32")], [vi("x", [4]), vi("y", [4])],
+                 [vi("z", [4])], opset=18, check=False)
 
 
 def unsigned_ops_model():

@@ -172,6 +172,8 @@ def cast(node, ins, a):
 OPS = {
     "Add": lambda n, i, a: i[0] + i[1], "Sub": lambda n, i, a: i[0] - i[1],
     "Mul": lambda n, i, a: i[0] * i[1], "Div": div, "Mod": mod, "BitShift": bitshift,
+    "BitwiseAnd": lambda n, i, a: np.bitwise_and(i[0], i[1]), "BitwiseOr": lambda n, i, a: np.bitwise_or(i[0], i[1]),
+    "BitwiseXor": lambda n, i, a: np.bitwise_xor(i[0], i[1]), "BitwiseNot": lambda n, i, a: np.invert(i[0]),
     "Clip": lambda n, i, a: np.minimum(np.maximum(i[0], i[1]), i[2]),
     "CastLike": lambda n, i, a: i[0].astype(i[1].dtype),
     "Pow": lambda n, i, a: np.power(i[0], i[1].astype(i[0].dtype)),
