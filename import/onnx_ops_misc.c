@@ -136,8 +136,14 @@ static bool convert_mod(OnnxImporter *im) {
   OcVal a = oc_input(im, 0), b = oc_input(im, 1);
   if (!oc_ok(a) || !oc_ok(b))
     return false;
-  if (onnx_dtype_is_float(a.t.dtype) || a.t.dtype == DT_BOOL)
-    return onnx_node_error(im, "Mod of %s is not supported (integers only)", onnx_dtype_name(a.t.dtype));
+  if (a.t.dtype == DT_BOOL)
+    return onnx_node_error(im, "Mod of BOOL is not supported");
+  if (onnx_dtype_is_float(a.t.dtype)) { /* ONNX: floats need fmod=1 (C's fmod, the dividend's sign) */
+    if (!onnx_attr_int(im->node, "fmod", 0))
+      return onnx_node_error(im, "Mod of %s needs fmod=1 (ONNX defines float Mod only as fmod)",
+                             onnx_dtype_name(a.t.dtype));
+    return oc_output(im, 0, oc_binary(im, "rem", a, b));
+  }
   OcVal r = oc_binary(im, "sub", a, oc_binary(im, "mul", oc_binary(im, "div", a, b), b));
   if (onnx_attr_int(im->node, "fmod", 0) || onnx_dtype_is_unsigned(a.t.dtype)) /* no signs to fix */
     return oc_output(im, 0, r);

@@ -374,6 +374,7 @@ MlirValue braze_scalar_binary_u(BrazeBuilder *b, const char *m, MlirValue x, Mli
       {"max", "arith.maximumf", "arith.maxsi", "arith.maxui"},
       {"min", "arith.minimumf", "arith.minsi", "arith.minui"},
       {"pow", "math.powf", NULL, NULL},
+      {"rem", "arith.remf", "arith.remsi", "arith.remui"},
       {"bitwise_and", NULL, "arith.andi", "arith.andi"},
       {"bitwise_or", NULL, "arith.ori", "arith.ori"},
       {"bitwise_xor", NULL, "arith.xori", "arith.xori"},

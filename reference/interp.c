@@ -31,7 +31,7 @@ static const RefOpEntry op_table[] = {
     {"sin", ref_unary, 1, 1}, {"cos", ref_unary, 1, 1},
     {"add", ref_binary, 2, 2}, {"sub", ref_binary, 2, 2}, {"mul", ref_binary, 2, 2}, {"div", ref_binary, 2, 2},
     {"max", ref_binary, 2, 2}, {"min", ref_binary, 2, 2}, {"pow", ref_binary, 2, 2},
-    {"bitwise_and", ref_bitwise, 2, 2}, {"bitwise_or", ref_bitwise, 2, 2}, {"bitwise_xor", ref_bitwise, 2, 2},
+    {"rem", ref_binary, 2, 2}, {"bitwise_and", ref_bitwise, 2, 2}, {"bitwise_or", ref_bitwise, 2, 2}, {"bitwise_xor", ref_bitwise, 2, 2},
     {"bitwise_not", ref_bitwise, 1, 1},
     {"cmp", ref_cmp, 2, 2}, {"select", ref_select, 3, 3},
     {"reduce_sum", ref_reduce, 1, 1}, {"reduce_mean", ref_reduce, 1, 1}, {"reduce_max", ref_reduce, 1, 1},

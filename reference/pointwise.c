@@ -152,10 +152,10 @@ bool ref_cast(MlirOperation op, const BrazeHostTensor *const *args, size_t n_arg
   return true;
 }
 
-typedef enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_POW } BinaryKind;
+typedef enum { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_POW, B_REM } BinaryKind;
 
 static bool binary_kind(const char *m, BinaryKind *kind) {
-  static const char *const names[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
+  static const char *const names[] = {"add", "sub", "mul", "div", "max", "min", "pow", "rem"};
   for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
     if (is(m, names[i])) {
       *kind = (BinaryKind)i;
@@ -179,6 +179,11 @@ static bool binary_apply(BinaryKind kind, bool integer, double a, double b, doub
   case B_MAX: *out = ref_max(a, b); return true;
   case B_MIN: *out = ref_min(a, b); return true;
   case B_POW: *out = pow(a, b); return true;
+  case B_REM: /* the sign of a: C's fmod, exact (integers below 2^53 too) */
+    if (integer && b == 0.0)
+      return false;
+    *out = fmod(a, b);
+    return true;
   }
   return false;
 }

@@ -17,7 +17,7 @@ static const OpClassEntry op_classes[] = {
     {"relu", GRAPH_UNARY}, {"erf", GRAPH_UNARY}, {"cast", GRAPH_UNARY}, {"sin", GRAPH_UNARY}, {"cos", GRAPH_UNARY},
     {"add", GRAPH_BINARY}, {"sub", GRAPH_BINARY}, {"mul", GRAPH_BINARY}, {"div", GRAPH_BINARY},
     {"max", GRAPH_BINARY}, {"min", GRAPH_BINARY}, {"pow", GRAPH_BINARY},
-    {"bitwise_and", GRAPH_BINARY}, {"bitwise_or", GRAPH_BINARY}, {"bitwise_xor", GRAPH_BINARY},
+    {"rem", GRAPH_BINARY}, {"bitwise_and", GRAPH_BINARY}, {"bitwise_or", GRAPH_BINARY}, {"bitwise_xor", GRAPH_BINARY},
     {"bitwise_not", GRAPH_UNARY},
     {"cmp", GRAPH_CMP}, {"select", GRAPH_SELECT},
     {"reduce_sum", GRAPH_REDUCE}, {"reduce_mean", GRAPH_REDUCE}, {"reduce_max", GRAPH_REDUCE},

@@ -127,6 +127,13 @@ irdl.dialect @graph {
     irdl.operands(lhs: %lhs, rhs: %rhs)
     irdl.results(res: %res)
   }
+  irdl.operation @rem {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(res: %res)
+  }
   irdl.operation @bitwise_and {
     %lhs = irdl.base "!builtin.tensor"
     %rhs = irdl.base "!builtin.tensor"

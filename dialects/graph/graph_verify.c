@@ -48,6 +48,7 @@ static const GvOpRules op_rules[] = {
     {"max", 2, false, gv_verify_binary},
     {"min", 2, false, gv_verify_binary},
     {"pow", 2, true, gv_verify_binary},
+    {"rem", 2, false, gv_verify_binary},
     {"bitwise_and", 2, false, gv_verify_bitwise},
     {"bitwise_or", 2, false, gv_verify_bitwise},
     {"bitwise_xor", 2, false, gv_verify_bitwise},

@@ -177,3 +177,12 @@ func.func @bitwise_mixed(%x: tensor<4xi32>, %y: tensor<4xui32>) -> tensor<4xi32>
   %0 = "graph.bitwise_xor"(%x, %y) : (tensor<4xi32>, tensor<4xui32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// rem: one element type for both operands and the result, like the other binary ops.
+func.func @rem_mixed(%x: tensor<4xf32>, %y: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.rem' op}}
+  %0 = "graph.rem"(%x, %y) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -436,6 +436,12 @@ def bitwise_model():
                   vi("na", [3, 4], U8)], [pat, wide, neg], opset=18)
 
 
+def mod_float_fmod0():
+    """Mod of floats without fmod=1: ONNX defines float Mod only as fmod."""
+    return model([node("Mod", ["x", "y"], ["z"], name="mod_f32")], [vi("x", [4]), vi("y", [4])],
+                 [vi("z", [4])], check=False)
+
+
 def bitwise_float():
     """BitwiseAnd of float tensors: refused (integers only)."""
     return model([node("BitwiseAnd", ["x", "y"], ["z"], name="and_f32")], [vi("x", [4]), vi("y", [4])],
