@@ -39,6 +39,10 @@ for f in $files; do
   for fn in $(sed -n 's/^func\.func @\([A-Za-z_][A-Za-z_0-9]*\)(.*/\1/p' "$f"); do
     "$braze" run "$f" --func "$fn" --seed 0 --quiet --save-inputs "$d/$fn" --save-outputs "$d/$fn" ||
       echo "$stem/$fn: the reference interpreter failed"
+    # The results' element types, one per line (run.py: '<u2' is bf16 or ui16), from
+    # the signature braze-opt prints on one line.
+    "$build/braze-opt" "$f" | grep "func.func @$fn(" | sed 's/.*) -> //' |
+      grep -o 'tensor<[^>]*>' | sed -e 's/tensor<//' -e 's/>//' -e 's/.*x//' >"$d/$fn/types.txt"
   done
 done
 echo "prepared $out: $compiled modules compiled, $failed did not; $(du -sh "$out" | cut -f1)"

@@ -24,8 +24,13 @@ import torch
 BOUNDS = {"f32": 1e-4, "f64": 1e-9, "f16": 1e-2, "bf16": 5e-2}
 
 
-def kind_of(arr):
-    return {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<u2": "bf16", "<i4": "i32", "<i8": "i64", "|i1": "i8", "|b1": "i1"}.get(arr.dtype.str, "?")
+def kind_of(arr, declared=None):
+    """The element type: as declared in the signature (prepare.sh's types.txt) when
+    known, else from the .npy dtype ('<u2' then reads as bf16)."""
+    if declared:
+        return declared
+    return {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<u2": "bf16", "<i4": "i32", "<i8": "i64", "|i1": "i8",
+            "|b1": "i1", "|u1": "ui8", "<i2": "i16", "<u4": "ui32", "<u8": "ui64"}.get(arr.dtype.str, "?")
 
 
 def as_float(arr, kind):
@@ -72,6 +77,8 @@ def run_entry(lib, name, d):
     ins, wants = load_npys(d, "in"), load_npys(d, "out")
     if not wants:
         return "no reference outputs"
+    types = os.path.join(d, "types.txt")
+    declared = open(types).read().split() if os.path.exists(types) else []
     try:
         fn = getattr(lib, name)
     except AttributeError:
@@ -87,7 +94,7 @@ def run_entry(lib, name, d):
     rows = []
     for o, (t, w) in enumerate(zip(dev_out, wants)):
         got = t.cpu().numpy().view(w.dtype).reshape(w.shape)
-        kind = kind_of(w)
+        kind = kind_of(w, declared[o] if o < len(declared) else None)
         rows.append(("out%d" % o, kind, "x".join(map(str, w.shape)) or "scalar", rel_error(got, w, kind)))
     return rows
 
