@@ -453,8 +453,8 @@ static bool convert_range(OnnxImporter *im) {
     if (!(v[i] = onnx_input(im, i)))
       return false;
     if (!v[i]->is_const)
-      return onnx_node_error(im, "input '%s' must be a constant (the result's size depends on it)",
-                             v[i]->name);
+      return onnx_node_error(im, "the %s input ('%s') must be a constant (the result's size depends on it)",
+                             i == 0 ? "start" : i == 1 ? "limit" : "delta", v[i]->name);
     if (onnx_num_elements(&v[i]->type) != 1 || !foldable_dtype(v[i]->type.dtype) ||
         v[i]->type.dtype == DT_BOOL || v[i]->type.dtype != v[0]->type.dtype)
       return onnx_node_error(im, "start, limit and delta must be scalars of one numeric type");

@@ -13,7 +13,9 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/npy.h"
 #include "support/strbuf.h"
+#include "support/tensor.h"
 
 enum { MIN_OPSET = 1, MAX_OPSET = 21 };
 
@@ -272,6 +274,90 @@ static bool check_override_names(OnnxImporter *im, const BrazeOnnxOptions *opts)
   return true;
 }
 
+/* ONNX element types as host-tensor dtypes (for --bind's .npy data). */
+static bool host_dtype(int32_t onnx, BrazeDType *out) {
+  static const struct { int32_t onnx; BrazeDType dt; } map[] = {
+      {ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, BRAZE_DTYPE_F32},   {ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16, BRAZE_DTYPE_F16},
+      {ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16, BRAZE_DTYPE_BF16}, {ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, BRAZE_DTYPE_F64},
+      {ONNX__TENSOR_PROTO__DATA_TYPE__INT8, BRAZE_DTYPE_I8},     {ONNX__TENSOR_PROTO__DATA_TYPE__INT16, BRAZE_DTYPE_I16},
+      {ONNX__TENSOR_PROTO__DATA_TYPE__INT32, BRAZE_DTYPE_I32},   {ONNX__TENSOR_PROTO__DATA_TYPE__INT64, BRAZE_DTYPE_I64},
+      {ONNX__TENSOR_PROTO__DATA_TYPE__UINT8, BRAZE_DTYPE_U8},    {ONNX__TENSOR_PROTO__DATA_TYPE__UINT16, BRAZE_DTYPE_U16},
+      {ONNX__TENSOR_PROTO__DATA_TYPE__UINT32, BRAZE_DTYPE_U32},  {ONNX__TENSOR_PROTO__DATA_TYPE__UINT64, BRAZE_DTYPE_U64},
+      {ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, BRAZE_DTYPE_I1},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof *map; ++i)
+    if (map[i].onnx == onnx) {
+      *out = map[i].dt;
+      return true;
+    }
+  return false;
+}
+
+static const Onnx__ValueInfoProto *graph_input(OnnxImporter *im, const char *name) {
+  const Onnx__GraphProto *g = im->model->graph;
+  for (size_t j = 0; j < g->n_input; ++j)
+    if (strcmp(str_or_empty(g->input[j]->name), name) == 0)
+      return g->input[j];
+  return NULL;
+}
+
+/* The .npy data of --bind must have the input's element type and its static dims. */
+static bool check_binding(OnnxImporter *im, const BrazeOnnxBinding *b, const OnnxType *declared,
+                          const BrazeHostTensor *t, BrazeDType want) {
+  if (t->dtype != want)
+    return onnx_file_error(im, "--bind %s: %s holds %s, the input is %s", b->name, b->npy_path,
+                           braze_dtype_str(t->dtype), onnx_dtype_name(declared->dtype));
+  bool fits = (size_t)t->rank == declared->rank;
+  for (size_t d = 0; fits && d < declared->rank; ++d)
+    fits = declared->dims[d] <= 0 || declared->dims[d] == t->shape[d];
+  if (!fits)
+    return onnx_file_error(im, "--bind %s: the shape of %s does not match the input's", b->name, b->npy_path);
+  return true;
+}
+
+/* --bind NAME=FILE.npy: the graph input becomes a constant holding the file's data. */
+static bool bind_input(OnnxImporter *im, const BrazeOnnxBinding *b) {
+  const Onnx__ValueInfoProto *vi = graph_input(im, b->name);
+  OnnxValue *existing = onnx_lookup(im, b->name);
+  if (!vi || (existing && existing->is_const))
+    return onnx_file_error(im, "--bind %s: the model has no graph input of that name%s", b->name,
+                           existing ? " (it is an initializer)" : "");
+  OnnxType type;
+  bool has_shape = false;
+  BrazeDType want;
+  if (!value_info_type(im, vi, "graph input", true, &type, &has_shape))
+    return false;
+  if (!host_dtype(type.dtype, &want))
+    return onnx_file_error(im, "--bind %s: inputs of %s cannot be bound", b->name, onnx_dtype_name(type.dtype));
+  BrazeHostTensor t = {0};
+  BrazeStr error = {0};
+  bool ok = braze_npy_read_as(b->npy_path, want == BRAZE_DTYPE_U16 ? BRAZE_DTYPE_U16 : BRAZE_DTYPE_BF16, &t, &error);
+  if (!ok)
+    onnx_file_error(im, "--bind %s: %s", b->name, braze_str_cstr(&error));
+  ok = ok && check_binding(im, b, &type, &t, want);
+  if (ok) {
+    type.rank = (size_t)t.rank;
+    for (int d = 0; d < t.rank; ++d)
+      type.dims[d] = t.shape[d];
+    size_t nbytes = (size_t)braze_tensor_numel(&t) * braze_dtype_size(t.dtype);
+    void *raw = malloc(nbytes + 1);
+    braze_tensor_pack(&t, raw);
+    OnnxData data = {raw, nbytes, raw};
+    im->loc = named_loc(im, b->name, 0);
+    ok = onnx_define_constant(im, b->name, &type, &data);
+  }
+  braze_tensor_free(&t);
+  braze_str_free(&error);
+  return ok;
+}
+
+static bool bind_inputs(OnnxImporter *im, const BrazeOnnxOptions *opts) {
+  for (size_t i = 0; opts && i < opts->num_bindings; ++i)
+    if (!bind_input(im, &opts->bindings[i]))
+      return false;
+  return true;
+}
+
 /* Graph inputs that are not initializers become the block's arguments. (An
  * initializer listed as an input too, the pre-IR-4 convention for defaults, stays a
  * constant.) */
@@ -451,7 +537,7 @@ static MlirOperation build_function(OnnxImporter *im, MlirRegion region, const M
 
 static bool import_graph(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirModule *out) {
   MlirRegion region = mlirRegionCreate();
-  bool ok = define_initializers(im) && define_inputs(im, opts, region);
+  bool ok = define_initializers(im) && bind_inputs(im, opts) && define_inputs(im, opts, region);
   for (size_t i = 0; ok && i < im->model->graph->n_node; ++i)
     ok = convert_node(im, i);
   size_t n_out = im->model->graph->n_output;

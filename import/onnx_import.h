@@ -24,9 +24,18 @@ typedef struct {
   size_t rank;
 } BrazeOnnxShape;
 
+/* A graph input bound to given values (--bind NAME=FILE.npy): imported as a constant,
+ * so inputs braze needs as constants (shapes, axes, k) can come from a file. */
+typedef struct {
+  char name[128];
+  const char *npy_path;
+} BrazeOnnxBinding;
+
 typedef struct {
   const BrazeOnnxShape *shapes;
   size_t num_shapes;
+  const BrazeOnnxBinding *bindings;
+  size_t num_bindings;
 } BrazeOnnxOptions;
 
 /* Import `path` into a new module in `ctx` (a braze context: graph dialect loaded).

@@ -330,7 +330,7 @@ static bool convert_pad(OnnxImporter *im) {
       if (!v)
         return false;
       if (!v->is_const || onnx_num_elements(&v->type) != 1)
-        return onnx_node_error(im, "the constant_value input must be a constant scalar");
+        return onnx_node_error(im, "the constant_value input ('%s') must be a constant scalar", v->name);
       const unsigned char *p = v->data.data;
       if (v->type.dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) {
         float f;
@@ -423,7 +423,8 @@ static bool convert_one_hot(OnnxImporter *im) {
   flat.type.rank = 1;
   if (!depth_v->is_const || onnx_num_elements(&depth_v->type) != 1 ||
       (depth_v->type.dtype != DT_INT64 && depth_v->type.dtype != ONNX__TENSOR_PROTO__DATA_TYPE__INT32))
-    return onnx_node_error(im, "depth must be a constant integer scalar (the result's size depends on it)");
+    return onnx_node_error(im, "depth ('%s') must be a constant integer scalar (the result's size depends on it)",
+                           depth_v->name);
   int64_t depth;
   size_t n = 0;
   if (!onnx_const_ints(im, &flat, "depth", &depth, 1, &n))

@@ -1,4 +1,4 @@
-/* `braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxD...]...`: ONNX model ->
+/* `braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxD]... [--bind NAME=FILE.npy]...`: ONNX model ->
  * graph-dialect MLIR (docs/onnx-import.md). Prints to stdout without -o; with -o
  * the file is written only when the whole import succeeded. Exit 1 on any error. */
 #include <stdio.h>
@@ -10,12 +10,14 @@
 #include "support/context.h"
 #include "support/diag.h"
 
-enum { MAX_SHAPES = 64 };
+enum { MAX_SHAPES = 64, MAX_BINDINGS = 64 };
 
 static void import_usage(FILE *to) {
-  fputs("usage: braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxDx...]...\n"
+  fputs("usage: braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxDx...]... [--bind NAME=FILE.npy]...\n"
         "  -o FILE             write the module to FILE (default: stdout)\n"
-        "  --shape NAME=DxD    static shape for graph input NAME (for dynamic dims)\n",
+        "  --shape NAME=DxD    static shape for graph input NAME (for dynamic dims)\n"
+        "  --bind NAME=FILE    graph input NAME becomes a constant holding FILE's data (.npy): for\n"
+        "                      inputs braze needs as constants (shapes, axes, k, pads)\n",
         to);
 }
 
@@ -24,7 +26,19 @@ typedef struct {
   const char *output;
   BrazeOnnxShape shapes[MAX_SHAPES];
   size_t num_shapes;
+  BrazeOnnxBinding bindings[MAX_BINDINGS];
+  size_t num_bindings;
 } ImportArgs;
+
+/* NAME=FILE into a binding; false when malformed. */
+static bool parse_binding(const char *spec, BrazeOnnxBinding *out) {
+  const char *eq = strchr(spec, '=');
+  if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof out->name)
+    return false;
+  snprintf(out->name, sizeof out->name, "%.*s", (int)(eq - spec), spec);
+  out->npy_path = eq + 1;
+  return true;
+}
 
 /* 0: ok, 1: bad usage, -1: done (help). */
 static int parse_import_args(int argc, char **argv, ImportArgs *a) {
@@ -33,6 +47,9 @@ static int parse_import_args(int argc, char **argv, ImportArgs *a) {
     const char *shape = strncmp(arg, "--shape=", 8) == 0 ? arg + 8 : NULL;
     if (strcmp(arg, "--shape") == 0 && i + 1 < argc)
       shape = argv[++i];
+    const char *bind = strncmp(arg, "--bind=", 7) == 0 ? arg + 7 : NULL;
+    if (strcmp(arg, "--bind") == 0 && i + 1 < argc)
+      bind = argv[++i];
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       import_usage(stdout);
       return -1;
@@ -44,6 +61,12 @@ static int parse_import_args(int argc, char **argv, ImportArgs *a) {
         return 1;
       }
       a->num_shapes++;
+    } else if (bind) {
+      if (a->num_bindings == MAX_BINDINGS || !parse_binding(bind, &a->bindings[a->num_bindings])) {
+        fprintf(stderr, "braze import: bad --bind '%s' (expected NAME=FILE.npy)\n", bind);
+        return 1;
+      }
+      a->num_bindings++;
     } else if (arg[0] == '-' && arg[1]) {
       fprintf(stderr, "braze import: unknown option '%s'\n", arg);
       import_usage(stderr);
@@ -72,7 +95,7 @@ int braze_cmd_import(int argc, char **argv) {
     return 1;
   BrazeDiagSink sink = {0};
   braze_diag_attach(ctx, &sink);
-  BrazeOnnxOptions opts = {args.shapes, args.num_shapes};
+  BrazeOnnxOptions opts = {args.shapes, args.num_shapes, args.bindings, args.num_bindings};
   MlirModule module;
   bool ok = braze_onnx_import_with(ctx, args.input, &opts, &module);
   if (ok) {

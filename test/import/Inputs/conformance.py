@@ -5,7 +5,7 @@ usage: conformance.py generate DIR
            writes ONNX's backend node tests (DIR/node/test_*/model.onnx and
            test_data_set_*/{input,output}_*.pb) from the installed onnx package
        conformance.py run DATA OUT [--braze PATH] [--targets reference,cpu]
-                      [--filter REGEX] [--list FILE] [--jobs N] [--table] [--verbose]
+                      [--filter REGEX] [--list FILE] [--jobs N] [--table] [--verbose] [--bind]
            imports every DATA/node/test_*/model.onnx with `braze import`, evaluates
            it with `braze run` on each target (reference: the interpreter; cpu: the
            compiled code) on each test data set, compares with the expected outputs
@@ -19,6 +19,9 @@ Outcomes, per test:
   wrong    a target ran and gave a result of the wrong shape/type or values
   crash    a signal, an exit status other than 0/1, a sanitizer report, a timeout,
            or an exit status 1 without a message
+  pass-bound  (--bind) refused at first for inputs braze needs as constants (the
+           refusal names them), then passed with them bound to each data set's values
+           (`braze import --bind NAME=FILE.npy`): the model specialized to those values
 Expected outputs are the test's own, except for the tests in EXPECTED_FROM_HELPER,
 whose generator disagrees with onnx's own conversion helper (Cast f32 -> bf16).
 Tolerance: |got - want| <= atol + rtol |want| (1e-4, 1e-3 for float32/float16:
@@ -130,21 +133,75 @@ def close(got, want):
     return None if worst <= 0 else f"max excess error {worst:.3g}"
 
 
-def run_test(test_dir, out_dir, braze, targets):
-    """(outcome, detail) for one test directory."""
-    name = os.path.basename(test_dir)
-    work = os.path.join(out_dir, name)
-    os.makedirs(work, exist_ok=True)
-    mlir = os.path.join(work, "model.mlir")
+def import_model(braze, model, mlir, bindings=()):
+    """(outcome, detail) of `braze import`: None on success."""
+    cmd = [braze, "import", model, "-o", mlir]
+    for name, npy in bindings:
+        cmd += ["--bind", f"{name}={npy}"]
     try:
-        p = subprocess.run([braze, "import", os.path.join(test_dir, "model.onnx"), "-o", mlir],
-                           capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return "crash", "import timed out"
     if crashed(p):
         return "crash", f"import exit {p.returncode}: {first_line(p.stderr)}"
     if p.returncode:
         return "refused", first_line(p.stderr)
+    return None
+
+
+# braze needs some inputs as constants (shapes, axes, k, pads); the tests feed them as
+# graph inputs. Their names, from braze's message: "... ('axes') must be a constant".
+NEEDS_CONSTANT = re.compile(r"\('([^']+)'\) must be a constant")
+
+
+def graph_input_names(model_path):
+    m = onnx.load(model_path)
+    inits = {t.name for t in m.graph.initializer}
+    return [i.name for i in m.graph.input if i.name not in inits]
+
+
+def run_set(braze, mlir, work, set_name, npys, outs, targets, expected):
+    """Run one data set on each target: None when every output matches."""
+    for target in targets:
+        save = os.path.join(work, f"{set_name}_{target}")
+        os.makedirs(save, exist_ok=True)
+        cmd = [braze, "run", mlir, "--quiet", "--save-outputs", save, "--target", target]
+        if npys:
+            cmd += ["--inputs", ",".join(npys)]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return "crash", f"run --target {target} timed out"
+        if crashed(p):
+            return "crash", f"run --target {target} exit {p.returncode}: {first_line(p.stderr)}"
+        if p.returncode:
+            return "refused", f"run --target {target}: {first_line(p.stderr)}"
+        for i, want in enumerate(expected):
+            got_path = os.path.join(save, f"out{i}.npy")
+            if not os.path.exists(got_path):
+                return "wrong", f"{target}: output {i} missing"
+            why = close(np.load(got_path), want)
+            if why:
+                return "wrong", f"{target} {set_name} output {i}: {why}"
+    return None
+
+
+def run_test(test_dir, out_dir, braze, targets, bind=False):
+    """(outcome, detail) for one test directory. With `bind`, a test whose import is
+    refused for an input braze needs as a constant is imported again per data set with
+    those inputs bound to the set's values (`braze import --bind`): "pass-bound"."""
+    name = os.path.basename(test_dir)
+    work = os.path.join(out_dir, name)
+    os.makedirs(work, exist_ok=True)
+    model = os.path.join(test_dir, "model.onnx")
+    mlir = os.path.join(work, "model.mlir")
+    refusal = import_model(braze, model, mlir)
+    bound = []
+    if refusal and refusal[0] == "refused" and bind and NEEDS_CONSTANT.search(refusal[1]):
+        bound = NEEDS_CONSTANT.findall(refusal[1])
+    elif refusal:
+        return refusal
+    input_names = graph_input_names(model) if bound else []
     for set_name, ins, outs in data_sets(test_dir):
         npys, inputs = [], []
         for i, path in enumerate(ins):
@@ -152,29 +209,28 @@ def run_test(test_dir, out_dir, braze, targets):
             inputs.append(load_pb(path))
             np.save(npy, inputs[-1])
             npys.append(npy)
-        for target in targets:
-            save = os.path.join(work, f"{set_name}_{target}")
-            os.makedirs(save, exist_ok=True)
-            cmd = [braze, "run", mlir, "--quiet", "--save-outputs", save, "--target", target]
-            if npys:
-                cmd += ["--inputs", ",".join(npys)]
-            try:
-                p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                return "crash", f"run --target {target} timed out"
-            if crashed(p):
-                return "crash", f"run --target {target} exit {p.returncode}: {first_line(p.stderr)}"
-            if p.returncode:
-                return "refused", f"run --target {target}: {first_line(p.stderr)}"
-            for i, path in enumerate(outs):
-                got_path = os.path.join(save, f"out{i}.npy")
-                if not os.path.exists(got_path):
-                    return "wrong", f"{target}: output {i} missing"
-                want = EXPECTED_FROM_HELPER[name](inputs) if name in EXPECTED_FROM_HELPER else load_pb(path)
-                why = close(np.load(got_path), want)
-                if why:
-                    return "wrong", f"{target} {set_name} output {i}: {why}"
-    return "pass", ""
+        set_mlir = mlir
+        for _ in range(8):  # bind until the import succeeds (each refusal names one input)
+            if not bound:
+                break
+            if any(n not in input_names for n in bound):
+                return refusal
+            bindings = [(n, npys[input_names.index(n)]) for n in bound]
+            set_mlir = os.path.join(work, f"{set_name}_bound.mlir")
+            again = import_model(braze, model, set_mlir, bindings)
+            if not again:
+                break
+            more = NEEDS_CONSTANT.findall(again[1]) if again[0] == "refused" else []
+            if not more or set(more) <= set(bound):
+                return again
+            bound += [n for n in more if n not in bound]
+        free = [npy for n, npy in zip(input_names, npys) if n not in bound] if bound else npys
+        expected = [EXPECTED_FROM_HELPER[name](inputs) if name in EXPECTED_FROM_HELPER else load_pb(path)
+                    for path in outs]
+        failure = run_set(braze, set_mlir, work, set_name, free, outs, targets, expected)
+        if failure:
+            return failure
+    return ("pass-bound", "bound: " + ", ".join(bound)) if bound else ("pass", "")
 
 
 def main():
@@ -193,6 +249,9 @@ def main():
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--table", action="store_true", help="print only the summary table")
     r.add_argument("--verbose", action="store_true", help="print the reason for every test")
+    r.add_argument("--bind", action="store_true",
+                   help="retry tests refused for an input braze needs as a constant with it bound to "
+                        "the data set's values (braze import --bind): outcome pass-bound")
     args = ap.parse_args()
     if args.cmd == "generate":
         generate(args.out)
@@ -208,18 +267,24 @@ def main():
     targets = [t for t in args.targets.split(",") if t]
     os.makedirs(args.out, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda n: run_test(os.path.join(root, n), args.out, args.braze, targets),
-                                names))
-    counts = {"pass": 0, "refused": 0, "wrong": 0, "crash": 0}
+        results = list(pool.map(lambda n: run_test(os.path.join(root, n), args.out, args.braze, targets,
+                                                   args.bind), names))
+    counts = {"pass": 0, "pass-bound": 0, "refused": 0, "wrong": 0, "crash": 0}
     for name, (outcome, detail) in zip(names, results):
         counts[outcome] += 1
         if args.table or (outcome == "pass" and not args.verbose):
             continue
         print(f"{outcome:8} {name}: {detail}" if detail else f"{outcome:8} {name}")
-    print(f"| targets | tests | pass | refused | wrong | crash |")
-    print(f"|---|---|---|---|---|---|")
-    print(f"| {'+'.join(targets)} | {len(names)} | {counts['pass']} | {counts['refused']} | "
-          f"{counts['wrong']} | {counts['crash']} |")
+    if args.bind:
+        print(f"| targets | tests | pass | pass (inputs bound) | refused | wrong | crash |")
+        print(f"|---|---|---|---|---|---|---|")
+        print(f"| {'+'.join(targets)} | {len(names)} | {counts['pass']} | {counts['pass-bound']} | "
+              f"{counts['refused']} | {counts['wrong']} | {counts['crash']} |")
+    else:
+        print(f"| targets | tests | pass | refused | wrong | crash |")
+        print(f"|---|---|---|---|---|---|")
+        print(f"| {'+'.join(targets)} | {len(names)} | {counts['pass']} | {counts['refused']} | "
+              f"{counts['wrong']} | {counts['crash']} |")
     failed = counts["wrong"] + counts["crash"] > 0
     if args.expect_pass:
         with open(args.expect_pass) as f:

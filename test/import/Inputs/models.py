@@ -436,6 +436,13 @@ def bitwise_model():
                   vi("na", [3, 4], U8)], [pat, wide, neg], opset=18)
 
 
+def axes_input():
+    """Unsqueeze with its axes as a graph input (ONNX's tests do this): braze needs the
+    axes as a constant, so import refuses it unless --bind gives the values."""
+    return model([node("Unsqueeze", ["x", "axes"], ["y"], name="unsq"), node("Relu", ["y"], ["z"], name="relu")],
+                 [vi("x", [3, 4]), vi("axes", [2], TP.INT64)], [vi("z", [1, 3, 1, 4])], opset=13)
+
+
 def mod_float_fmod0():
     """Mod of floats without fmod=1: ONNX defines float Mod only as fmod."""
     return model([node("Mod", ["x", "y"], ["z"], name="mod_f32")], [vi("x", [4]), vi("y", [4])],
