@@ -52,6 +52,7 @@
 #include "passes/row_chains.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/ptrmap.h"
 #include "support/strbuf.h"
 
 enum { MAX_LINKS = 16 };
@@ -67,9 +68,17 @@ typedef struct {
   RcSlice slices[RC_MAX_ARGS];
 } Link;
 
+/* The module's symbols (looked up by name, one hash table for the pass) and how many
+ * calls each kernel has (a kernel is erased when its last call went into a chain). */
+typedef struct {
+  MlirSymbolTable table;
+  BrazePtrMap calls; /* kernel op -> number of func.calls of it */
+} Symbols;
+
 typedef struct {
   const Options *o;
   MlirOperation module, func;
+  Symbols *sym;
   Link links[MAX_LINKS];
   int n;
   RcRows rows;
@@ -78,11 +87,23 @@ typedef struct {
 
 /* ---- finding chains ---- */
 
-static MlirOperation callee_of(MlirOperation module, MlirOperation call) {
+static MlirOperation callee_of(const Symbols *sym, MlirOperation call) {
   MlirAttribute callee = mlirOperationGetAttributeByName(call, braze_ref("callee"));
-  if (mlirAttributeIsNull(callee))
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
     return (MlirOperation){NULL};
-  return braze_module_symbol(module, mlirFlatSymbolRefAttrGetValue(callee));
+  return mlirSymbolTableLookup(sym->table, mlirFlatSymbolRefAttrGetValue(callee));
+}
+
+static MlirWalkResult count_call(MlirOperation op, void *user) {
+  Symbols *sym = user;
+  if (!braze_op_is(op, "func.call"))
+    return MlirWalkResultAdvance;
+  MlirOperation callee = callee_of(sym, op);
+  if (!mlirOperationIsNull(callee)) {
+    uint64_t key = braze_ptr_key(callee.ptr);
+    braze_ptrmap_put(&sym->calls, key, braze_ptrmap_get(&sym->calls, key, 0) + 1);
+  }
+  return MlirWalkResultAdvance;
 }
 
 static bool kind_is(MlirOperation kernel, const char *kind) {
@@ -110,7 +131,7 @@ static MlirOperation only_user(MlirValue v) {
 static void collect_links(Chain *c, MlirOperation call) {
   c->n = 0;
   while (c->n < MAX_LINKS && braze_op_is(call, "func.call") && mlirOperationGetNumResults(call) == 1) {
-    MlirOperation kernel = callee_of(c->module, call);
+    MlirOperation kernel = callee_of(c->sym, call);
     if (!chainable(kernel))
       break;
     c->links[c->n++] = (Link){.call = call, .kernel = kernel};
@@ -265,8 +286,8 @@ static void print_name(BrazeStr *s, MlirOperation op) {
   braze_str_append(s, n.data, n.length);
 }
 
-static bool symbol_taken(MlirOperation module, const char *name) {
-  return !mlirOperationIsNull(braze_module_symbol(module, braze_ref(name)));
+static bool symbol_taken(const Symbols *sym, const char *name) {
+  return !mlirOperationIsNull(mlirSymbolTableLookup(sym->table, braze_ref(name)));
 }
 
 /* `<target>_chain_fused_<origins>_<N>`: each kernel's origins (its name between
@@ -289,7 +310,7 @@ static char *chain_name(const Chain *c) {
   for (int index = 0;; ++index) {
     BrazeStr name = {0};
     braze_str_printf(&name, "%s_chain_fused%s_%d", c->o->target, braze_str_cstr(&parts), index);
-    if (!symbol_taken(c->module, braze_str_cstr(&name))) {
+    if (!symbol_taken(c->sym, braze_str_cstr(&name))) {
       braze_str_free(&parts);
       return name.data;
     }
@@ -307,6 +328,7 @@ static void add_block_kernel(Chain *c, int i, MlirOperation at, BrazeStr *name) 
   mlirOperationSetAttributeByName(clone, braze_ref("kernel.serial"), mlirUnitAttrGet(ctx));
   rc_make_block(clone, &c->rows, c->links[i].slices, c->mc);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(at), at, clone);
+  mlirSymbolTableInsert(c->sym->table, clone);
 }
 
 /* Chain arguments: the values the links read from outside the chain, once each. */
@@ -513,9 +535,6 @@ static void print_declarations(BrazeStr *s, const Chain *c, BrazeStr *block_name
 
 /* ---- rewriting the graph function ---- */
 
-static bool called_elsewhere(MlirOperation module, MlirOperation kernel) {
-  return braze_calls_symbol(module, mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name"))));
-}
 
 static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *args, int n_args) {
   MlirOperation last = c->links[c->n - 1].call;
@@ -533,8 +552,11 @@ static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *arg
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(last, 0), mlirOperationGetResult(call, 0));
   for (int i = c->n - 1; i >= 0; --i) {
     mlirOperationDestroy(c->links[i].call);
-    if (!called_elsewhere(c->module, c->links[i].kernel))
-      mlirOperationDestroy(c->links[i].kernel);
+    uint64_t key = braze_ptr_key(c->links[i].kernel.ptr);
+    int left = braze_ptrmap_get(&c->sym->calls, key, 1) - 1;
+    braze_ptrmap_put(&c->sym->calls, key, left);
+    if (left <= 0)
+      mlirSymbolTableErase(c->sym->table, c->links[i].kernel);
   }
 }
 
@@ -558,6 +580,7 @@ static bool build_chain(Chain *c) {
     mlirOperationRemoveFromParent(chain_fn);
     mlirModuleDestroy(parsed);
     mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(c->func), c->func, chain_fn);
+    mlirSymbolTableInsert(c->sym->table, chain_fn);
     if (c->o->remarks)
       braze_emit_remark(mlirOperationGetLocation(c->links[0].call),
                         "form-row-chains: %d kernels as @%s: blocks of %lld rows", c->n, name, (long long)c->mc);
@@ -588,10 +611,10 @@ static void remark_refusal(const Chain *c, const char *why) {
   braze_str_free(&names);
 }
 
-static bool run_on_func(const Options *o, MlirOperation module, MlirOperation func) {
+static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {
-    Chain c = {.o = o, .module = module, .func = func};
+    Chain c = {.o = o, .module = module, .func = func, .sym = sym};
     collect_links(&c, op);
     if (c.n < 2) {
       op = mlirOperationGetNextInBlock(op);
@@ -626,12 +649,17 @@ static bool run(MlirOperation module, void *state) {
   const Options *o = state;
   if (o->disable)
     return true;
+  Symbols sym = {mlirSymbolTableCreate(module), {0}};
+  mlirOperationWalk(module, count_call, &sym, MlirWalkPreOrder);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (is_graph_function(op) && !run_on_func(o, module, op))
-      return false;
-  return true;
+    if (is_graph_function(op))
+      ok = run_on_func(o, &sym, module, op);
+  braze_ptrmap_free(&sym.calls);
+  mlirSymbolTableDestroy(sym.table);
+  return ok;
 }
 
 static void destroy_state(void *state) {
