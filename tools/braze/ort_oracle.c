@@ -52,8 +52,8 @@ static void remove_dir(const char *dir, size_t n_in, size_t n_out) {
 
 static bool write_inputs(const char *dir, const BrazeHostTensor *inputs, size_t n_in, BrazeStr *list) {
   for (size_t i = 0; i < n_in; ++i) {
-    if (inputs[i].dtype != BRAZE_DTYPE_F32) {
-      fprintf(stderr, "braze check: the ONNX Runtime oracle takes f32 inputs only (input %zu)\n", i);
+    if (inputs[i].dtype == BRAZE_DTYPE_BF16) { /* .npy has no bf16: '<u2' would read as uint16 */
+      fprintf(stderr, "braze check: the ONNX Runtime oracle does not take bf16 inputs (input %zu)\n", i);
       return false;
     }
     char path[512];
@@ -76,7 +76,7 @@ static bool read_outputs(const char *dir, size_t n_out, BrazeHostTensor **output
     char path[512];
     snprintf(path, sizeof path, "%s/ort%zu.npy", dir, i);
     BrazeStr error = {0};
-    bool ok = braze_npy_read(path, &(*outputs)[i], &error);
+    bool ok = braze_npy_read_as(path, BRAZE_DTYPE_U16, &(*outputs)[i], &error); /* ort_run.js: '<u2' is uint16 */
     if (!ok)
       fprintf(stderr, "braze check: ONNX Runtime output %zu: %s\n", i, braze_str_cstr(&error));
     braze_str_free(&error);
