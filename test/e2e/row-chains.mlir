@@ -13,11 +13,13 @@
 // CHECK: PASS  @masked
 // CHECK: PASS  @mlp_softmax
 // CHECK: PASS  @odd
+// CHECK: PASS  @heads4d
+// CHECK: PASS  @kv_shared
 // CHECK: check passed
 
-// DEFAULT-COUNT-2: kernel.kind = "chain"
+// DEFAULT-COUNT-4: kernel.kind = "chain"
 // DEFAULT-NOT: kernel.kind = "chain"
-// FORCED-COUNT-4: kernel.kind = "chain"
+// FORCED-COUNT-6: kernel.kind = "chain"
 
 func.func @attention(%q: tensor<4x256x32xf32>, %k: tensor<4x256x32xf32>, %v: tensor<4x256x32xf32>) -> tensor<4x256x32xf32> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x32xf32>) -> tensor<4x32x256xf32>
@@ -52,4 +54,20 @@ func.func @odd(%q: tensor<3x100x24xf32>, %k: tensor<3x100x24xf32>, %v: tensor<3x
   %p = "graph.softmax"(%s) {dim = 2 : i64} : (tensor<3x100x100xf32>) -> tensor<3x100x100xf32>
   %y = "graph.batch_matmul"(%p, %v) : (tensor<3x100x100xf32>, tensor<3x100x24xf32>) -> tensor<3x100x24xf32>
   return %y : tensor<3x100x24xf32>
+}
+
+func.func @heads4d(%q: tensor<2x4x128x32xf32>, %k: tensor<2x4x128x32xf32>, %v: tensor<2x4x128x32xf32>) -> tensor<2x4x128x32xf32> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x128x32xf32>) -> tensor<2x4x32x128xf32>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<2x4x128x32xf32>, tensor<2x4x32x128xf32>) -> tensor<2x4x128x128xf32>
+  %p = "graph.softmax"(%s) {dim = 3 : i64} : (tensor<2x4x128x128xf32>) -> tensor<2x4x128x128xf32>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<2x4x128x128xf32>, tensor<2x4x128x32xf32>) -> tensor<2x4x128x32xf32>
+  return %y : tensor<2x4x128x32xf32>
+}
+
+func.func @kv_shared(%q: tensor<4x128x32xf32>, %k: tensor<1x128x32xf32>, %v: tensor<1x128x32xf32>) -> tensor<4x128x32xf32> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<1x128x32xf32>) -> tensor<1x32x128xf32>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x128x32xf32>, tensor<1x32x128xf32>) -> tensor<4x128x128xf32>
+  %p = "graph.softmax"(%s) {dim = 2 : i64} : (tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<4x128x128xf32>, tensor<1x128x32xf32>) -> tensor<4x128x32xf32>
+  return %y : tensor<4x128x32xf32>
 }
