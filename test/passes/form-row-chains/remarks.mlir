@@ -62,3 +62,18 @@ func.func @scores_returned(%q: tensor<4x256x32xf32>, %k: tensor<4x256x32xf32>, %
   %y = "graph.batch_matmul"(%p, %v) : (tensor<4x256x256xf32>, tensor<4x256x32xf32>) -> tensor<4x256x32xf32>
   return %s, %y : tensor<4x256x256xf32>, tensor<4x256x32xf32>
 }
+
+// -----
+
+// The probabilities read transposed (p^T @ v) by the second product: each of its output
+// rows needs a column of p, every row of the block before it.
+func.func @transposed_p(%q: tensor<4x256x32xf32>, %k: tensor<4x256x32xf32>, %v: tensor<4x256x32xf32>) -> tensor<4x256x32xf32> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x32xf32>) -> tensor<4x32x256xf32>
+  // expected-remark@+1 {{form-row-chains: no chain @cpu_tem_fused_batch_matmul_0 -> @cpu_per_fused_softmax_1 -> @cpu_tem_fused_batch_matmul_2: intermediate-not-read-by-rows}}
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x32xf32>, tensor<4x32x256xf32>) -> tensor<4x256x256xf32>
+  // expected-remark@+1 {{form-row-chains: no chain @cpu_per_fused_softmax_1 -> @cpu_tem_fused_batch_matmul_2: intermediate-not-read-by-rows}}
+  %p = "graph.softmax"(%s) {dim = 2 : i64} : (tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
+  %pt = "graph.transpose"(%p) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
+  %y = "graph.batch_matmul"(%pt, %v) : (tensor<4x256x256xf32>, tensor<4x256x32xf32>) -> tensor<4x256x32xf32>
+  return %y : tensor<4x256x32xf32>
+}
