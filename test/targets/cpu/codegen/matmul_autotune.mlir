@@ -3,12 +3,15 @@
 // braze.autotune attribute and the cache file. A second compile reads the cache; a
 // corrupt line is ignored with a warning (and the kernel timed again); a kernel the
 // extern cannot take (f16) is not timed.
-// The compiles run through `braze compile` (which loads libomp at start-up, so that the
-// timed libraries' worker threads are visible to LeakSanitizer under the sanitizers).
+// braze compile and braze-opt both load libomp at start-up, so that the timed
+// libraries' worker threads are visible to LeakSanitizer under the sanitizers.
 // RUN: rm -f %t.cache %t.bad %t.num
 // RUN: sed 's/matmul=auto/matmul=auto remarks/' %S/Inputs/cpu-matmul-auto.pipeline > %t.pipeline
 // RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: FileCheck %s --check-prefix=CACHE --input-file=%t.cache
+// The same decision from braze-opt (a fresh cache):
+// RUN: rm -f %t.opt-cache && env BRAZE_AUTOTUNE_CACHE=%t.opt-cache braze-opt %s --pipeline=%t.pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: remark: cpu-codegen: kernel @cpu_tem_fused_{{[a-z_]+}}_0: matmul=auto chose {{template|extern}} (template {{[0-9.]+}} ms, extern {{[0-9.]+}} ms){{$}}
 // RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=SECOND
 // RUN: printf 'not a decision\n' >> %t.cache
 // RUN: printf 'v1 key\tfaster\t1.0\t2.0\n' >> %t.cache
