@@ -561,6 +561,13 @@ static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *arg
 }
 
 
+/* The parsed chain's ops take the location of the chain's first call (the graph op that
+ * started it) instead of positions in the generated text. */
+static MlirWalkResult relocate(MlirOperation op, void *user) {
+  mlirOperationSetLocation(op, *(MlirLocation *)user);
+  return MlirWalkResultAdvance;
+}
+
 static bool build_chain(Chain *c) {
   MlirValue args[RC_MAX_ARGS];
   int n_args = external_args(c, args);
@@ -579,6 +586,8 @@ static bool build_chain(Chain *c) {
       chain_fn = mlirOperationGetNextInBlock(chain_fn);
     mlirOperationRemoveFromParent(chain_fn);
     mlirModuleDestroy(parsed);
+    MlirLocation loc = mlirOperationGetLocation(c->links[0].call);
+    mlirOperationWalk(chain_fn, relocate, &loc, MlirWalkPreOrder);
     mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(c->func), c->func, chain_fn);
     mlirSymbolTableInsert(c->sym->table, chain_fn);
     if (c->o->remarks)

@@ -173,6 +173,14 @@ static void remark(const CuKernel *K) {
 }
 
 static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts) {
+  MlirAttribute kind = mlirOperationGetAttributeByName(func, braze_ref("kernel.kind"));
+  if (!mlirAttributeIsNull(kind) && braze_ref_eq(mlirStringAttrGetValue(kind), "chain")) {
+    braze_emit_error(mlirOperationGetLocation(func),
+                     "cuda-codegen: kernel @%s: chain kernels (form-row-chains) are CPU-only; leave the pass "
+                     "out of CUDA pipelines",
+                     func_name(func));
+    return false;
+  }
   int ext = cu_convert_user_kernel(func, module, kernels_module(module), opts);
   if (ext != 0)
     return ext > 0;
