@@ -33,9 +33,4 @@ MlirValue braze_affine_eval(BrazeBuilder *b, MlirAffineExpr e, const MlirValue *
 /* Whether a generic's body holds linalg.index. */
 bool braze_body_has_loop_index(MlirBlock body);
 
-/* braze_clone_block_body where each `linalg.index d` of `src` is replaced by
- * src_dims[d] (index values) instead of being cloned. */
-bool braze_clone_body_at(BrazeBuilder *b, MlirBlock src, BrazeValueMap *map, const MlirValue *src_dims,
-                         intptr_t num_src_dims, MlirValue *yields, intptr_t *num_yields);
-
 #endif

@@ -516,11 +516,23 @@ static MlirWalkResult remap_operands(MlirOperation op, void *data) {
 
 bool braze_clone_block_body(BrazeBuilder *b, MlirBlock src, BrazeValueMap *map, MlirValue *yields,
                             intptr_t *num_yields) {
+  return braze_clone_body_at(b, src, map, NULL, 0, yields, num_yields);
+}
+
+bool braze_clone_body_at(BrazeBuilder *b, MlirBlock src, BrazeValueMap *map, const MlirValue *src_dims,
+                         intptr_t num_src_dims, MlirValue *yields, intptr_t *num_yields) {
   MlirOperation terminator = mlirBlockGetTerminator(src);
   for (MlirOperation op = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (mlirOperationEqual(op, terminator))
       break;
+    if (src_dims && braze_op_is(op, "linalg.index")) {
+      int64_t d = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")));
+      if (d < 0 || d >= num_src_dims)
+        return false;
+      braze_value_map_add(map, mlirOperationGetResult(op, 0), src_dims[d]);
+      continue;
+    }
     MlirOperation clone = mlirOperationClone(op);
     mlirOperationWalk(clone, remap_operands, map, MlirWalkPreOrder);
     braze_builder_insert(b, clone);

@@ -168,5 +168,10 @@ void braze_value_map_free(BrazeValueMap *m);
  * the count out). Returns false when the terminator has more operands than room. */
 bool braze_clone_block_body(BrazeBuilder *b, MlirBlock src, BrazeValueMap *map, MlirValue *yields,
                             intptr_t *num_yields);
+/* The same, where each `linalg.index d` of `src` is replaced by src_dims[d] (index
+ * values of the loop nest the body moves into) instead of being cloned; false also
+ * when d is out of range. braze_clone_block_body is this with no dims. */
+bool braze_clone_body_at(BrazeBuilder *b, MlirBlock src, BrazeValueMap *map, const MlirValue *src_dims,
+                         intptr_t num_src_dims, MlirValue *yields, intptr_t *num_yields);
 
 #endif
