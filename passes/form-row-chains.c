@@ -145,20 +145,18 @@ static void collect_links(Chain *c, MlirOperation call) {
 /* ---- checking a chain ---- */
 
 static bool same_rows(const RcRows *a, const RcRows *b) {
-  if (a->nr != b->nr)
-    return false;
-  for (int i = 0; i < a->nr; ++i)
-    if (a->dims[i] != b->dims[i])
-      return false;
-  return true;
+  return a->nr == b->nr && memcmp(a->dims, b->dims, (size_t)a->nr * sizeof *a->dims) == 0;
 }
 
-static bool is_intermediate(const Chain *c, int link, MlirValue v) {
+/* The link before `link` whose result `v` is, or -1. */
+static int producer_link(const Chain *c, int link, MlirValue v) {
   for (int i = 0; i < link; ++i)
     if (mlirValueEqual(v, mlirOperationGetResult(c->links[i].call, 0)))
-      return true;
-  return false;
+      return i;
+  return -1;
 }
+
+static bool is_intermediate(const Chain *c, int link, MlirValue v) { return producer_link(c, link, v) >= 0; }
 
 static int64_t tensor_bytes(MlirType t) {
   RcRows none = {.nr = 0};
@@ -203,11 +201,10 @@ static const char *check_links(Chain *c) {
  * no longer written and read back (saved), but every block packs its matmuls'
  * non-row operands again, where the separate kernels packed them once per batch
  * (BATCH) or once (WHOLE). */
-static int64_t repack_extra(Chain *c, int64_t mc) {
-  int64_t m = c->rows.dims[c->rows.nr - 1], blocks = m / mc, extra = 0;
+static int64_t repack_extra(const Chain *c) {
+  int64_t m = c->rows.dims[c->rows.nr - 1], blocks = m / c->mc, extra = 0;
   for (int i = 0; i < c->rows.nr - 1; ++i)
     blocks *= c->rows.dims[i];
-  c->mc = mc;
   for (int i = 0; i < c->n; ++i) {
     const Link *l = &c->links[i];
     for (intptr_t j = 0; kind_is(l->kernel, "tem") && j < mlirOperationGetNumOperands(l->call); ++j) {
@@ -265,7 +262,7 @@ static const char *choose_rows(Chain *c) {
     if (batches * (m / mc) < 2)
       return "one-block";
     c->mc = mc;
-    if (4 * repack_extra(c, mc) <= 2 * intermediate_bytes(c))
+    if (4 * repack_extra(c) <= 2 * intermediate_bytes(c))
       return NULL;
     why = "repacking-exceeds-savings";
   }
@@ -331,21 +328,6 @@ static void add_block_kernel(Chain *c, int i, MlirOperation at, BrazeStr *name) 
   mlirSymbolTableInsert(c->sym->table, clone);
 }
 
-/* Chain arguments: the values the links read from outside the chain, once each. */
-static int external_args(const Chain *c, MlirValue *args) {
-  int n = 0;
-  for (int i = 0; i < c->n; ++i)
-    for (intptr_t j = 0; j < mlirOperationGetNumOperands(c->links[i].call); ++j) {
-      MlirValue v = mlirOperationGetOperand(c->links[i].call, j);
-      bool seen = is_intermediate(c, i, v);
-      for (int k = 0; k < n && !seen; ++k)
-        seen = mlirValueEqual(args[k], v);
-      if (!seen && n < RC_MAX_ARGS)
-        args[n++] = v;
-    }
-  return n;
-}
-
 static int arg_index(const MlirValue *args, int n, MlirValue v) {
   for (int k = 0; k < n; ++k)
     if (mlirValueEqual(args[k], v))
@@ -353,8 +335,22 @@ static int arg_index(const MlirValue *args, int n, MlirValue v) {
   return -1;
 }
 
-/* The slice's offsets: the block's iv for each dim read by a row dim, else 0. */
-static void print_offsets(BrazeStr *s, const RcSlice *slice) {
+/* Chain arguments: the values the links read from outside the chain, once each. */
+static int external_args(const Chain *c, MlirValue *args) {
+  int n = 0;
+  for (int i = 0; i < c->n; ++i)
+    for (intptr_t j = 0; j < mlirOperationGetNumOperands(c->links[i].call); ++j) {
+      MlirValue v = mlirOperationGetOperand(c->links[i].call, j);
+      if (!is_intermediate(c, i, v) && arg_index(args, n, v) < 0 && n < RC_MAX_ARGS)
+        args[n++] = v;
+    }
+  return n;
+}
+
+/* "[offsets] [sizes] [1, ...]" of a slice of `block`'s shape: the block's iv as the
+ * offset of each dim read by a row dim, else 0. */
+static void print_slice_spec(BrazeStr *s, const RcSlice *slice, MlirType block) {
+  braze_str_puts(s, "[");
   for (int d = 0; d < slice->rank; ++d) {
     braze_str_puts(s, d ? ", " : "");
     if (slice->row_of[d] >= 0)
@@ -362,16 +358,13 @@ static void print_offsets(BrazeStr *s, const RcSlice *slice) {
     else
       braze_str_puts(s, "0");
   }
-}
-
-static void print_sizes(BrazeStr *s, MlirType block, intptr_t rank) {
-  for (intptr_t d = 0; d < rank; ++d)
+  braze_str_puts(s, "] [");
+  for (int d = 0; d < slice->rank; ++d)
     braze_str_printf(s, "%s%lld", d ? ", " : "", (long long)mlirShapedTypeGetDimSize(block, d));
-}
-
-static void print_units(BrazeStr *s, intptr_t rank) {
-  for (intptr_t d = 0; d < rank; ++d)
+  braze_str_puts(s, "] [");
+  for (int d = 0; d < slice->rank; ++d)
     braze_str_puts(s, d ? ", 1" : "1");
+  braze_str_puts(s, "]");
 }
 
 /* The slices the links read, one per (argument, slice): %sN names slices[N]. */
@@ -401,14 +394,9 @@ static void print_slices(BrazeStr *s, const Chain *c, const MlirValue *args, int
         continue;
       int n = slice_index(set, k, slice, true);
       MlirType t = mlirValueGetType(args[k]), block = rc_block_type(t, slice, c->mc, &c->rows);
-      intptr_t rank = mlirShapedTypeGetRank(t);
-      braze_str_printf(s, "      %%s%d = tensor.extract_slice %%arg%d[", n, k);
-      print_offsets(s, slice);
-      braze_str_puts(s, "] [");
-      print_sizes(s, block, rank);
-      braze_str_puts(s, "] [");
-      print_units(s, rank);
-      braze_str_puts(s, "] : ");
+      braze_str_printf(s, "      %%s%d = tensor.extract_slice %%arg%d", n, k);
+      print_slice_spec(s, slice, block);
+      braze_str_puts(s, " : ");
       print_type(s, t);
       braze_str_puts(s, " to ");
       print_type(s, block);
@@ -439,15 +427,12 @@ static void print_calls(BrazeStr *s, const Chain *c, const MlirValue *args, int 
       MlirValue v = mlirOperationGetOperand(l->call, j);
       int k = arg_index(args, n_args, v);
       braze_str_puts(s, j ? ", " : "");
-      if (k < 0) { /* an intermediate: the earlier link's result */
-        for (int p = 0; p < i; ++p)
-          if (mlirValueEqual(v, mlirOperationGetResult(c->links[p].call, 0)))
-            braze_str_printf(s, "%%v%d", p);
-      } else if (l->slices[j].used && !rc_slice_is_whole(&l->slices[j])) {
+      if (k < 0) /* an intermediate: the earlier link's result */
+        braze_str_printf(s, "%%v%d", producer_link(c, i, v));
+      else if (l->slices[j].used && !rc_slice_is_whole(&l->slices[j]))
         braze_str_printf(s, "%%s%d", slice_index(set, k, &l->slices[j], false));
-      } else {
+      else
         braze_str_printf(s, "%%arg%d", k);
-      }
     }
     braze_str_puts(s, ") : ");
     print_call_type(s, c, l);
@@ -508,13 +493,9 @@ static void print_chain(BrazeStr *s, const Chain *c, const char *name, const Mli
   braze_str_puts(s, ") {\n");
   print_slices(s, c, args, n_args, &set);
   print_calls(s, c, args, n_args, block_names, &set);
-  braze_str_printf(s, "      scf.forall.in_parallel {\n        tensor.parallel_insert_slice %%v%d into %%out[", c->n - 1);
-  print_offsets(s, &as_rows);
-  braze_str_puts(s, "] [");
-  print_sizes(s, block, rank);
-  braze_str_puts(s, "] [");
-  print_units(s, rank);
-  braze_str_puts(s, "] : ");
+  braze_str_printf(s, "      scf.forall.in_parallel {\n        tensor.parallel_insert_slice %%v%d into %%out", c->n - 1);
+  print_slice_spec(s, &as_rows, block);
+  braze_str_puts(s, " : ");
   print_type(s, block);
   braze_str_puts(s, " into ");
   print_type(s, result);

@@ -44,12 +44,7 @@ RcSlice rc_row_slice(const RcRows *rows, int rank) {
 }
 
 bool rc_slice_equal(const RcSlice *a, const RcSlice *b) {
-  if (a->rank != b->rank)
-    return false;
-  for (int d = 0; d < a->rank; ++d)
-    if (a->row_of[d] != b->row_of[d])
-      return false;
-  return true;
+  return a->rank == b->rank && memcmp(a->row_of, b->row_of, (size_t)a->rank) == 0;
 }
 
 bool rc_slice_is_rows(const RcSlice *s, const RcRows *rows) {
