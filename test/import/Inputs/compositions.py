@@ -214,8 +214,10 @@ def case(name):
     raise SystemExit(f"unknown case {name}")
 
 
-def main():
-    for arg in sys.argv[1:]:
+def save_cases(case, args):
+    """CASE=DIR arguments: DIR/model.onnx, in<i>.npy, inputs.txt and expected<i>.npy of
+    case(CASE) (also gather.py's)."""
+    for arg in args:
         name, out = arg.split("=", 1)
         m, ins, outs = case(name)
         os.makedirs(out, exist_ok=True)
@@ -231,4 +233,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    save_cases(case, sys.argv[1:])

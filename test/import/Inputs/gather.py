@@ -7,7 +7,6 @@ negative components) and ReverseSequence. numpy is the oracle.
 
 usage: gather.py CASE=DIR...   DIR/model.onnx, in<i>.npy (seeded), inputs.txt and
                                expected<i>.npy (numpy), as numeric.py compare reads"""
-import os
 import sys
 
 import numpy as np
@@ -15,6 +14,8 @@ import onnx
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
+
+from compositions import save_cases
 
 F, I32, I64, B = T.FLOAT, T.INT32, T.INT64, T.BOOL
 RNG = np.random.default_rng(11)
@@ -91,21 +92,5 @@ def case(name):
     raise SystemExit(f"unknown case {name}")
 
 
-def main():
-    for arg in sys.argv[1:]:
-        name, out = arg.split("=", 1)
-        m, ins, outs = case(name)
-        os.makedirs(out, exist_ok=True)
-        onnx.save(m, os.path.join(out, "model.onnx"))
-        paths = []
-        for i, x in enumerate(ins):
-            paths.append(os.path.join(out, f"in{i}.npy"))
-            np.save(paths[-1], x)
-        with open(os.path.join(out, "inputs.txt"), "w") as f:
-            f.write(",".join(paths))
-        for i, y in enumerate(outs):
-            np.save(os.path.join(out, f"expected{i}.npy"), y)
-
-
 if __name__ == "__main__":
-    main()
+    save_cases(case, sys.argv[1:])
