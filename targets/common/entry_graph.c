@@ -274,11 +274,8 @@ static bool build_entry(Graph *G) {
     types[i] = ok ? cg_memref_like(t) : t;
   }
   if (ok) {
-    MlirOperation fn = cg_new_func(G->old, n_in + n_out, types, &G->entry);
-    MlirType i64 = mlirIntegerTypeGet(G->ctx, 64);
+    MlirOperation fn = cg_new_func(G->old, n_in, n_out, types, &G->entry);
     mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.entry"), mlirUnitAttrGet(G->ctx));
-    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
-    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, n_out));
     G->b = cg_builder_at_end(G->entry, mlirOperationGetLocation(G->old));
     G->pool.block = G->entry;
     G->b.pool = &G->pool;

@@ -240,7 +240,8 @@ bool cg_attr_bool(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref(name)));
 }
 
-MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *args, MlirBlock *entry) {
+MlirOperation cg_new_func(MlirOperation old, intptr_t n_in, intptr_t n_out, const MlirType *args, MlirBlock *entry) {
+  intptr_t n_args = n_in + n_out;
   MlirContext ctx = mlirOperationGetContext(old);
   MlirLocation loc = mlirOperationGetLocation(old);
   MlirType fty = mlirFunctionTypeGet(ctx, n_args, args, 0, NULL);
@@ -265,6 +266,9 @@ MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *ar
     MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(old, i);
     mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);
   }
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, n_out));
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, fn);
   return fn;
 }

@@ -76,8 +76,9 @@ MlirValue cg_affine(CgBuilder *b, MlirAffineExpr expr, const MlirValue *dims);
 uint64_t cg_affine_dims(MlirAffineExpr expr);
 
 /* A func.func replacing `old` (same name, visibility and discardable attributes) with
- * argument types `args` and no results, inserted before it; *entry is its body. */
-MlirOperation cg_new_func(MlirOperation old, intptr_t n_args, const MlirType *args, MlirBlock *entry);
+ * argument types `args` (n_in inputs, then n_out output buffers: braze.num_inputs /
+ * braze.num_outputs) and no results, inserted before it; *entry is its body. */
+MlirOperation cg_new_func(MlirOperation old, intptr_t n_in, intptr_t n_out, const MlirType *args, MlirBlock *entry);
 /* A private constant memref.global holding `dense`, and its memref.get_global at b. */
 MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense);
 bool cg_attr_bool(MlirOperation op, const char *name);

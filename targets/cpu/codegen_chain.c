@@ -231,11 +231,7 @@ int cg_chain_kernel(MlirOperation func, MlirOperation module) {
     types[i] = cg_memref_like(mlirValueGetType(mlirBlockGetArgument(old_entry, i)));
   types[n_in] = cg_memref_like(mlirValueGetType(mlirOperationGetResult(forall, 0)));
   MlirBlock entry;
-  MlirOperation fn = cg_new_func(func, n_in + 1, types, &entry);
-  MlirContext ctx = mlirOperationGetContext(func);
-  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
-  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, 1));
+  MlirOperation fn = cg_new_func(func, n_in, 1, types, &entry);
   for (intptr_t i = 0; i < n_in; ++i)
     map_value(&c, mlirBlockGetArgument(old_entry, i), mlirBlockGetArgument(entry, i));
   CgConstPool pool = {.block = entry};

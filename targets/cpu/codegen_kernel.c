@@ -513,12 +513,9 @@ static bool build_signature(CgKernel *K) {
     free(types);
     return fail(K->old, K, "kernel arguments and results must be static tensors of rank <= 8");
   }
-  K->fn = cg_new_func(K->old, n_in + n_out, types, &K->entry);
+  K->fn = cg_new_func(K->old, n_in, n_out, types, &K->entry);
   K->n_in = (int)n_in;
   free(types);
-  MlirType i64 = mlirIntegerTypeGet(K->ctx, 64);
-  mlirOperationSetDiscardableAttributeByName(K->fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
-  mlirOperationSetDiscardableAttributeByName(K->fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, n_out));
   CgBuilder end = cg_builder_at_end(K->entry, mlirOperationGetLocation(K->old));
   MlirOperation r = cg_create(&end, "func.return", 0, NULL, 0, NULL, 0, NULL);
   K->fb = end;

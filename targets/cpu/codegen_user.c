@@ -122,12 +122,8 @@ int cg_user_kernel(MlirOperation func, MlirOperation module) {
     return -1;
   }
   MlirBlock entry;
-  MlirOperation fn = cg_new_func(func, n_in + n_out, types, &entry);
+  MlirOperation fn = cg_new_func(func, n_in, n_out, types, &entry);
   free(types);
-  MlirContext ctx = mlirOperationGetContext(func);
-  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, n_in));
-  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, n_out));
   ok = convert_body(func, module, name, entry);
   mlirOperationDestroy(ok ? func : fn);
   free(name);

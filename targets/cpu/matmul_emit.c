@@ -139,10 +139,7 @@ bool tm_build_signature(TmEmit *E) {
   for (int i = 0; i < n; ++i)
     types[i] = cg_memref_like(mlirValueGetType(i < p->n_in ? mlirBlockGetArgument(body, i)
                                                               : mlirOperationGetOperand(ret, i - p->n_in)));
-  E->fn = cg_new_func(p->old, n, types, &E->entry);
-  MlirType i64 = mlirIntegerTypeGet(p->ctx, 64);
-  mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.num_inputs"), mlirIntegerAttrGet(i64, p->n_in));
-  mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.num_outputs"), mlirIntegerAttrGet(i64, p->n_out));
+  E->fn = cg_new_func(p->old, p->n_in, p->n_out, types, &E->entry);
   CgBuilder end = cg_builder_at_end(E->entry, mlirOperationGetLocation(p->old));
   MlirOperation r = cg_create(&end, "func.return", 0, NULL, 0, NULL, 0, NULL);
   E->pool.block = E->entry;
