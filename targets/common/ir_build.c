@@ -130,9 +130,10 @@ static MlirBlock new_block(CgBuilder *b, intptr_t n, const MlirType *types) {
   return mlirBlockCreate(n, types, locs);
 }
 
-MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
-                     CgBuilder *body, MlirValue *iv, MlirValue *iter) {
-  MlirValue operands[3 + CG_MAX_ITER] = {lb, ub, cg_index(b, 1)};
+/* scf.for lb..ub by step with iter_args; the caller terminates the body. */
+static MlirOperation for_op(CgBuilder *b, MlirValue lb, MlirValue ub, MlirValue step, intptr_t n_iter,
+                            const MlirValue *inits, CgBuilder *body, MlirValue *iv, MlirValue *iter) {
+  MlirValue operands[3 + CG_MAX_ITER] = {lb, ub, step};
   MlirType types[1 + CG_MAX_ITER] = {cg_index_type(b->ctx)};
   for (intptr_t i = 0; i < n_iter; ++i) {
     operands[3 + i] = inits[i];
@@ -153,6 +154,11 @@ MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, 
   for (intptr_t i = 0; i < n_iter; ++i)
     iter[i] = mlirBlockGetArgument(block, 1 + i);
   return op;
+}
+
+MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
+                     CgBuilder *body, MlirValue *iv, MlirValue *iter) {
+  return for_op(b, lb, ub, cg_index(b, 1), n_iter, inits, body, iv, iter);
 }
 
 MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *else_b) {
@@ -338,24 +344,6 @@ size_t cg_collect_functions(MlirOperation module, bool kernels, MlirOperation *o
 
 /* ---- serial loops ---- */
 
-/* scf.for lb..ub by step (operands of a loop being replaced), its body an empty
- * block ending in scf.yield; *body inserts before the yield. */
-static MlirOperation for_loop(CgBuilder *b, MlirValue lb, MlirValue ub, MlirValue step, CgBuilder *body,
-                              MlirValue *iv) {
-  MlirType index = cg_index_type(b->ctx);
-  MlirBlock block = new_block(b, 1, &index);
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, block);
-  MlirOperationState st = mlirOperationStateGet(braze_ref("scf.for"), b->loc);
-  mlirOperationStateAddOperands(&st, 3, (MlirValue[]){lb, ub, step});
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation op = cg_insert(b, mlirOperationCreate(&st));
-  *body = cg_builder_at_end(block, b->loc);
-  body->before = cg_create(body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
-  *iv = mlirBlockGetArgument(block, 0);
-  return op;
-}
-
 /* One scf.parallel without reductions as nested scf.for, its body in a
  * memref.alloca_scope (stack buffers it allocates are freed per iteration, as the
  * OpenMP lowering's outlined bodies free them). */
@@ -368,8 +356,9 @@ static void serialize(MlirOperation par) {
   for (intptr_t d = 0; d < n; ++d) {
     MlirValue iv;
     CgBuilder body;
-    for_loop(&b, mlirOperationGetOperand(par, d), mlirOperationGetOperand(par, n + d),
-             mlirOperationGetOperand(par, 2 * n + d), &body, &iv);
+    for_op(&b, mlirOperationGetOperand(par, d), mlirOperationGetOperand(par, n + d),
+           mlirOperationGetOperand(par, 2 * n + d), 0, NULL, &body, &iv, NULL);
+    body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(old, d), iv);
     b = body;
   }

@@ -112,7 +112,7 @@ static bool run(MlirOperation module, void *state) {
   /* chain kernels last: they call block kernels in their converted form */
   bool *is_chain = calloc(nk + 1, sizeof *is_chain);
   for (size_t i = 0; i < nk; ++i)
-    is_chain[i] = cg_attr_text_has(mlirOperationGetAttributeByName(funcs[i], braze_ref("kernel.kind")), "\"chain\"");
+    is_chain[i] = cg_is_chain_kernel(funcs[i]);
   for (int chains = 0; chains < 2; ++chains)
     for (size_t i = 0; i < nk && ok; ++i)
       if (is_chain[i] == (chains == 1))

@@ -42,6 +42,8 @@ int cg_user_kernel(MlirOperation func, MlirOperation module);
  * kernels must be converted already. 0 when `func` is not one, 1 converted, -1 after
  * a diagnostic. */
 int cg_chain_kernel(MlirOperation func, MlirOperation module);
+/* Whether `func` is a chain kernel (kernel.kind = "chain"). */
+bool cg_is_chain_kernel(MlirOperation func);
 /* Whether `func` is a chain's block kernel (kernel.serial): it runs inside the
  * chain's parallel loop, so its own loops are serial. */
 bool cg_is_serial_kernel(MlirOperation func);

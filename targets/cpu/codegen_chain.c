@@ -209,9 +209,13 @@ static bool emit_forall(Chain *c, MlirOperation forall, MlirBlock entry, CgBuild
   return true;
 }
 
-int cg_chain_kernel(MlirOperation func, MlirOperation module) {
+bool cg_is_chain_kernel(MlirOperation func) {
   MlirAttribute kind = mlirOperationGetAttributeByName(func, braze_ref("kernel.kind"));
-  if (mlirAttributeIsNull(kind) || !braze_ref_eq(mlirStringAttrGetValue(kind), "chain"))
+  return !mlirAttributeIsNull(kind) && mlirAttributeIsAString(kind) && braze_ref_eq(mlirStringAttrGetValue(kind), "chain");
+}
+
+int cg_chain_kernel(MlirOperation func, MlirOperation module) {
+  if (!cg_is_chain_kernel(func))
     return 0;
   MlirStringRef nref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
   char *name = strndup(nref.data, nref.length);

@@ -260,8 +260,8 @@ static bool row_output_map(const CuItem *it, int k) {
  * bits, not N bytes, so such kernels load and store one element at a time. */
 static bool has_i1_memory(const CuKernel *K) {
   MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(K->old, braze_ref("function_type")));
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(fn) + mlirFunctionTypeGetNumResults(fn); ++i) {
-    intptr_t n_in = mlirFunctionTypeGetNumInputs(fn);
+  intptr_t n_in = mlirFunctionTypeGetNumInputs(fn);
+  for (intptr_t i = 0; i < n_in + mlirFunctionTypeGetNumResults(fn); ++i) {
     MlirType t = i < n_in ? mlirFunctionTypeGetInput(fn, i) : mlirFunctionTypeGetResult(fn, i - n_in);
     if (mlirTypeIsAShaped(t) && mlirTypeIsAInteger(mlirShapedTypeGetElementType(t)) &&
         mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) == 1)
