@@ -274,23 +274,11 @@ static bool check_override_names(OnnxImporter *im, const BrazeOnnxOptions *opts)
   return true;
 }
 
-/* ONNX element types as host-tensor dtypes (for --bind's .npy data). */
-static bool host_dtype(int32_t onnx, BrazeDType *out) {
-  static const struct { int32_t onnx; BrazeDType dt; } map[] = {
-      {ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, BRAZE_DTYPE_F32},   {ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16, BRAZE_DTYPE_F16},
-      {ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16, BRAZE_DTYPE_BF16}, {ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, BRAZE_DTYPE_F64},
-      {ONNX__TENSOR_PROTO__DATA_TYPE__INT8, BRAZE_DTYPE_I8},     {ONNX__TENSOR_PROTO__DATA_TYPE__INT16, BRAZE_DTYPE_I16},
-      {ONNX__TENSOR_PROTO__DATA_TYPE__INT32, BRAZE_DTYPE_I32},   {ONNX__TENSOR_PROTO__DATA_TYPE__INT64, BRAZE_DTYPE_I64},
-      {ONNX__TENSOR_PROTO__DATA_TYPE__UINT8, BRAZE_DTYPE_U8},    {ONNX__TENSOR_PROTO__DATA_TYPE__UINT16, BRAZE_DTYPE_U16},
-      {ONNX__TENSOR_PROTO__DATA_TYPE__UINT32, BRAZE_DTYPE_U32},  {ONNX__TENSOR_PROTO__DATA_TYPE__UINT64, BRAZE_DTYPE_U64},
-      {ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, BRAZE_DTYPE_I1},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof *map; ++i)
-    if (map[i].onnx == onnx) {
-      *out = map[i].dt;
-      return true;
-    }
-  return false;
+/* An ONNX element type as a host-tensor dtype (for --bind's .npy data): through the
+ * graph-dialect element type braze imports it as. */
+static bool host_dtype(OnnxImporter *im, int32_t onnx, BrazeDType *out) {
+  MlirType element = onnx_element_type(im->ctx, onnx);
+  return !mlirTypeIsNull(element) && braze_dtype_from_mlir(element, out);
 }
 
 static const Onnx__ValueInfoProto *graph_input(OnnxImporter *im, const char *name) {
@@ -327,7 +315,7 @@ static bool bind_input(OnnxImporter *im, const BrazeOnnxBinding *b) {
   BrazeDType want;
   if (!value_info_type(im, vi, "graph input", true, &type, &has_shape))
     return false;
-  if (!host_dtype(type.dtype, &want))
+  if (!host_dtype(im, type.dtype, &want))
     return onnx_file_error(im, "--bind %s: inputs of %s cannot be bound", b->name, onnx_dtype_name(type.dtype));
   BrazeHostTensor t = {0};
   BrazeStr error = {0};
