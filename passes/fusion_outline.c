@@ -12,42 +12,10 @@
 
 /* ---- order and names ---- */
 
-/* The module's symbol names, sorted: kernel names are checked against them in
- * O(log n) (a name taken before the pass ran skips to the next index). */
-typedef struct {
-  char **names;
-  size_t count;
-} SymbolSet;
-
-static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static SymbolSet module_symbols(MlirOperation func) {
-  MlirOperation module = mlirOperationGetParentOperation(func);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  SymbolSet set = {calloc(1, sizeof(char *)), 0};
-  size_t cap = 1;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
-    if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
-      continue;
-    if (set.count == cap)
-      set.names = realloc(set.names, (cap *= 2) * sizeof(char *));
-    MlirStringRef name = mlirStringAttrGetValue(sym);
-    set.names[set.count++] = strndup(name.data, name.length);
-  }
-  qsort(set.names, set.count, sizeof(char *), compare_names);
-  return set;
-}
-
-static bool symbol_exists(const SymbolSet *set, const char *name) {
-  return bsearch(&name, set->names, set->count, sizeof(char *), compare_names) != NULL;
-}
-
-static void symbols_free(SymbolSet *set) {
-  for (size_t i = 0; i < set->count; ++i)
-    free(set->names[i]);
-  free(set->names);
+/* Kernel names are checked against the module's symbol table (one hash table per
+ * planning: a name taken before the pass ran skips to the next index). */
+static bool symbol_exists(MlirSymbolTable taken, const char *name) {
+  return !mlirOperationIsNull(mlirSymbolTableLookup(taken, braze_ref(name)));
 }
 
 /* Kernel names list at most this many origins (Inductor caps its names likewise). */
@@ -77,7 +45,7 @@ static void append_unique_ops(const FkGraph *g, int group, BrazeStr *name) {
 }
 
 static char *kernel_name(const FkGraph *g, int group, const char *kind, const char *target, int *next_index,
-                         const SymbolSet *taken) {
+                         MlirSymbolTable taken) {
   BrazeStr ops = {0};
   append_unique_ops(g, group, &ops);
   for (;;) {
@@ -170,7 +138,7 @@ static GroupEdges group_edges(const FkGraph *g) {
 void fk_kernels_plan(const FkGraph *g, const char *target, int *next_index, FkKernelList *out) {
   out->items = calloc(g->num_nodes + 1, sizeof *out->items);
   out->count = 0;
-  SymbolSet taken = module_symbols(g->func);
+  MlirSymbolTable taken = mlirSymbolTableCreate(mlirOperationGetParentOperation(g->func));
   GroupEdges e = group_edges(g);
   ReadyHeap ready = {calloc(g->num_nodes + 1, sizeof(int)), 0};
   /* Kahn's algorithm; among ready groups the one whose first node comes first. */
@@ -184,7 +152,7 @@ void fk_kernels_plan(const FkGraph *g, const char *target, int *next_index, FkKe
     FkKernel *k = &out->items[out->count++];
     k->group = group;
     k->kind = fk_group_kind(g, group);
-    k->name = k->kind ? kernel_name(g, group, k->kind, target, next_index, &taken) : NULL;
+    k->name = k->kind ? kernel_name(g, group, k->kind, target, next_index, taken) : NULL;
     for (size_t j = e.start[group]; j < e.start[group + 1]; ++j)
       if (--e.pending[e.to[j]] == 0)
         heap_push(&ready, g, e.to[j]);
@@ -193,7 +161,7 @@ void fk_kernels_plan(const FkGraph *g, const char *target, int *next_index, FkKe
   free(e.start);
   free(e.to);
   free(e.pending);
-  symbols_free(&taken);
+  mlirSymbolTableDestroy(taken);
 }
 
 void fk_kernels_free(FkKernelList *list) {
