@@ -5,6 +5,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/tensor.h"
 
 typedef struct {
   const char *mnemonic;
@@ -117,30 +118,8 @@ int64_t braze_num_elements(MlirType t) {
 MlirType braze_element_type(MlirType t) { return mlirShapedTypeGetElementType(t); }
 
 const char *braze_dtype_name(MlirType e) {
-  if (mlirTypeIsAF32(e)) return "f32";
-  if (mlirTypeIsAF16(e)) return "f16";
-  if (mlirTypeIsABF16(e)) return "bf16";
-  if (mlirTypeIsAF64(e)) return "f64";
-  if (mlirTypeIsAInteger(e) && mlirIntegerTypeIsUnsigned(e)) {
-    switch (mlirIntegerTypeGetWidth(e)) {
-    case 8: return "ui8";
-    case 16: return "ui16";
-    case 32: return "ui32";
-    case 64: return "ui64";
-    default: return NULL;
-    }
-  }
-  if (mlirTypeIsAInteger(e) && mlirIntegerTypeIsSignless(e)) {
-    switch (mlirIntegerTypeGetWidth(e)) {
-    case 1: return "i1";
-    case 8: return "i8";
-    case 16: return "i16";
-    case 32: return "i32";
-    case 64: return "i64";
-    default: return NULL;
-    }
-  }
-  return NULL;
+  BrazeDType dtype;
+  return braze_dtype_from_mlir(e, &dtype) ? braze_dtype_str(dtype) : NULL;
 }
 
 bool braze_broadcast_shapes(const int64_t *a, intptr_t rank_a, const int64_t *b, intptr_t rank_b,
