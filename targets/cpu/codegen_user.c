@@ -56,14 +56,8 @@ static MlirValue buffer_for(MlirValue v, MlirBlock old_entry, MlirBlock entry, M
 
 static bool callee_is_user_kernel(MlirOperation call, MlirOperation module) {
   MlirAttribute callee = mlirOperationGetAttributeByName(call, braze_ref("callee"));
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(f, braze_ref("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
-      return !mlirAttributeIsNull(mlirOperationGetAttributeByName(f, braze_ref("braze.user_kernel")));
-  }
-  return false;
+  MlirOperation f = braze_module_symbol(module, mlirFlatSymbolRefAttrGetValue(callee));
+  return !mlirOperationIsNull(f) && !mlirAttributeIsNull(mlirOperationGetAttributeByName(f, braze_ref("braze.user_kernel")));
 }
 
 /* Copy the body's copies and call into `entry`, buffers replaced by arguments. */
