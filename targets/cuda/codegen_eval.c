@@ -332,10 +332,15 @@ CuPoint cu_input_point(CgBuilder *b, const CuItem *item, int in, const CuPoint *
   return q;
 }
 
+/* i1 memrefs are accessed one element at a time: LLVM lays a vector<N x i1> out in
+ * memory as N bits, not the N bytes of the memref (a 4-lane store of a comparison
+ * wrote one byte for four results). */
+static bool is_i1(MlirType elem) { return mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1; }
+
 static MlirValue load_arg(CuKernel *K, CgBuilder *b, int arg, const CuPoint *p) {
   MlirValue mem = mlirBlockGetArgument(K->entry, arg);
   MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(mem));
-  if (p->vec > 1) {
+  if (p->vec > 1 && !is_i1(elem)) {
     MlirValue vec = cu_memo_get(K, MEMO_VLOAD, arg, p->n, p->idx0);
     if (mlirValueIsNull(vec)) {
       MlirValue ops[1 + CU_MAX_DIMS] = {mem};
@@ -461,6 +466,17 @@ void cu_store_result(CuKernel *K, CgBuilder *b, int out, const CuPoint *p, const
   MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(mem));
   if (p->vec == 1) {
     cg_store(b, narrow(b, lanes[0], elem), mem, p->n, p->idx);
+    return;
+  }
+  if (is_i1(elem)) { /* lane by lane along the last index */
+    MlirValue idx[CU_MAX_DIMS];
+    for (int l = 0; l < p->vec; ++l) {
+      for (int i = 0; i < p->n; ++i)
+        idx[i] = p->idx0[i];
+      MlirValue add[2] = {p->idx0[p->n - 1], cg_index(b, l)};
+      idx[p->n - 1] = l ? cg_op(b, "arith.addi", cg_index_type(K->ctx), 2, add) : p->idx0[p->n - 1];
+      cg_store(b, narrow(b, lanes[l], elem), mem, p->n, idx);
+    }
     return;
   }
   MlirValue parts[16];

@@ -256,20 +256,6 @@ static bool row_output_map(const CuItem *it, int k) {
   return n >= k;
 }
 
-/* Whether an argument or result holds i1: LLVM packs a vector<N x i1> in memory as N
- * bits, not N bytes, so such kernels load and store one element at a time. */
-static bool has_i1_memory(const CuKernel *K) {
-  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(K->old, braze_ref("function_type")));
-  intptr_t n_in = mlirFunctionTypeGetNumInputs(fn);
-  for (intptr_t i = 0; i < n_in + mlirFunctionTypeGetNumResults(fn); ++i) {
-    MlirType t = i < n_in ? mlirFunctionTypeGetInput(fn, i) : mlirFunctionTypeGetResult(fn, i - n_in);
-    if (mlirTypeIsAShaped(t) && mlirTypeIsAInteger(mlirShapedTypeGetElementType(t)) &&
-        mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) == 1)
-      return true;
-  }
-  return false;
-}
-
 static bool choose_row(CuKernel *K) {
   int k = -1;
   int64_t outer[CU_MAX_DIMS];
@@ -305,7 +291,7 @@ static bool choose_row(CuKernel *K) {
   K->grid[0] = rows;
   K->grid[1] = K->grid[2] = 1;
   /* vec lanes when every generic's innermost inner extent allows it */
-  K->vec = has_i1_memory(K) ? 1 : (int)K->opts->vec;
+  K->vec = (int)K->opts->vec;
   for (int i = 0; i < K->n_items; ++i) {
     const CuItem *it = &K->items[i];
     if (it->n_dims == k || it->ext[it->n_dims - 1] % K->vec != 0)
@@ -356,7 +342,7 @@ static bool choose_matmul(CuKernel *K) {
  * piece); `vec` lanes when every stored shape's last extent allows them. */
 static bool choose_element(CuKernel *K) {
   int64_t most = 1;
-  K->vec = has_i1_memory(K) ? 1 : (int)K->opts->vec;
+  K->vec = (int)K->opts->vec;
   for (int r = 0; r < K->n_out; ++r) {
     int v = K->out_val[r];
     bool concat = K->vals[v].kind == CV_INSERT;
