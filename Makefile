@@ -19,7 +19,7 @@ ASAN_BUILD?= build-asan
 # caller, gcc's ASan/UBSan runtimes), binutils (nm), llvm-22-tools (lit, FileCheck, not,
 # count, split-file), mlir-22-tools (mlir-opt), clang-22 (the C tests' callers),
 # python3-numpy and python3-onnx (numerical tests, the ONNX importer's tests),
-# libjansson-dev (reading fusion plans, passes/fusion_plan.c).
+# libjansson-dev (reading fusion plans, passes/fusion/plan.c).
 # node + onnxruntime-node are optional (test/import/ort.test, REQUIRES: onnxruntime).
 DEBS := build-essential binutils cmake python3 \
         libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libomp-22-dev clang-22 \

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 
 const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *node, const char *name) {
   for (size_t i = 0; i < node->n_attribute; ++i) {

@@ -1,8 +1,8 @@
-/* Builders for compositions of graph ops (see onnx_compose.h). */
+/* Builders for compositions of graph ops (see import/onnx-compose.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 static const OcVal oc_null = {{NULL}, {0}};
 

@@ -5,7 +5,7 @@
 #ifndef BRAZE_IMPORT_ONNX_COMPOSE_H
 #define BRAZE_IMPORT_ONNX_COMPOSE_H
 
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 
 typedef struct {
   MlirValue v; /* null after an error */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
-#include "import/onnx_internal.h"
+#include "import/onnx-compose.h"
+#include "import/onnx-internal.h"
 
 enum {
   DT_FLOAT = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,

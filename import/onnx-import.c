@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dialects/graph/graph.h"
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"

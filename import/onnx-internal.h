@@ -1,6 +1,6 @@
 /* Internals shared by the ONNX importer's files: the importer state, the value
  * table (ONNX name -> MLIR value and, for constants, the data), attribute access
- * and op building. Not part of braze's interface (see onnx_import.h). */
+ * and op building. Not part of braze's interface (see import/onnx-import.h). */
 #ifndef BRAZE_IMPORT_ONNX_INTERNAL_H
 #define BRAZE_IMPORT_ONNX_INTERNAL_H
 
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "import/onnx_import.h"
+#include "import/onnx-import.h"
 #include "mlir-c/IR.h"
 #include "onnx.pb-c.h"
 
@@ -62,14 +62,14 @@ typedef struct {
   size_t num_owned_names;
 } OnnxImporter;
 
-/* --- errors (onnx_import.c) --- */
+/* --- errors (import/onnx-import.c) --- */
 /* An error at the current node, prefixed "node 'NAME' (OP): ". Returns false. */
 bool onnx_node_error(OnnxImporter *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An error about the model file itself (no node). Returns false. */
 bool onnx_file_error(OnnxImporter *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *onnx_node_label(const Onnx__NodeProto *node, size_t index, char *buf, size_t n);
 
-/* --- types and data (onnx_values.c) --- */
+/* --- types and data (import/onnx-values.c) --- */
 /* The MLIR element type of an ONNX dtype, or a null type when braze has none. */
 MlirType onnx_element_type(MlirContext ctx, int32_t dtype);
 const char *onnx_dtype_name(int32_t dtype);
@@ -89,7 +89,7 @@ bool onnx_decode_tensor(OnnxImporter *im, const Onnx__TensorProto *t, const char
                         OnnxType *type, OnnxData *data);
 void onnx_data_free(OnnxData *d);
 
-/* --- value table (onnx_values.c) --- */
+/* --- value table (import/onnx-values.c) --- */
 OnnxValue *onnx_lookup(OnnxImporter *im, const char *name);
 /* Adds a value; errors (and returns NULL) when the name is already defined. */
 OnnxValue *onnx_define_value(OnnxImporter *im, const char *name, const OnnxType *type);
@@ -102,7 +102,7 @@ MlirValue onnx_materialize(OnnxImporter *im, OnnxValue *v);
 bool onnx_const_ints(OnnxImporter *im, const OnnxValue *v, const char *what, int64_t *out,
                      size_t max, size_t *count);
 
-/* --- node inputs/outputs (onnx_import.c) --- */
+/* --- node inputs/outputs (import/onnx-import.c) --- */
 size_t onnx_num_inputs(const Onnx__NodeProto *node); /* trailing empty names dropped */
 bool onnx_has_input(const Onnx__NodeProto *node, size_t i);
 /* Input i as a value entry; error when missing or undefined. */
@@ -117,7 +117,7 @@ bool onnx_alias_output(OnnxImporter *im, size_t i, OnnxValue *src);
 bool onnx_const_input_ints(OnnxImporter *im, size_t i, const char *what, int64_t *out, size_t max,
                            size_t *count);
 
-/* --- attributes (onnx_attrs.c) --- */
+/* --- attributes (import/onnx-attrs.c) --- */
 const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *node, const char *name);
 int64_t onnx_attr_int(const Onnx__NodeProto *node, const char *name, int64_t dflt);
 float onnx_attr_float(const Onnx__NodeProto *node, const char *name, float dflt);
@@ -132,7 +132,7 @@ bool onnx_norm_axis(OnnxImporter *im, int64_t axis, size_t rank, const char *wha
 /* Normalize, sort and check uniqueness of axes. */
 bool onnx_norm_axes(OnnxImporter *im, int64_t *axes, size_t n, size_t rank, const char *what);
 
-/* --- op building (onnx_build.c) --- */
+/* --- op building (import/onnx-build.c) --- */
 typedef struct {
   const char *name;
   MlirAttribute attr;
@@ -180,7 +180,7 @@ extern const OnnxOpEntry onnx_elementwise_ops[], onnx_reduce_ops[], onnx_shape_o
 /* The table entry for a default-domain op type, or NULL. */
 const OnnxOpEntry *onnx_find_op(const char *op_type);
 
-/* --- import-time folding of constants (onnx_fold.c) --- */
+/* --- import-time folding of constants (import/onnx-fold.c) --- */
 /* Elements above this count are not folded (the op is built in the graph instead). */
 enum { ONNX_FOLD_LIMIT = 1 << 20 };
 /* Whether a constant result of `count` elements is folded: up to ONNX_FOLD_LIMIT

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 /* Input 0, which must be a float tensor. */
 static OcVal float_input(OnnxImporter *im) {

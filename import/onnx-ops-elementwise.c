@@ -3,7 +3,7 @@
  * Identity, the Bitwise ops. */
 #include <string.h>
 
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 
 typedef struct {
   const char *onnx;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 enum {
   DT_BOOL = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL,

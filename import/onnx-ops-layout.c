@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 static bool convert_global_pool(OnnxImporter *im) {
   OcVal x = oc_input(im, 0);

@@ -4,7 +4,7 @@
  * becomes graph.linear). */
 #include <string.h>
 
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 
 /* Shape of batch_matmul(a, b): broadcast batch dims, then [M, N]. */
 static bool matmul_type(OnnxImporter *im, const OnnxType *a, const OnnxType *b, OnnxType *r) {

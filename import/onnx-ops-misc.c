@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 enum { DT_BOOL = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, DT_INT64 = ONNX__TENSOR_PROTO__DATA_TYPE__INT64 };
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 enum { MAX_SPATIAL = ONNX_MAX_RANK - 2 };
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 /* The reduction axes: the `axes` attribute (ReduceMean/Max/Min before opset 18) or
  * the constant second input (ReduceSum from 13, the others from 18). */

@@ -1,12 +1,12 @@
 /* Indexed writes and N-d gathers as compositions, by the one-hot masks of
- * onnx_ops_index.c: ScatterElements/Scatter and ScatterND (reduction none or add:
+ * import/onnx-ops-index.c: ScatterElements/Scatter and ScatterND (reduction none or add:
  * each data position takes the sum of the updates aimed at it where any is, so
  * duplicate indices, undefined for "none" in ONNX, add up), and GatherND
  * (batch_dims 0): the index tuples flattened to one linear index over the
  * leading data dims, which graph.gather reads along the flattened axis. */
 #include <string.h>
 
-#include "import/onnx_compose.h"
+#include "import/onnx-compose.h"
 
 enum {
   DT_BOOL = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* Output 0 = reshape of input 0 to `to`, or input 0 itself when the shape is equal. */

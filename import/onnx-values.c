@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_internal.h"
+#include "import/onnx-internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 

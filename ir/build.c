@@ -1,6 +1,6 @@
 /* The targets' codegen IR builder over the MLIR C API (ops, constants, loops,
  * affine expressions expanded into arith on index values). */
-#include "targets/common/ir_build.h"
+#include "ir/build.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-/* IR building over the MLIR C API shared by the targets' codegen passes (cpu-codegen,
- * cuda-codegen): a builder with an insertion point and a pool of index constants,
- * helpers for scf loops, memrefs and affine index arithmetic (ir_build.c), and the
- * graph-function conversion every target uses for its entry (entry_graph.c). */
-#ifndef BRAZE_TARGETS_COMMON_IR_BUILD_H
-#define BRAZE_TARGETS_COMMON_IR_BUILD_H
+/* IR building over the MLIR C API, below both passes/ and targets/: a builder with an
+ * insertion point and a pool of index constants, helpers for scf loops, memrefs and
+ * affine index arithmetic (ir/build.c). The targets' codegen passes (cpu-codegen,
+ * cuda-codegen) build with it, and so does form-kernels' user-kernel epilogue. */
+#ifndef BRAZE_IR_BUILD_H
+#define BRAZE_IR_BUILD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,7 +12,7 @@
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
 
-/* ---- builder (ir_build.c) ---- */
+/* ---- builder (ir/build.c) ---- */
 
 /* Index constants of one function, created once at the start of its entry block. */
 typedef struct {
@@ -92,14 +92,5 @@ bool cg_is_declaration(MlirOperation func);
  * functions (public, with a body, not kernels), in module order: fills out[0, cap)
  * and returns how many there are. Other private functions are left out. */
 size_t cg_collect_functions(MlirOperation module, bool kernels, MlirOperation *out, size_t cap);
-
-/* ---- the graph function (entry_graph.c) ---- */
-
-/* Rewrite the graph function (calls of kernels already converted to destination-passing
- * memref functions) into the entry: `@NAME(inputs..., outputs..., workspace)` calling the
- * kernels with memrefs, intermediates planned by liveness into one workspace.
- * `pass` names the calling pass in diagnostics and remarks; with `remarks`, a remark gives
- * the peak intermediate bytes. False after a diagnostic. */
-bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass, bool remarks);
 
 #endif

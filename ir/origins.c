@@ -1,10 +1,9 @@
-/* Origins of primitive ops (see origins.h). */
-#include "passes/origins.h"
+/* Origins of primitive ops (see ir/origins.h). */
+#include "ir/origins.h"
 
 #include <stdlib.h>
 
 #include "mlir-c/BuiltinAttributes.h"
-#include "passes/loop_utils.h"
 #include "support/context.h"
 
 static const char ORIGIN_KEY[] = "braze.origin";

@@ -3,13 +3,16 @@
  * does not change); graph-to-loops and inline-unrealized carry it to the generics as
  * `braze.origins` (parallel to `braze.ops`, present only where some origin differs
  * from its op); form-kernels names kernels by origins (decision 0007). */
-#ifndef BRAZE_PASSES_ORIGINS_H
-#define BRAZE_PASSES_ORIGINS_H
+#ifndef BRAZE_IR_ORIGINS_H
+#define BRAZE_IR_ORIGINS_H
 
 #include <stdbool.h>
 
 #include "mlir-c/IR.h"
 
+/* The graph ops a generic or kernel was made of, in order (set by graph-to-loops,
+ * merged by inline-unrealized and form-kernels). */
+#define BRAZE_OPS_ATTR "braze.ops"
 #define BRAZE_ORIGINS_ATTR "braze.origins"
 
 /* `loc` marked as coming from composite `name` (fused location metadata

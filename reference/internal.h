@@ -79,7 +79,7 @@ bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n
 bool ref_gather(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_gather_elements(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 
-/* User kernels (user_kernel.c): a buffer (host tensor) of a static memref type, and
+/* User kernels (reference/user-kernel.c): a buffer (host tensor) of a static memref type, and
  * a call of a `braze.user_kernel` function on the caller's buffers (written in place). */
 bool ref_buffer_init(BrazeHostTensor *t, MlirType memref_type);
 bool ref_user_kernel_call(MlirOperation call, MlirOperation callee, BrazeHostTensor *const *bufs, size_t n);

@@ -11,7 +11,7 @@
  * module whose body is itself graph ops (+ calls), and user kernels (docs/user-kernels.md):
  * bufferization.to_buffer / to_tensor, memref.alloc (uninitialized: NaN), memref.copy
  * and func.call of a `braze.user_kernel` function on memrefs, whose scf/memref/vector/
- * arith/math body user_kernel.c evaluates; any other callee is an error at the call.
+ * arith/math body reference/user-kernel.c evaluates; any other callee is an error at the call.
  * Anything else (a user kernel written in linalg/arith, other dialects' ops, tensors
  * that are not ranked static f32/f16/bf16/i32/i64/i1, integer division by zero, a
  * NaN or out-of-range float->int cast, shapes that break the op's rules) is an error

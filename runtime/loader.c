@@ -1,8 +1,8 @@
-/* The generic loader for compiled braze libraries (see braze_runtime.h). */
+/* The generic loader for compiled braze libraries (see include/braze/runtime.h). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* strdup, dlopen: callers may build this with plain -std=c11 */
 #endif
-#include "runtime/braze_runtime.h"
+#include "braze/runtime.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>

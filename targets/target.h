@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/braze_runtime.h"
+#include "braze/runtime.h"
 #include "support/strbuf.h"
 
 /* ---- entry points and their ABI (docs/decisions/0003-output-abi.md) ---- */

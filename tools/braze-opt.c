@@ -22,7 +22,7 @@
 #include "support/diag.h"
 #include "support/strbuf.h"
 #include "targets/target.h"
-#include "tools/verify_diagnostics.h"
+#include "tools/verify-diagnostics.h"
 
 typedef struct {
   const char *input;

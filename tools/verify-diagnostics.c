@@ -6,7 +6,7 @@
  * @above means the last line before it that is not one, @below the next such line
  * after it. TEXT must be a substring of the message; with -re, the parts inside
  * nested {{...}} are (POSIX extended) regular expressions and the rest is literal. */
-#include "tools/verify_diagnostics.h"
+#include "tools/verify-diagnostics.h"
 
 #include <ctype.h>
 #include <regex.h>

@@ -1,7 +1,7 @@
 /* The `graph` dialect from C: op classes, attribute accessors, tensor-type helpers
  * and the verifier entry point. The dialect itself is graph.irdl.mlir. */
-#ifndef BRAZE_DIALECTS_GRAPH_H
-#define BRAZE_DIALECTS_GRAPH_H
+#ifndef BRAZE_DIALECTS_GRAPH_GRAPH_H
+#define BRAZE_DIALECTS_GRAPH_GRAPH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // The `graph` dialect: value-semantics tensor ops, the level at which graphs enter braze.
 // Loaded at start-up with mlirLoadIRDLDialects. IRDL checks operand/result/attribute
-// kinds; shape and dtype rules live in the C verifier (dialects/graph/graph_verify.c).
+// kinds; shape and dtype rules live in the C verifier (dialects/graph/verify.c).
 // Every operand and result gets its own constraint value: one value used twice would
 // force the two types to be equal, and broadcasting needs them to differ.
 irdl.dialect @graph {

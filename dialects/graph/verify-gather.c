@@ -2,7 +2,7 @@
  * (docs/dialect-graph.md "Indexed reads"). */
 #include <string.h>
 
-#include "dialects/graph/verify_internal.h"
+#include "dialects/graph/verify-internal.h"
 #include "mlir-c/BuiltinTypes.h"
 
 /* indices: i32 or i64; result element type = data's; axis in [0, data rank). */

@@ -1,4 +1,4 @@
-/* Private to the graph verifier (graph_verify.c and verify_*.c): the per-op view the
+/* Private to the graph verifier (dialects/graph/verify.c and verify-*.c): the per-op view the
  * rules work on, and helpers that format shapes and types into messages. */
 #ifndef BRAZE_DIALECTS_GRAPH_VERIFY_INTERNAL_H
 #define BRAZE_DIALECTS_GRAPH_VERIFY_INTERNAL_H

@@ -2,7 +2,7 @@
  * log_softmax, layer_norm, rms_norm, batch_norm). */
 #include <string.h>
 
-#include "dialects/graph/verify_internal.h"
+#include "dialects/graph/verify-internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 
 /* dims: a non-empty array<i64> of unique dims in [0, rank). Marks them in `reduced`. */

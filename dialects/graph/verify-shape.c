@@ -1,7 +1,7 @@
 /* Graph verifier rules for shape ops: transpose, broadcast_to, reshape, slice, concat. */
 #include <string.h>
 
-#include "dialects/graph/verify_internal.h"
+#include "dialects/graph/verify-internal.h"
 
 static bool same_elt_as_input(const GvOp *v) { return gv_same_elt(v, &v->in[0], "operand", &v->res, "result"); }
 

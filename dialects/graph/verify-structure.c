@@ -1,7 +1,7 @@
 /* Graph verifier rules for contractions (linear, matmul, batch_matmul) and constant. */
 #include <string.h>
 
-#include "dialects/graph/verify_internal.h"
+#include "dialects/graph/verify-internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"

@@ -1,7 +1,7 @@
 /* The graph verifier: the shape and dtype rules of docs/dialect-graph.md that IRDL
  * cannot express. The walk and the checks every op shares live here; the per-op
- * rules are in verify_pointwise.c, verify_reduce.c, verify_structure.c,
- * verify_shape.c and verify_gather.c.
+ * rules are in dialects/graph/verify-pointwise.c, dialects/graph/verify-reduce.c, dialects/graph/verify-structure.c,
+ * dialects/graph/verify-shape.c and dialects/graph/verify-gather.c.
  *
  * Each op gets at most one error (its first violation), reported at its location, so
  * one bad op does not drown the rest of the file in follow-on messages. */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/graph/verify_internal.h"
+#include "dialects/graph/verify-internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/diag.h"

@@ -4,7 +4,7 @@
  * as separate kernels when the reduction reads whole rows of the first product (W7's
  * q @ k^T -> softmax -> @ v): each writes its full result (8 MiB of scores twice in
  * W7) for the next to read back. When every kernel of such a chain is row-local
- * (passes/row_chains.h: the result's rows depend only on the same rows of the chain's
+ * (passes/chains/row-local.h: the result's rows depend only on the same rows of the chain's
  * row operands), the chain becomes one kernel (kind `chain`) that takes a block of
  * `rows` rows of one batch per parallel iteration and calls each kernel's block form
  * on it: the intermediates live in per-block scratch that stays in cache, and only
@@ -27,7 +27,7 @@
  * A chain is a run of calls in the graph function where each result is used once, by
  * the next call; it holds at least one `tem` kernel (the ones whose intermediates are
  * large enough to matter). Refusals (remarks): a kernel that is not row-local (with
- * row_chains.c's reason), kernels with different rows, a matmul operand repacked per
+ * passes/chains/row-local.c's reason), kernels with different rows, a matmul operand repacked per
  * block that is larger than max-repack-bytes (W6's weights: each block would pack
  * them again), no block size that divides the rows.
  *
@@ -49,7 +49,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "passes/passes.h"
-#include "passes/row_chains.h"
+#include "passes/chains/row-local.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/ptrmap.h"

@@ -1,5 +1,5 @@
-/* Row-locality of kernels and their block form (see row_chains.h). */
-#include "passes/row_chains.h"
+/* Row-locality of kernels and their block form (see passes/chains/row-local.h). */
+#include "passes/chains/row-local.h"
 
 #include <string.h>
 

@@ -1,13 +1,13 @@
 /* form-row-chains internals: which kernels can run one block of rows at a time, and
- * their block form (passes/row_chains.c). A kernel is row-local when every value it
+ * their block form (passes/chains/row-local.c). A kernel is row-local when every value it
  * reads or writes is indexed, for its leading "row" dims (the result's dims but the
  * last: batch..., m), either by those dims exactly (ROW: sliced to the block's rows),
  * by the batch dims alone (BATCH: sliced to the block's batch, whole along m: a
  * matmul's B), or by none of them (WHOLE: read as it is). Such a kernel computes rows
  * [m0, m0 + mc) of its result from rows [m0, m0 + mc) of its ROW operands alone, so a
  * chain of them can run block by block with the intermediates in per-block scratch. */
-#ifndef BRAZE_PASSES_ROW_CHAINS_H
-#define BRAZE_PASSES_ROW_CHAINS_H
+#ifndef BRAZE_PASSES_CHAINS_ROW_LOCAL_H
+#define BRAZE_PASSES_CHAINS_ROW_LOCAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* The fusion graph as Graphviz DOT (form-kernels{report-format=dot}; see
- * fusion_report.h). Render with `dot -Tpng`. Layout:
+ * passes/fusion/report.h). Render with `dot -Tpng`. Layout:
  *   - a cluster per graph function, inside it a cluster per kernel (fill colour by
  *     kind, label: kernel name, kind, score); ops kept in the graph function sit in
  *     the function's cluster;
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
-#include "passes/fusion_report.h"
+#include "passes/fusion/report.h"
 #include "support/context.h"
 
 /* Append `s` inside a DOT string literal ("..." with \" \\ escaped, newlines as \n). */

@@ -4,18 +4,18 @@
  * (decision 0002) called from the graph function.
  *
  * The rules (can_fuse, refusal reasons, scores, names) are in docs/passes.md#form-kernels;
- * the graph and rules in fusion_graph.c / fusion_rules.c, outlining in
- * fusion_outline.c, the report, remarks and explain in fusion_report.c. */
+ * the graph and rules in passes/fusion/graph.c / passes/fusion/rules.c, outlining in
+ * passes/fusion/outline.c, the report, remarks and explain in passes/fusion/report.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
-#include "passes/fusion_graph.h"
-#include "passes/fusion_outline.h"
-#include "passes/fusion_plan.h"
-#include "passes/fusion_report.h"
-#include "passes/fusion_user.h"
+#include "passes/fusion/graph.h"
+#include "passes/fusion/outline.h"
+#include "passes/fusion/plan.h"
+#include "passes/fusion/report.h"
+#include "passes/fusion/user-epilogue.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -32,7 +32,7 @@ typedef struct {
   char *plan_out; /* plan-out=FILE */
   FkPlan *plan;   /* plan=FILE, read when the pass is built */
   bool plan_complete;
-  bool no_user_epilogue; /* user kernels keep their outputs (passes/fusion_user.h) */
+  bool no_user_epilogue; /* user kernels keep their outputs (passes/fusion/user-epilogue.h) */
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",

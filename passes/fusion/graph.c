@@ -1,6 +1,6 @@
-/* Building the fusion graph from a loop-level function (see fusion_graph.h).
- * The legality rules and the scheduler are in fusion_rules.c. */
-#include "passes/fusion_graph.h"
+/* Building the fusion graph from a loop-level function (see passes/fusion/graph.h).
+ * The legality rules and the scheduler are in passes/fusion/rules.c. */
+#include "passes/fusion/graph.h"
 
 #include <stdlib.h>
 #include <string.h>

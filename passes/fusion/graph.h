@@ -125,7 +125,7 @@ typedef struct {
   int *stack;
 } FkSearch;
 
-/* What a fusion plan (fusion_plan.c) imposes on the scheduler; all empty without one. */
+/* What a fusion plan (passes/fusion/plan.c) imposes on the scheduler; all empty without one. */
 enum { FK_PLAN_FREE = -1 };
 typedef struct {
   int *label;       /* per node, or NULL: groups fuse only when their first nodes' labels

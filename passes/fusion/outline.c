@@ -1,5 +1,5 @@
-/* Outlining fusion groups into kernel functions (see fusion_outline.h). */
-#include "passes/fusion_outline.h"
+/* Outlining fusion groups into kernel functions (see passes/fusion/outline.h). */
+#include "passes/fusion/outline.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef BRAZE_PASSES_FUSION_OUTLINE_H
 #define BRAZE_PASSES_FUSION_OUTLINE_H
 
-#include "passes/fusion_graph.h"
+#include "passes/fusion/graph.h"
 
 typedef struct {
   int group;

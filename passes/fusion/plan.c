@@ -1,4 +1,4 @@
-/* Fusion plans (see fusion_plan.h). The file:
+/* Fusion plans (see passes/fusion/plan.h). The file:
  *
  *   {"version": 1,
  *    "functions": [
@@ -12,7 +12,7 @@
  * A kernel's "name" and "kind" and the "refused" list are what the pass decided; on
  * reading they are informational (names are recomputed) and only their shape is
  * checked. Reading uses jansson; writing is by hand, one kernel per line. */
-#include "passes/fusion_plan.h"
+#include "passes/fusion/plan.h"
 
 #include <jansson.h>
 #include <stdarg.h>

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "passes/fusion_graph.h"
-#include "passes/fusion_outline.h"
+#include "passes/fusion/graph.h"
+#include "passes/fusion/outline.h"
 #include "support/strbuf.h"
 
 typedef struct {

@@ -1,6 +1,6 @@
-/* The fusion report, remarks and explain (see fusion_report.h). Everything is
+/* The fusion report, remarks and explain (see passes/fusion/report.h). Everything is
  * printed in program order of nodes and candidates so that tests can check it. */
-#include "passes/fusion_report.h"
+#include "passes/fusion/report.h"
 
 #include <stdlib.h>
 #include <string.h>

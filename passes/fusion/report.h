@@ -3,8 +3,8 @@
 #ifndef BRAZE_PASSES_FUSION_REPORT_H
 #define BRAZE_PASSES_FUSION_REPORT_H
 
-#include "passes/fusion_graph.h"
-#include "passes/fusion_outline.h"
+#include "passes/fusion/graph.h"
+#include "passes/fusion/outline.h"
 #include "support/strbuf.h"
 
 /* Append the report of one function. JSON: one object per function; the caller
@@ -14,7 +14,7 @@ void fk_report_json_begin(BrazeStr *out);
 void fk_report_json(BrazeStr *out, const FkGraph *g, const FkKernelList *kernels, bool first);
 void fk_report_json_end(BrazeStr *out);
 
-/* Graphviz DOT (report-format=dot, fusion_dot.c): a cluster per function and per
+/* Graphviz DOT (report-format=dot, passes/fusion/dot.c): a cluster per function and per
  * kernel, a node per fusion-graph node, an edge per candidate pair labelled with its
  * category, score and decision. One call per function between begin and end. */
 void fk_report_dot_begin(BrazeStr *out);

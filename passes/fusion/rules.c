@@ -1,4 +1,4 @@
-/* can_fuse, score and the greedy scheduler of form-kernels (see fusion_graph.h).
+/* can_fuse, score and the greedy scheduler of form-kernels (see passes/fusion/graph.h).
  *
  * A group has loops (its iteration space) and a mask of reduced loops. Nodes join a
  * group with an alignment (node loop -> group loop): the identity when their space is
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "mlir-c/AffineExpr.h"
-#include "passes/fusion_graph.h"
+#include "passes/fusion/graph.h"
 #include "support/ptrmap.h"
 
 const char *fk_reason_name(FkReason r) {

@@ -1,6 +1,6 @@
 /* User-kernel epilogue fusion, the code: the epilogue (a chain of all-parallel
  * linalg.generics, whatever their scalar bodies compute) is cloned at every store
- * site of the output inside the copy of the user kernel (see fusion_user.h). The
+ * site of the output inside the copy of the user kernel (see passes/fusion/user-epilogue.h). The
  * generics' other inputs are loaded from the copy's extra memref arguments at the
  * stored position through their indexing maps (a bias read at (i, j) -> (j), a
  * residual at (i, j)). A vector store gets the epilogue on the whole vector when every
@@ -14,10 +14,10 @@
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/fusion_user.h"
+#include "passes/fusion/user-epilogue.h"
 #include "support/context.h"
 #include "support/valuemap.h"
-#include "targets/common/ir_build.h"
+#include "ir/build.h"
 
 /* What the clone maps `v` to; values from outside the cloned body map to themselves. */
 static MlirValue mapped(const BrazeValueMap *m, MlirValue v) {

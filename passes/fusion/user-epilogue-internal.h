@@ -1,10 +1,10 @@
-/* form-kernels, user kernels: what fusion_user.c (packing calls into ext kernels) and
- * fusion_user_legality.c (which consumers an output may take as its epilogue) share.
+/* form-kernels, user kernels: what passes/fusion/user-epilogue.c (packing calls into ext kernels) and
+ * passes/fusion/user-epilogue-legality.c (which consumers an output may take as its epilogue) share.
  * Not an interface outside passes/fusion_user*.c. */
-#ifndef BRAZE_PASSES_FUSION_USER_INTERNAL_H
-#define BRAZE_PASSES_FUSION_USER_INTERNAL_H
+#ifndef BRAZE_PASSES_FUSION_USER_EPILOGUE_INTERNAL_H
+#define BRAZE_PASSES_FUSION_USER_EPILOGUE_INTERNAL_H
 
-#include "passes/fusion_user.h"
+#include "passes/fusion/user-epilogue.h"
 #include "support/ptrmap.h"
 
 /* The module's functions by name. */
@@ -36,7 +36,7 @@ typedef struct {
   size_t n_extra;
 } Pack;
 
-/* small helpers (fusion_user.c) */
+/* small helpers (passes/fusion/user-epilogue.c) */
 MlirOperation fu_def_of(MlirValue v);
 size_t fu_num_uses(MlirValue v);
 MlirOperation fu_first_user(MlirValue v);
@@ -47,7 +47,7 @@ char *fu_op_label(MlirOperation op);
 /* Index of v in *list, appended when absent. */
 int fu_add_value(MlirValue **list, size_t *n, MlirValue v);
 
-/* fusion_user_legality.c: the chain of pointwise consumers output `o` absorbs (or the
+/* passes/fusion/user-epilogue-legality.c: the chain of pointwise consumers output `o` absorbs (or the
  * reason each is refused, in o->rec), and the value the graph reads after the chain. */
 void fu_plan_epilogue(Pack *p, Out *o, const FuOptions *opts);
 MlirValue fu_final_value(const Out *o);

@@ -1,7 +1,7 @@
 /* form-kernels, user kernels: epilogue legality. Which pointwise consumers of a user
  * kernel's output may be cloned at its store sites (the reasons are listed in
- * fusion_user.c's header comment, in the order they are checked). */
-#include "passes/fusion_user_internal.h"
+ * passes/fusion/user-epilogue.c's header comment, in the order they are checked). */
+#include "passes/fusion/user-epilogue-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

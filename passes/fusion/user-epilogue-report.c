@@ -1,10 +1,10 @@
 /* form-kernels, user kernels: the report's user-kernel section, explain= remarks for
- * (user kernel, consumer) pairs, and freeing the records (see fusion_user.h). */
+ * (user kernel, consumer) pairs, and freeing the records (see passes/fusion/user-epilogue.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
-#include "passes/fusion_user.h"
+#include "passes/fusion/user-epilogue.h"
 #include "support/context.h"
 #include "support/diag.h"
 

@@ -1,6 +1,6 @@
 /* form-kernels, user kernels: packing user-kernel calls into `ext` kernels and
- * user-kernel epilogue fusion (see fusion_user.h; the clone's epilogue code is in
- * fusion_user_epilogue.c).
+ * user-kernel epilogue fusion (see passes/fusion/user-epilogue.h; the clone's epilogue code is in
+ * passes/fusion/user-epilogue-clone.c).
  *
  * Refusal reasons of an epilogue (a consumer of an output), checked in this order:
  *   disabled                 form-kernels{disable}
@@ -21,8 +21,8 @@
  *   epilogue-captures        the consumer's body uses values from outside it, region ops
  *                            or linalg.index
  *   epilogue-input-not-ready another input of the consumer is computed after the call */
-#include "passes/fusion_user.h"
-#include "passes/fusion_user_internal.h"
+#include "passes/fusion/user-epilogue.h"
+#include "passes/fusion/user-epilogue-internal.h"
 
 #include <ctype.h>
 #include <stdio.h>

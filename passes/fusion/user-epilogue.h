@@ -13,15 +13,15 @@
  * alone read it is cloned at every store site of that output inside a copy of the
  * user kernel (@k_epilogue_N), reading their other inputs at the stored position; the
  * intermediate tensor disappears. Refusals are named reasons (see fu_reason docs in
- * fusion_user.c and docs/user-kernels.md). */
-#ifndef BRAZE_PASSES_FUSION_USER_H
-#define BRAZE_PASSES_FUSION_USER_H
+ * passes/fusion/user-epilogue.c and docs/user-kernels.md). */
+#ifndef BRAZE_PASSES_FUSION_USER_EPILOGUE_H
+#define BRAZE_PASSES_FUSION_USER_EPILOGUE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "mlir-c/IR.h"
-#include "passes/user_kernel_analysis.h"
+#include "passes/fusion/user-kernel-effects.h"
 #include "support/strbuf.h"
 
 typedef struct {
@@ -68,7 +68,7 @@ void fu_report_text(BrazeStr *out, const FuRecords *rec, MlirOperation func);
 void fu_explain(const FuRecords *rec, const char *a, const char *b);
 void fu_records_free(FuRecords *rec);
 
-/* fusion_user_epilogue.c: in `clone` (a copy of a user kernel), replace every store
+/* passes/fusion/user-epilogue-clone.c: in `clone` (a copy of a user kernel), replace every store
  * to argument `out` of value v by a store of chain(v): the generics `chain` applied in
  * order, `first` reading v (operand `input` the value it stands for); operands of the
  * chain in `extra` (n_extra tensors) are read from the clone's arguments

@@ -1,6 +1,6 @@
 /* user-kernel-analysis: check every user kernel's form (a private func.func marked
  * `braze.user_kernel`, static identity-layout memref arguments, no results) and
- * print its read/write analysis (passes/user_kernel_analysis.h): per memref argument
+ * print its read/write analysis (passes/fusion/user-kernel-effects.h): per memref argument
  * read, written (store sites: scalar, vector, masked), atomic, escapes (the first op
  * that lets it escape). The IR is not changed. form-kernels runs the same (cached)
  * analysis to decide user-kernel epilogue fusion (docs/user-kernels.md).
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "passes/passes.h"
-#include "passes/user_kernel_analysis.h"
+#include "passes/fusion/user-kernel-effects.h"
 #include "support/context.h"
 #include "support/diag.h"
 

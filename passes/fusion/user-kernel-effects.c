@@ -1,5 +1,5 @@
-/* The read/write analysis of user kernels (see user_kernel_analysis.h). */
-#include "passes/user_kernel_analysis.h"
+/* The read/write analysis of user kernels (see passes/fusion/user-kernel-effects.h). */
+#include "passes/fusion/user-kernel-effects.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * argument whether the kernel reads it, writes it (and every store site), writes it
  * atomically, or lets it escape (passed to a call, a view, a copy, any op the analysis
  * does not know). One walk per function, cached by the function op. */
-#ifndef BRAZE_PASSES_USER_KERNEL_ANALYSIS_H
-#define BRAZE_PASSES_USER_KERNEL_ANALYSIS_H
+#ifndef BRAZE_PASSES_FUSION_USER_KERNEL_EFFECTS_H
+#define BRAZE_PASSES_FUSION_USER_KERNEL_EFFECTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,7 +48,7 @@ typedef struct {
   UkInfo **items;
   size_t count;
   size_t walks; /* functions walked (the cache's misses) */
-  /* Epilogue copies made in this run (passes/fusion_user.c), shared by calls whose
+  /* Epilogue copies made in this run (passes/fusion/user-epilogue.c), shared by calls whose
    * kernel and epilogues are the same: key (kernel, epilogue text) -> copy name. */
   char **copy_keys, **copy_names;
   size_t num_copies;

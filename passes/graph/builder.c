@@ -1,5 +1,5 @@
-/* Building and reading graph-dialect ops from C: see graph_builder.h. */
-#include "passes/graph_builder.h"
+/* Building and reading graph-dialect ops from C: see passes/graph/builder.h. */
+#include "passes/graph/builder.h"
 
 #include <stdio.h>
 #include <stdlib.h>

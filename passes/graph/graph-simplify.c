@@ -1,7 +1,7 @@
 /* graph-simplify: algebraic and view simplifications, constant folding, CSE and
  * DCE of graph ops.
  *
- * Each rule is its own named C rewrite pattern (simplify_rules.c, simplify_fold.c)
+ * Each rule is its own named C rewrite pattern (passes/graph/simplify-rules.c, passes/graph/simplify-fold.c)
  * applied by MLIR's greedy driver, except cse and dce, which are walks: upstream
  * cse/canonicalize skip IRDL ops, which carry no side-effect information. The driver,
  * cse and dce alternate until nothing changes.
@@ -17,7 +17,7 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/Rewrite.h"
 #include "passes/passes.h"
-#include "passes/simplify.h"
+#include "passes/graph/simplify.h"
 #include "support/context.h"
 #include "support/diag.h"
 

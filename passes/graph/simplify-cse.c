@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dialects/graph/graph.h"
-#include "passes/simplify.h"
+#include "passes/graph/simplify.h"
 #include "support/context.h"
 
 typedef struct {

@@ -16,7 +16,7 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/simplify.h"
+#include "passes/graph/simplify.h"
 
 typedef enum { KIND_NONE, KIND_F32, KIND_I1, KIND_I32, KIND_I64 } Kind;
 

@@ -1,11 +1,11 @@
 /* graph-simplify rules on single ops and short chains: arithmetic identities,
  * transpose/reshape/broadcast chains, select on a constant condition. Each function
- * is one pattern body (see simplify.h): it either rewrites and reports, or returns
+ * is one pattern body (see passes/graph/simplify.h): it either rewrites and reports, or returns
  * false having changed nothing. */
 #include <string.h>
 
 #include "dialects/graph/graph.h"
-#include "passes/simplify.h"
+#include "passes/graph/simplify.h"
 
 static MlirValue operand(MlirOperation op, intptr_t i) { return mlirOperationGetOperand(op, i); }
 static MlirValue result(MlirOperation op) { return mlirOperationGetResult(op, 0); }

@@ -1,15 +1,15 @@
-/* graph-simplify internals, shared by graph-simplify.c (options, driver) and the
- * rule files simplify_rules.c (identities, views, select), simplify_fold.c
- * (constant folding) and simplify_cse.c (CSE walk). */
-#ifndef BRAZE_PASSES_SIMPLIFY_H
-#define BRAZE_PASSES_SIMPLIFY_H
+/* graph-simplify internals, shared by passes/graph/graph-simplify.c (options, driver) and the
+ * rule files passes/graph/simplify-rules.c (identities, views, select), passes/graph/simplify-fold.c
+ * (constant folding) and passes/graph/simplify-cse.c (CSE walk). */
+#ifndef BRAZE_PASSES_GRAPH_SIMPLIFY_H
+#define BRAZE_PASSES_GRAPH_SIMPLIFY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
-#include "passes/graph_builder.h"
+#include "passes/graph/builder.h"
 
 /* Every rule, by the name disable= and remarks use. */
 typedef enum {

@@ -1,5 +1,5 @@
-/* Loop-level helpers (see loop_utils.h). */
-#include "passes/loop_utils.h"
+/* Loop-level helpers (see passes/loops/builder.h). */
+#include "passes/loops/builder.h"
 
 #include <math.h>
 #include <stdlib.h>

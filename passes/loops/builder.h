@@ -6,13 +6,14 @@
  *
  * Insertion: a BrazeBuilder puts every op it creates either right before `before`
  * (when non-null) or at the end of `block`, with location `loc`. */
-#ifndef BRAZE_PASSES_LOOP_UTILS_H
-#define BRAZE_PASSES_LOOP_UTILS_H
+#ifndef BRAZE_PASSES_LOOPS_BUILDER_H
+#define BRAZE_PASSES_LOOPS_BUILDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ir/origins.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
 
@@ -109,7 +110,7 @@ MlirValue braze_scalar_reduce_identity(BrazeBuilder *b, const char *kind, MlirTy
 MlirValue braze_scalar_cast(BrazeBuilder *b, MlirValue x, MlirType to);
 
 /* The same for integers the graph level typed unsigned (ui8..ui64, stored signless
- * at the loop level: passes/loop_signless.h): `is_unsigned` picks divui, maxui,
+ * at the loop level: passes/loops/signless.h): `is_unsigned` picks divui, maxui,
  * minui, cmpi ult/ule/ugt/uge and the identities 0 (max) and all ones (min); a cast
  * reads an unsigned source with extui/uitofp and writes an unsigned target with
  * fptoui. */
@@ -130,7 +131,6 @@ MlirAttribute braze_string_array(MlirContext ctx, const char *const *items, intp
 MlirAttribute braze_string_array_concat(MlirContext ctx, MlirAttribute first, MlirAttribute second);
 /* Whether the op's braze.ops contains `name`. */
 bool braze_ops_contains(MlirOperation op, const char *name);
-#define BRAZE_OPS_ATTR "braze.ops"
 
 /* ---- affine maps ---- */
 

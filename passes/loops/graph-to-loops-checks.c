@@ -1,5 +1,5 @@
-/* graph-to-loops' input checks (see graph_to_loops_checks.h). */
-#include "passes/graph_to_loops_checks.h"
+/* graph-to-loops' input checks (see passes/loops/graph-to-loops-checks.h). */
+#include "passes/loops/graph-to-loops-checks.h"
 
 #include <string.h>
 

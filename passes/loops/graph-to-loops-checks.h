@@ -1,7 +1,7 @@
-/* graph-to-loops' input checks (passes/graph_to_loops_checks.c): what the pass refuses
+/* graph-to-loops' input checks (passes/loops/graph-to-loops-checks.c): what the pass refuses
  * before it changes anything. */
-#ifndef BRAZE_PASSES_GRAPH_TO_LOOPS_CHECKS_H
-#define BRAZE_PASSES_GRAPH_TO_LOOPS_CHECKS_H
+#ifndef BRAZE_PASSES_LOOPS_GRAPH_TO_LOOPS_CHECKS_H
+#define BRAZE_PASSES_LOOPS_GRAPH_TO_LOOPS_CHECKS_H
 
 #include <stdbool.h>
 

@@ -18,12 +18,12 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/indexed_read.h"
-#include "passes/loop_signless.h"
-#include "passes/graph_to_loops_checks.h"
-#include "passes/loop_utils.h"
-#include "passes/origins.h"
-#include "passes/view_maps.h"
+#include "passes/loops/indexed-read.h"
+#include "passes/loops/signless.h"
+#include "passes/loops/graph-to-loops-checks.h"
+#include "passes/loops/builder.h"
+#include "ir/origins.h"
+#include "passes/loops/view-maps.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -553,7 +553,7 @@ static MlirValue lower_contraction(Lowering *L, MlirOperation op) {
 /* gather / gather_elements: an all-parallel generic over the result reading the
  * indices through a map (gather: loops [axis, axis + q) are the indices' dims;
  * gather_elements: the identity) and the data by tensor.extract in the body
- * (passes/indexed_read.h). A data view is copied first (inline-unrealized inlines
+ * (passes/loops/indexed-read.h). A data view is copied first (inline-unrealized inlines
  * the copy at the extracted position). */
 static MlirValue lower_gather(Lowering *L, MlirOperation op) {
   MlirValue data = mlirOperationGetOperand(op, 0), indices = mlirOperationGetOperand(op, 1);

@@ -1,6 +1,6 @@
 /* Indexed reads at the loop level: the gather body, and the index arithmetic that
- * cloning such bodies into other loop nests needs (passes/indexed_read.h). */
-#include "passes/indexed_read.h"
+ * cloning such bodies into other loop nests needs (passes/loops/indexed-read.h). */
+#include "passes/loops/indexed-read.h"
 
 #include <stdint.h>
 

@@ -8,10 +8,10 @@
  * Used by graph-to-loops (building that body) and inline-unrealized (cloning bodies
  * that hold `linalg.index`, and inlining a pointwise producer of the data at the
  * extracted position). Nothing here knows about the graph dialect. */
-#ifndef BRAZE_PASSES_INDEXED_READ_H
-#define BRAZE_PASSES_INDEXED_READ_H
+#ifndef BRAZE_PASSES_LOOPS_INDEXED_READ_H
+#define BRAZE_PASSES_LOOPS_INDEXED_READ_H
 
-#include "passes/loop_utils.h"
+#include "passes/loops/builder.h"
 
 typedef struct {
   MlirValue data;          /* the tensor read (captured by the body) */

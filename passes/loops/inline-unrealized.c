@@ -42,9 +42,9 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/indexed_read.h"
-#include "passes/loop_utils.h"
-#include "passes/origins.h"
+#include "passes/loops/indexed-read.h"
+#include "passes/loops/builder.h"
+#include "ir/origins.h"
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"

@@ -1,5 +1,5 @@
-/* Unsigned graph tensors stored signless at the loop level (passes/loop_signless.h). */
-#include "passes/loop_signless.h"
+/* Unsigned graph tensors stored signless at the loop level (passes/loops/signless.h). */
+#include "passes/loops/signless.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  * function signature, the block arguments, every graph op's result and the value of
  * every graph.constant. The ABI learns the signedness from the graph-level
  * signature, read before the pipeline (targets/entries.c). */
-#ifndef BRAZE_PASSES_LOOP_SIGNLESS_H
-#define BRAZE_PASSES_LOOP_SIGNLESS_H
+#ifndef BRAZE_PASSES_LOOPS_SIGNLESS_H
+#define BRAZE_PASSES_LOOPS_SIGNLESS_H
 
 #include <stdbool.h>
 

@@ -1,12 +1,12 @@
-/* View maps of graph view ops (see view_maps.h). */
-#include "passes/view_maps.h"
+/* View maps of graph view ops (see passes/loops/view-maps.h). */
+#include "passes/loops/view-maps.h"
 
 #include <string.h>
 
 #include "dialects/graph/graph.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/loop_utils.h"
+#include "passes/loops/builder.h"
 
 
 static MlirAffineMap transpose_map(MlirContext ctx, MlirOperation op) {

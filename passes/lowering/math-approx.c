@@ -2,14 +2,14 @@
  * (scalars or vectors of f32) with inline arith code: range reduction plus
  * polynomials, so that LLVM vectorizes the loops around them (a libm call would
  * keep them scalar). Coefficients are derived by
- * test/passes/math-approx/Inputs/derive_coeffs.py (Lawson-refined least squares);
- * test/passes/math-approx/accuracy.mlir measures the errors against libm in double.
+ * test/passes/lowering/math-approx/Inputs/derive_coeffs.py (Lawson-refined least squares);
+ * test/passes/lowering/math-approx/accuracy.mlir measures the errors against libm in double.
  *
  * It also turns a division by a loop-invariant divisor, x / d in an scf.for or
  * scf.parallel that d is defined outside of, into x * r with r = 1 / d computed just
  * before that loop: a vector division costs about ten multiplications, and softmax's
  * last pass divides every element by its row's sum. Two roundings instead of one:
- * at most 2^-23 relative error (test/passes/math-approx/div-recip.mlir checks it).
+ * at most 2^-23 relative error (test/passes/lowering/math-approx/div-recip.mlir checks it).
  *
  * Options:
  *   keep=exp,tanh  leave the named functions as math ops (libm calls on the CPU);

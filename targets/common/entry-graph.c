@@ -8,7 +8,9 @@
  * during its lifetime, each value a `memref.view` at its buffer's offset. The entry
  * allocates nothing, so a caller (the C ABI wrapper keeps one workspace across
  * calls) pays for the memory once, not a fresh mmap and its page faults per call. */
-#include "targets/common/ir_build.h"
+#include "targets/common/entry-graph.h"
+
+#include "ir/build.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* The generated C header: one prototype per entry, shapes in comments, and the
- * exported tables (runtime/braze_runtime.h describes them). */
+ * exported tables (include/braze/runtime.h describes them). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "targets/cpu/cpu.h"
+#include "targets/cpu/cpu-target.h"
 
 static void shape_text(const BrazeArgInfo *arg, BrazeStr *out) {
   braze_str_printf(out, "%s[", braze_rt_dtype_str(arg->dtype));

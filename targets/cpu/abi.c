@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "targets/cpu/cpu.h"
+#include "targets/cpu/cpu-target.h"
 
 typedef struct {
   LLVMModuleRef m;

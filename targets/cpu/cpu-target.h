@@ -1,7 +1,7 @@
 /* Internals of the CPU target shared between its files (not a public interface:
  * everything outside targets/ goes through targets/target.h). */
-#ifndef BRAZE_TARGETS_CPU_CPU_H
-#define BRAZE_TARGETS_CPU_CPU_H
+#ifndef BRAZE_TARGETS_CPU_CPU_TARGET_H
+#define BRAZE_TARGETS_CPU_CPU_TARGET_H
 
 #include "llvm-c/Core.h"
 #include "targets/target.h"
@@ -21,7 +21,7 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
 
 /* abi.c: in the translated LLVM module, give every function but the ABI wrappers
  * internal linkage, and add for each entry `int NAME(T *...)`, `int NAME_packed(void **)`,
- * the shape tables and `braze_entry_names` (see runtime/braze_runtime.h). The entry's
+ * the shape tables and `braze_entry_names` (see include/braze/runtime.h). The entry's
  * own function is renamed NAME__braze_impl. */
 bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr *error);
 

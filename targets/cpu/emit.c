@@ -16,8 +16,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Target/LLVMIR.h"
 #include "support/context.h"
-#include "targets/cpu/cpu.h"
-#include "targets/cpu/matmul.h"
+#include "targets/cpu/cpu-target.h"
+#include "targets/cpu/matmul/matmul.h"
 
 extern char **environ;
 

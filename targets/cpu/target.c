@@ -8,7 +8,7 @@
 #include "mlir-c/Pass.h"
 #include "passes/passes.h"
 #include "support/context.h"
-#include "targets/cpu/cpu.h"
+#include "targets/cpu/cpu-target.h"
 #include "targets/target.h"
 
 /* Target-level IR (scf.parallel/scf.for over memrefs, arith/math/vector) to the LLVM

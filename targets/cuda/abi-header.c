@@ -1,11 +1,11 @@
 /* The generated C header of a CUDA library: the entries on device pointers (shapes in
  * comments), the exported tables, and the runtime's helpers (the counterpart of
- * targets/cpu/abi_header.c). */
+ * targets/cpu/abi-header.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "targets/cuda/cuda.h"
+#include "targets/cuda/cuda-target.h"
 
 static void shape_text(const BrazeArgInfo *arg, BrazeStr *out) {
   braze_str_printf(out, "%s[", braze_rt_dtype_str(arg->dtype));

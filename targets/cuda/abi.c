@@ -7,13 +7,13 @@
  *   int NAME(...)                           both
  *   int NAME_packed(void **args)            NAME, pointers in an array
  * plus NAME_workspace_bytes, NAME_num_inputs/_num_outputs/_arg_dtypes/_arg_ranks/
- * _arg_dims and braze_entry_names (runtime/braze_runtime.h); the runtime adds
+ * _arg_dims and braze_entry_names (include/braze/runtime.h); the runtime adds
  * braze_target_name = "cuda" and the braze_cuda_* helpers. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "targets/cuda/cuda.h"
+#include "targets/cuda/cuda-target.h"
 
 static const char *const abi_suffixes[] = {"",           "_ws",          "_stream",     "_ws_stream",
                                            "_packed",    "_num_inputs",  "_num_outputs", "_arg_dtypes",

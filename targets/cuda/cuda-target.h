@@ -6,9 +6,9 @@
  * -> lower_to_llvm compiles only the gpu.module, to a cubin for sm_90a and the PTX
  * text, kept as two #gpu.object in its gpu.binary -> emit reads each host entry and
  * writes C source for the library (embedded images, kernel table, entry functions)
- * that cc compiles together with runtime/cuda/braze_cuda_runtime.c. */
-#ifndef BRAZE_TARGETS_CUDA_CUDA_H
-#define BRAZE_TARGETS_CUDA_CUDA_H
+ * that cc compiles together with runtime/cuda/cuda-runtime.c. */
+#ifndef BRAZE_TARGETS_CUDA_CUDA_TARGET_H
+#define BRAZE_TARGETS_CUDA_CUDA_TARGET_H
 
 #include "targets/target.h"
 
@@ -40,7 +40,7 @@ typedef struct {
 bool braze_cuda_images(MlirOperation module, BrazeCudaImages *out, BrazeStr *error);
 
 /* host.c: the C source of the library's host side: for each entry, its launches as
- * calls into the runtime, its ABI functions and tables (runtime/braze_runtime.h), and
+ * calls into the runtime, its ABI functions and tables (include/braze/runtime.h), and
  * the program tables (images, kernels, constants). Binary data is referenced through
  * `blob_dir`/NAME files that host.c writes there and the source includes (.incbin).
  * Errors (an op the contract does not allow in an entry) are emitted at the op. */
@@ -72,7 +72,7 @@ bool braze_cuda_dump_ptx(MlirStringRef ptx, const char *dir, BrazeStr *error);
 bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const BrazeEmitOptions *opts,
                      BrazeStr *error);
 
-/* The runtime's source (runtime/cuda/braze_cuda_runtime.c), embedded at build time. */
+/* The runtime's source (runtime/cuda/cuda-runtime.c), embedded at build time. */
 extern const char braze_cuda_runtime_source[];
 
 #endif

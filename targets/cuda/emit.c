@@ -1,5 +1,5 @@
 /* CUDA artifact emission: the host side as generated C (host.c, abi.c) compiled by
- * the system C compiler together with the runtime (runtime/cuda/braze_cuda_runtime.c)
+ * the system C compiler together with the runtime (runtime/cuda/cuda-runtime.c)
  * into a shared library or an object, the cubin and PTX assembled in with .incbin;
  * the header; per-kernel PTX dumps. Everything is built in a private temporary
  * directory and renamed into place, so a failure leaves no partial output. */
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "support/context.h"
-#include "targets/cuda/cuda.h"
+#include "targets/cuda/cuda-target.h"
 
 extern char **environ;
 

@@ -1,6 +1,6 @@
 /* The host side of a CUDA library, as C source: each host entry of target-level
  * CUDA IR (docs/targets-cuda.md, "the contract") becomes a function of calls into
- * runtime/cuda/braze_cuda_runtime.c, which the emit compiles into the same unit.
+ * runtime/cuda/cuda-runtime.c, which the emit compiles into the same unit.
  *
  * An entry may hold only: arith.constant (integers, index; floats for scalar
  * kernel arguments), memref.view at a constant offset, memref.get_global of a
@@ -20,7 +20,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "support/context.h"
 #include "support/ptrmap.h"
-#include "targets/cuda/cuda.h"
+#include "targets/cuda/cuda-target.h"
 
 typedef struct {
   MlirStringRef image, name; /* @image::@name */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "support/context.h"
-#include "targets/cuda/cuda.h"
+#include "targets/cuda/cuda-target.h"
 
 typedef struct {
   const char *start;

@@ -11,7 +11,7 @@
 #include "mlir-c/Pass.h"
 #include "passes/passes.h"
 #include "support/context.h"
-#include "targets/cuda/cuda.h"
+#include "targets/cuda/cuda-target.h"
 
 const char *braze_cuda_toolkit(void) {
   const char *env = getenv("BRAZE_CUDA_PATH");

@@ -1,7 +1,7 @@
 // Strided and offset slices.
 // A slice keeping a dim's start but not its end reads it as `d mod E` (linalg wants a
 // bare `d` only over a dim of exactly the loop's extent); loop-level IR:
-// test/passes/graph-to-loops/slices.mlir.
+// test/passes/loops/graph-to-loops/slices.mlir.
 // RUN: braze check %s --seed 17 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @strided out0 2x3xf32

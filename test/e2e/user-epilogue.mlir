@@ -1,7 +1,7 @@
 // User-kernel epilogue fusion, numerically: every positive case and every refusal of
 // docs/user-kernels.md checked against the reference interpreter, with the epilogues
 // fused (cpu-default), with them refused (cpu-no-user-epilogue) and with no fusion at
-// all (cpu-no-fusion). test/passes/form-kernels/user-epilogue*.mlir check the IR and
+// all (cpu-no-fusion). test/passes/fusion/form-kernels/user-epilogue*.mlir check the IR and
 // the report of the same module.
 // RUN: braze check %s --seed 3 | FileCheck %s
 // RUN: braze check %s --seed 4 --pipeline=cpu-no-user-epilogue | FileCheck %s

@@ -1,7 +1,7 @@
 // Contractions whose operands are views (attention's q/k/v split: slice, reshape to
 // heads, transpose). linalg needs the k loop to be a bare dim of some operand, so an
 // operand seen only through compound maps is copied first; loop-level IR:
-// test/passes/graph-to-loops/views-contraction.mlir.
+// test/passes/loops/graph-to-loops/views-contraction.mlir.
 // RUN: braze check %s --seed 23 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @heads out0 2x8x8xf32

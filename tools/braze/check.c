@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_import.h"
+#include "import/onnx-import.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "reference/reference.h"
 #include "support/context.h"
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
-#include "tools/braze/ort_oracle.h"
+#include "tools/braze/ort-oracle.h"
 
 static const char help_head[] =
     "usage: braze check FILE.mlir [options]\n"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "dialects/graph/graph.h"
-#include "import/onnx_import.h"
+#include "import/onnx-import.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "support/context.h"
 #include "support/npy.h"

@@ -12,7 +12,7 @@
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
-#include "tools/braze/pipeline_edit.h"
+#include "tools/braze/pipeline-edit.h"
 
 static const char help[] =
     "usage: braze compile FILE.mlir [options]\n"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/braze_runtime.h"
+#include "include/braze/runtime.h"
 #include "support/tensor.h"
 #include "targets/target.h"
 

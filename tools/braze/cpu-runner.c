@@ -1,5 +1,5 @@
 /* Running compiled code from the tools: compile into a private temporary directory,
- * load with the runtime's loader (runtime/braze_runtime.h), convert host tensors to
+ * load with the runtime's loader (include/braze/runtime.h), convert host tensors to
  * and from the ABI's native buffers. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "tools/braze/compile.h"
-#include "tools/braze/cuda_runner.h"
+#include "tools/braze/cuda-runner.h"
 
 bool braze_compiled_build(const char *cmd, const char *input, const char *target, const char *pipeline,
                           BrazeCompiled *out) {

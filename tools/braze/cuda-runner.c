@@ -1,8 +1,8 @@
 /* The device side of `braze run/check --target=cuda`: the library's own runtime
- * (runtime/cuda/braze_cuda_runtime.c, compiled into it) allocates and copies, so the
+ * (runtime/cuda/cuda-runtime.c, compiled into it) allocates and copies, so the
  * tool itself links nothing CUDA and runs on machines without a GPU (it then stops
  * with the runtime's one-sentence reason). */
-#include "tools/braze/cuda_runner.h"
+#include "tools/braze/cuda-runner.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "runtime/braze_runtime.h"
+#include "include/braze/runtime.h"
 
 /* `buffers` are host buffers in the ABI's layout (inputs filled): copy the inputs to
  * device buffers allocated through the library's braze_cuda_* helpers, fill the

@@ -14,7 +14,7 @@
 #include "targets/target.h"
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
-#include "tools/braze/pipeline_edit.h"
+#include "tools/braze/pipeline-edit.h"
 
 static const char help[] =
     "usage: braze fusion-graph FILE [options]\n"

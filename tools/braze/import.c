@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/onnx_import.h"
+#include "import/onnx-import.h"
 #include "tools/braze/commands.h"
 #include "support/context.h"
 #include "support/diag.h"

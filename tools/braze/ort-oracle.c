@@ -1,4 +1,4 @@
-#include "tools/braze/ort_oracle.h"
+#include "tools/braze/ort-oracle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "support/tensor.h"
 
 /* The runner lives in the source tree (braze is run from its build tree). */
-static const char runner[] = BRAZE_SOURCE_DIR "/tools/braze/ort_run.js";
+static const char runner[] = BRAZE_SOURCE_DIR "/tools/braze/ort-run.js";
 
 /* Run argv[0] with `argv`, stdout to /dev/null unless `show`; true when it exits 0. */
 static bool run_quietly(char *const argv[], bool show_stderr) {
@@ -76,7 +76,7 @@ static bool read_outputs(const char *dir, size_t n_out, BrazeHostTensor **output
     char path[512];
     snprintf(path, sizeof path, "%s/ort%zu.npy", dir, i);
     BrazeStr error = {0};
-    bool ok = braze_npy_read_as(path, BRAZE_DTYPE_U16, &(*outputs)[i], &error); /* ort_run.js: '<u2' is uint16 */
+    bool ok = braze_npy_read_as(path, BRAZE_DTYPE_U16, &(*outputs)[i], &error); /* tools/braze/ort-run.js: '<u2' is uint16 */
     if (!ok)
       fprintf(stderr, "braze check: ONNX Runtime output %zu: %s\n", i, braze_str_cstr(&error));
     braze_str_free(&error);

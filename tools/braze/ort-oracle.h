@@ -1,6 +1,6 @@
 /* ONNX Runtime as the oracle of `braze check MODEL.onnx`: the model runs in ONNX
  * Runtime for node (onnxruntime-node, found through NODE_PATH) on the same inputs as
- * the compiled code, through tools/braze/ort_run.js. f32 inputs and outputs only. */
+ * the compiled code, through tools/braze/ort-run.js. f32 inputs and outputs only. */
 #ifndef BRAZE_TOOLS_BRAZE_ORT_ORACLE_H
 #define BRAZE_TOOLS_BRAZE_ORT_ORACLE_H
 

@@ -1,6 +1,6 @@
-// ort_run.js MODEL.onnx OUTDIR in0.npy,in1.npy,... : runs a model with ONNX Runtime (CPU,
+// tools/braze/ort-run.js MODEL.onnx OUTDIR in0.npy,in1.npy,... : runs a model with ONNX Runtime (CPU,
 // onnxruntime-node from NODE_PATH) and writes OUTDIR/ort<i>.npy. Every element type but bf16.
-// The oracle of `braze check MODEL.onnx` (tools/braze/ort_oracle.c).
+// The oracle of `braze check MODEL.onnx` (tools/braze/ort-oracle.c).
 const ort = require('onnxruntime-node');
 const fs = require('fs');
 // .npy descr <-> ONNX Runtime tensor type and typed array ('<u2' is uint16: bf16, which

@@ -1,5 +1,5 @@
-/* Editing a pipeline's text (see pipeline_edit.h). */
-#include "tools/braze/pipeline_edit.h"
+/* Editing a pipeline's text (see tools/braze/pipeline-edit.h). */
+#include "tools/braze/pipeline-edit.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* cpu-codegen, `chain` kernels (passes/form-row-chains.c): the scf.forall over row
+/* cpu-codegen, `chain` kernels (passes/chains/form-row-chains.c): the scf.forall over row
  * blocks becomes one scf.parallel (OpenMP) whose iteration takes memref.subviews of
  * the arguments (dynamic offsets, the sources' strides), gives every intermediate a
  * stack buffer of the block's shape (the iteration's scratch, in cache) and calls the
@@ -15,7 +15,7 @@
  * The block kernels were converted like any kernel (they come first in the module);
  * here their parallel loops become scf.for (the chain's loop is the parallel one) and
  * their arguments take the subviews' strided types. */
-#include "targets/cpu/codegen_kernel.h"
+#include "targets/cpu/codegen/kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

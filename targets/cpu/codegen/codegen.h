@@ -1,8 +1,8 @@
 /* cpu-codegen internals: an IR builder over the MLIR C API and the two converters
- * (kernel functions, graph functions). The pass itself is targets/cpu/codegen.c;
+ * (kernel functions, graph functions). The pass itself is targets/cpu/codegen/cpu-codegen.c;
  * the produced IR is specified in docs/architecture.md, "4. target level". */
-#ifndef BRAZE_TARGETS_CPU_CODEGEN_H
-#define BRAZE_TARGETS_CPU_CODEGEN_H
+#ifndef BRAZE_TARGETS_CPU_CODEGEN_CODEGEN_H
+#define BRAZE_TARGETS_CPU_CODEGEN_CODEGEN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
-#include "targets/common/ir_build.h"
+#include "ir/build.h"
 
 /* How cpu-codegen emits tem kernels (matmul=...). */
 typedef enum { CG_MATMUL_TEMPLATE, CG_MATMUL_LOOPS, CG_MATMUL_EXTERN, CG_MATMUL_AUTO } CgMatmulMode;
@@ -35,10 +35,10 @@ typedef struct {
 /* Rewrite one kernel function (tensors, linalg) into its memref form in place
  * (a new function replaces it). False after a diagnostic. */
 bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions *opts);
-/* An `ext` kernel (a packed user-kernel call, targets/cpu/codegen_user.c) rewritten
+/* An `ext` kernel (a packed user-kernel call, targets/cpu/codegen/user.c) rewritten
  * in place: 0 when `func` is not one, 1 when converted, -1 after a diagnostic. */
 int cg_user_kernel(MlirOperation func, MlirOperation module);
-/* A `chain` kernel (passes/form-row-chains.c, targets/cpu/codegen_chain.c): its block
+/* A `chain` kernel (passes/chains/form-row-chains.c, targets/cpu/codegen/chain.c): its block
  * kernels must be converted already. 0 when `func` is not one, 1 converted, -1 after
  * a diagnostic. */
 int cg_chain_kernel(MlirOperation func, MlirOperation module);

@@ -17,9 +17,9 @@
  *                       per parallel step and run their reduction loops jammed (N
  *                       accumulators per loop: independent chains for the CPU to
  *                       overlap); 1 turns it off (default 2, at most 8) */
-#include "targets/cpu/codegen.h"
-#include "targets/cpu/codegen_kernel.h"
-#include "targets/cpu/matmul.h"
+#include "targets/cpu/codegen/codegen.h"
+#include "targets/cpu/codegen/kernel.h"
+#include "targets/cpu/matmul/matmul.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "targets/common/entry-graph.h"
 
 static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
                                                "matmul",  "prepack", "mr",               "nr",      "mc",

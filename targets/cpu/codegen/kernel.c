@@ -3,8 +3,8 @@
  * share leading parallel dims form a phase (one scf.parallel); every tensor gets a
  * storage: register (reduction values read only in their phase), row buffer
  * (per-iteration alloca), whole buffer (argument, out argument, global, alloc). */
-#include "targets/cpu/codegen_kernel.h"
-#include "targets/cpu/matmul.h"
+#include "targets/cpu/codegen/kernel.h"
+#include "targets/cpu/matmul/matmul.h"
 
 #include <stdlib.h>
 #include <string.h>

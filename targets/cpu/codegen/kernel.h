@@ -1,10 +1,10 @@
 /* cpu-codegen: the state of one kernel's conversion, shared by the analysis
- * (codegen_kernel.c: items, phases, storage) and the emitter (codegen_emit.c). */
+ * (targets/cpu/codegen/kernel.c: items, phases, storage) and the emitter (targets/cpu/codegen/loop-nests.c). */
 #ifndef BRAZE_TARGETS_CPU_CODEGEN_KERNEL_H
 #define BRAZE_TARGETS_CPU_CODEGEN_KERNEL_H
 
 #include "support/ptrmap.h"
-#include "targets/cpu/codegen.h"
+#include "targets/cpu/codegen/codegen.h"
 
 enum { CG_MAX_DIMS = 8, CG_MAX_INPUTS = 16, CG_MAX_JAM = 8 };
 
@@ -28,7 +28,7 @@ typedef struct {
   bool used;          /* read by any item */
   bool local_alloc;   /* ST_BUF allocated inside the kernel */
   int out_index;      /* kernel result written in place, -1 */
-  /* jammed phases (codegen_emit.c): ST_SCALAR / ST_ROW storage of each jammed row */
+  /* jammed phases (targets/cpu/codegen/loop-nests.c): ST_SCALAR / ST_ROW storage of each jammed row */
   MlirValue jam_scalar[CG_MAX_JAM], jam_mem[CG_MAX_JAM];
 } CgVal;
 
@@ -81,7 +81,7 @@ typedef struct {
   CgBuilder fb; /* the new function's body, before its return */
   CgConstPool pool;
   int n_scalar_regs, n_row_bufs, n_local_bufs;
-  /* Alignment peeling (codegen_emit.c): the body is emitted twice under one scf.if on
+  /* Alignment peeling (targets/cpu/codegen/loop-nests.c): the body is emitted twice under one scf.if on
    * the arguments' alignment, without peeling (aligned) and with it (`peel`). */
   bool versioned, peel;
 } CgKernel;

@@ -8,7 +8,7 @@
  *     a contraction whose inputs are contiguous along the reduction (matmul with
  *     a transposed B) runs as i-j-k dot products in iter_args instead.
  * Loads are emitted at the outermost loop where all their indices are known. */
-#include "targets/cpu/codegen_gen.h"
+#include "targets/cpu/codegen/loop-nests.h"
 
 #include <stdlib.h>
 #include <string.h>

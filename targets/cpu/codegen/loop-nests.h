@@ -1,10 +1,10 @@
 /* cpu-codegen, the emitter's shared state: one generic's loop-nest generation (Gen)
- * and the helpers that codegen_emit.c (loop nests, phases) and codegen_jam.c (row
- * jamming) both use. Not an interface outside targets/cpu/codegen_*.c. */
-#ifndef BRAZE_TARGETS_CPU_CODEGEN_GEN_H
-#define BRAZE_TARGETS_CPU_CODEGEN_GEN_H
+ * and the helpers that targets/cpu/codegen/loop-nests.c (loop nests, phases) and targets/cpu/codegen/row-jam.c (row
+ * jamming) both use. Not an interface outside targets/cpu/codegen/. */
+#ifndef BRAZE_TARGETS_CPU_CODEGEN_LOOP_NESTS_H
+#define BRAZE_TARGETS_CPU_CODEGEN_LOOP_NESTS_H
 
-#include "targets/cpu/codegen_kernel.h"
+#include "targets/cpu/codegen/kernel.h"
 
 /* One generic being emitted: its dims' induction values so far, the loaded inputs. */
 typedef struct {
@@ -36,7 +36,7 @@ void cg_reload_along(Gen *g, int d);
 MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
 bool cg_emit_generic(CgKernel *K, CgItem *it, CgBuilder *b, const MlirValue *outer, int k);
 void cg_alloc_row_buffers(CgKernel *K, const CgPhase *ph, CgBuilder *b);
-/* codegen_jam.c: phase p with `jam` rows per parallel step; outer[0] holds the
+/* targets/cpu/codegen/row-jam.c: phase p with `jam` rows per parallel step; outer[0] holds the
  * parallel loop's ivs on entry. */
 bool cg_emit_jammed_phase(CgKernel *K, int p, CgBuilder *b, MlirValue (*outer)[CG_MAX_DIMS], int jam);
 

@@ -2,7 +2,7 @@
  * per parallel step (the cpu-codegen option row-jam; see the comment below). */
 #include <string.h>
 
-#include "targets/cpu/codegen_gen.h"
+#include "targets/cpu/codegen/loop-nests.h"
 
 /* ---- jammed phases ----
  * One row's register reduction is a dependency chain: the vectorizer keeps a few

@@ -3,7 +3,7 @@
  *   bufferization.to_buffer of each argument, memref.alloc of each output,
  *   [memref.copy into an output], func.call of the user kernel (or its epilogue
  *   copy), bufferization.to_tensor of each output, func.return
- * (passes/fusion_user.c). The target form is destination-passing like every kernel:
+ * (passes/fusion/user-epilogue.c). The target form is destination-passing like every kernel:
  * the tensor arguments become memrefs, then one out memref per result, and the body
  * is the copies and the call with the buffers replaced by those arguments. The user
  * kernel itself is already loop level (scf/memref/arith/math/vector): it is left as
@@ -15,7 +15,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
-#include "targets/cpu/codegen.h"
+#include "targets/cpu/codegen/codegen.h"
 
 static bool is_ext(MlirOperation func) {
   MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(func, braze_ref("kernel.kind"));

@@ -32,8 +32,8 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/strbuf.h"
-#include "targets/cpu/cpu.h"
-#include "targets/cpu/matmul_internal.h"
+#include "targets/cpu/cpu-target.h"
+#include "targets/cpu/matmul/internal.h"
 
 static void print_to(MlirStringRef piece, void *user) { braze_str_callback(piece, user); }
 

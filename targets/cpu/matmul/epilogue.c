@@ -12,7 +12,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
-#include "targets/cpu/matmul_internal.h"
+#include "targets/cpu/matmul/internal.h"
 
 static uint64_t map_dims(MlirAffineMap m) {
   uint64_t used = 0;

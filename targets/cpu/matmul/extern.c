@@ -22,7 +22,7 @@
 #include "support/context.h"
 #include "mlir-c/Dialect/LLVM.h"
 #include "support/diag.h"
-#include "targets/cpu/matmul_internal.h"
+#include "targets/cpu/matmul/internal.h"
 
 enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
 

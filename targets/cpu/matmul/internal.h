@@ -1,11 +1,11 @@
 /* cpu-codegen, the matmul template: the emitter's state and helpers shared by
- * matmul_emit.c (packing, micro-kernel), matmul_epilogue.c (the epilogue on the tile)
- * and matmul_pack.c (compile-time packing of constant B). Not an interface outside
- * targets/cpu/matmul_*.c. */
+ * targets/cpu/matmul/template-emit.c (packing, micro-kernel), targets/cpu/matmul/epilogue.c (the epilogue on the tile)
+ * and targets/cpu/matmul/pack.c (compile-time packing of constant B). Not an interface outside
+ * targets/cpu/matmul/. */
 #ifndef BRAZE_TARGETS_CPU_MATMUL_INTERNAL_H
 #define BRAZE_TARGETS_CPU_MATMUL_INTERNAL_H
 
-#include "targets/cpu/matmul.h"
+#include "targets/cpu/matmul/matmul.h"
 
 typedef struct {
   TmPlan *p;
@@ -19,7 +19,7 @@ typedef struct {
   MlirValue panel2;              /* the second product's panel of this iteration, or null */
 } TmEmit;
 
-/* matmul_emit.c: the destination-passing function replacing the kernel (E->fn, E->fb
+/* targets/cpu/matmul/template-emit.c: the destination-passing function replacing the kernel (E->fn, E->fb
  * before its return), and the memrefs/scalars of arguments and constants. */
 bool tm_build_signature(TmEmit *E);
 void tm_bind_values(TmEmit *E);
@@ -36,24 +36,24 @@ void tm_vstore(CgBuilder *b, MlirValue value, MlirValue mem, int n, const MlirVa
 MlirValue tm_to_f32(CgBuilder *b, MlirValue v);
 MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
 
-/* matmul_extern.c: why the extern kernel cannot take this kernel (NULL: it can), and
+/* targets/cpu/matmul/extern.c: why the extern kernel cannot take this kernel (NULL: it can), and
  * the kernel as cblas_sgemm calls plus an epilogue pass. */
 const char *tm_extern_refusal(const TmPlan *p);
 bool tm_emit_extern(TmPlan *p);
 
-/* matmul_autotune.c: time the template and the extern on this kernel (or read the
+/* targets/cpu/matmul/autotune.c: time the template and the extern on this kernel (or read the
  * decision from the cache); *use_extern: the extern was faster. Sets p->autotune_note. */
 bool tm_autotune(TmPlan *p, const CgOptions *o, bool *use_extern);
 /* The autotune note as the new function's braze.autotune attribute (when set). */
 void tm_note_autotune(const TmPlan *p, MlirOperation fn);
 
-/* matmul_epilogue.c: apply the epilogue generics to the accumulators acc[i * nv + v]
+/* targets/cpu/matmul/epilogue.c: apply the epilogue generics to the accumulators acc[i * nv + v]
  * (rows from rowm[], columns n0 + v * vw; a second product's follow at rows * nv) and
  * store the kernel results. */
 bool tm_epilogue(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue n0,
                  const MlirValue *acc);
 
-/* matmul_pack.c: the prepacked B global at the function's entry (E->packed), and the
+/* targets/cpu/matmul/pack.c: the prepacked B global at the function's entry (E->packed), and the
  * first index of the panel for parallel ivs (batch..., mb, nt). */
 /* Whether B is a constant (sets p->b_dense). */
 bool tm_find_constant_b(TmPlan *p);

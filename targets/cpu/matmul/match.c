@@ -5,7 +5,7 @@
  * result or an earlier epilogue's) at the identity and other tensors through any map
  * that is either contiguous in n or does not read n. Anything else is refused with a
  * reason that names it; cpu-codegen then emits the kernel's loop nests instead. */
-#include "targets/cpu/matmul.h"
+#include "targets/cpu/matmul/matmul.h"
 
 #include <string.h>
 

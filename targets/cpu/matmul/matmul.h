@@ -5,12 +5,12 @@
  * are packed once at compile time instead), then runs an MR x NR tile of vector FMAs per
  * MR rows of A with the accumulators in scf.for iter_args, and applies the epilogue to
  * the accumulators in registers before the one store.
- * matmul_match.c reads the kernel (or names why it cannot); matmul_emit.c writes it;
- * matmul_vec.c holds the vector helpers both the packing and the epilogue use. */
-#ifndef BRAZE_TARGETS_CPU_MATMUL_H
-#define BRAZE_TARGETS_CPU_MATMUL_H
+ * targets/cpu/matmul/match.c reads the kernel (or names why it cannot); targets/cpu/matmul/template-emit.c writes it;
+ * targets/cpu/matmul/internal.h holds the helpers the packing, the emission and the epilogue share. */
+#ifndef BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
+#define BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 
-#include "targets/cpu/codegen.h"
+#include "targets/cpu/codegen/codegen.h"
 
 /* Largest per-iteration panel (K x nr x 4 bytes) on the stack; larger ones are heap
  * buffers (libomp's worker stacks are 4 MiB, the caller's typically 8 MiB). */
@@ -81,13 +81,13 @@ typedef struct {
   char *autotune_note;       /* matmul=auto: the choice and the times (braze.autotune), or NULL */
 } TmPlan;
 
-/* matmul_match.c: fill `p` from kernel `func`. False when the kernel does not fit
+/* targets/cpu/matmul/match.c: fill `p` from kernel `func`. False when the kernel does not fit
  * the template; `*reason` then names why (a static string). */
 bool tm_match(MlirOperation func, TmPlan *p, const char **reason);
 /* Whether `m`'s last result is dim d alone and no other result reads d. */
 bool tm_contiguous_in(MlirAffineMap m, int d);
 
-/* matmul_emit.c: replace the kernel with the template. False after a diagnostic. */
+/* targets/cpu/matmul/template-emit.c: replace the kernel with the template. False after a diagnostic. */
 bool tm_emit(TmPlan *p);
 
 /* The entry point cg_convert_kernel uses for `tem` kernels: 1 converted, 0 not a

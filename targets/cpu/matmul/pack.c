@@ -11,7 +11,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
-#include "targets/cpu/matmul_internal.h"
+#include "targets/cpu/matmul/internal.h"
 
 /* Evaluate an affine expression on concrete dims (non-negative: floordiv/mod unsigned). */
 static int64_t eval_expr(MlirAffineExpr e, const int64_t *dims) {

@@ -15,8 +15,8 @@
  * mc = 252 instead of all 1024 rows, 1024^3 ran at 295 instead of 365 GFLOP/s).
  * Constant B (a kernel argument bound to a constant in every call, or a constant in
  * the kernel) is packed at compile time instead: a global [batch][NT][K][nr] read
- * directly by the micro-kernel (matmul_pack.c). */
-#include "targets/cpu/matmul.h"
+ * directly by the micro-kernel (targets/cpu/matmul/pack.c). */
+#include "targets/cpu/matmul/matmul.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
-#include "targets/cpu/matmul_internal.h"
+#include "targets/cpu/matmul/internal.h"
 
 enum { TM_K_UNROLL = 1 }; /* k values per iteration of the micro-kernel's loop */
 

@@ -9,8 +9,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "support/context.h"
 #include "support/diag.h"
-#include "targets/cpu/cpu.h"
-#include "targets/cpu/matmul_internal.h"
+#include "targets/cpu/cpu-target.h"
+#include "targets/cpu/matmul/internal.h"
 
 static bool is_tem(MlirOperation func) {
   MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(func, braze_ref("kernel.kind"));

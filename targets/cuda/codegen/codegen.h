@@ -1,21 +1,21 @@
 /* cuda-codegen internals: one kernel's conversion from kernel-level IR (a func.func on
  * tensors holding linalg.generic ops) to a gpu.func over memrefs. The pass is
- * targets/cuda/codegen.c; the produced IR is specified in docs/targets-cuda.md.
+ * targets/cuda/codegen/cuda-codegen.c; the produced IR is specified in docs/targets-cuda.md.
  *
- *   codegen_kernel.c  analysis: values, generics, the kernel shape (row / element / matmul)
- *   codegen_eval.c    the point evaluator: a tensor's value at an index, loads and bodies
- *   codegen_row.c     row kernels (one block per outer index, block reductions) and
+ *   targets/cuda/codegen/kernel.c  analysis: values, generics, the kernel shape (row / element / matmul)
+ *   targets/cuda/codegen/point-eval.c    the point evaluator: a tensor's value at an index, loads and bodies
+ *   targets/cuda/codegen/row.c     row kernels (one block per outer index, block reductions) and
  *                     element kernels (one thread per `vec` output elements)
- *   codegen_consts.c  non-splat constants of kernels become arguments
- *   codegen_matmul.c  contractions: shared-memory tiled SIMT matmul with its epilogue */
-#ifndef BRAZE_TARGETS_CUDA_CODEGEN_H
-#define BRAZE_TARGETS_CUDA_CODEGEN_H
+ *   targets/cuda/codegen/consts.c  non-splat constants of kernels become arguments
+ *   targets/cuda/matmul/simt.c  contractions: shared-memory tiled SIMT matmul with its epilogue */
+#ifndef BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H
+#define BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "support/ptrmap.h"
-#include "targets/common/ir_build.h"
+#include "ir/build.h"
 
 enum { CU_MAX_DIMS = 8, CU_MAX_INPUTS = 16, CU_MAX_WORKGROUP = 16 };
 
@@ -130,7 +130,7 @@ typedef struct {
   bool failed;
 } CuKernel;
 
-/* ---- codegen_kernel.c ---- */
+/* ---- targets/cuda/codegen/kernel.c ---- */
 /* Read the kernel function and choose its shape. False after a diagnostic. */
 bool cu_analyze(CuKernel *K);
 void cu_kernel_free(CuKernel *K);
@@ -139,7 +139,7 @@ bool cu_fail(CuKernel *K, MlirOperation op, const char *fmt, ...);
 /* Product of a tensor's extents. */
 int64_t cu_elements(MlirValue tensor);
 
-/* ---- codegen_eval.c ---- */
+/* ---- targets/cuda/codegen/point-eval.c ---- */
 /* The type values of `type` are computed in: f16/bf16 widen to f32. */
 MlirType cu_compute_type(MlirType type);
 /* The value of tensor `val` at point p (an index into its shape), at b. */
@@ -179,21 +179,21 @@ MlirValue cu_select(CgBuilder *b, MlirValue c, MlirValue x, MlirValue y);
 /* dims of `n` extents from a flat index (row-major). */
 void cu_delinearize(CgBuilder *b, MlirValue flat, int n, const int64_t *ext, MlirValue *out);
 
-/* ---- codegen.c ---- */
+/* ---- targets/cuda/codegen/cuda-codegen.c ---- */
 /* `old` replaced by a declaration with the kernel's memref signature (n_args types, the
  * first n_in inputs), which the graph conversion calls; erased after the launches. */
 void cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in);
 
-/* ---- codegen_consts.c ---- */
+/* ---- targets/cuda/codegen/consts.c ---- */
 /* Non-splat tensor constants of `kernel` become trailing arguments passed by its callers. */
 void cu_hoist_constants(MlirOperation module, MlirOperation kernel);
 
-/* ---- codegen_row.c / codegen_matmul.c ---- */
+/* ---- targets/cuda/codegen/row.c / targets/cuda/matmul/simt.c ---- */
 bool cu_emit_row(CuKernel *K);
 bool cu_emit_element(CuKernel *K);
 bool cu_emit_matmul(CuKernel *K);
 
-/* codegen_user.c: an `ext` kernel (a packed user-kernel call) whose user kernel is one
+/* targets/cuda/codegen/user.c: an `ext` kernel (a packed user-kernel call) whose user kernel is one
  * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:
  * 0 when `func` is not an ext kernel, 1 when converted, -1 after a diagnostic. */
 int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperation gpu_module, const CuOptions *opts);

@@ -3,7 +3,7 @@
  * constant from the graph function. The graph conversion then turns it into a host
  * memref.global that the runtime uploads to the device once (a gpu.func cannot read
  * host globals). Splat constants stay: they are scalars in the kernel body. */
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 #include <stdlib.h>
 #include <string.h>

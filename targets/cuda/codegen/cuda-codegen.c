@@ -2,10 +2,10 @@
  * called from a graph function) -> target-level CUDA IR: every kernel becomes a
  * gpu.func in `gpu.module @braze_kernels` over static memrefs (inputs, then outputs),
  * and every graph function an entry over memrefs whose intermediates live in one
- * workspace (targets/common/entry_graph.c, as on the CPU) and whose kernel calls are
+ * workspace (targets/common/entry-graph.c, as on the CPU) and whose kernel calls are
  * gpu.launch_func ops. The contract with the target's lowering and emit is in
  * docs/targets-cuda.md; the kernel shapes (row, element, matmul) in
- * targets/cuda/codegen.h and the files it names.
+ * targets/cuda/codegen/codegen.h and the files it names.
  *
  * Options:
  *   remarks      remark each kernel's shape, grid, block and vector width
@@ -17,7 +17,7 @@
  *                width over 32 bits, 4 on sm_90)
  * Warp size, vector width and the most threads per block come from the cuda target's
  * BrazeTargetCosts (targets/cuda/target.c). */
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "targets/common/entry-graph.h"
 #include "targets/target.h"
 
 static const char *const allowed_options[] = {"remarks", "block", "max-regs", "vec", NULL};
@@ -234,7 +235,7 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   }
   for (intptr_t i = 0; i < n_args; ++i)
     ops[6 + i] = mlirOperationGetOperand(call, i);
-  /* ext kernels with pre-initialized outputs (codegen_user.c): copy, then launch */
+  /* ext kernels with pre-initialized outputs (targets/cuda/codegen/user.c): copy, then launch */
   MlirAttribute copies = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.copies_before"));
   for (intptr_t i = 0; !mlirAttributeIsNull(copies) && i + 1 < mlirDenseArrayGetNumElements(copies); i += 2) {
     MlirValue pair[2] = {ops[6 + mlirDenseI64ArrayGetElement(copies, i)], ops[6 + mlirDenseI64ArrayGetElement(copies, i + 1)]};

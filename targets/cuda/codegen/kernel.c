@@ -7,7 +7,7 @@
  *           (rows), every other generic has those k outer dims: one block per row;
  *   element everything else: one thread per output element, reductions as serial
  *           loops (outer-dim reductions, reductions to a scalar of a few elements). */
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * memoized by (tensor, index values) within the enclosing scope, so a value read by
  * several consumers in one thread is loaded or computed once (softmax's x and exp).
  * f16/bf16 values are computed in f32: widened at the load, narrowed at the store. */
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  *
  * Element kernels: thread t computes `vec` consecutive elements of the output space
  * (all results share it); reductions in them are serial loops per element. */
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 #include <stdlib.h>
 #include <string.h>

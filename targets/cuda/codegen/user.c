@@ -18,7 +18,7 @@
 #include "support/context.h"
 #include "support/valuemap.h"
 #include "support/diag.h"
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 enum { UK_MAX_ARGS = 64 };
 

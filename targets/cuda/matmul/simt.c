@@ -6,7 +6,7 @@
  * then every thread runs the contraction's body on its 4x4 tile. The epilogue
  * evaluates the kernel's results at each output element with the accumulator as the
  * contraction's value, and stores once. The tensor-core template replaces this. */
-#include "targets/cuda/codegen.h"
+#include "targets/cuda/codegen/codegen.h"
 
 #include <string.h>
 

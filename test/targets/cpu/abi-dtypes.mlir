@@ -1,9 +1,9 @@
 // Every ABI dtype, rank 0, and two entries in one library, called through the
-// runtime's generic loader (runtime/braze_runtime.h) with no header.
+// runtime's generic loader (include/braze/runtime.h) with no header.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze compile %s --pipeline=none -o %t/libdtypes.so
 // RUN: FileCheck %s --check-prefix=HDR < %t/dtypes.h
-// RUN: clang-22 -std=c11 -Wall -Werror -I%braze_src %S/Inputs/load_tables.c %braze_src/runtime/loader.c -o %t/load
+// RUN: clang-22 -std=c11 -Wall -Werror -I%braze_src/include %S/Inputs/load_tables.c %braze_src/runtime/loader.c -o %t/load
 // RUN: %t/load %t/libdtypes.so %t/dtypes.h | FileCheck %s
 
 // HDR: int mixed(const int32_t *in0, const int64_t *in1, const bool *in2, const uint16_t *in3, int32_t *out0, uint16_t *out1);

@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze compile %s -o %t/libunsigned.so
 // RUN: FileCheck %s --check-prefix=HDR < %t/unsigned.h
-// RUN: clang-22 -std=c11 -Wall -Werror -I%braze_src %S/Inputs/load_tables.c %braze_src/runtime/loader.c -o %t/load
+// RUN: clang-22 -std=c11 -Wall -Werror -I%braze_src/include %S/Inputs/load_tables.c %braze_src/runtime/loader.c -o %t/load
 // RUN: %t/load %t/libunsigned.so %t/unsigned.h | FileCheck %s
 
 // HDR: dtype codes in the tables: {{.*}} 7 i8, 8 ui8, 9 i16,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/braze_runtime.h"
+#include "braze/runtime.h"
 
 static void fill(const BrazeArgInfo *a, void *buf) {
   for (int64_t i = 0; i < a->num_elements; ++i) {

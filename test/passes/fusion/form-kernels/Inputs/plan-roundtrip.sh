@@ -14,7 +14,7 @@ cmp "$t.greedy.mlir" "$t.plan.mlir"
 if [ -z "$opts" ]; then
   # braze compile runs cpu-default: its plan comes from form-kernels with that
   # pipeline's options (horizontal-templates)
-  root=$(cd "$(dirname "$0")/../../../.." && pwd)
+  root=$(cd "$(dirname "$0")/../../../../.." && pwd)
   cpu_opts=$(sed -n 's/^form-kernels{\(.*\)},*$/\1/p' "$root/pipelines/cpu-default.pipeline")
   braze-opt "$in" --pass-pipeline="builtin.module($front,form-kernels{$cpu_opts plan-out=$t.cpu.json})" -o /dev/null
   braze compile "$in" --emit=mlir -o "$t.compiled.mlir"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Derive the polynomial coefficients used by passes/math-approx.c.
+"""Derive the polynomial coefficients used by passes/lowering/math-approx.c.
 
 Each polynomial is a weighted least-squares fit on Chebyshev nodes, refined with
 Lawson iterations (reweighting by the error) toward the minimax fit, in double

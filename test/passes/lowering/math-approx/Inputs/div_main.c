@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../../../targets/cpu/codegen/Inputs/check.h"
+#include "../../../../targets/cpu/codegen/Inputs/check.h"
 
 enum { R = 64, C = 100 };
 void row_div(const float *x, const float *s, float *y);
