@@ -1,6 +1,7 @@
 /* ONNX import: reads the model with protobuf-c, checks the opset, turns graph
  * inputs/initializers into function arguments/constants, converts the nodes in
- * order (one converter per op type, onnx_ops_*.c) and returns a verified module. */
+ * order (one converter per op type, import/onnx-ops-*.c; the node being converted:
+ * import/onnx-node.c, its errors: import/onnx-errors.c) and returns a verified module. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,139 +20,13 @@
 
 enum { MIN_OPSET = 1, MAX_OPSET = 21 };
 
-static const char *str_or_empty(const char *s) { return s ? s : ""; }
-
-/* ---- errors ---- */
-
-const char *onnx_node_label(const Onnx__NodeProto *node, size_t index, char *buf, size_t n) {
-  if (node->name && node->name[0])
-    snprintf(buf, n, "'%s'", node->name);
-  else
-    snprintf(buf, n, "#%zu", index);
-  return buf;
-}
-
-static MlirLocation file_loc(OnnxImporter *im, unsigned col) {
-  return mlirLocationFileLineColGet(im->ctx, braze_ref(im->path), 0, col);
-}
-
-static void node_error_message(OnnxImporter *im, const char *message) {
-  char label[160];
-  braze_emit_error(im->loc, "node %s (%s): %s", onnx_node_label(im->node, im->node_index, label, sizeof label),
-                   str_or_empty(im->node->op_type), message);
-}
-
-bool onnx_node_error(OnnxImporter *im, const char *fmt, ...) {
-  BrazeStr msg = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  braze_str_vprintf(&msg, fmt, ap);
-  va_end(ap);
-  node_error_message(im, braze_str_cstr(&msg));
-  braze_str_free(&msg);
-  return false;
-}
-
-bool onnx_file_error(OnnxImporter *im, const char *fmt, ...) {
-  BrazeStr msg = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  braze_str_vprintf(&msg, fmt, ap);
-  va_end(ap);
-  if (im->node) /* inside a node (e.g. a Constant's tensor): name the node */
-    node_error_message(im, braze_str_cstr(&msg));
-  else
-    braze_emit_error(file_loc(im, 0), "%s", braze_str_cstr(&msg));
-  braze_str_free(&msg);
-  return false;
-}
-
-/* ---- node inputs and outputs ---- */
-
-size_t onnx_num_inputs(const Onnx__NodeProto *node) {
-  size_t n = node->n_input;
-  while (n > 0 && !(node->input[n - 1] && node->input[n - 1][0]))
-    --n;
-  return n;
-}
-
-bool onnx_has_input(const Onnx__NodeProto *node, size_t i) {
-  return i < node->n_input && node->input[i] && node->input[i][0];
-}
-
-OnnxValue *onnx_input(OnnxImporter *im, size_t i) {
-  if (!onnx_has_input(im->node, i)) {
-    onnx_node_error(im, "input #%zu is missing", i);
-    return NULL;
-  }
-  const char *name = im->node->input[i];
-  OnnxValue *v = onnx_lookup(im, name);
-  if (!v) {
-    onnx_node_error(im, "input '%s' is not a graph input, an initializer or an earlier node's output",
-                    name);
-    return NULL;
-  }
-  if (v->unsupported_by) {
-    char label[160];
-    onnx_node_error(im, "input '%s' is output #%zu of node %s (%s), which braze does not import", name,
-                    v->unsupported_index,
-                    onnx_node_label(v->unsupported_by, 0, label, sizeof label),
-                    str_or_empty(v->unsupported_by->op_type));
-    return NULL;
-  }
-  return v;
-}
-
-MlirValue onnx_operand(OnnxImporter *im, size_t i, OnnxType *type) {
-  OnnxValue *v = onnx_input(im, i);
-  if (!v)
-    return (MlirValue){NULL};
-  if (type)
-    *type = v->type;
-  return onnx_materialize(im, v);
-}
-
-bool onnx_set_output(OnnxImporter *im, size_t i, MlirValue value, const OnnxType *type) {
-  if (mlirValueIsNull(value))
-    return false;
-  if (!onnx_check_size(im, type, "the result"))
-    return false;
-  if (i >= im->node->n_output || !im->node->output[i][0])
-    return true; /* an optional output nobody names */
-  OnnxValue *v = onnx_define_value(im, im->node->output[i], type);
-  if (!v)
-    return false;
-  v->value = value;
-  return true;
-}
-
-bool onnx_alias_output(OnnxImporter *im, size_t i, OnnxValue *src) {
-  if (i >= im->node->n_output || !im->node->output[i][0])
-    return true;
-  OnnxValue copy = *src; /* copied before the table may move */
-  OnnxValue *v = onnx_define_value(im, im->node->output[i], &copy.type);
-  if (!v)
-    return false;
-  v->value = copy.value;
-  v->is_const = copy.is_const;
-  v->data = (OnnxData){.data = copy.data.data, .nbytes = copy.data.nbytes}; /* borrowed */
-  v->loc = copy.loc;
-  return true;
-}
-
-bool onnx_const_input_ints(OnnxImporter *im, size_t i, const char *what, int64_t *out, size_t max,
-                           size_t *count) {
-  OnnxValue *v = onnx_input(im, i);
-  return v && onnx_const_ints(im, v, what, out, max, count);
-}
-
 /* ---- the model ---- */
 
 static bool check_opset(OnnxImporter *im) {
   const Onnx__ModelProto *m = im->model;
   im->opset = -1;
   for (size_t i = 0; i < m->n_opset_import; ++i) {
-    const char *domain = str_or_empty(m->opset_import[i]->domain);
+    const char *domain = onnx_str_or_empty(m->opset_import[i]->domain);
     if (!domain[0] || strcmp(domain, "ai.onnx") == 0)
       im->opset = m->opset_import[i]->has_version ? m->opset_import[i]->version : 0;
   }
@@ -176,7 +51,7 @@ static const BrazeOnnxShape *find_override(const BrazeOnnxOptions *opts, const c
  * (outputs, whose shapes braze computes) and reports them as -1. */
 static bool value_info_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, const char *what,
                             bool dynamic_ok, OnnxType *out, bool *has_shape) {
-  const char *name = str_or_empty(vi->name);
+  const char *name = onnx_str_or_empty(vi->name);
   const Onnx__TypeProto *tp = vi->type;
   if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
     return onnx_file_error(im, "%s '%s' is not a tensor", what, name);
@@ -209,7 +84,7 @@ static bool value_info_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, co
 
 static bool input_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, const BrazeOnnxOptions *opts,
                        OnnxType *out) {
-  const BrazeOnnxShape *o = find_override(opts, str_or_empty(vi->name));
+  const BrazeOnnxShape *o = find_override(opts, onnx_str_or_empty(vi->name));
   bool has_shape = false;
   if (!value_info_type(im, vi, "graph input", o != NULL, out, &has_shape))
     return false;
@@ -237,14 +112,14 @@ static bool input_type(OnnxImporter *im, const Onnx__ValueInfoProto *vi, const B
 }
 
 static MlirLocation named_loc(OnnxImporter *im, const char *name, unsigned col) {
-  return mlirLocationNameGet(im->ctx, braze_ref(name), file_loc(im, col));
+  return mlirLocationNameGet(im->ctx, braze_ref(name), onnx_file_loc(im, col));
 }
 
 static bool define_initializers(OnnxImporter *im) {
   const Onnx__GraphProto *g = im->model->graph;
   for (size_t i = 0; i < g->n_initializer; ++i) {
     const Onnx__TensorProto *t = g->initializer[i];
-    const char *name = str_or_empty(t->name);
+    const char *name = onnx_str_or_empty(t->name);
     char what[300];
     snprintf(what, sizeof what, "initializer '%s'", name);
     OnnxType type;
@@ -266,7 +141,7 @@ static bool check_override_names(OnnxImporter *im, const BrazeOnnxOptions *opts)
     OnnxValue *v = onnx_lookup(im, name);
     bool is_input = false;
     for (size_t j = 0; j < g->n_input; ++j)
-      is_input |= strcmp(str_or_empty(g->input[j]->name), name) == 0;
+      is_input |= strcmp(onnx_str_or_empty(g->input[j]->name), name) == 0;
     if (!is_input || (v && v->is_const))
       return onnx_file_error(im, "--shape %s: the model has no graph input of that name%s", name,
                              v ? " (it is an initializer)" : "");
@@ -284,7 +159,7 @@ static bool host_dtype(OnnxImporter *im, int32_t onnx, BrazeDType *out) {
 static const Onnx__ValueInfoProto *graph_input(OnnxImporter *im, const char *name) {
   const Onnx__GraphProto *g = im->model->graph;
   for (size_t j = 0; j < g->n_input; ++j)
-    if (strcmp(str_or_empty(g->input[j]->name), name) == 0)
+    if (strcmp(onnx_str_or_empty(g->input[j]->name), name) == 0)
       return g->input[j];
   return NULL;
 }
@@ -358,7 +233,7 @@ static bool define_inputs(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirRe
   const char **names = calloc(g->n_input + 1, sizeof *names);
   bool ok = check_override_names(im, opts);
   for (size_t i = 0; i < g->n_input && ok; ++i) {
-    const char *name = str_or_empty(g->input[i]->name);
+    const char *name = onnx_str_or_empty(g->input[i]->name);
     OnnxValue *existing = onnx_lookup(im, name);
     if (existing && existing->is_const)
       continue;
@@ -423,12 +298,12 @@ static bool convert_node(OnnxImporter *im, size_t index) {
   char label[160];
   const char *name = node->name && node->name[0] ? node->name : NULL;
   if (!name)
-    snprintf(label, sizeof label, "%s_%zu", str_or_empty(node->op_type), index);
+    snprintf(label, sizeof label, "%s_%zu", onnx_str_or_empty(node->op_type), index);
   im->loc = named_loc(im, name ? name : label, (unsigned)index + 1);
-  const char *domain = str_or_empty(node->domain);
+  const char *domain = onnx_str_or_empty(node->domain);
   if (domain[0] && strcmp(domain, "ai.onnx") != 0)
     return onnx_node_error(im, "op domain '%s' is not supported (only the default ONNX domain)", domain);
-  const char *op_type = str_or_empty(node->op_type);
+  const char *op_type = onnx_str_or_empty(node->op_type);
   const OnnxOpEntry *entry = onnx_find_op(op_type);
   if (!entry)
     return onnx_node_error(im, "unsupported op type '%s'", op_type);
@@ -465,7 +340,7 @@ static bool build_return(OnnxImporter *im, MlirType *result_types) {
   bool ok = true;
   im->node = NULL;
   for (size_t i = 0; i < g->n_output && ok; ++i) {
-    const char *name = str_or_empty(g->output[i]->name);
+    const char *name = onnx_str_or_empty(g->output[i]->name);
     OnnxValue *v = onnx_lookup(im, name);
     if (!v || v->unsupported_by) {
       ok = onnx_file_error(im, "graph output '%s' is not computed by any imported node", name);
@@ -477,7 +352,7 @@ static bool build_return(OnnxImporter *im, MlirType *result_types) {
     result_types[i] = onnx_tensor_type(im->ctx, &v->type);
   }
   if (ok) {
-    MlirOperationState st = mlirOperationStateGet(braze_ref("func.return"), file_loc(im, 0));
+    MlirOperationState st = mlirOperationStateGet(braze_ref("func.return"), onnx_file_loc(im, 0));
     mlirOperationStateAddOperands(&st, (intptr_t)g->n_output, results);
     mlirBlockAppendOwnedOperation(im->body, mlirOperationCreate(&st));
   }
@@ -510,14 +385,14 @@ static MlirOperation build_function(OnnxImporter *im, MlirRegion region, const M
   MlirType fn_type = mlirFunctionTypeGet(im->ctx, nargs, args, (intptr_t)num_results, results);
   free(args);
   char name[256];
-  function_name(str_or_empty(im->model->graph->name), name, sizeof name);
+  function_name(onnx_str_or_empty(im->model->graph->name), name, sizeof name);
   MlirNamedAttribute attrs[2] = {
       mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, braze_ref("sym_name")),
                             mlirStringAttrGet(im->ctx, braze_ref(name))),
       mlirNamedAttributeGet(mlirIdentifierGet(im->ctx, braze_ref("function_type")),
                             mlirTypeAttrGet(fn_type)),
   };
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), file_loc(im, 0));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), onnx_file_loc(im, 0));
   mlirOperationStateAddAttributes(&st, 2, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   return mlirOperationCreate(&st);
@@ -538,7 +413,7 @@ static bool import_graph(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirMod
   }
   MlirOperation fn = build_function(im, region, results, n_out);
   free(results);
-  MlirModule module = mlirModuleCreateEmpty(file_loc(im, 0));
+  MlirModule module = mlirModuleCreateEmpty(onnx_file_loc(im, 0));
   mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), fn);
   MlirOperation op = mlirModuleGetOperation(module);
   if (!mlirOperationVerify(op) || !braze_graph_verify(op)) {
@@ -553,7 +428,7 @@ static bool import_graph(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirMod
 bool braze_onnx_import_with(MlirContext ctx, const char *path, const BrazeOnnxOptions *opts,
                             MlirModule *out) {
   OnnxImporter im = {.ctx = ctx, .path = path};
-  im.loc = file_loc(&im, 0);
+  im.loc = onnx_file_loc(&im, 0);
   size_t len = 0;
   char *bytes = braze_read_file(path, &len);
   if (!bytes)

@@ -62,7 +62,10 @@ typedef struct {
   size_t num_owned_names;
 } OnnxImporter;
 
-/* --- errors (import/onnx-import.c) --- */
+/* --- errors (import/onnx-errors.c) --- */
+static inline const char *onnx_str_or_empty(const char *s) { return s ? s : ""; }
+/* The model file's location at column `col` (the node index + 1, or 0). */
+MlirLocation onnx_file_loc(OnnxImporter *im, unsigned col);
 /* An error at the current node, prefixed "node 'NAME' (OP): ". Returns false. */
 bool onnx_node_error(OnnxImporter *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An error about the model file itself (no node). Returns false. */
@@ -102,7 +105,7 @@ MlirValue onnx_materialize(OnnxImporter *im, OnnxValue *v);
 bool onnx_const_ints(OnnxImporter *im, const OnnxValue *v, const char *what, int64_t *out,
                      size_t max, size_t *count);
 
-/* --- node inputs/outputs (import/onnx-import.c) --- */
+/* --- node inputs/outputs (import/onnx-node.c) --- */
 size_t onnx_num_inputs(const Onnx__NodeProto *node); /* trailing empty names dropped */
 bool onnx_has_input(const Onnx__NodeProto *node, size_t i);
 /* Input i as a value entry; error when missing or undefined. */
@@ -162,7 +165,7 @@ MlirAttribute onnx_constant_attr(OnnxImporter *im, const OnnxType *type, const O
 bool onnx_broadcast(OnnxImporter *im, const OnnxType *a, const OnnxType *b, OnnxType *out);
 bool onnx_require_float(OnnxImporter *im, const OnnxType *t, const char *what);
 
-/* --- converters (onnx_ops_*.c) --- */
+/* --- converters (import/onnx-ops-*.c) --- */
 typedef bool (*OnnxConverter)(OnnxImporter *im);
 typedef struct {
   const char *op_type;

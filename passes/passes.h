@@ -6,9 +6,10 @@
  *   builtin.module(graph-decompose,func.func(canonicalize,cse),form-kernels{max-ops=64})
  * braze passes are built here; every other element goes to mlirOpPassManagerAddPipeline.
  *
- * Adding a pass: write passes/<pass-name>.c defining
+ * Adding a pass: write passes/<stage>/<pass-name>.c defining
  *   const BrazePassInfo braze_pass_<pass_name> = { ... };
- * and add one BRAZE_PASS(<pass_name>) line to passes/passes.def. */
+ * declare it in the stage's header (passes/<stage>/<stage>-passes.h; a target's codegen
+ * pass in its codegen.h) and add one BRAZE_PASS(<pass_name>) line to passes/passes.def. */
 #ifndef BRAZE_PASSES_PASSES_H
 #define BRAZE_PASSES_PASSES_H
 
@@ -43,10 +44,6 @@ typedef struct BrazePassInfo {
   /* Run on one anchor op. Return false after emitting diagnostics on failure. */
   bool (*run)(MlirOperation op, void *state);
 } BrazePassInfo;
-
-#define BRAZE_PASS(ident) extern const BrazePassInfo braze_pass_##ident;
-#include "passes/passes.def"
-#undef BRAZE_PASS
 
 /* The registry, in passes.def order. */
 size_t braze_pass_count(void);

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "mlir-c/AffineMap.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/tensor.h"

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mlir-c/IR.h"
 #include "braze/runtime.h"
+#include "mlir-c/IR.h"
 #include "support/strbuf.h"
 
 /* ---- entry points and their ABI (docs/decisions/0003-output-abi.md) ---- */

@@ -48,7 +48,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
-#include "passes/passes.h"
+#include "passes/chains/chain-passes.h"
 #include "passes/chains/row-local.h"
 #include "support/context.h"
 #include "support/diag.h"

@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "passes/fusion/fusion-passes.h"
 #include "passes/fusion/graph.h"
 #include "passes/fusion/outline.h"
 #include "passes/fusion/plan.h"
 #include "passes/fusion/report.h"
 #include "passes/fusion/user-epilogue.h"
-#include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
 

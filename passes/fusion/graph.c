@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/AffineExpr.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "mlir-c/AffineExpr.h"
 #include "support/context.h"
 #include "support/ptrmap.h"
 #include "support/strbuf.h"

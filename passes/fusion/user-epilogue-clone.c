@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/build.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/fusion/user-epilogue.h"
 #include "support/context.h"
 #include "support/valuemap.h"
-#include "ir/build.h"
 
 /* What the clone maps `v` to; values from outside the cloned body map to themselves. */
 static MlirValue mapped(const BrazeValueMap *m, MlirValue v) {

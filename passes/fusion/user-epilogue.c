@@ -21,8 +21,8 @@
  *   epilogue-captures        the consumer's body uses values from outside it, region ops
  *                            or linalg.index
  *   epilogue-input-not-ready another input of the consumer is computed after the call */
-#include "passes/fusion/user-epilogue.h"
 #include "passes/fusion/user-epilogue-internal.h"
+#include "passes/fusion/user-epilogue.h"
 
 #include <ctype.h>
 #include <stdio.h>

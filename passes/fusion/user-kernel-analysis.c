@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes/passes.h"
+#include "passes/fusion/fusion-passes.h"
 #include "passes/fusion/user-kernel-effects.h"
 #include "support/context.h"
 #include "support/diag.h"

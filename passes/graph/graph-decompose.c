@@ -22,11 +22,11 @@
 #include <string.h>
 
 #include "dialects/graph/graph.h"
+#include "ir/origins.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/graph/builder.h"
-#include "ir/origins.h"
-#include "passes/passes.h"
+#include "passes/graph/graph-passes.h"
 #include "support/context.h"
 #include "support/diag.h"
 

@@ -16,39 +16,14 @@
 
 #include "dialects/graph/graph.h"
 #include "mlir-c/Rewrite.h"
-#include "passes/passes.h"
+#include "passes/graph/graph-passes.h"
 #include "passes/graph/simplify.h"
 #include "support/context.h"
 #include "support/diag.h"
 
-const char *const simplify_rule_names[NUM_RULES] = {
-    [RULE_ADD_ZERO] = "add-zero",
-    [RULE_SUB_ZERO] = "sub-zero",
-    [RULE_MUL_ONE] = "mul-one",
-    [RULE_DIV_ONE] = "div-one",
-    [RULE_DOUBLE_TRANSPOSE] = "double-transpose",
-    [RULE_TRANSPOSE_OF_BROADCAST] = "transpose-of-broadcast",
-    [RULE_RESHAPE_CHAIN] = "reshape-chain",
-    [RULE_BROADCAST_NOOP] = "broadcast-noop",
-    [RULE_SELECT_CONST] = "select-const",
-    [RULE_CONST_FOLD] = "const-fold",
-    [RULE_CSE] = "cse",
-    [RULE_DCE] = "dce",
-};
-
 /* Rounds of (patterns, cse, dce): another round runs only when cse or dce changed
  * something; two rounds nearly always reach the fixpoint. */
 enum { MAX_ROUNDS = 8, DEFAULT_FOLD_LIMIT = 64 };
-
-void simplify_applied(SimplifyRun *run, MlirLocation loc, SimplifyRule rule, const char *detail) {
-  run->num_rewrites++;
-  if (!run->opts->remarks)
-    return;
-  if (detail)
-    braze_emit_remark(loc, "graph-simplify: %s: %s", simplify_rule_names[rule], detail);
-  else
-    braze_emit_remark(loc, "graph-simplify: %s", simplify_rule_names[rule]);
-}
 
 /* ---- options ---- */
 

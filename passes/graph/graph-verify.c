@@ -4,7 +4,7 @@
  *
  * Options: none. */
 #include "dialects/graph/graph.h"
-#include "passes/passes.h"
+#include "passes/graph/graph-passes.h"
 
 static bool run(MlirOperation op, void *state) {
   (void)state;

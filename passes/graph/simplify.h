@@ -1,6 +1,7 @@
 /* graph-simplify internals, shared by passes/graph/graph-simplify.c (options, driver) and the
  * rule files passes/graph/simplify-rules.c (identities, views, select), passes/graph/simplify-fold.c
- * (constant folding) and passes/graph/simplify-cse.c (CSE walk). */
+ * (constant folding) and passes/graph/simplify-cse.c (CSE walk), and the run record
+ * (rule names, applied rewrites) in passes/graph/simplify-run.c. */
 #ifndef BRAZE_PASSES_GRAPH_SIMPLIFY_H
 #define BRAZE_PASSES_GRAPH_SIMPLIFY_H
 

@@ -40,12 +40,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/origins.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/loops/indexed-read.h"
 #include "passes/loops/builder.h"
-#include "ir/origins.h"
-#include "passes/passes.h"
+#include "passes/loops/indexed-read.h"
+#include "passes/loops/loop-passes.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/oplist.h"

@@ -25,7 +25,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/passes.h"
+#include "passes/lowering/lowering-passes.h"
 #include "support/context.h"
 
 /* Builds before one op; f is the float type (f32 or vector of f32), i the i32

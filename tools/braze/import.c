@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "import/onnx-import.h"
-#include "tools/braze/commands.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "tools/braze/commands.h"
 
 enum { MAX_SHAPES = 64, MAX_BINDINGS = 64 };
 

@@ -7,10 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ir/build.h"
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/IR.h"
-#include "ir/build.h"
+#include "passes/passes.h"
 
 /* How cpu-codegen emits tem kernels (matmul=...). */
 typedef enum { CG_MATMUL_TEMPLATE, CG_MATMUL_LOOPS, CG_MATMUL_EXTERN, CG_MATMUL_AUTO } CgMatmulMode;
@@ -48,5 +49,8 @@ bool cg_is_chain_kernel(MlirOperation func);
  * chain's parallel loop, so its own loops are serial. */
 bool cg_is_serial_kernel(MlirOperation func);
 
+
+/* The pass (targets/cpu/codegen/cpu-codegen.c). */
+extern const BrazePassInfo braze_pass_cpu_codegen;
 
 #endif

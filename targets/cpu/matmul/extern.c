@@ -19,8 +19,8 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "support/context.h"
 #include "mlir-c/Dialect/LLVM.h"
+#include "support/context.h"
 #include "support/diag.h"
 #include "targets/cpu/matmul/internal.h"
 

@@ -14,8 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "support/ptrmap.h"
 #include "ir/build.h"
+#include "passes/passes.h"
+#include "support/ptrmap.h"
 
 enum { CU_MAX_DIMS = 8, CU_MAX_INPUTS = 16, CU_MAX_WORKGROUP = 16 };
 
@@ -197,5 +198,8 @@ bool cu_emit_matmul(CuKernel *K);
  * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:
  * 0 when `func` is not an ext kernel, 1 when converted, -1 after a diagnostic. */
 int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperation gpu_module, const CuOptions *opts);
+
+/* The pass (targets/cuda/codegen/cuda-codegen.c). */
+extern const BrazePassInfo braze_pass_cuda_codegen;
 
 #endif

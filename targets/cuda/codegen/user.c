@@ -16,8 +16,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
-#include "support/valuemap.h"
 #include "support/diag.h"
+#include "support/valuemap.h"
 #include "targets/cuda/codegen/codegen.h"
 
 enum { UK_MAX_ARGS = 64 };

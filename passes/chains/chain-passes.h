@@ -1,0 +1,16 @@
+/* The chain stage: kernels that run one block of rows at a time, chained into one
+ * kernel with the intermediates in per-block scratch (decision 0011).
+ *
+ *   form-row-chains  which kernels are row-local and their block form (row-local.c),
+ *                    the chains, their cost model and the chain kernel
+ *                    (form-row-chains.c)
+ *
+ * In and out: the kernel level; a chain is a kernel whose body is an scf.forall. */
+#ifndef BRAZE_PASSES_CHAINS_CHAIN_PASSES_H
+#define BRAZE_PASSES_CHAINS_CHAIN_PASSES_H
+
+#include "passes/passes.h"
+
+extern const BrazePassInfo braze_pass_form_row_chains;
+
+#endif
