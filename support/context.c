@@ -40,6 +40,7 @@ MlirContext braze_context_create(void) {
   mlirDialectRegistryDestroy(registry);
   mlirRegisterAllLLVMTranslations(ctx);
   mlirContextGetOrLoadDialect(ctx, braze_ref("irdl"));
+  mlirContextGetOrLoadDialect(ctx, braze_ref("llvm")); /* kernel.tensor_map yields an !llvm.ptr */
   if (!load_irdl(ctx, braze_graph_irdl, "graph") || !load_irdl(ctx, braze_kernel_irdl, "kernel")) {
     mlirContextDestroy(ctx);
     return (MlirContext){NULL};

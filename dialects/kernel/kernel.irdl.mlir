@@ -14,4 +14,18 @@ irdl.dialect @kernel {
     irdl.results(res: %res)
     irdl.attributes {"fn" = %fn}
   }
+
+  // The TMA descriptor of a memref, by value, for a kernel parameter (the CUDA
+  // tensor-core template's operands: docs/targets-cuda.md). The memref is viewed as 2-D
+  // [outer dims flattened][last dim]; `box` is the tile one copy moves, innermost
+  // extent first; 128-byte swizzle, out-of-bounds elements read as zero. The CUDA host
+  // code encodes it at launch (cuTensorMapEncodeTiled).
+  irdl.operation @tensor_map {
+    %m = irdl.base "!builtin.memref"
+    %p = irdl.base "!llvm.ptr"
+    %box = irdl.base "#builtin.dense_array"
+    irdl.operands(source: %m)
+    irdl.results(map: %p)
+    irdl.attributes {"box" = %box}
+  }
 }

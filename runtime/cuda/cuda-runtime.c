@@ -53,6 +53,7 @@ static int braze_cu_fail(const char *fmt, ...) {
   X(ModuleLoadData, cuModuleLoadData, "cuModuleLoadData")                                                              \
   X(ModuleGetFunction, cuModuleGetFunction, "cuModuleGetFunction")                                                     \
   X(FuncSetAttribute, cuFuncSetAttribute, "cuFuncSetAttribute")                                                        \
+  X(TensorMapEncodeTiled, cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")                                            \
   X(LaunchKernel, cuLaunchKernel, "cuLaunchKernel")                                                                    \
   X(MemAlloc, cuMemAlloc, "cuMemAlloc_v2")                                                                             \
   X(MemFree, cuMemFree, "cuMemFree_v2")                                                                                \
@@ -289,6 +290,28 @@ static int braze_cu_launch(BrazeCuProgram *p, int kernel, unsigned gx, unsigned 
   braze_cu_describe(r, &name, &text);
   return braze_cu_fail("launching %s (grid %ux%ux%u, block %ux%ux%u, %u bytes of shared memory) failed: %s (%s)",
                        k->name, gx, gy, gz, bx, by, bz, smem, name, text);
+}
+
+/* The TMA descriptor of a row-major [outer][inner] tensor at `base` (row_bytes apart, a
+ * multiple of 16) for boxes of box_inner x box_outer elements: 128-byte swizzle (the
+ * tensor-core template's shared-memory layout), 256-byte L2 promotion, elements out
+ * of bounds read as zero. Encoded on the host at each call (a pure function of its
+ * arguments, no device work), passed to the kernel by value. */
+static int braze_cu_tensor_map(CUtensorMap *map, CUtensorMapDataType dtype, CUdeviceptr base, uint64_t inner,
+                               uint64_t outer, uint64_t row_bytes, uint32_t box_inner, uint32_t box_outer) {
+  cuuint64_t dims[2] = {inner, outer}, strides[1] = {row_bytes};
+  cuuint32_t box[2] = {box_inner, box_outer}, element_strides[2] = {1, 1};
+  CUresult r = braze_cu.TensorMapEncodeTiled(map, dtype, 2, (void *)(uintptr_t)base, dims, strides, box,
+                                             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r == CUDA_SUCCESS)
+    return 0;
+  const char *name, *text;
+  braze_cu_describe(r, &name, &text);
+  return braze_cu_fail("cuTensorMapEncodeTiled (a %llux%llu tensor at 0x%llx, %llu-byte rows, %ux%u boxes) failed: %s "
+                       "(%s); TMA needs a 16-byte-aligned base address",
+                       (unsigned long long)outer, (unsigned long long)inner, (unsigned long long)base,
+                       (unsigned long long)row_bytes, box_outer, box_inner, name, text);
 }
 
 static int braze_cu_copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {

@@ -6,7 +6,8 @@
  * kernel arguments), memref.view at a constant offset, memref.get_global of a
  * constant global, memref.cast/collapse_shape/expand_shape (the same pointer),
  * gpu.launch_func with constant grid, block and dynamic shared memory, memref.copy
- * (device to device) and func.return. Every value is then a compile-time constant
+ * (device to device), kernel.tensor_map (a TMA descriptor, encoded at each call and
+ * passed by value) and func.return. Every value is then a compile-time constant
  * or a device address: an entry argument, the workspace, a constant, plus a byte
  * offset, which is what the generated code computes. */
 #include <inttypes.h>
@@ -39,7 +40,7 @@ typedef struct {
 } Host;
 
 /* One entry's values: a C expression and what kind of thing it is. */
-typedef enum { VAL_INT, VAL_FLOAT, VAL_ADDR } ValKind;
+typedef enum { VAL_INT, VAL_FLOAT, VAL_ADDR, VAL_TENSOR_MAP } ValKind;
 typedef struct {
   ValKind kind;
   MlirType type;
@@ -253,8 +254,9 @@ static bool launch_arg(Entry *e, MlirOperation op, intptr_t i, int n, BrazeStr *
   if (!v)
     return fail_at(op, "%s", "kernel argument is not a value the CUDA host code can name");
   MlirType t = v->type;
-  const char *ctype = v->kind == VAL_ADDR ? "CUdeviceptr"
-                      : v->kind == VAL_FLOAT ? "float"
+  const char *ctype = v->kind == VAL_ADDR          ? "CUdeviceptr"
+                      : v->kind == VAL_TENSOR_MAP ? "CUtensorMap"
+                      : v->kind == VAL_FLOAT      ? "float"
                       : mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64)
                           ? "int64_t"
                       : mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32 ? "int32_t"
@@ -312,6 +314,42 @@ static bool op_launch(Entry *e, MlirOperation op) {
   return true;
 }
 
+/* The CUtensorMapDataType of a TMA element type (cuda.h's enum). */
+static const char *tensor_map_dtype(MlirType elem) {
+  return mlirTypeIsABF16(elem) ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
+         : mlirTypeIsAF16(elem) ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"
+         : mlirTypeIsAF32(elem) ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"
+                                : NULL;
+}
+
+/* kernel.tensor_map %buf {box}: a local CUtensorMap encoded before the launches (the
+ * memref as 2-D: its last dim, and all the others flattened). */
+static bool op_tensor_map(Entry *e, MlirOperation op) {
+  const Val *src = operand(e, op, 0, VAL_ADDR);
+  if (!src)
+    return false;
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirAttribute box = mlirOperationGetAttributeByName(op, braze_ref("box"));
+  const char *dtype = tensor_map_dtype(mlirShapedTypeGetElementType(t));
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  if (!dtype || rank < 2 || !mlirShapedTypeHasStaticShape(t) || mlirAttributeIsNull(box) ||
+      !mlirAttributeIsADenseI64Array(box) || mlirDenseArrayGetNumElements(box) != 2)
+    return fail_at(op, "%s", "kernel.tensor_map takes a static bf16, f16 or f32 memref of rank 2 or more and a "
+                             "box of 2 extents");
+  int64_t inner = mlirShapedTypeGetDimSize(t, rank - 1), outer = 1;
+  for (intptr_t d = 0; d < rank - 1; ++d)
+    outer *= mlirShapedTypeGetDimSize(t, d);
+  int64_t elem_bytes = mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) ? 4 : 2;
+  char *name = printf_dup("tm%zu", e->count);
+  braze_str_printf(&e->body,
+                   "  CUtensorMap %s;\n  if (braze_cu_tensor_map(&%s, %s, %s, %" PRId64 "u, %" PRId64 "u, %" PRId64
+                   "u, %" PRId64 "u, %" PRId64 "u))\n    return 1;\n",
+                   name, name, dtype, src->expr, inner, outer, inner * elem_bytes, mlirDenseI64ArrayGetElement(box, 0),
+                   mlirDenseI64ArrayGetElement(box, 1));
+  put_val(e, mlirOperationGetResult(op, 0), VAL_TENSOR_MAP, name);
+  return true;
+}
+
 static bool translate_op(Entry *e, MlirOperation op) {
   if (braze_op_is(op, "arith.constant"))
     return op_constant(e, op);
@@ -326,13 +364,15 @@ static bool translate_op(Entry *e, MlirOperation op) {
     return op_copy(e, op);
   if (braze_op_is(op, "gpu.launch_func"))
     return op_launch(e, op);
+  if (braze_op_is(op, "kernel.tensor_map"))
+    return op_tensor_map(e, op);
   if (braze_op_is(op, "func.return"))
     return true;
   MlirStringRef name = braze_op_name(op);
   char *text = str_of_ref(name);
   fail_at(op,
           "'%s' is not allowed in a CUDA host entry (only arith.constant, memref.view, memref.get_global, "
-          "gpu.launch_func, memref.copy and func.return; see docs/targets-cuda.md)",
+          "gpu.launch_func, memref.copy, kernel.tensor_map and func.return; see docs/targets-cuda.md)",
           text);
   free(text);
   return false;

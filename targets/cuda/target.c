@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/LLVM.h"
 #include "mlir-c/Pass.h"
 #include "passes/passes.h"
 #include "support/context.h"
@@ -26,7 +28,8 @@ const char *braze_cuda_toolkit(void) {
 static const char kernel_lowering[] =
     "nvvm-attach-target{chip=sm_90a features=+ptx80 O=3},"
     "gpu.module(convert-nvgpu-to-nvvm,lower-affine,expand-strided-metadata,convert-scf-to-cf,"
-    "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},canonicalize,cse,reconcile-unrealized-casts)";
+    "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},convert-nvvm-to-llvm,canonicalize,cse,"
+    "reconcile-unrealized-casts)";
 
 static bool run_passes(MlirOperation op, const char *pipeline, BrazeStr *error) {
   MlirContext ctx = mlirOperationGetContext(op);
@@ -36,6 +39,49 @@ static bool run_passes(MlirOperation op, const char *pipeline, BrazeStr *error) 
     braze_str_puts(error, "lowering the gpu.module to NVVM failed (see the diagnostics above)");
   mlirPassManagerDestroy(pm);
   return ok;
+}
+
+/* The tensor-core template passes its TMA descriptors by value: each argument listed in
+ * a kernel's braze.grid_constants becomes a 128-byte, 64-aligned byval parameter marked
+ * nvvm.grid_constant, whose address the TMA instructions use directly (CUDA's
+ * __grid_constant__). Set here, on the lowered llvm.func, since NVVM accepts the
+ * attribute only on kernel arguments of an llvm.func and convert-gpu-to-nvvm drops
+ * byval from gpu.func arguments. */
+static void set_grid_constants(MlirOperation op) {
+  MlirAttribute which = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.grid_constants"));
+  if (braze_op_is(op, "llvm.func") && !mlirAttributeIsNull(which)) {
+    MlirContext ctx = mlirOperationGetContext(op);
+    MlirAttribute old = mlirOperationGetAttributeByName(op, braze_ref("arg_attrs"));
+    MlirType fty = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("function_type")));
+    intptr_t n = mlirLLVMFunctionTypeGetNumInputs(fty);
+    MlirAttribute *dicts = malloc((size_t)(n ? n : 1) * sizeof *dicts);
+    for (intptr_t i = 0; i < n; ++i)
+      dicts[i] = mlirAttributeIsNull(old) ? mlirDictionaryAttrGet(ctx, 0, NULL) : mlirArrayAttrGetElement(old, i);
+    for (intptr_t w = 0; w < mlirDenseArrayGetNumElements(which); ++w) {
+      int64_t i = mlirDenseI64ArrayGetElement(which, w);
+      if (i < 0 || i >= n)
+        continue;
+      MlirNamedAttribute attrs[3] = {
+          mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("llvm.align")),
+                                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
+          mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("llvm.byval")),
+                                mlirTypeAttrGet(mlirTypeParseGet(ctx, braze_ref("!llvm.array<16 x i64>")))),
+          mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("nvvm.grid_constant")), mlirUnitAttrGet(ctx)),
+      };
+      dicts[i] = mlirDictionaryAttrGet(ctx, 3, attrs);
+    }
+    if (n)
+      mlirOperationSetAttributeByName(op, braze_ref("arg_attrs"), mlirArrayAttrGet(ctx, n, dicts));
+    free(dicts);
+    mlirOperationRemoveDiscardableAttributeByName(op, braze_ref("braze.grid_constants"));
+  }
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation in = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(in);
+           in = mlirOperationGetNextInBlock(in))
+        if (braze_op_is(in, "gpu.module") || braze_op_is(in, "llvm.func"))
+          set_grid_constants(in);
 }
 
 /* gpu-module-to-binary in `format` (isa: PTX text, bin: a cubin through ptxas). */
@@ -105,6 +151,7 @@ static bool cuda_lower_to_llvm(MlirOperation module, BrazeStr *error) {
   braze_str_free(&ptxas);
   if (!found || !run_passes(module, kernel_lowering, error))
     return false;
+  set_grid_constants(module);
   MlirOperation ptx_module = mlirOperationClone(module);
   bool ok = to_binary(ptx_module, "isa", error) && to_binary(module, "bin", error);
   if (ok)

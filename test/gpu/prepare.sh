@@ -45,4 +45,12 @@ for f in $files; do
       grep -o 'tensor<[^>]*>' | sed -e 's/tensor<//' -e 's/>//' -e 's/.*x//' >"$d/$fn/types.txt"
   done
 done
+# The tensor-core cases once more with every contraction forced onto the SIMT kernel
+# (cuda-codegen{matmul=simt}): the same inputs and expected outputs.
+if [ -f "$out/tensor-core/lib.so" ]; then
+  rm -rf "$out/tensor-core-simt"
+  cp -r "$out/tensor-core" "$out/tensor-core-simt"
+  "$braze" compile "$root/test/gpu/cases/tensor-core.mlir" --target=cuda --pipeline="$root/bench/gpu/cuda-simt.pipeline" \
+    --no-header -o "$out/tensor-core-simt/lib.so" || echo "tensor-core-simt: does not compile for cuda"
+fi
 echo "prepared $out: $compiled modules compiled, $failed did not; $(du -sh "$out" | cut -f1)"

@@ -20,8 +20,17 @@
 
 enum { CU_MAX_DIMS = 8, CU_MAX_INPUTS = 16, CU_MAX_WORKGROUP = 16 };
 
+/* How contractions are compiled (cuda-codegen{matmul=...}). */
+typedef enum {
+  CU_MM_TEMPLATE, /* the tensor-core template where it applies, else SIMT (the default) */
+  CU_MM_SIMT,     /* always the SIMT kernel */
+} CuMatmulChoice;
+
 typedef struct {
   bool remarks;         /* remark each kernel's shape, grid and block */
+  CuMatmulChoice matmul;
+  long long tile_n;     /* the template's tile columns: 256 or 128 (narrower N takes 128) */
+  long long stages;     /* the template's shared-memory stages (2..6) */
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */
   long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */
@@ -131,6 +140,14 @@ typedef struct {
   bool failed;
 } CuKernel;
 
+/* The tensor-core template's plan for a matmul kernel (targets/cuda/matmul/wgmma.c). */
+typedef struct {
+  int n_par, dim_m, dim_n, dim_k;
+  int64_t m, n, k, batch;
+  int tile_n, stages, vec;
+  int64_t tiles_m, tiles_n, smem;
+} CuWgmma;
+
 /* ---- targets/cuda/codegen/kernel.c ---- */
 /* Read the kernel function and choose its shape. False after a diagnostic. */
 bool cu_analyze(CuKernel *K);
@@ -193,6 +210,15 @@ void cu_hoist_constants(MlirOperation module, MlirOperation kernel);
 bool cu_emit_row(CuKernel *K);
 bool cu_emit_element(CuKernel *K);
 bool cu_emit_matmul(CuKernel *K);
+/* The `vec` lane points of a vectorized point p0 (whose idx0 becomes its idx). */
+void cu_lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points);
+
+/* ---- targets/cuda/matmul/wgmma.c ---- */
+/* Whether matmul kernel K takes the tensor-core template; its plan, or why not (a
+ * remark's reason: inputs-not-bf16-or-f16, b-not-k-by-n-row-major, ...). */
+bool cu_wgmma_plan(CuKernel *K, CuWgmma *plan, const char **reason);
+/* The kernel's gpu.func from the template (creates K->fn). False after a diagnostic. */
+bool cu_emit_wgmma(CuKernel *K, const CuWgmma *plan);
 
 /* targets/cuda/codegen/user.c: an `ext` kernel (a packed user-kernel call) whose user kernel is one
  * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:

@@ -15,6 +15,12 @@
  *                generics (default 32); longer rows loop and re-read
  *   vec=N        elements per vector access: 4, 2 or 1 (default: the target's vector
  *                width over 32 bits, 4 on sm_90)
+ *   matmul=template|simt
+ *                contractions on the tensor-core template (targets/cuda/matmul/wgmma.c)
+ *                where it applies, else the SIMT kernel (template, the default), or always
+ *                on the SIMT kernel (simt)
+ *   tile-n=N     the template's tile columns, 256 (default) or 128
+ *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
  * Warp size, vector width and the most threads per block come from the cuda target's
  * BrazeTargetCosts (targets/cuda/target.c). */
 #include "targets/cuda/codegen/codegen.h"
@@ -31,7 +37,7 @@
 #include "targets/common/entry-graph.h"
 #include "targets/target.h"
 
-static const char *const allowed_options[] = {"remarks", "block", "max-regs", "vec", NULL};
+static const char *const allowed_options[] = {"remarks", "block", "max-regs", "vec", "matmul", "tile-n", "stages", NULL};
 
 static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; }
 
@@ -49,7 +55,22 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   o->max_block = costs.max_threads_per_block;
   bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
-            braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error);
+            braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&
+            braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
+            braze_option_int(options, "stages", 4, &o->stages, error);
+  const BrazeOption *mm = braze_option_find(options, "matmul");
+  if (ok && mm && (!mm->value || (strcmp(mm->value, "template") != 0 && strcmp(mm->value, "simt") != 0))) {
+    braze_str_printf(error, "option 'matmul' expects template or simt, got '%s'", mm->value ? mm->value : "");
+    ok = false;
+  }
+  o->matmul = mm && strcmp(mm->value, "simt") == 0 ? CU_MM_SIMT : CU_MM_TEMPLATE;
+  if (ok && o->tile_n != 128 && o->tile_n != 256) {
+    braze_str_printf(error, "option 'tile-n' expects 128 or 256, got %lld", o->tile_n);
+    ok = false;
+  } else if (ok && (o->stages < 2 || o->stages > 6)) {
+    braze_str_printf(error, "option 'stages' expects 2 to 6, got %lld", o->stages);
+    ok = false;
+  }
   if (ok && !pow2_in(o->block, o->warp, o->max_block)) {
     braze_str_printf(error, "option 'block' expects a power of 2 from %d to %d, got %lld", o->warp, o->max_block,
                      o->block);
@@ -160,13 +181,17 @@ static const char *shape_name(CuShape s) {
   return s == CU_ROW ? "row" : s == CU_MATMUL ? "matmul" : "element";
 }
 
-static void remark(const CuKernel *K) {
-  char extra[160] = "";
+static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
+  char extra[200] = "";
   if (K->shape == CU_ROW)
     snprintf(extra, sizeof extra, ", %d chunk(s) per thread %s", K->chunks,
              K->unrolled ? "kept in registers" : "looped (rows re-read)");
+  else if (K->shape == CU_MATMUL && w)
+    snprintf(extra, sizeof extra, ", tensor-core template: 128x%d tiles, 2 warpgroups, %d stages, %lld bytes of shared "
+             "memory", w->tile_n, w->stages, (long long)w->smem);
   else if (K->shape == CU_MATMUL)
-    snprintf(extra, sizeof extra, ", 64x64 tiles, 4x4 per thread, k step 16");
+    snprintf(extra, sizeof extra, ", SIMT: 64x64 tiles, 4x4 per thread, k step 16%s%s", refused ? "; template refused: " : "",
+             refused ? refused : "");
   braze_emit_remark(mlirOperationGetLocation(K->old),
                     "cuda-codegen: kernel @%s: %s kernel, grid (%lld, %lld, %lld), block %d, vector width %d%s",
                     K->name, shape_name(K->shape), (long long)K->grid[0], (long long)K->grid[1],
@@ -189,14 +214,21 @@ static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOpt
                 .name = func_name(func)};
   K.gpu_module = kernels_module(module);
   bool ok = cu_analyze(&K);
+  CuWgmma plan;
+  const char *refused = opts->matmul == CU_MM_SIMT ? "matmul=simt" : NULL;
+  bool wgmma = ok && K.shape == CU_MATMUL && !refused && cu_wgmma_plan(&K, &plan, &refused);
   if (ok) {
-    create_gpu_func(&K);
-    ok = K.shape == CU_ROW ? cu_emit_row(&K) : K.shape == CU_MATMUL ? cu_emit_matmul(&K) : cu_emit_element(&K);
+    if (wgmma) {
+      ok = cu_emit_wgmma(&K, &plan);
+    } else {
+      create_gpu_func(&K);
+      ok = K.shape == CU_ROW ? cu_emit_row(&K) : K.shape == CU_MATMUL ? cu_emit_matmul(&K) : cu_emit_element(&K);
+    }
     if (ok && opts->remarks)
-      remark(&K);
+      remark(&K, wgmma ? &plan : NULL, refused);
     if (ok)
       cu_replace_by_declaration(K.old, K.n_in + K.n_out, K.arg_types, K.n_in);
-    else
+    else if (!mlirOperationIsNull(K.fn))
       mlirOperationDestroy(K.fn);
   }
   cu_kernel_free(&K);
@@ -235,6 +267,25 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   }
   for (intptr_t i = 0; i < n_args; ++i)
     ops[6 + i] = mlirOperationGetOperand(call, i);
+  /* the tensor-core template: its dynamic shared memory, and a TMA descriptor of each
+   * contraction input (inputs 0 and 1) passed by value after the memrefs */
+  MlirAttribute smem = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.dynamic_smem"));
+  MlirAttribute boxes = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.tma_boxes"));
+  MlirValue smem_bytes = {NULL};
+  if (!mlirAttributeIsNull(smem)) {
+    MlirType i32 = mlirIntegerTypeGet(ctx, 32);
+    smem_bytes = cg_constant(&b, mlirIntegerAttrGet(i32, mlirIntegerAttrGetValueInt(smem)));
+  }
+  intptr_t n_maps = mlirAttributeIsNull(boxes) ? 0 : mlirArrayAttrGetNumElements(boxes);
+  if (n_maps) {
+    ops = realloc(ops, (size_t)(6 + n_args + n_maps) * sizeof *ops);
+    MlirType ptr = mlirTypeParseGet(ctx, braze_ref("!llvm.ptr"));
+    for (intptr_t i = 0; i < n_maps; ++i) {
+      MlirNamedAttribute box = cg_named(ctx, "box", mlirArrayAttrGetElement(boxes, i));
+      ops[6 + n_args + i] = mlirOperationGetResult(cg_create(&b, "kernel.tensor_map", 1, &ops[6 + i], 1, &ptr, 1, &box), 0);
+    }
+    n_args += n_maps;
+  }
   /* ext kernels with pre-initialized outputs (targets/cuda/codegen/user.c): copy, then launch */
   MlirAttribute copies = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.copies_before"));
   for (intptr_t i = 0; !mlirAttributeIsNull(copies) && i + 1 < mlirDenseArrayGetNumElements(copies); i += 2) {
@@ -244,10 +295,16 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(call, braze_ref("callee")));
   MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, name);
   MlirAttribute sym = mlirSymbolRefAttrGet(ctx, braze_ref("braze_kernels"), 1, &leaf);
+  bool has_smem = !mlirValueIsNull(smem_bytes);
+  if (has_smem) { /* the dynamic shared memory operand comes before the arguments */
+    ops = realloc(ops, (size_t)(7 + n_args) * sizeof *ops);
+    memmove(ops + 7, ops + 6, (size_t)n_args * sizeof *ops);
+    ops[6] = smem_bytes;
+  }
   char seg[96];
-  snprintf(seg, sizeof seg, "array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, %d, 0>", (int)n_args);
+  snprintf(seg, sizeof seg, "array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, %d, %d, 0>", has_smem ? 1 : 0, (int)n_args);
   MlirNamedAttribute attrs[2] = {cg_named(ctx, "kernel", sym), cg_named(ctx, "operandSegmentSizes", cg_parse_attr(ctx, seg))};
-  cg_create(&b, "gpu.launch_func", 6 + n_args, ops, 0, NULL, 2, attrs);
+  cg_create(&b, "gpu.launch_func", 6 + has_smem + n_args, ops, 0, NULL, 2, attrs);
   free(ops);
   mlirOperationDestroy(call);
 }
@@ -314,7 +371,10 @@ const BrazePassInfo braze_pass_cuda_codegen = {
     .options_help = "  remarks              remark each kernel's shape, grid, block and vector width\n"
                     "  block=N              threads per block of element kernels (256; a power of 2, 32..1024)\n"
                     "  max-regs=N           row elements a thread keeps in registers across generics (32)\n"
-                    "  vec=N                elements per vector access: 4 (default), 2 or 1\n",
+                    "  vec=N                elements per vector access: 4 (default), 2 or 1\n"
+                    "  matmul=template|simt contractions on the tensor-core template where it applies (default) or SIMT\n"
+                    "  tile-n=N             the template's tile columns: 256 (default) or 128\n"
+                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

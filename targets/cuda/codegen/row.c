@@ -63,7 +63,7 @@ static MlirValue block_reduce(CuKernel *K, CgBuilder *b, const CuItem *it, MlirV
 
 /* The `vec` lanes of a run starting at p0->idx along the last index: p0 becomes lane
  * 0's point (idx0 = idx), points[l] lane l's (the last index plus l). */
-static void lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points) {
+void cu_lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points) {
   memcpy(p0->idx0, p0->idx, sizeof p0->idx);
   for (int l = 0; l < p0->vec; ++l) {
     points[l] = *p0;
@@ -110,7 +110,7 @@ static MlirValue chunk_points(CuKernel *K, CgBuilder *b, const RowSpace *s, Mlir
   CuPoint p0 = {.n = s->k + s->n_inner, .vec = K->vec};
   memcpy(p0.idx, s->outer, (size_t)s->k * sizeof *p0.idx);
   cu_delinearize(b, j0, s->n_inner, s->inner_ext, p0.idx + s->k);
-  lane_points(b, &p0, points);
+  cu_lane_points(b, &p0, points);
   return in_range;
 }
 
@@ -283,7 +283,7 @@ static void element_group(CuKernel *K, CgBuilder *b, const ElementStore *stores,
     cg_if(b, cu_cmp_ult(b, flat0, cg_index(b, total)), &body, &else_b);
   CuPoint points[16], p0 = {.n = rank, .vec = K->vec};
   cu_delinearize(&body, flat0, rank, ext, p0.idx);
-  lane_points(&body, &p0, points);
+  cu_lane_points(&body, &p0, points);
   int mark = cu_scope_open(K);
   for (int s = first; s < n && !K->failed; ++s) {
     if (done[s] || !same_shape(shape, mlirValueGetType(K->vals[stores[s].val].tensor)))

@@ -142,7 +142,8 @@ static CUresult impl_cuModuleLoadData(CUmodule *m, const void *image) {
   return CUDA_SUCCESS;
 }
 
-/* The parameters of `.entry NAME(...)`: 8 bytes for .u64/.b64, else 4. */
+/* The parameters of `.entry NAME(...)`: 8 bytes for .u64/.b64, N for `.align A .b8 x[N]`
+ * (a TMA descriptor passed by value), else 4. */
 static void read_params(const char *ptx, CUfunction f) {
   char key[300];
   snprintf(key, sizeof key, ".entry %s(", f->name);
@@ -152,7 +153,12 @@ static void read_params(const char *ptx, CUfunction f) {
     q = strstr(q, ".param ");
     if (!q || q > end)
       break;
-    f->param_bytes[f->num_params++] = strncmp(q + 7, ".u64", 4) == 0 || strncmp(q + 7, ".b64", 4) == 0 ? 8 : 4;
+    const char *bracket = strchr(q, '[');
+    const char *comma = strpbrk(q + 7, ",)");
+    if (strncmp(q + 7, ".align", 6) == 0 && bracket && comma && bracket < comma)
+      f->param_bytes[f->num_params++] = atoi(bracket + 1);
+    else
+      f->param_bytes[f->num_params++] = strncmp(q + 7, ".u64", 4) == 0 || strncmp(q + 7, ".b64", 4) == 0 ? 8 : 4;
   }
 }
 
@@ -180,13 +186,34 @@ static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
     char text[64];
     if (f->param_bytes[i] == 8)
       describe(*(unsigned long long *)params[i], text, sizeof text);
-    else
+    else if (f->param_bytes[i] == 128) { /* a CUtensorMap: the mock's encoding keeps its base */
+      char base[48];
+      describe(((unsigned long long *)params[i])[0], base, sizeof base);
+      snprintf(text, sizeof text, "map %s", base);
+    } else
       snprintf(text, sizeof text, "%d", *(int *)params[i]);
     printf("%s%s", i ? ", " : "", text);
   }
   printf(")\n");
   captured += capturing;
   return env("MOCK_CUDA_LAUNCH_FAIL") ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : CUDA_SUCCESS;
+}
+
+/* A stand-in descriptor: the base address in word 0, the rest zero; the encoding printed. */
+static CUresult impl_cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *base,
+                                            const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                            const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+                                            CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                                            CUtensorMapFloatOOBfill oob) {
+  (void)element_strides, (void)interleave, (void)l2, (void)oob;
+  char text[64];
+  describe((unsigned long long)(uintptr_t)base, text, sizeof text);
+  printf("mock: tensor map %s dtype %d rank %u dims %llu,%llu row %llu bytes box %u,%u swizzle %d\n", text, (int)dtype,
+         rank, (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)strides[0], box[0], box[1],
+         (int)swizzle);
+  memset(map, 0, sizeof *map);
+  map->opaque[0] = (cuuint64_t)(uintptr_t)base;
+  return env("MOCK_CUDA_TENSOR_MAP_FAIL") ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 static CUresult impl_cuMemAlloc(CUdeviceptr *p, size_t bytes) {
@@ -295,6 +322,7 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) { LOCK
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) { LOCKED(impl_cuFuncSetAttribute(f, attr, value)); }
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params, void **extra) { LOCKED(impl_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra)); }
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { LOCKED(impl_cuMemAlloc(p, bytes)); }
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *base, const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box, const cuuint32_t *element_strides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) { LOCKED(impl_cuTensorMapEncodeTiled(map, dtype, rank, base, dims, strides, box, element_strides, interleave, swizzle, l2, oob)); }
 CUresult cuMemFree(CUdeviceptr p) { LOCKED(impl_cuMemFree(p)); }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) { LOCKED(impl_cuMemcpyHtoD(dst, src, bytes)); }
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) { LOCKED(impl_cuMemcpyDtoH(dst, src, bytes)); }

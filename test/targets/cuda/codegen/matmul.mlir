@@ -20,7 +20,8 @@ func.func @scores(%q: tensor<3x50x16xf32>, %k: tensor<3x40x16xf32>) -> tensor<3x
   return %0 : tensor<3x50x40xf32>
 }
 
-// REMARK: kernel @cuda_tem_fused_matmul_add_gelu_0: matmul kernel, grid (2, 2, 1), block 256, vector width 1, 64x64 tiles, 4x4 per thread, k step 16
+// f32 inputs stay on the SIMT kernel (no TF32 unless asked for), named in the remark
+// REMARK: kernel @cuda_tem_fused_matmul_add_gelu_0: matmul kernel, grid (2, 2, 1), block 256, vector width 1, SIMT: 64x64 tiles, 4x4 per thread, k step 16; template refused: inputs-not-bf16-or-f16
 // REMARK: kernel @cuda_tem_fused_batch_matmul_1: matmul kernel, grid (1, 1, 3), block 256
 
 // CHECK-LABEL: gpu.func @cuda_tem_fused_matmul_add_gelu_0(
