@@ -28,4 +28,27 @@ irdl.dialect @kernel {
     irdl.results(map: %p)
     irdl.attributes {"box" = %box}
   }
+
+  // C = A @ B through cuBLASLt (the CUDA target's extern GEMM, cuda-codegen{matmul=extern}):
+  // row-major [batch][m][k] x [batch][k][n] -> [batch][m][n], A stored [k][m] when
+  // trans_a, B stored [n][k] when trans_b; stride_a/stride_b are the elements between
+  // batches (0: one matrix for all). The CUDA host code calls the runtime's GEMM.
+  irdl.operation @gemm {
+    // one constraint value per operand and attribute: a shared one would force equal types
+    %ma = irdl.base "!builtin.memref"
+    %mb = irdl.base "!builtin.memref"
+    %mc = irdl.base "!builtin.memref"
+    %im = irdl.base "#builtin.integer"
+    %in = irdl.base "#builtin.integer"
+    %ik = irdl.base "#builtin.integer"
+    %ib = irdl.base "#builtin.integer"
+    %isa = irdl.base "#builtin.integer"
+    %isb = irdl.base "#builtin.integer"
+    %ta = irdl.base "#builtin.integer"
+    %tb = irdl.base "#builtin.integer"
+    irdl.operands(a: %ma, b: %mb, c: %mc)
+    irdl.results()
+    irdl.attributes {"m" = %im, "n" = %in, "k" = %ik, "batch" = %ib, "stride_a" = %isa, "stride_b" = %isb,
+                     "trans_a" = %ta, "trans_b" = %tb}
+  }
 }

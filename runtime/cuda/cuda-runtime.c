@@ -532,3 +532,6 @@ BRAZE_CUDA_EXPORT int braze_cuda_synchronize(void) {
 
 /* Tells a generic caller that entry pointers are device pointers. */
 BRAZE_CUDA_EXPORT const char braze_target_name[] = "cuda";
+
+/* The extern GEMM (cuBLASLt), in its own file beside this one. */
+#include "cublaslt-gemm.c"

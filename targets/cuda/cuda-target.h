@@ -74,5 +74,7 @@ bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const B
 
 /* The runtime's source (runtime/cuda/cuda-runtime.c), embedded at build time. */
 extern const char braze_cuda_runtime_source[];
+/* runtime/cuda/cublaslt-gemm.c, which the runtime includes (embedded likewise). */
+extern const char braze_cuda_gemm_source[];
 
 #endif

@@ -143,7 +143,8 @@ static bool write_sources(MlirOperation module, const BrazeEntrySet *entries, co
   bool ok = braze_cuda_host_source(module, entries, &host, &source, error) &&
             write_text(dir, "host.c", braze_str_cstr(&source), source.len, error) &&
             write_text(dir, "braze_cuda_runtime.c", braze_cuda_runtime_source, strlen(braze_cuda_runtime_source),
-                       error);
+                       error) &&
+            write_text(dir, "cublaslt-gemm.c", braze_cuda_gemm_source, strlen(braze_cuda_gemm_source), error);
   braze_str_free(&source);
   return ok;
 }

@@ -31,6 +31,8 @@ typedef struct {
 typedef struct {
   MlirOperation module;
   const BrazeCudaHostOptions *opts;
+  BrazeStr gemms; /* the extern GEMM sites (BrazeLtGemm), emitted before the entries */
+  size_t num_gemms;
   Kernel *kernels;
   size_t num_kernels, cap_kernels;
   MlirOperation *constants; /* memref.global ops, in upload order */
@@ -350,6 +352,42 @@ static bool op_tensor_map(Entry *e, MlirOperation op) {
   return true;
 }
 
+static int64_t int_attr(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref(name));
+  return mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a) ? -1 : mlirIntegerAttrGetValueInt(a);
+}
+
+static const char *cuda_data_type(MlirType t) {
+  return mlirTypeIsABF16(t) ? "CUDA_R_16BF" : mlirTypeIsAF16(t) ? "CUDA_R_16F" : mlirTypeIsAF32(t) ? "CUDA_R_32F" : NULL;
+}
+
+/* kernel.gemm %a, %b, %c {shape}: a GEMM site of the library (its cuBLASLt descriptors
+ * are made at the first call) and the call on the entry's stream. */
+static bool op_gemm(Entry *e, MlirOperation op) {
+  const Val *a = operand(e, op, 0, VAL_ADDR), *b = a ? operand(e, op, 1, VAL_ADDR) : NULL;
+  const Val *c = b ? operand(e, op, 2, VAL_ADDR) : NULL;
+  if (!c)
+    return false;
+  MlirType ta = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  MlirType tc = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, 2)));
+  const char *din = cuda_data_type(ta), *dout = cuda_data_type(tc);
+  int64_t v[8];
+  static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b"};
+  for (int i = 0; i < 8; ++i)
+    v[i] = int_attr(op, keys[i]);
+  if (!din || !dout || v[0] < 1 || v[1] < 1 || v[2] < 1 || v[3] < 1 || v[4] < 0 || v[5] < 0)
+    return fail_at(op, "%s", "kernel.gemm takes bf16, f16 or f32 memrefs and positive m, n, k, batch");
+  Host *h = e->h;
+  braze_str_printf(&h->gemms,
+                   "static BrazeLtGemm braze_gemm_%zu = {%s, %s, %d, %d, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
+                   ", %" PRId64 ", %" PRId64 "};\n",
+                   h->num_gemms, din, dout, v[6] != 0, v[7] != 0, v[0], v[1], v[2], v[3], v[4], v[5]);
+  braze_str_printf(&e->body, "  if (braze_cu_gemm(&braze_gemm_%zu, %s, %s, %s, stream))\n    return 1;\n", h->num_gemms,
+                   a->expr, b->expr, c->expr);
+  h->num_gemms++;
+  return true;
+}
+
 static bool translate_op(Entry *e, MlirOperation op) {
   if (braze_op_is(op, "arith.constant"))
     return op_constant(e, op);
@@ -366,13 +404,15 @@ static bool translate_op(Entry *e, MlirOperation op) {
     return op_launch(e, op);
   if (braze_op_is(op, "kernel.tensor_map"))
     return op_tensor_map(e, op);
+  if (braze_op_is(op, "kernel.gemm"))
+    return op_gemm(e, op);
   if (braze_op_is(op, "func.return"))
     return true;
   MlirStringRef name = braze_op_name(op);
   char *text = str_of_ref(name);
   fail_at(op,
           "'%s' is not allowed in a CUDA host entry (only arith.constant, memref.view, memref.get_global, "
-          "gpu.launch_func, memref.copy, kernel.tensor_map and func.return; see docs/targets-cuda.md)",
+          "gpu.launch_func, memref.copy, kernel.tensor_map, kernel.gemm and func.return; see docs/targets-cuda.md)",
           text);
   free(text);
   return false;
@@ -554,10 +594,12 @@ bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, 
     ok = emit_program(&h);
   }
   if (ok) {
+    braze_str_append(out, h.gemms.data ? h.gemms.data : "", h.gemms.len);
     braze_str_append(out, launches.data ? launches.data : "", launches.len);
     braze_cuda_abi_functions(entries, opts->graph_replay, out);
   }
   braze_str_free(&launches);
+  braze_str_free(&h.gemms);
   free(h.kernels);
   free(h.constants);
   return ok;

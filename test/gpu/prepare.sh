@@ -46,11 +46,14 @@ for f in $files; do
   done
 done
 # The tensor-core cases once more with every contraction forced onto the SIMT kernel
-# (cuda-codegen{matmul=simt}): the same inputs and expected outputs.
-if [ -f "$out/tensor-core/lib.so" ]; then
-  rm -rf "$out/tensor-core-simt"
-  cp -r "$out/tensor-core" "$out/tensor-core-simt"
-  "$braze" compile "$root/test/gpu/cases/tensor-core.mlir" --target=cuda --pipeline="$root/bench/gpu/cuda-simt.pipeline" \
-    --no-header -o "$out/tensor-core-simt/lib.so" || echo "tensor-core-simt: does not compile for cuda"
-fi
+# (cuda-codegen{matmul=simt}) and onto cuBLASLt (matmul=extern): the same inputs and
+# expected outputs.
+for choice in simt extern; do
+  [ -f "$out/tensor-core/lib.so" ] || break
+  rm -rf "$out/tensor-core-$choice"
+  cp -r "$out/tensor-core" "$out/tensor-core-$choice"
+  "$braze" compile "$root/test/gpu/cases/tensor-core.mlir" --target=cuda \
+    --pipeline="$root/bench/gpu/cuda-$choice.pipeline" --no-header -o "$out/tensor-core-$choice/lib.so" ||
+    echo "tensor-core-$choice: does not compile for cuda"
+done
 echo "prepared $out: $compiled modules compiled, $failed did not; $(du -sh "$out" | cut -f1)"

@@ -24,6 +24,7 @@ enum { CU_MAX_DIMS = 8, CU_MAX_INPUTS = 16, CU_MAX_WORKGROUP = 16 };
 typedef enum {
   CU_MM_TEMPLATE, /* the tensor-core template where it applies, else SIMT (the default) */
   CU_MM_SIMT,     /* always the SIMT kernel */
+  CU_MM_EXTERN,   /* cuBLASLt where it applies, else the template or SIMT */
 } CuMatmulChoice;
 
 typedef struct {
@@ -148,9 +149,21 @@ typedef struct {
   int64_t tiles_m, tiles_n, smem;
 } CuWgmma;
 
+/* The extern GEMM's plan (targets/cuda/matmul/extern.c); dtypes are cudaDataType's. */
+enum { CU_DT_F32 = 0, CU_DT_F16 = 2, CU_DT_BF16 = 14 };
+typedef struct {
+  int64_t m, n, k, batch, stride_a, stride_b;
+  bool trans_a, trans_b;
+  bool swap;         /* the contraction's input 1 is A */
+  bool product_only; /* the kernel's one result is the product (cast): no epilogue kernel */
+  int dtype_in, dtype_out;
+} CuExtern;
+
 /* ---- targets/cuda/codegen/kernel.c ---- */
 /* Read the kernel function and choose its shape. False after a diagnostic. */
 bool cu_analyze(CuKernel *K);
+/* The element shape for K's generics (after the extern GEMM took its contraction). */
+bool cu_choose_element(CuKernel *K);
 void cu_kernel_free(CuKernel *K);
 /* An error at op (or the kernel) naming the kernel; marks K failed; returns false. */
 bool cu_fail(CuKernel *K, MlirOperation op, const char *fmt, ...);
@@ -200,7 +213,7 @@ void cu_delinearize(CgBuilder *b, MlirValue flat, int n, const int64_t *ext, Mli
 /* ---- targets/cuda/codegen/cuda-codegen.c ---- */
 /* `old` replaced by a declaration with the kernel's memref signature (n_args types, the
  * first n_in inputs), which the graph conversion calls; erased after the launches. */
-void cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in);
+MlirOperation cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in);
 
 /* ---- targets/cuda/codegen/consts.c ---- */
 /* Non-splat tensor constants of `kernel` become trailing arguments passed by its callers. */
@@ -219,6 +232,15 @@ void cu_lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points);
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *plan, const char **reason);
 /* The kernel's gpu.func from the template (creates K->fn). False after a diagnostic. */
 bool cu_emit_wgmma(CuKernel *K, const CuWgmma *plan);
+
+/* ---- targets/cuda/matmul/extern.c ---- */
+/* Whether matmul kernel K's contraction can go to cuBLASLt; its plan, or why not. */
+bool cu_extern_plan(CuKernel *K, CuExtern *plan, const char **reason);
+/* The kernel's product as @NAME_gemm before an element kernel of its epilogue, or
+ * (product_only) nothing: cuda-codegen.c marks the declaration for kernel.gemm. */
+bool cu_emit_extern(CuKernel *K, const CuExtern *plan);
+/* The braze.gemm attribute (the GEMM's shape) on `op`. */
+void cu_mark_gemm(MlirOperation op, const CuExtern *plan);
 
 /* targets/cuda/codegen/user.c: an `ext` kernel (a packed user-kernel call) whose user kernel is one
  * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:

@@ -15,10 +15,11 @@
  *                generics (default 32); longer rows loop and re-read
  *   vec=N        elements per vector access: 4, 2 or 1 (default: the target's vector
  *                width over 32 bits, 4 on sm_90)
- *   matmul=template|simt
+ *   matmul=template|simt|extern
  *                contractions on the tensor-core template (targets/cuda/matmul/wgmma.c)
- *                where it applies, else the SIMT kernel (template, the default), or always
- *                on the SIMT kernel (simt)
+ *                where it applies, else the SIMT kernel (template, the default); always
+ *                on the SIMT kernel (simt); on cuBLASLt where it applies, else as
+ *                `template` (extern, targets/cuda/matmul/extern.c)
  *   tile-n=N     the template's tile columns, 256 (default) or 128
  *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
  * Warp size, vector width and the most threads per block come from the cuda target's
@@ -59,11 +60,19 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
             braze_option_int(options, "stages", 4, &o->stages, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
-  if (ok && mm && (!mm->value || (strcmp(mm->value, "template") != 0 && strcmp(mm->value, "simt") != 0))) {
-    braze_str_printf(error, "option 'matmul' expects template or simt, got '%s'", mm->value ? mm->value : "");
-    ok = false;
+  static const char *const choices[] = {"template", "simt", "extern"};
+  o->matmul = CU_MM_TEMPLATE;
+  if (ok && mm) {
+    int found = -1;
+    for (int i = 0; i < 3 && mm->value; ++i)
+      if (strcmp(mm->value, choices[i]) == 0)
+        found = i;
+    if (found < 0) {
+      braze_str_printf(error, "option 'matmul' expects template, simt or extern, got '%s'", mm->value ? mm->value : "");
+      ok = false;
+    }
+    o->matmul = found == 1 ? CU_MM_SIMT : found == 2 ? CU_MM_EXTERN : CU_MM_TEMPLATE;
   }
-  o->matmul = mm && strcmp(mm->value, "simt") == 0 ? CU_MM_SIMT : CU_MM_TEMPLATE;
   if (ok && o->tile_n != 128 && o->tile_n != 256) {
     braze_str_printf(error, "option 'tile-n' expects 128 or 256, got %lld", o->tile_n);
     ok = false;
@@ -95,6 +104,16 @@ static bool is_func(MlirOperation op) { return braze_op_is(op, "func.func"); }
 
 static const char *func_name(MlirOperation f) {
   return mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, braze_ref("sym_name"))).data;
+}
+
+/* `gpu.module @braze_kernels`, or null when no kernel made one (all extern GEMMs). */
+static MlirOperation find_kernels_module(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (braze_op_is(op, "gpu.module"))
+      return op;
+  return (MlirOperation){NULL};
 }
 
 /* `gpu.module @braze_kernels` at the end of the module (created once). */
@@ -160,7 +179,7 @@ static void create_gpu_func(CuKernel *K) {
 
 /* `old` replaced by the declaration the graph conversion calls: the kernel's memref
  * signature (n_args types, the first n_in inputs); codegen.c erases it after the launches. */
-void cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in) {
+MlirOperation cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in) {
   MlirContext ctx = mlirOperationGetContext(old);
   MlirType fty = mlirFunctionTypeGet(ctx, n_args, types, 0, NULL);
   MlirNamedAttribute attrs[4] = {
@@ -173,12 +192,22 @@ void cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *ty
   MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(old));
   mlirOperationStateAddAttributes(&st, 4, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &empty);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, mlirOperationCreate(&st));
+  MlirOperation decl = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, decl);
   mlirOperationDestroy(old);
+  return decl;
 }
 
 static const char *shape_name(CuShape s) {
   return s == CU_ROW ? "row" : s == CU_MATMUL ? "matmul" : "element";
+}
+
+static void remark_extern(const CuKernel *K, const CuExtern *e) {
+  braze_emit_remark(mlirOperationGetLocation(K->old),
+                    "cuda-codegen: kernel @%s: extern GEMM (cuBLASLt) %lldx%lldx%lld, batch %lld%s%s%s", K->name,
+                    (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch, e->trans_a ? ", A transposed" : "",
+                    e->trans_b ? ", B transposed" : "",
+                    e->product_only ? "" : "; the epilogue as an element kernel over its f32 product");
 }
 
 static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
@@ -215,16 +244,33 @@ static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOpt
   K.gpu_module = kernels_module(module);
   bool ok = cu_analyze(&K);
   CuWgmma plan;
-  const char *refused = opts->matmul == CU_MM_SIMT ? "matmul=simt" : NULL;
-  bool wgmma = ok && K.shape == CU_MATMUL && !refused && cu_wgmma_plan(&K, &plan, &refused);
+  CuExtern ext_plan;
+  const char *refused = opts->matmul == CU_MM_SIMT ? "matmul=simt" : NULL, *ext_refused = NULL;
+  bool matmul = ok && K.shape == CU_MATMUL;
+  bool gemm = matmul && opts->matmul == CU_MM_EXTERN && cu_extern_plan(&K, &ext_plan, &ext_refused);
+  bool wgmma = matmul && !gemm && !refused && cu_wgmma_plan(&K, &plan, &refused);
+  if (ok && gemm && opts->remarks)
+    remark_extern(&K, &ext_plan);
+  if (ok && matmul && ext_refused && opts->remarks)
+    braze_emit_remark(mlirOperationGetLocation(K.old), "cuda-codegen: kernel @%s: extern GEMM refused: %s", K.name,
+                      ext_refused);
   if (ok) {
+    if (gemm && ext_plan.product_only) {
+      MlirOperation decl = cu_replace_by_declaration(K.old, K.n_in + K.n_out, K.arg_types, K.n_in);
+      cu_mark_gemm(decl, &ext_plan);
+      cu_kernel_free(&K);
+      return true;
+    }
     if (wgmma) {
       ok = cu_emit_wgmma(&K, &plan);
     } else {
-      create_gpu_func(&K);
-      ok = K.shape == CU_ROW ? cu_emit_row(&K) : K.shape == CU_MATMUL ? cu_emit_matmul(&K) : cu_emit_element(&K);
+      ok = !gemm || cu_emit_extern(&K, &ext_plan);
+      if (ok) {
+        create_gpu_func(&K);
+        ok = K.shape == CU_ROW ? cu_emit_row(&K) : K.shape == CU_MATMUL ? cu_emit_matmul(&K) : cu_emit_element(&K);
+      }
     }
-    if (ok && opts->remarks)
+    if (ok && opts->remarks && !gemm)
       remark(&K, wgmma ? &plan : NULL, refused);
     if (ok)
       cu_replace_by_declaration(K.old, K.n_in + K.n_out, K.arg_types, K.n_in);
@@ -309,19 +355,49 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   mlirOperationDestroy(call);
 }
 
-static void rewrite_calls(MlirOperation entry, MlirOperation gpu_module) {
+/* func.call @k(a, b, ..., c) of a kernel marked braze.gemm -> kernel.gemm(A, B, C) with
+ * its shape (A, B: the contraction's inputs in the call, c: the call's last operand). */
+static void call_to_gemm(MlirOperation call, MlirOperation decl) {
+  MlirContext ctx = mlirOperationGetContext(call);
+  MlirAttribute shape = mlirOperationGetDiscardableAttributeByName(decl, braze_ref("braze.gemm"));
+  MlirAttribute swap = mlirDictionaryAttrGetElementByName(shape, braze_ref("swap"));
+  bool swapped = !mlirAttributeIsNull(swap) && mlirBoolAttrGetValue(swap);
+  intptr_t n = mlirOperationGetNumOperands(call);
+  MlirValue ops[3] = {mlirOperationGetOperand(call, swapped ? 1 : 0), mlirOperationGetOperand(call, swapped ? 0 : 1),
+                      mlirOperationGetOperand(call, n - 1)};
+  CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(call), mlirOperationGetLocation(call));
+  b.before = call;
+  MlirNamedAttribute attrs[8];
+  static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b"};
+  for (int i = 0; i < 8; ++i)
+    attrs[i] = cg_named(ctx, keys[i], mlirDictionaryAttrGetElementByName(shape, braze_ref(keys[i])));
+  cg_create(&b, "kernel.gemm", 3, ops, 0, NULL, 8, attrs);
+  mlirOperationDestroy(call);
+}
+
+static bool is_gemm_declaration(MlirOperation op) {
+  return !mlirOperationIsNull(op) &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.gemm")));
+}
+
+static void rewrite_calls(MlirOperation module, MlirOperation entry, MlirOperation gpu_module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(entry, 0));
   MlirOperation op = mlirBlockGetFirstOperation(body);
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (braze_op_is(op, "func.call")) {
       MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("callee")));
-      MlirOperation kernel = lookup_kernel(gpu_module, callee);
+      MlirOperation kernel = mlirOperationIsNull(gpu_module) ? (MlirOperation){NULL} : lookup_kernel(gpu_module, callee);
+      MlirOperation decl = mlirSymbolTableLookup(table, callee);
       if (!mlirOperationIsNull(kernel))
         call_to_launch(op, kernel);
+      else if (is_gemm_declaration(decl))
+        call_to_gemm(op, decl);
     }
     op = next;
   }
+  mlirSymbolTableDestroy(table);
 }
 
 static void erase_declarations(MlirOperation module, MlirOperation gpu_module) {
@@ -331,7 +407,7 @@ static void erase_declarations(MlirOperation module, MlirOperation gpu_module) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (is_func(op) && cg_is_declaration(op)) {
       MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("sym_name")));
-      if (!mlirOperationIsNull(lookup_kernel(gpu_module, name)))
+      if (is_gemm_declaration(op) || (!mlirOperationIsNull(gpu_module) && !mlirOperationIsNull(lookup_kernel(gpu_module, name))))
         mlirOperationDestroy(op);
     }
     op = next;
@@ -349,7 +425,7 @@ static bool run(MlirOperation module, void *state) {
     cu_hoist_constants(module, funcs[i]);
   for (size_t i = 0; i < nk && ok; ++i)
     ok = convert_kernel(funcs[i], module, opts);
-  MlirOperation gpu_module = nk ? kernels_module(module) : (MlirOperation){NULL};
+  MlirOperation gpu_module = find_kernels_module(module);
   for (size_t i = nk; i < nk + ng && ok; ++i)
     ok = cg_convert_graph(funcs[i], module, "cuda-codegen", opts->remarks);
   if (ok && nk) {
@@ -357,7 +433,7 @@ static bool run(MlirOperation module, void *state) {
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       if (is_func(op) && !cg_is_declaration(op) && cg_attr_bool(op, "braze.entry"))
-        rewrite_calls(op, gpu_module);
+        rewrite_calls(module, op, gpu_module);
     erase_declarations(module, gpu_module);
   }
   free(funcs);
@@ -372,7 +448,8 @@ const BrazePassInfo braze_pass_cuda_codegen = {
                     "  block=N              threads per block of element kernels (256; a power of 2, 32..1024)\n"
                     "  max-regs=N           row elements a thread keeps in registers across generics (32)\n"
                     "  vec=N                elements per vector access: 4 (default), 2 or 1\n"
-                    "  matmul=template|simt contractions on the tensor-core template where it applies (default) or SIMT\n"
+                    "  matmul=template|simt|extern  contractions on the tensor-core template where it applies (default),\n"
+                    "                       SIMT, or cuBLASLt where it applies\n"
                     "  tile-n=N             the template's tile columns: 256 (default) or 128\n"
                     "  stages=N             the template's shared-memory pipeline depth: 2..6 (4)\n",
     .anchor = "builtin.module",

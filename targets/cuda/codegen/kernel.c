@@ -340,7 +340,7 @@ static bool choose_matmul(CuKernel *K) {
 
 /* Element kernels: the grid covers the largest result (a concat's: its largest
  * piece); `vec` lanes when every stored shape's last extent allows them. */
-static bool choose_element(CuKernel *K) {
+bool cu_choose_element(CuKernel *K) {
   int64_t most = 1;
   K->vec = (int)K->opts->vec;
   for (int r = 0; r < K->n_out; ++r) {
@@ -384,7 +384,7 @@ bool cu_analyze(CuKernel *K) {
     return cu_fail(K, K->old, "a kernel without results");
   if (!has_concat_result(K) && (choose_matmul(K) || choose_row(K)))
     return true;
-  return choose_element(K);
+  return cu_choose_element(K);
 }
 
 void cu_kernel_free(CuKernel *K) {

@@ -1,0 +1,148 @@
+/* The CUDA runtime's extern GEMM: contractions that cuda-codegen{matmul=extern|auto}
+ * hands to cuBLASLt (kernel.gemm in the entry, docs/targets-cuda.md). Included at the
+ * end of cuda-runtime.c (one translation unit with the generated host code).
+ *
+ * libcublasLt.so.13 is opened with dlopen at the first GEMM, like libcuda: a library
+ * that never runs an extern GEMM never needs it. Each GEMM site of the library keeps
+ * its cuBLASLt descriptors and the algorithm the heuristic chose for its one shape
+ * (made once, under the program's lock); the handle and a 32 MiB workspace are the
+ * library's, made at the first GEMM.
+ *
+ * Row-major C[b] = op(A[b]) @ op(B[b]) is computed as the column-major product
+ * C^T = op(B)^T op(A)^T, so cuBLASLt's m is N and its n is M; batches are strided, a
+ * stride of 0 repeating one matrix for every batch. Accumulation and scaling are f32
+ * (CUBLAS_COMPUTE_32F: full f32 for f32 inputs, never TF32). */
+#include <cublasLt.h>
+
+#define BRAZE_LT_FUNCTIONS(X)                                                                                          \
+  X(Create, cublasLtCreate)                                                                                            \
+  X(MatmulDescCreate, cublasLtMatmulDescCreate)                                                                        \
+  X(MatmulDescSetAttribute, cublasLtMatmulDescSetAttribute)                                                            \
+  X(MatrixLayoutCreate, cublasLtMatrixLayoutCreate)                                                                    \
+  X(MatrixLayoutSetAttribute, cublasLtMatrixLayoutSetAttribute)                                                        \
+  X(MatmulPreferenceCreate, cublasLtMatmulPreferenceCreate)                                                            \
+  X(MatmulPreferenceSetAttribute, cublasLtMatmulPreferenceSetAttribute)                                                \
+  X(MatmulPreferenceDestroy, cublasLtMatmulPreferenceDestroy)                                                          \
+  X(MatmulAlgoGetHeuristic, cublasLtMatmulAlgoGetHeuristic)                                                            \
+  X(Matmul, cublasLtMatmul)
+
+enum { BRAZE_LT_WORKSPACE = 32 << 20 };
+
+static struct {
+  void *handle;
+  int failed;
+  char message[512];
+#define BRAZE_LT_FIELD(field, api) __typeof__(&api) field;
+  BRAZE_LT_FUNCTIONS(BRAZE_LT_FIELD)
+#undef BRAZE_LT_FIELD
+  cublasLtHandle_t lt;
+  CUdeviceptr workspace;
+} braze_lt;
+
+static pthread_mutex_t braze_lt_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* One kernel.gemm of the library: its shape and, once made, its descriptors. */
+typedef struct {
+  int dtype_in, dtype_out; /* cudaDataType of A and B, of C */
+  int trans_a, trans_b;    /* A stored [K][M], B stored [N][K] */
+  int64_t m, n, k, batch, stride_a, stride_b;
+  int ready;
+  cublasLtMatmulDesc_t desc;
+  cublasLtMatrixLayout_t la, lb, lc; /* cuBLASLt's A (our B), B (our A), C = D */
+  cublasLtMatmulAlgo_t algo;
+} BrazeLtGemm;
+
+/* Opens cuBLASLt, makes the handle and the workspace; once per process (under the lock). */
+static int braze_lt_open(void) {
+  if (braze_lt.lt)
+    return 0;
+  if (braze_lt.failed)
+    return braze_cu_fail("%s", braze_lt.message);
+  braze_lt.handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+  const char *missing = braze_lt.handle ? NULL : "libcublasLt.so.13";
+#define BRAZE_LT_LOAD(field, api)                                                                                      \
+  if (!missing && !(*(void **)&braze_lt.field = dlsym(braze_lt.handle, #api)))                                         \
+    missing = #api;
+  BRAZE_LT_FUNCTIONS(BRAZE_LT_LOAD)
+#undef BRAZE_LT_LOAD
+  if (missing) {
+    snprintf(braze_lt.message, sizeof braze_lt.message,
+             "the extern GEMM needs cuBLASLt: cannot load %s (%s); compile with cuda-codegen{matmul=template}", missing,
+             braze_lt.handle ? "symbol not found" : dlerror());
+    braze_lt.failed = 1;
+    return braze_cu_fail("%s", braze_lt.message);
+  }
+  if (braze_lt.Create(&braze_lt.lt) != CUBLAS_STATUS_SUCCESS) {
+    braze_lt.lt = NULL;
+    return braze_cu_fail("cublasLtCreate failed (is a CUDA driver with a GPU present?)");
+  }
+  return braze_cu_check(braze_cu.MemAlloc(&braze_lt.workspace, BRAZE_LT_WORKSPACE), "cuMemAlloc (cuBLASLt workspace)");
+}
+
+static int braze_lt_layout(cublasLtMatrixLayout_t *out, int dtype, uint64_t rows, uint64_t cols, int64_t ld,
+                           int64_t batch, int64_t stride) {
+  if (braze_lt.MatrixLayoutCreate(out, (cudaDataType)dtype, rows, cols, ld) != CUBLAS_STATUS_SUCCESS)
+    return 1;
+  int32_t count = (int32_t)batch;
+  return braze_lt.MatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof count) ||
+         braze_lt.MatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride);
+}
+
+/* The descriptors and the heuristic's first algorithm for g's shape. */
+static int braze_lt_prepare(BrazeLtGemm *g) {
+  cublasOperation_t ta = g->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N; /* cuBLASLt's A is our B */
+  cublasOperation_t tb = g->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  cudaDataType scale = CUDA_R_32F;
+  if (braze_lt.MatmulDescCreate(&g->desc, compute, scale) != CUBLAS_STATUS_SUCCESS ||
+      braze_lt.MatmulDescSetAttribute(g->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) ||
+      braze_lt.MatmulDescSetAttribute(g->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb))
+    return braze_cu_fail("cuBLASLt: cannot describe a %lldx%lldx%lld GEMM", (long long)g->m, (long long)g->n,
+                         (long long)g->k);
+  /* stored shapes, column-major: our B is [K][N] row-major = N x K (ld N), or [N][K] = K x N (ld K) */
+  int bad = g->trans_b ? braze_lt_layout(&g->la, g->dtype_in, g->k, g->n, g->k, g->batch, g->stride_b)
+                       : braze_lt_layout(&g->la, g->dtype_in, g->n, g->k, g->n, g->batch, g->stride_b);
+  bad = bad || (g->trans_a ? braze_lt_layout(&g->lb, g->dtype_in, g->m, g->k, g->m, g->batch, g->stride_a)
+                           : braze_lt_layout(&g->lb, g->dtype_in, g->k, g->m, g->k, g->batch, g->stride_a));
+  bad = bad || braze_lt_layout(&g->lc, g->dtype_out, g->n, g->m, g->n, g->batch, g->m * g->n);
+  if (bad)
+    return braze_cu_fail("cuBLASLt: cannot lay out a %lldx%lldx%lld GEMM", (long long)g->m, (long long)g->n,
+                         (long long)g->k);
+  cublasLtMatmulPreference_t pref;
+  uint64_t ws = BRAZE_LT_WORKSPACE;
+  cublasLtMatmulHeuristicResult_t found;
+  int count = 0;
+  if (braze_lt.MatmulPreferenceCreate(&pref) != CUBLAS_STATUS_SUCCESS)
+    return braze_cu_fail("cuBLASLt: cannot create a preference");
+  cublasStatus_t st = braze_lt.MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+  if (st == CUBLAS_STATUS_SUCCESS)
+    st = braze_lt.MatmulAlgoGetHeuristic(braze_lt.lt, g->desc, g->la, g->lb, g->lc, g->lc, pref, 1, &found, &count);
+  braze_lt.MatmulPreferenceDestroy(pref);
+  if (st != CUBLAS_STATUS_SUCCESS || count < 1)
+    return braze_cu_fail("cuBLASLt has no algorithm for a %lldx%lldx%lld GEMM (batch %lld, status %d)", (long long)g->m,
+                         (long long)g->n, (long long)g->k, (long long)g->batch, (int)st);
+  g->algo = found.algo;
+  return 0;
+}
+
+/* What the generated entries call for kernel.gemm: C = A @ B on `stream`. */
+static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
+  if (!__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&braze_lt_lock);
+    int failed = braze_lt_open() || (!g->ready && braze_lt_prepare(g));
+    if (!failed)
+      __atomic_store_n(&g->ready, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&braze_lt_lock);
+    if (failed)
+      return 1;
+  }
+  float one = 1.0f, zero = 0.0f;
+  cublasStatus_t st = braze_lt.Matmul(braze_lt.lt, g->desc, &one, (const void *)(uintptr_t)b, g->la,
+                                      (const void *)(uintptr_t)a, g->lb, &zero, (const void *)(uintptr_t)c, g->lc,
+                                      (void *)(uintptr_t)c, g->lc, &g->algo, (void *)(uintptr_t)braze_lt.workspace,
+                                      BRAZE_LT_WORKSPACE, stream);
+  if (st != CUBLAS_STATUS_SUCCESS)
+    return braze_cu_fail("cublasLtMatmul (%lldx%lldx%lld, batch %lld) failed with status %d", (long long)g->m,
+                         (long long)g->n, (long long)g->k, (long long)g->batch, (int)st);
+  return 0;
+}
