@@ -74,13 +74,13 @@ WORKLOADS = {
     "G3": (layer_norm, [((R, C), F32), ((C,), F32), ((C,), F32)], "layer_norm 16384x8192 f32", True, 30),
     "G4": (rms_norm, [((R, C), F32), ((C,), F32)], "rms_norm 16384x8192 f32", True, 30),
     "G5": (linear_gelu, [((8192, 4096), BF16), ((4096, 4096), BF16), ((4096,), BF16)],
-           "gelu(x@W+b) 8192x4096x4096 bf16", False, 3),
+           "gelu(x@W+b) 8192x4096x4096 bf16", False, 20),
     "G6": (ffn, [((4096, 4096), BF16), ((4096,), BF16), ((4096, 11008), BF16), ((4096, 11008), BF16),
-                 ((11008, 4096), BF16)], "llama FFN 4096x4096, d_ff 11008 bf16", False, 2),
+                 ((11008, 4096), BF16)], "llama FFN 4096x4096, d_ff 11008 bf16", False, 20),
     "G7": (attention, [((64, 2048, 128), BF16)] * 3, "attention BH=64 S=2048 D=128 bf16", False, 3),
     # the tensor-core template alone against cuBLAS (torch.matmul is cuBLAS here)
-    "M1": (matmul, [((8192, 8192), BF16), ((8192, 8192), BF16)], "x@W 8192x8192x8192 bf16", False, 10),
-    "M2": (matmul, [((8192, 4096), BF16), ((4096, 4096), BF16)], "x@W 8192x4096x4096 bf16 (G5's GEMM)", False, 10),
+    "M1": (matmul, [((8192, 8192), BF16), ((8192, 8192), BF16)], "x@W 8192x8192x8192 bf16", False, 20),
+    "M2": (matmul, [((8192, 4096), BF16), ((4096, 4096), BF16)], "x@W 8192x4096x4096 bf16 (G5's GEMM)", False, 20),
 }
 # Multiply-adds x 2 of the contraction workloads, for TFLOP/s.
 FLOPS = {"G5": 2 * 8192 * 4096 * 4096, "G6": 2 * 4096 * 4096 * 11008 * 3, "G7": 2 * 2 * 64 * 2048 * 2048 * 128,

@@ -2,7 +2,8 @@
 # Build the GPU benchmark's libraries on the development machine (no GPU needed):
 #   bench/gpu/prepare.sh OUTDIR [BUILD]
 # OUTDIR/G1.so .. G7.so, M1.so, M2.so (cuda-default; M1/M2: GEMMs alone), G5/G6/M2 on the
-# SIMT kernel (NAME.simt.so) and G5/G6/M1/M2 on cuBLASLt (NAME.extern.so), and the 24-op chain C1 fused (C1.so), one kernel
+# SIMT kernel (NAME.simt.so), G5/G6/M1/M2 on cuBLASLt (NAME.extern.so) and picked per
+# kernel at the first call (NAME.auto.so), and the 24-op chain C1 fused (C1.so), one kernel
 # per op (C1_unfused.so) and one kernel per op replayed as a CUDA graph
 # (C1_unfused_graphs.so); the compile log and
 # each library's kernel list go to OUTDIR/prepare.log. Then, on the GPU machine:
@@ -19,15 +20,17 @@ for w in G1 G2 G3 G4 G5 G6 G7 M1 M2; do
   "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --no-header -o "$out/$w.so" >>"$log" 2>&1
   echo "$w: compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >>"$log"
 done
-# The contractions again on the SIMT kernel and on cuBLASLt (NAME.simt.so, NAME.extern.so:
-# bench.py's "NAME simt" and "NAME extern" rows).
+# The contractions again on the SIMT kernel, on cuBLASLt and picked at the first call
+# (NAME.simt.so, NAME.extern.so, NAME.auto.so: bench.py's "NAME simt" ... rows).
 for w in G5 G6 M2; do
   "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --pipeline="$here/cuda-simt.pipeline" --no-header \
     -o "$out/$w.simt.so" >>"$log" 2>&1
 done
-for w in G5 G6 M1 M2; do
-  "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --pipeline="$here/cuda-extern.pipeline" --no-header \
-    -o "$out/$w.extern.so" >>"$log" 2>&1
+for choice in extern auto; do
+  for w in G5 G6 M1 M2; do
+    "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --pipeline="$here/cuda-$choice.pipeline" --no-header \
+      -o "$out/$w.$choice.so" >>"$log" 2>&1
+  done
 done
 "$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --no-header -o "$out/C1.so" >>"$log" 2>&1
 "$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --pipeline=cuda-no-fusion --no-header \

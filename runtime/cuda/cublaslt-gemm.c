@@ -1,6 +1,8 @@
 /* The CUDA runtime's extern GEMM: contractions that cuda-codegen{matmul=extern|auto}
- * hands to cuBLASLt (kernel.gemm in the entry, docs/targets-cuda.md). Included at the
- * end of cuda-runtime.c (one translation unit with the generated host code).
+ * hands to cuBLASLt (kernel.gemm in the entry, docs/targets-cuda.md), and the choice
+ * between a kernel and its extern twin that matmul=auto leaves to the first call.
+ * Included at the end of cuda-runtime.c (one translation unit with the generated host
+ * code).
  *
  * libcublasLt.so.13 is opened with dlopen at the first GEMM, like libcuda: a library
  * that never runs an extern GEMM never needs it. Each GEMM site of the library keeps
@@ -145,4 +147,94 @@ static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdevicep
     return braze_cu_fail("cublasLtMatmul (%lldx%lldx%lld, batch %lld) failed with status %d", (long long)g->m,
                          (long long)g->n, (long long)g->k, (long long)g->batch, (int)st);
   return 0;
+}
+
+/* ---- matmul=auto: which alternative runs, decided on the device ----
+ *
+ * A site is one contraction compiled both ways (the template or SIMT kernel, choice 0;
+ * cuBLASLt, choice 1). While undecided, the generated code runs each alternative
+ * BRAZE_CU_PICK_RUNS times (the first a warm-up, the others timed with events on the
+ * entry's stream) and keeps the faster; the outputs are those of the last run, which
+ * both alternatives compute alike. BRAZE_CUDA_MATMUL=template|extern forces a choice;
+ * under CUDA-graph capture an undecided site runs choice 0 and stays undecided;
+ * BRAZE_CUDA_VERBOSE=1 prints each decision; braze_cuda_matmul_choices() lists them. */
+
+enum { BRAZE_CU_PICK_RUNS = 4, BRAZE_CU_MAX_PICKS = 256 };
+
+typedef struct {
+  const char *name; /* the kernel's name */
+  int choice;       /* -1 until decided */
+  float ms[2];      /* the timed mean of each alternative */
+} BrazeCuPick;
+
+typedef struct {
+  CUevent start, stop;
+} BrazeCuTimer;
+
+static BrazeCuPick *braze_picks[BRAZE_CU_MAX_PICKS];
+static int braze_num_picks;
+static pthread_mutex_t braze_picks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The site's choice, a forced one, 0 under capture, or -1: time both now. */
+static int braze_cu_pick(BrazeCuPick *s, CUstream stream) {
+  int c = __atomic_load_n(&s->choice, __ATOMIC_ACQUIRE);
+  if (c >= 0)
+    return c;
+  const char *forced = getenv("BRAZE_CUDA_MATMUL");
+  if (forced && (strcmp(forced, "template") == 0 || strcmp(forced, "extern") == 0))
+    return forced[0] == 'e';
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (braze_cu.StreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return 0;
+  return -1;
+}
+
+static int braze_cu_timer_start(BrazeCuTimer *t, CUstream stream) {
+  return braze_cu_check(braze_cu.EventCreate(&t->start, CU_EVENT_DEFAULT), "cuEventCreate") ||
+         braze_cu_check(braze_cu.EventCreate(&t->stop, CU_EVENT_DEFAULT), "cuEventCreate") ||
+         braze_cu_check(braze_cu.EventRecord(t->start, stream), "cuEventRecord");
+}
+
+/* The mean milliseconds of the BRAZE_CU_PICK_RUNS - 1 timed runs since the start. */
+static int braze_cu_timer_stop(BrazeCuTimer *t, CUstream stream, float *ms) {
+  float total = 0.0f;
+  int failed = braze_cu_check(braze_cu.EventRecord(t->stop, stream), "cuEventRecord") ||
+               braze_cu_check(braze_cu.EventSynchronize(t->stop), "cuEventSynchronize") ||
+               braze_cu_check(braze_cu.EventElapsedTime(&total, t->start, t->stop), "cuEventElapsedTime");
+  braze_cu.EventDestroy(t->start);
+  braze_cu.EventDestroy(t->stop);
+  *ms = total / (BRAZE_CU_PICK_RUNS - 1);
+  return failed;
+}
+
+static void braze_cu_decide(BrazeCuPick *s, const float *ms) {
+  s->ms[0] = ms[0];
+  s->ms[1] = ms[1];
+  pthread_mutex_lock(&braze_picks_lock);
+  if (__atomic_load_n(&s->choice, __ATOMIC_ACQUIRE) < 0 && braze_num_picks < BRAZE_CU_MAX_PICKS)
+    braze_picks[braze_num_picks++] = s;
+  __atomic_store_n(&s->choice, ms[1] < ms[0] ? 1 : 0, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&braze_picks_lock);
+  const char *verbose = getenv("BRAZE_CUDA_VERBOSE");
+  if (verbose && strcmp(verbose, "1") == 0)
+    fprintf(stderr, "braze: %s: template %.3f ms, extern %.3f ms: %s\n", s->name, ms[0], ms[1],
+            ms[1] < ms[0] ? "extern" : "template");
+}
+
+/* The decisions so far, one line each ("NAME: template|extern (template X ms, extern Y
+ * ms)"), into out (truncated to n bytes, NUL-terminated); returns how many. */
+BRAZE_CUDA_EXPORT int braze_cuda_matmul_choices(char *out, size_t n) {
+  size_t used = 0;
+  pthread_mutex_lock(&braze_picks_lock);
+  int count = braze_num_picks;
+  if (out && n)
+    out[0] = 0;
+  for (int i = 0; i < count && out && used < n; ++i) {
+    const BrazeCuPick *s = braze_picks[i];
+    int w = snprintf(out + used, n - used, "%s: %s (template %.3f ms, extern %.3f ms)\n", s->name,
+                     s->choice == 1 ? "extern" : "template", s->ms[0], s->ms[1]);
+    used += w > 0 ? (size_t)w : 0;
+  }
+  pthread_mutex_unlock(&braze_picks_lock);
+  return count;
 }

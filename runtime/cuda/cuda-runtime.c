@@ -61,6 +61,12 @@ static int braze_cu_fail(const char *fmt, ...) {
   X(MemcpyDtoH, cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                                       \
   X(MemcpyDtoDAsync, cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                        \
   X(StreamCreate, cuStreamCreate, "cuStreamCreate")                                                                    \
+  X(StreamIsCapturing, cuStreamIsCapturing, "cuStreamIsCapturing")                                                     \
+  X(EventCreate, cuEventCreate, "cuEventCreate")                                                                       \
+  X(EventRecord, cuEventRecord, "cuEventRecord")                                                                       \
+  X(EventSynchronize, cuEventSynchronize, "cuEventSynchronize")                                                        \
+  X(EventElapsedTime, cuEventElapsedTime, "cuEventElapsedTime_v2")                                                     \
+  X(EventDestroy, cuEventDestroy, "cuEventDestroy_v2")                                                                 \
   X(StreamBeginCapture, cuStreamBeginCapture, "cuStreamBeginCapture_v2")                                               \
   X(StreamEndCapture, cuStreamEndCapture, "cuStreamEndCapture")                                                        \
   X(GraphInstantiate, cuGraphInstantiate, "cuGraphInstantiateWithFlags")                                               \

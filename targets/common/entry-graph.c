@@ -249,7 +249,11 @@ static void emit_call(Graph *G, int c) {
   }
   MlirNamedAttribute callee = cg_named(ctx, "callee", mlirOperationGetAttributeByName(call, braze_ref("callee")));
   G->b.loc = mlirOperationGetLocation(call);
-  cg_create(&G->b, "func.call", n_in + n_out, operands, 0, NULL, 1, &callee);
+  MlirOperation converted = cg_create(&G->b, "func.call", n_in + n_out, operands, 0, NULL, 1, &callee);
+  /* the CUDA target's matmul=auto tags its alternatives' calls (cuda-codegen.c) */
+  MlirAttribute alt = mlirOperationGetDiscardableAttributeByName(call, braze_ref("braze.alternative"));
+  if (!mlirAttributeIsNull(alt))
+    mlirOperationSetDiscardableAttributeByName(converted, braze_ref("braze.alternative"), alt);
   free(operands);
 }
 

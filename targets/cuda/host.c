@@ -31,8 +31,10 @@ typedef struct {
 typedef struct {
   MlirOperation module;
   const BrazeCudaHostOptions *opts;
-  BrazeStr gemms; /* the extern GEMM sites (BrazeLtGemm), emitted before the entries */
+  BrazeStr gemms; /* the extern GEMM sites (BrazeLtGemm) and matmul=auto choices (BrazeCuPick) */
   size_t num_gemms;
+  int64_t *picks; /* the choice sites already declared */
+  size_t num_picks;
   Kernel *kernels;
   size_t num_kernels, cap_kernels;
   MlirOperation *constants; /* memref.global ops, in upload order */
@@ -55,6 +57,11 @@ typedef struct {
   Val *vals;
   size_t count, cap;
   BrazeStr body;
+  /* matmul=auto: the open group of ops tagged braze.alternative (one site), each
+   * alternative's code apart until the group closes */
+  int64_t site; /* -1 when none is open */
+  BrazeStr alt[2];
+  char alt_name[128]; /* the first kernel alternative 0 launches */
 } Entry;
 
 static bool fail_at(MlirOperation op, const char *fmt, const char *detail) {
@@ -305,6 +312,8 @@ static bool op_launch(Entry *e, MlirOperation op) {
     }
     braze_str_printf(&params, "%s&k%d", n ? ", " : "", n);
   }
+  if (e->site >= 0 && !e->alt_name[0])
+    snprintf(e->alt_name, sizeof e->alt_name, "%.*s", (int)name.length, name.data);
   braze_str_printf(&e->body, "  { /* %.*s */\n%s    void *params[] = {%s};\n", (int)name.length, name.data,
                    braze_str_cstr(&decls), n ? params.data : "NULL");
   braze_str_printf(&e->body,
@@ -418,6 +427,69 @@ static bool translate_op(Entry *e, MlirOperation op) {
   return false;
 }
 
+/* ---- matmul=auto: alternatives ---- */
+
+/* Ops that only name values (no code in the entry's body). */
+static bool names_only(MlirOperation op) {
+  return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.cast") ||
+         braze_op_is(op, "memref.collapse_shape") || braze_op_is(op, "memref.expand_shape") ||
+         braze_op_is(op, "memref.get_global") || braze_op_is(op, "func.return");
+}
+
+/* The open group as one block: the site's choice, or while undecided each alternative
+ * BRAZE_CU_PICK_RUNS times under a timer (runtime/cuda/cublaslt-gemm.c). */
+static void close_alternatives(Entry *e) {
+  Host *h = e->h;
+  bool declared = false;
+  for (size_t i = 0; i < h->num_picks && !declared; ++i)
+    declared = h->picks[i] == e->site;
+  if (!declared) { /* a kernel called from several places shares its one choice */
+    h->picks = realloc(h->picks, (h->num_picks + 1) * sizeof *h->picks);
+    h->picks[h->num_picks++] = e->site;
+    braze_str_printf(&h->gemms, "static BrazeCuPick braze_pick_%" PRId64 " = {\"%s\", -1, {0.0f, 0.0f}};\n", e->site,
+                     e->alt_name[0] ? e->alt_name : "matmul");
+  }
+  braze_str_printf(&e->body,
+                   "  { /* matmul=auto: %s on its kernel (0) or cuBLASLt (1) */\n"
+                   "    int pick = braze_cu_pick(&braze_pick_%" PRId64 ", stream);\n"
+                   "    float ms[2] = {0.0f, 0.0f};\n    BrazeCuTimer timer;\n"
+                   "    for (int run = 0; run < (pick < 0 ? 2 * BRAZE_CU_PICK_RUNS : 1); ++run) {\n"
+                   "      int alt = pick < 0 ? run / BRAZE_CU_PICK_RUNS : pick;\n"
+                   "      if (pick < 0 && run %% BRAZE_CU_PICK_RUNS == 1 && braze_cu_timer_start(&timer, stream))\n"
+                   "        return 1;\n"
+                   "      if (alt == 0) {\n%s      } else {\n%s      }\n"
+                   "      if (pick < 0 && run %% BRAZE_CU_PICK_RUNS == BRAZE_CU_PICK_RUNS - 1 &&\n"
+                   "          braze_cu_timer_stop(&timer, stream, &ms[alt]))\n        return 1;\n"
+                   "    }\n    if (pick < 0)\n      braze_cu_decide(&braze_pick_%" PRId64 ", ms);\n  }\n",
+                   e->alt_name[0] ? e->alt_name : "a contraction", e->site, braze_str_cstr(&e->alt[0]),
+                   braze_str_cstr(&e->alt[1]), e->site);
+  braze_str_free(&e->alt[0]);
+  braze_str_free(&e->alt[1]);
+  e->site = -1;
+  e->alt_name[0] = 0;
+}
+
+/* One op, into its alternative's code when tagged braze.alternative = [site, choice, _];
+ * an op of other code closes the open group first. */
+static bool translate_tagged(Entry *e, MlirOperation op) {
+  MlirAttribute alt = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.alternative"));
+  bool tagged = !mlirAttributeIsNull(alt) && mlirAttributeIsADenseI64Array(alt) && mlirDenseArrayGetNumElements(alt) == 3;
+  int64_t site = tagged ? mlirDenseI64ArrayGetElement(alt, 0) : -1, choice = tagged ? mlirDenseI64ArrayGetElement(alt, 1) : 0;
+  if (tagged && (site < 0 || choice < 0 || choice > 1))
+    return fail_at(op, "%s", "braze.alternative must be [site >= 0, choice 0 or 1, outputs]");
+  if (e->site >= 0 && (tagged ? site != e->site : !names_only(op)))
+    close_alternatives(e);
+  if (!tagged)
+    return translate_op(e, op);
+  e->site = site;
+  BrazeStr outer = e->body;
+  e->body = e->alt[choice];
+  bool ok = translate_op(e, op);
+  e->alt[choice] = e->body;
+  e->body = outer;
+  return ok;
+}
+
 static MlirOperation find_func(MlirOperation module, const char *name) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -448,9 +520,12 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
   if (sig->workspace_bytes > 0)
     put_val(&e, mlirBlockGetArgument(block, n), VAL_ADDR, strdup("workspace"));
   bool ok = true;
+  e.site = -1;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    ok = translate_op(&e, op);
+    ok = translate_tagged(&e, op);
+  if (ok && e.site >= 0)
+    close_alternatives(&e);
   if (ok) {
     braze_str_printf(h->out,
                      "static int braze_run_%s(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, "
@@ -463,6 +538,8 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
   free(e.vals);
   braze_ptrmap_free(&e.index);
   braze_str_free(&e.body);
+  braze_str_free(&e.alt[0]);
+  braze_str_free(&e.alt[1]);
   return ok;
 }
 
@@ -600,6 +677,7 @@ bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, 
   }
   braze_str_free(&launches);
   braze_str_free(&h.gemms);
+  free(h.picks);
   free(h.kernels);
   free(h.constants);
   return ok;

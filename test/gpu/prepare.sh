@@ -46,9 +46,9 @@ for f in $files; do
   done
 done
 # The tensor-core cases once more with every contraction forced onto the SIMT kernel
-# (cuda-codegen{matmul=simt}) and onto cuBLASLt (matmul=extern): the same inputs and
-# expected outputs.
-for choice in simt extern; do
+# (cuda-codegen{matmul=simt}), onto cuBLASLt (matmul=extern) and picked at the first
+# call (matmul=auto): the same inputs and expected outputs.
+for choice in simt extern auto; do
   [ -f "$out/tensor-core/lib.so" ] || break
   rm -rf "$out/tensor-core-$choice"
   cp -r "$out/tensor-core" "$out/tensor-core-$choice"

@@ -25,6 +25,7 @@ typedef enum {
   CU_MM_TEMPLATE, /* the tensor-core template where it applies, else SIMT (the default) */
   CU_MM_SIMT,     /* always the SIMT kernel */
   CU_MM_EXTERN,   /* cuBLASLt where it applies, else the template or SIMT */
+  CU_MM_AUTO,     /* both, the faster picked per kernel at the first call on the device */
 } CuMatmulChoice;
 
 typedef struct {
@@ -241,6 +242,9 @@ bool cu_extern_plan(CuKernel *K, CuExtern *plan, const char **reason);
 bool cu_emit_extern(CuKernel *K, const CuExtern *plan);
 /* The braze.gemm attribute (the GEMM's shape) on `op`. */
 void cu_mark_gemm(MlirOperation op, const CuExtern *plan);
+/* braze.alternative = [site, choice, outputs written] of `from` on `to` (when `from` has
+ * one), with `outputs` as its outputs written. */
+void cu_copy_alternative(MlirOperation from, MlirOperation to, int outputs);
 
 /* targets/cuda/codegen/user.c: an `ext` kernel (a packed user-kernel call) whose user kernel is one
  * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:

@@ -15,11 +15,13 @@
  *                generics (default 32); longer rows loop and re-read
  *   vec=N        elements per vector access: 4, 2 or 1 (default: the target's vector
  *                width over 32 bits, 4 on sm_90)
- *   matmul=template|simt|extern
+ *   matmul=template|simt|extern|auto
  *                contractions on the tensor-core template (targets/cuda/matmul/wgmma.c)
  *                where it applies, else the SIMT kernel (template, the default); always
  *                on the SIMT kernel (simt); on cuBLASLt where it applies, else as
- *                `template` (extern, targets/cuda/matmul/extern.c)
+ *                `template` (extern, targets/cuda/matmul/extern.c); both, where cuBLASLt
+ *                applies, as alternatives the library times at its first call on the
+ *                device and then keeps the faster of (auto; docs/targets-cuda.md)
  *   tile-n=N     the template's tile columns, 256 (default) or 128
  *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
  * Warp size, vector width and the most threads per block come from the cuda target's
@@ -60,18 +62,19 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
             braze_option_int(options, "stages", 4, &o->stages, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
-  static const char *const choices[] = {"template", "simt", "extern"};
+  static const char *const choices[] = {"template", "simt", "extern", "auto"};
   o->matmul = CU_MM_TEMPLATE;
   if (ok && mm) {
     int found = -1;
-    for (int i = 0; i < 3 && mm->value; ++i)
+    for (int i = 0; i < 4 && mm->value; ++i)
       if (strcmp(mm->value, choices[i]) == 0)
         found = i;
     if (found < 0) {
-      braze_str_printf(error, "option 'matmul' expects template, simt or extern, got '%s'", mm->value ? mm->value : "");
+      braze_str_printf(error, "option 'matmul' expects template, simt, extern or auto, got '%s'",
+                       mm->value ? mm->value : "");
       ok = false;
     }
-    o->matmul = found == 1 ? CU_MM_SIMT : found == 2 ? CU_MM_EXTERN : CU_MM_TEMPLATE;
+    o->matmul = found == 1 ? CU_MM_SIMT : found == 2 ? CU_MM_EXTERN : found == 3 ? CU_MM_AUTO : CU_MM_TEMPLATE;
   }
   if (ok && o->tile_n != 128 && o->tile_n != 256) {
     braze_str_printf(error, "option 'tile-n' expects 128 or 256, got %lld", o->tile_n);
@@ -227,6 +230,50 @@ static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
                     (long long)K->grid[2], K->block, K->vec, extra);
 }
 
+static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts);
+
+/* matmul=auto: the kernel's extern twin @NAME_extern (a clone, converted with
+ * matmul=extern) and, in the graph functions, a call of it after every call of the
+ * kernel; both tagged braze.alternative = [site, choice, outputs written], choice 0 the
+ * kernel's own code, 1 the extern GEMM. The twin's call writes the kernel's outputs
+ * (rewrite_calls) and the host code runs one of the two per call (targets/cuda/host.c). */
+static bool add_extern_alternative(MlirOperation func, MlirOperation module, const CuOptions *opts) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirAttribute counter = mlirOperationGetDiscardableAttributeByName(module, braze_ref("braze.alternatives"));
+  int64_t site = mlirAttributeIsNull(counter) ? 0 : mlirIntegerAttrGetValueInt(counter);
+  mlirOperationSetDiscardableAttributeByName(module, braze_ref("braze.alternatives"),
+                                             mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), site + 1));
+  char name[256], tag[64];
+  snprintf(name, sizeof name, "%s_extern", func_name(func));
+  MlirOperation twin = mlirOperationClone(func);
+  mlirOperationSetAttributeByName(twin, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(name)));
+  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), func, twin);
+  MlirStringRef callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    if (!is_func(f) || cg_is_declaration(f) || mlirOperationEqual(f, func) || mlirOperationEqual(f, twin))
+      continue;
+    MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(fb); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+      if (!braze_op_is(op, "func.call") || !mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(sym), callee))
+        continue;
+      intptr_t outs = mlirOperationGetNumResults(op);
+      snprintf(tag, sizeof tag, "array<i64: %lld, 0, %lld>", (long long)site, (long long)outs);
+      mlirOperationSetDiscardableAttributeByName(op, braze_ref("braze.alternative"), cg_parse_attr(ctx, tag));
+      MlirOperation alt = mlirOperationClone(op);
+      mlirOperationSetAttributeByName(alt, braze_ref("callee"), mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
+      snprintf(tag, sizeof tag, "array<i64: %lld, 1, %lld>", (long long)site, (long long)outs);
+      mlirOperationSetDiscardableAttributeByName(alt, braze_ref("braze.alternative"), cg_parse_attr(ctx, tag));
+      mlirBlockInsertOwnedOperationAfter(fb, op, alt);
+      op = alt;
+    }
+  }
+  CuOptions extern_opts = *opts;
+  extern_opts.matmul = CU_MM_EXTERN;
+  return convert_kernel(twin, module, &extern_opts);
+}
+
 static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts) {
   MlirAttribute kind = mlirOperationGetAttributeByName(func, braze_ref("kernel.kind"));
   if (!mlirAttributeIsNull(kind) && braze_ref_eq(mlirStringAttrGetValue(kind), "chain")) {
@@ -248,6 +295,13 @@ static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOpt
   const char *refused = opts->matmul == CU_MM_SIMT ? "matmul=simt" : NULL, *ext_refused = NULL;
   bool matmul = ok && K.shape == CU_MATMUL;
   bool gemm = matmul && opts->matmul == CU_MM_EXTERN && cu_extern_plan(&K, &ext_plan, &ext_refused);
+  bool twin = matmul && opts->matmul == CU_MM_AUTO && cu_extern_plan(&K, &ext_plan, &ext_refused);
+  if (twin) { /* the extern alternative from a clone of the kernel as it is now, then this one */
+    cu_kernel_free(&K);
+    CuOptions own = *opts;
+    own.matmul = CU_MM_TEMPLATE;
+    return add_extern_alternative(func, module, opts) && convert_kernel(func, module, &own);
+  }
   bool wgmma = matmul && !gemm && !refused && cu_wgmma_plan(&K, &plan, &refused);
   if (ok && gemm && opts->remarks)
     remark_extern(&K, &ext_plan);
@@ -328,7 +382,9 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
     MlirType ptr = mlirTypeParseGet(ctx, braze_ref("!llvm.ptr"));
     for (intptr_t i = 0; i < n_maps; ++i) {
       MlirNamedAttribute box = cg_named(ctx, "box", mlirArrayAttrGetElement(boxes, i));
-      ops[6 + n_args + i] = mlirOperationGetResult(cg_create(&b, "kernel.tensor_map", 1, &ops[6 + i], 1, &ptr, 1, &box), 0);
+      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + i], 1, &ptr, 1, &box);
+      cu_copy_alternative(call, map, 0);
+      ops[6 + n_args + i] = mlirOperationGetResult(map, 0);
     }
     n_args += n_maps;
   }
@@ -336,7 +392,7 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   MlirAttribute copies = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.copies_before"));
   for (intptr_t i = 0; !mlirAttributeIsNull(copies) && i + 1 < mlirDenseArrayGetNumElements(copies); i += 2) {
     MlirValue pair[2] = {ops[6 + mlirDenseI64ArrayGetElement(copies, i)], ops[6 + mlirDenseI64ArrayGetElement(copies, i + 1)]};
-    cg_create(&b, "memref.copy", 2, pair, 0, NULL, 0, NULL);
+    cu_copy_alternative(call, cg_create(&b, "memref.copy", 2, pair, 0, NULL, 0, NULL), 0);
   }
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(call, braze_ref("callee")));
   MlirAttribute leaf = mlirFlatSymbolRefAttrGet(ctx, name);
@@ -350,7 +406,7 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   char seg[96];
   snprintf(seg, sizeof seg, "array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, %d, %d, 0>", has_smem ? 1 : 0, (int)n_args);
   MlirNamedAttribute attrs[2] = {cg_named(ctx, "kernel", sym), cg_named(ctx, "operandSegmentSizes", cg_parse_attr(ctx, seg))};
-  cg_create(&b, "gpu.launch_func", 6 + has_smem + n_args, ops, 0, NULL, 2, attrs);
+  cu_copy_alternative(call, cg_create(&b, "gpu.launch_func", 6 + has_smem + n_args, ops, 0, NULL, 2, attrs), 0);
   free(ops);
   mlirOperationDestroy(call);
 }
@@ -371,7 +427,7 @@ static void call_to_gemm(MlirOperation call, MlirOperation decl) {
   static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b"};
   for (int i = 0; i < 8; ++i)
     attrs[i] = cg_named(ctx, keys[i], mlirDictionaryAttrGetElementByName(shape, braze_ref(keys[i])));
-  cg_create(&b, "kernel.gemm", 3, ops, 0, NULL, 8, attrs);
+  cu_copy_alternative(call, cg_create(&b, "kernel.gemm", 3, ops, 0, NULL, 8, attrs), 0);
   mlirOperationDestroy(call);
 }
 
@@ -380,7 +436,30 @@ static bool is_gemm_declaration(MlirOperation op) {
          !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.gemm")));
 }
 
+/* matmul=auto: each call tagged [site, 1, n] (the extern twin's result, n outputs)
+ * writes the outputs of the call tagged [site, 0, n] before it (the kernel's own), so
+ * that either alternative alone computes the entry's values. Destination-passing calls
+ * pass their outputs last. */
+static void share_alternative_outputs(MlirOperation entry) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(entry, 0));
+  MlirOperation own = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute alt = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.alternative"));
+    int64_t outs = mlirAttributeIsNull(alt) ? 0 : mlirDenseI64ArrayGetElement(alt, 2);
+    if (outs == 0)
+      continue;
+    if (mlirDenseI64ArrayGetElement(alt, 1) == 0) {
+      own = op;
+      continue;
+    }
+    intptr_t n = mlirOperationGetNumOperands(op), n_own = mlirOperationGetNumOperands(own);
+    for (int64_t r = 0; r < outs && !mlirOperationIsNull(own); ++r)
+      mlirOperationSetOperand(op, n - outs + r, mlirOperationGetOperand(own, n_own - outs + r));
+  }
+}
+
 static void rewrite_calls(MlirOperation module, MlirOperation entry, MlirOperation gpu_module) {
+  share_alternative_outputs(entry);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(entry, 0));
   MlirOperation op = mlirBlockGetFirstOperation(body);
   MlirSymbolTable table = mlirSymbolTableCreate(module);

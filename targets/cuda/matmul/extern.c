@@ -116,6 +116,17 @@ bool cu_extern_plan(CuKernel *K, CuExtern *e, const char **reason) {
   return true;
 }
 
+void cu_copy_alternative(MlirOperation from, MlirOperation to, int outputs) {
+  MlirAttribute alt = mlirOperationGetDiscardableAttributeByName(from, braze_ref("braze.alternative"));
+  if (mlirAttributeIsNull(alt))
+    return;
+  char text[96];
+  snprintf(text, sizeof text, "array<i64: %lld, %lld, %d>", (long long)mlirDenseI64ArrayGetElement(alt, 0),
+           (long long)mlirDenseI64ArrayGetElement(alt, 1), outputs);
+  mlirOperationSetDiscardableAttributeByName(to, braze_ref("braze.alternative"),
+                                             cg_parse_attr(mlirOperationGetContext(to), text));
+}
+
 /* The braze.gemm attribute: the GEMM's shape for kernel.gemm. */
 void cu_mark_gemm(MlirOperation op, const CuExtern *e) {
   char text[256];
@@ -167,7 +178,9 @@ static void feed_product(MlirOperation module, MlirStringRef callee, const char 
         cb.before = op;
         MlirValue ab[2] = {mlirOperationGetOperand(op, a), mlirOperationGetOperand(op, b)};
         MlirNamedAttribute to_gemm = cg_named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(gemm)));
-        MlirValue p = mlirOperationGetResult(cg_create(&cb, "func.call", 2, ab, 1, &product, 1, &to_gemm), 0);
+        MlirOperation gemm_call = cg_create(&cb, "func.call", 2, ab, 1, &product, 1, &to_gemm);
+        cu_copy_alternative(op, gemm_call, 0); /* under matmul=auto, part of the extern alternative */
+        MlirValue p = mlirOperationGetResult(gemm_call, 0);
         intptr_t n = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
         MlirValue ops[CU_MAX_INPUTS * 3];
         MlirType results[CU_MAX_INPUTS * 2];
@@ -178,6 +191,7 @@ static void feed_product(MlirOperation module, MlirStringRef callee, const char 
           results[i] = mlirValueGetType(mlirOperationGetResult(op, i));
         MlirNamedAttribute keep = cg_named(ctx, "callee", sym);
         MlirOperation call = cg_create(&cb, "func.call", n + 1, ops, nr, results, 1, &keep);
+        cu_copy_alternative(op, call, (int)nr);
         for (intptr_t i = 0; i < nr; ++i)
           mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), mlirOperationGetResult(call, i));
         mlirOperationDestroy(op);

@@ -1,8 +1,8 @@
 // The CUDA tensor-core template (targets/cuda/matmul/wgmma.c) on shapes and epilogues
 // beyond the benchmarks: M not a multiple of the 128-row tile (1, 7, 129, 1000), N not
 // a multiple of the tile's columns, K not a multiple of 64 (TMA's zero fill), every
-// epilogue kind (bias, erf and tanh gelu, silu times another product, a residual, a
-// second result cast to f16), f16, a batch with one B for all batches; and the contractions the
+// epilogue kind (bias, erf and tanh gelu, silu times another product, a residual with a
+// second result, its relu), f16, a batch with one B for all batches; and the contractions the
 // template refuses (B read as [N, K], a batched B, K*2 not a multiple of 16 bytes, f32),
 // which fall back to the SIMT kernel. test/gpu/prepare.sh also compiles this module
 // with cuda-codegen{matmul=simt} (tensor-core-simt): the same checks on the SIMT kernel.
@@ -48,14 +48,13 @@ func.func @gate_up(%h: tensor<200x256xbf16>, %wg: tensor<256x512xbf16>, %wu: ten
   return %p : tensor<200x512xbf16>
 }
 
-// Two results from one kernel: the bf16 sum and its f16 cast (the f32 bound would
-// judge bf16 arithmetic).
-// CHECK-DAG: kernel @cuda_tem_fused_matmul_add_cast_{{[0-9]+}}: matmul kernel, grid (3, 1, 1){{.*}}tensor-core template: 128x128 tiles
-func.func @residual_two_outs(%x: tensor<300x128xbf16>, %w: tensor<128x128xbf16>, %r: tensor<300x128xbf16>) -> (tensor<300x128xbf16>, tensor<300x128xf16>) {
+// Two results from one kernel: the bf16 residual sum and its relu.
+// CHECK-DAG: kernel @cuda_tem_fused_matmul_add_relu_{{[0-9]+}}: matmul kernel, grid (3, 1, 1){{.*}}tensor-core template: 128x128 tiles
+func.func @residual_two_outs(%x: tensor<300x128xbf16>, %w: tensor<128x128xbf16>, %r: tensor<300x128xbf16>) -> (tensor<300x128xbf16>, tensor<300x128xbf16>) {
   %0 = "graph.matmul"(%x, %w) : (tensor<300x128xbf16>, tensor<128x128xbf16>) -> tensor<300x128xbf16>
   %1 = "graph.add"(%0, %r) : (tensor<300x128xbf16>, tensor<300x128xbf16>) -> tensor<300x128xbf16>
-  %2 = "graph.cast"(%1) : (tensor<300x128xbf16>) -> tensor<300x128xf16>
-  return %1, %2 : tensor<300x128xbf16>, tensor<300x128xf16>
+  %2 = "graph.relu"(%1) : (tensor<300x128xbf16>) -> tensor<300x128xbf16>
+  return %1, %2 : tensor<300x128xbf16>, tensor<300x128xbf16>
 }
 
 func.func @half(%x: tensor<384x320xf16>, %w: tensor<320x264xf16>, %b: tensor<264xf16>) -> tensor<384x264xf16> {

@@ -268,6 +268,36 @@ static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
   return CUDA_SUCCESS;
 }
 
+/* Events (matmul=auto times its alternatives): every interval lasts 1 ms, or the
+ * MOCK_CUDA_EVENT_MS milliseconds given. */
+struct CUevent_st {
+  int recorded;
+};
+
+static CUresult impl_cuEventCreate(CUevent *e, unsigned flags) {
+  (void)flags;
+  *e = calloc(1, sizeof **e);
+  return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuEventRecord(CUevent e, CUstream s) {
+  (void)s;
+  e->recorded = 1;
+  return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  const char *given = getenv("MOCK_CUDA_EVENT_MS");
+  *ms = given ? (float)atof(given) : 1.0f;
+  return a->recorded && b->recorded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult impl_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) {
+  (void)s;
+  *status = capturing ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
 static CUresult impl_cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) {
   printf("mock: begin capture on stream %d (mode %d)\n", s->id, (int)mode);
   capturing = 1;
@@ -322,6 +352,12 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) { LOCK
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) { LOCKED(impl_cuFuncSetAttribute(f, attr, value)); }
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params, void **extra) { LOCKED(impl_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra)); }
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { LOCKED(impl_cuMemAlloc(p, bytes)); }
+CUresult cuEventCreate(CUevent *e, unsigned flags) { LOCKED(impl_cuEventCreate(e, flags)); }
+CUresult cuEventRecord(CUevent e, CUstream s) { LOCKED(impl_cuEventRecord(e, s)); }
+CUresult cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { LOCKED(impl_cuEventElapsedTime(ms, a, b)); }
+CUresult cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
+CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) { LOCKED(impl_cuStreamIsCapturing(s, status)); }
 CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *base, const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box, const cuuint32_t *element_strides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) { LOCKED(impl_cuTensorMapEncodeTiled(map, dtype, rank, base, dims, strides, box, element_strides, interleave, swizzle, l2, oob)); }
 CUresult cuMemFree(CUdeviceptr p) { LOCKED(impl_cuMemFree(p)); }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) { LOCKED(impl_cuMemcpyHtoD(dst, src, bytes)); }

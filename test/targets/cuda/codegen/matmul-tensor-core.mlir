@@ -66,4 +66,4 @@ func.func @linear_gelu(%x: tensor<300x200xbf16>, %w: tensor<200x520xbf16>, %b: t
 // OPTS: tensor-core template: 128x128 tiles, 2 warpgroups, 3 stages, 98304 bytes of shared memory
 // BADTILE: option 'tile-n' expects 128 or 256, got 64
 // BADSTAGES: option 'stages' expects 2 to 6, got 9
-// BADCHOICE: option 'matmul' expects template, simt or extern, got 'fast'
+// BADCHOICE: option 'matmul' expects template, simt, extern or auto, got 'fast'
