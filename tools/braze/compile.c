@@ -32,7 +32,9 @@ static const char help[] =
     "                          first call per set of pointers and replays it after\n"
     "  --fusion-plan=FILE      form the kernels a fusion plan lists: form-kernels{plan=FILE}\n"
     "                          in the pipeline (docs/fusion-plans.md)\n"
-    "  --list-targets          print each target's pipelines, runtime and cost facts\n";
+    "  --list-targets          print each target's pipelines, runtime and cost facts\n"
+    "  --load-pass-plugin=LIB  load a plugin's passes, pipelines, dialects, targets (repeatable)\n"
+    "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n";
 
 typedef struct {
   const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan;

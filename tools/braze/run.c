@@ -31,7 +31,8 @@ static void run_usage(FILE *to) {
           "  --print N            how many leading values to print per output (default 8)\n"
           "  --quiet              print nothing (use with --save-outputs)\n"
           "  --target NAME        where to evaluate: reference (default) or a compile target (cpu, cuda, a plugin's)\n"
-          "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n",
+          "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n"
+          "  --load-pass-plugin=LIB, --target-costs=FILE  as for braze compile\n",
           braze_cli_common_help);
 }
 
