@@ -55,10 +55,13 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
     costs.warp_size = 32;
   if (!costs.max_threads_per_block)
     costs.max_threads_per_block = 1024;
+  if (!costs.shared_mem_per_block_bytes)
+    costs.shared_mem_per_block_bytes = 227 << 10;
   CuOptions *o = calloc(1, sizeof *o);
   o->remarks = braze_option_flag(options, "remarks");
   o->warp = costs.warp_size;
   o->max_block = costs.max_threads_per_block;
+  o->smem_block = costs.shared_mem_per_block_bytes;
   bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&
