@@ -5,6 +5,10 @@
 #   make check    build, then run every lit and unit test, in the normal build and
 #                 again in an ASan+UBSan build (build-asan/)
 #   make check-fast   the normal build's tests only; make check-asan: the sanitized ones
+#   make install  install braze, braze-opt, the public headers, the pipelines, a CMake
+#                 package and a pkg-config file under PREFIX (default /usr/local)
+#   make check-example   the out-of-tree plugin example (examples/plugin-target) built
+#                 against a staged install of build/, and its tests (part of make check)
 #   make demo     compile the bundled example for the CPU, run it, check it
 #   make bench    run the benchmark suite (bench/README.md)
 #   make docs     render the pictures in docs/ (the fusion graph, with Graphviz)
@@ -13,6 +17,7 @@ LLVM_DIR  := /usr/lib/llvm-22
 LIT       := $(LLVM_DIR)/bin/lit
 JOBS      ?= $(shell nproc)
 BUILD     ?= build
+PREFIX    ?= /usr/local
 ASAN_BUILD?= build-asan
 
 # What the build and the tests need: build-essential (cc/c++ for CMake, the demo's C
@@ -32,7 +37,7 @@ BENCH_NODE_DEBS := nodejs npm
 # make docs: Graphviz's dot renders the fusion graph picture (not needed by make check).
 DOCS_DEBS := graphviz
 
-.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan demo bench docs clean
+.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan check-example install demo bench docs clean
 
 all: build
 
@@ -77,12 +82,28 @@ LIT_FLAGS ?= -sv -j $(JOBS)
 check: build build-asan
 	BRAZE_BUILD=$(CURDIR)/$(BUILD) $(LIT) $(LIT_FLAGS) test
 	BRAZE_BUILD=$(CURDIR)/$(ASAN_BUILD) BRAZE_SANITIZED=1 $(LIT) $(LIT_FLAGS) test
+	$(MAKE) --no-print-directory check-example
 
 check-fast: build
 	BRAZE_BUILD=$(CURDIR)/$(BUILD) $(LIT) $(LIT_FLAGS) test
 
 check-asan: build-asan
 	BRAZE_BUILD=$(CURDIR)/$(ASAN_BUILD) BRAZE_SANITIZED=1 $(LIT) $(LIT_FLAGS) test
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The example plugin sees only what `make install` puts under a prefix: install into
+# $(BUILD)/stage, build examples/plugin-target with its own CMakeLists.txt against it,
+# run its lit tests with the staged tools.
+STAGE := $(CURDIR)/$(BUILD)/stage
+check-example: build
+	rm -rf $(STAGE) $(BUILD)/simd128
+	cmake --install $(BUILD) --prefix $(STAGE) >/dev/null
+	cmake -S examples/plugin-target -B $(BUILD)/simd128 -DCMAKE_PREFIX_PATH=$(STAGE) >/dev/null
+	cmake --build $(BUILD)/simd128
+	BRAZE_PREFIX=$(STAGE) SIMD128_PLUGIN=$(CURDIR)/$(BUILD)/simd128/libsimd128.so \
+	  $(LIT) $(LIT_FLAGS) examples/plugin-target/test
 
 demo: build
 	./examples/demo.sh $(BUILD)

@@ -16,39 +16,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "braze/plugin.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "support/strbuf.h"
 
-/* A pass's options as parsed from `name{key=value key2=a,b flag}` or from the
- * driver flag `--name=key=value`. A bare word is a key with a NULL value. */
-typedef struct {
-  char *key;
-  char *value;
-} BrazeOption;
+/* BrazeOption, BrazePassOptions and BrazePassInfo are part of the plugin ABI:
+ * include/braze/plugin.h. */
 
-typedef struct {
-  BrazeOption *items;
-  size_t count;
-} BrazePassOptions;
-
-typedef struct BrazePassInfo {
-  const char *argument;     /* "graph-decompose": the name in pipelines and the flag */
-  const char *summary;      /* one line, shown by --list-passes */
-  const char *options_help; /* one "  key=VALUE  what it does" line per option, or "" */
-  const char *anchor;       /* op the pass runs on: "func.func" or "builtin.module" */
-  /* Build the pass state from its options. On a bad option return NULL and put
-   * the reason in *error. May be NULL for passes without state. */
-  void *(*create_state)(const BrazePassOptions *options, BrazeStr *error);
-  void (*destroy_state)(void *state);
-  /* Run on one anchor op. Return false after emitting diagnostics on failure. */
-  bool (*run)(MlirOperation op, void *state);
-} BrazePassInfo;
-
-/* The registry, in passes.def order. */
+/* The registry: passes.def's passes in order, then those plugins registered. */
 size_t braze_pass_count(void);
 const BrazePassInfo *braze_pass_at(size_t i);
 const BrazePassInfo *braze_pass_lookup(const char *argument, size_t len);
+/* Where pass i comes from: NULL for braze's own, else the plugin's name. */
+const char *braze_pass_origin_at(size_t i);
+/* Add a pass after the table's (plugins/loader.c, which checks the name is new).
+ * `info` and `origin` must outlive the registry. */
+void braze_pass_register_extra(const BrazePassInfo *info, const char *origin);
+/* Forget every pass registered at run time (before the plugins are unloaded). */
+void braze_pass_extras_clear(void);
+
+/* The facts (BrazeTargetCosts) of the target being compiled for, with --target-costs
+ * applied, or NULL when no target is selected (braze-opt without --target). Set by
+ * targets/costs.c; heuristics in passes/ read it, those in targets/ call
+ * braze_target_costs_for. */
+const BrazeTargetCosts *braze_pass_target_costs(void);
+void braze_pass_set_target_costs(const BrazeTargetCosts *costs);
 
 /* Option access for passes. */
 const BrazeOption *braze_option_find(const BrazePassOptions *opts, const char *key);

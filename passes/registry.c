@@ -19,14 +19,46 @@ static const BrazePassInfo *const registry[] = {
 };
 enum { NUM_PASSES = sizeof registry / sizeof *registry };
 
-size_t braze_pass_count(void) { return NUM_PASSES; }
-const BrazePassInfo *braze_pass_at(size_t i) { return i < NUM_PASSES ? registry[i] : NULL; }
+/* Passes registered at run time (plugins), after the table's, in registration order. */
+typedef struct {
+  const BrazePassInfo *info;
+  const char *origin;
+  MlirTypeID id;
+} ExtraPass;
+static ExtraPass *extras;
+static size_t num_extras, cap_extras;
+
+size_t braze_pass_count(void) { return NUM_PASSES + num_extras; }
+
+const BrazePassInfo *braze_pass_at(size_t i) {
+  return i < NUM_PASSES ? registry[i] : i < braze_pass_count() ? extras[i - NUM_PASSES].info : NULL;
+}
+
+const char *braze_pass_origin_at(size_t i) {
+  return i >= NUM_PASSES && i < braze_pass_count() ? extras[i - NUM_PASSES].origin : NULL;
+}
 
 const BrazePassInfo *braze_pass_lookup(const char *argument, size_t len) {
-  for (size_t i = 0; i < NUM_PASSES; ++i)
-    if (strlen(registry[i]->argument) == len && memcmp(registry[i]->argument, argument, len) == 0)
-      return registry[i];
+  for (size_t i = 0; i < braze_pass_count(); ++i) {
+    const BrazePassInfo *info = braze_pass_at(i);
+    if (strlen(info->argument) == len && memcmp(info->argument, argument, len) == 0)
+      return info;
+  }
   return NULL;
+}
+
+void braze_pass_register_extra(const BrazePassInfo *info, const char *origin) {
+  if (num_extras == cap_extras) {
+    cap_extras = cap_extras ? 2 * cap_extras : 8;
+    extras = realloc(extras, cap_extras * sizeof *extras);
+  }
+  extras[num_extras++] = (ExtraPass){info, origin, {NULL}};
+}
+
+void braze_pass_extras_clear(void) {
+  free(extras);
+  extras = NULL;
+  num_extras = cap_extras = 0;
 }
 
 /* ---- the external-pass wrapper ---- */
@@ -67,15 +99,19 @@ static MlirTypeID pass_type_id(const BrazePassInfo *info) {
   static MlirTypeID ids[NUM_PASSES ? NUM_PASSES : 1];
   if (!allocator.ptr)
     allocator = mlirTypeIDAllocatorCreate();
-  for (size_t i = 0; i < NUM_PASSES; ++i) {
-    if (registry[i] != info)
-      continue;
-    if (mlirTypeIDIsNull(ids[i]))
-      ids[i] = mlirTypeIDAllocatorAllocateTypeID(allocator);
-    return ids[i];
-  }
-  /* Passes outside the table (the driver's IR printer) get a fresh id each. */
-  return mlirTypeIDAllocatorAllocateTypeID(allocator);
+  MlirTypeID *slot = NULL;
+  for (size_t i = 0; !slot && i < NUM_PASSES; ++i)
+    if (registry[i] == info)
+      slot = &ids[i];
+  for (size_t i = 0; !slot && i < num_extras; ++i)
+    if (extras[i].info == info)
+      slot = &extras[i].id;
+  /* Passes outside the registry (the driver's IR printer) get a fresh id each. */
+  if (!slot)
+    return mlirTypeIDAllocatorAllocateTypeID(allocator);
+  if (mlirTypeIDIsNull(*slot))
+    *slot = mlirTypeIDAllocatorAllocateTypeID(allocator);
+  return *slot;
 }
 
 MlirPass braze_pass_create(const BrazePassInfo *info, const BrazePassOptions *opts, BrazeStr *error) {

@@ -28,6 +28,33 @@ static bool load_irdl(MlirContext ctx, const char *text, const char *what) {
   return ok;
 }
 
+/* IRDL dialects registered at run time (plugins), loaded into every new context. */
+typedef struct {
+  const char *name, *text;
+} ExtraDialect;
+static ExtraDialect *extra_dialects;
+static size_t num_extra_dialects;
+
+void braze_context_add_irdl(const char *name, const char *irdl_text) {
+  extra_dialects = realloc(extra_dialects, (num_extra_dialects + 1) * sizeof *extra_dialects);
+  extra_dialects[num_extra_dialects++] = (ExtraDialect){name, irdl_text};
+}
+
+void braze_context_irdl_clear(void) {
+  free(extra_dialects);
+  extra_dialects = NULL;
+  num_extra_dialects = 0;
+}
+
+bool braze_context_load_irdl(MlirContext ctx, const char *irdl_text) {
+  MlirModule defs = mlirModuleCreateParse(ctx, braze_ref(irdl_text));
+  if (mlirModuleIsNull(defs))
+    return false;
+  bool ok = mlirLogicalResultIsSuccess(mlirLoadIRDLDialects(defs));
+  mlirModuleDestroy(defs);
+  return ok;
+}
+
 MlirContext braze_context_create(void) {
   static bool passes_registered = false;
   if (!passes_registered) {
@@ -44,6 +71,13 @@ MlirContext braze_context_create(void) {
   if (!load_irdl(ctx, braze_graph_irdl, "graph") || !load_irdl(ctx, braze_kernel_irdl, "kernel")) {
     mlirContextDestroy(ctx);
     return (MlirContext){NULL};
+  }
+  for (size_t i = 0; i < num_extra_dialects; ++i) {
+    if (!braze_context_load_irdl(ctx, extra_dialects[i].text)) {
+      fprintf(stderr, "braze: cannot load the plugin dialect '%s'\n", extra_dialects[i].name);
+      mlirContextDestroy(ctx);
+      return (MlirContext){NULL};
+    }
   }
   /* Dialects the passes create ops of; loading them up front keeps parsing of
    * pass output and hand-written tests independent of pass order. */

@@ -11,6 +11,13 @@
  * (graph, kernel) loaded; upstream passes and LLVM translations registered.
  * Returns a null context (and prints why) if the embedded dialects fail to load. */
 MlirContext braze_context_create(void);
+/* IRDL dialects (a module of irdl.dialect ops) that every context created from now
+ * on loads too (plugins/loader.c); `irdl_text` must outlive the contexts. */
+void braze_context_add_irdl(const char *name, const char *irdl_text);
+void braze_context_irdl_clear(void);
+/* Parse and load IRDL dialect definitions into `ctx`; false when either fails
+ * (MLIR's diagnostics went to the context's handler). */
+bool braze_context_load_irdl(MlirContext ctx, const char *irdl_text);
 void braze_context_destroy(MlirContext ctx);
 
 /* Parse `text` as a top-level operation (normally builtin.module); `source_name`

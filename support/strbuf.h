@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-typedef struct {
+typedef struct BrazeStr {
   char *data; /* always NUL-terminated once anything was appended */
   size_t len;
   size_t cap;

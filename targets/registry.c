@@ -17,16 +17,61 @@ extern const BrazeTarget braze_target_cpu;
 extern const BrazeTarget braze_target_cuda;
 
 static const BrazeTarget *const targets[] = {&braze_target_cpu, &braze_target_cuda};
+enum { NUM_TARGETS = sizeof targets / sizeof *targets };
 
-size_t braze_target_count(void) { return sizeof targets / sizeof *targets; }
+/* Targets and named pipelines registered at run time (plugins/loader.c checks that
+ * their names are new); `origin` is the plugin's name. */
+typedef struct {
+  const BrazeTarget *target;
+  const char *origin;
+} ExtraTarget;
+static ExtraTarget *extra_targets;
+static size_t num_extra_targets;
 
-const BrazeTarget *braze_target_at(size_t i) { return i < braze_target_count() ? targets[i] : NULL; }
+typedef struct {
+  const char *name, *text, *origin;
+} ExtraPipeline;
+static ExtraPipeline *extra_pipelines;
+static size_t num_extra_pipelines;
+
+size_t braze_target_count(void) { return NUM_TARGETS + num_extra_targets; }
+
+const BrazeTarget *braze_target_at(size_t i) {
+  return i < NUM_TARGETS ? targets[i] : i < braze_target_count() ? extra_targets[i - NUM_TARGETS].target : NULL;
+}
+
+const char *braze_target_origin_at(size_t i) {
+  return i >= NUM_TARGETS && i < braze_target_count() ? extra_targets[i - NUM_TARGETS].origin : NULL;
+}
 
 const BrazeTarget *braze_target_lookup(const char *name) {
   for (size_t i = 0; i < braze_target_count(); ++i)
-    if (strcmp(targets[i]->name, name) == 0)
-      return targets[i];
+    if (strcmp(braze_target_at(i)->name, name) == 0)
+      return braze_target_at(i);
   return NULL;
+}
+
+void braze_target_names(BrazeStr *out) {
+  for (size_t i = 0; i < braze_target_count(); ++i)
+    braze_str_printf(out, "%s%s", i ? ", " : "", braze_target_at(i)->name);
+}
+
+void braze_target_register_extra(const BrazeTarget *target, const char *origin) {
+  extra_targets = realloc(extra_targets, (num_extra_targets + 1) * sizeof *extra_targets);
+  extra_targets[num_extra_targets++] = (ExtraTarget){target, origin};
+}
+
+void braze_pipeline_register_extra(const char *name, const char *text, const char *origin) {
+  extra_pipelines = realloc(extra_pipelines, (num_extra_pipelines + 1) * sizeof *extra_pipelines);
+  extra_pipelines[num_extra_pipelines++] = (ExtraPipeline){name, text, origin};
+}
+
+void braze_target_extras_clear(void) {
+  free(extra_targets);
+  free(extra_pipelines);
+  extra_targets = NULL;
+  extra_pipelines = NULL;
+  num_extra_targets = num_extra_pipelines = 0;
 }
 
 /* ---- named pipelines ---- */
@@ -35,14 +80,24 @@ const BrazeTarget *braze_target_lookup(const char *name) {
 extern const char *const braze_pipeline_names[];
 extern const char *const braze_pipeline_texts[];
 
-size_t braze_pipeline_count(void) {
+static size_t builtin_pipeline_count(void) {
   size_t n = 0;
   while (braze_pipeline_names[n])
     ++n;
   return n;
 }
 
-const char *braze_pipeline_name_at(size_t i) { return i < braze_pipeline_count() ? braze_pipeline_names[i] : NULL; }
+size_t braze_pipeline_count(void) { return builtin_pipeline_count() + num_extra_pipelines; }
+
+const char *braze_pipeline_name_at(size_t i) {
+  size_t builtin = builtin_pipeline_count();
+  return i < builtin ? braze_pipeline_names[i] : i < braze_pipeline_count() ? extra_pipelines[i - builtin].name : NULL;
+}
+
+static const char *pipeline_text_at(size_t i) {
+  size_t builtin = builtin_pipeline_count();
+  return i < builtin ? braze_pipeline_texts[i] : extra_pipelines[i - builtin].text;
+}
 
 /* Drop comments, collapse whitespace runs into one space, trim. */
 static void normalize_pipeline(const char *src, BrazeStr *out) {
@@ -93,15 +148,15 @@ bool braze_pipeline_resolve(const char *name_or_path, BrazeStr *text, BrazeStr *
     free(content);
     return true;
   }
-  for (size_t i = 0; braze_pipeline_names[i]; ++i) {
-    if (strcmp(braze_pipeline_names[i], name_or_path) == 0) {
-      normalize_pipeline(braze_pipeline_texts[i], text);
+  for (size_t i = 0; i < braze_pipeline_count(); ++i) {
+    if (strcmp(braze_pipeline_name_at(i), name_or_path) == 0) {
+      normalize_pipeline(pipeline_text_at(i), text);
       return true;
     }
   }
   braze_str_printf(error, "unknown pipeline '%s' (known: none", name_or_path);
-  for (size_t i = 0; braze_pipeline_names[i]; ++i)
-    braze_str_printf(error, ", %s", braze_pipeline_names[i]);
+  for (size_t i = 0; i < braze_pipeline_count(); ++i)
+    braze_str_printf(error, ", %s", braze_pipeline_name_at(i));
   braze_str_puts(error, "; or give a file path)");
   return false;
 }
@@ -169,6 +224,9 @@ static bool write_mlir(MlirOperation module, const char *path, BrazeStr *error) 
 
 bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const char *pipeline,
                           const BrazeEmitOptions *opts, BrazeStr *error) {
+  /* The pipeline's heuristics read this target's facts (braze_target_costs_for). */
+  const BrazeTarget *previous = braze_target_selected();
+  braze_target_select(target);
   BrazeEntrySet entries = {0};
   bool ok = braze_entries_capture(module, &entries);
   if (ok && *pipeline)
@@ -182,5 +240,6 @@ bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const
   else if (ok)
     ok = target->lower_to_llvm(module, error) && target->emit(module, &entries, opts, error);
   braze_entries_free(&entries);
+  braze_target_select(previous);
   return ok;
 }

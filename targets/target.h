@@ -15,30 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "braze/plugin.h"
 #include "braze/runtime.h"
 #include "mlir-c/IR.h"
 #include "support/strbuf.h"
 
-/* ---- entry points and their ABI (docs/decisions/0003-output-abi.md) ---- */
-
-typedef struct {
-  char *name;
-  int num_inputs, num_outputs;
-  BrazeArgInfo *args; /* inputs then outputs; filled by braze_entries_finalize */
-  /* The graph-level dtype code of each input then output (-1: none), or NULL for an
-   * entry captured in destination-passing form: an unsigned one names the ABI dtype
-   * of the signless memref the pipeline leaves (docs/decisions/0010). */
-  int *declared;
-  /* Scratch bytes the entry needs: 0, or its last argument is a memref<Nxi8> after
-   * the outputs (attribute braze.workspace_bytes = N) that the ABI supplies. */
-  int64_t workspace_bytes;
-  MlirLocation loc;
-} BrazeEntrySig;
-
-typedef struct {
-  BrazeEntrySig *items;
-  size_t count;
-} BrazeEntrySet;
+/* ---- entry points and their ABI (docs/decisions/0003-output-abi.md) ----
+ * BrazeEntrySig, BrazeEntrySet, BrazeEmitKind, BrazeEmitOptions, BrazeTargetCosts and
+ * BrazeTarget are part of the plugin ABI: include/braze/plugin.h. */
 
 /* Record the entry points of `module`: every public func.func with a body. A function
  * with results has its arguments as inputs and its results as outputs; a function
@@ -51,63 +35,37 @@ bool braze_entries_capture(MlirOperation module, BrazeEntrySet *out);
 bool braze_entries_finalize(MlirOperation module, BrazeEntrySet *set);
 void braze_entries_free(BrazeEntrySet *set);
 
-/* ---- artifacts ---- */
 
-typedef enum {
-  BRAZE_EMIT_SHARED, /* a .so linked against the target's runtime */
-  BRAZE_EMIT_OBJECT, /* a relocatable object */
-  BRAZE_EMIT_MLIR,   /* target-level MLIR, after the pipeline */
-  BRAZE_EMIT_LLVM,   /* LLVM IR, optimized, ABI wrappers included */
-} BrazeEmitKind;
-
-typedef struct {
-  BrazeEmitKind kind;
-  const char *output;       /* path, "-" for stdout (text kinds only) */
-  const char *header;       /* C header path, or NULL for none */
-  const char *dump_kernels; /* directory for per-kernel loop IR and LLVM IR, or NULL */
-  const char *source_name;  /* the input file, named in the header */
-  bool graph_replay;        /* record each entry's launches once and replay them (cuda: --cuda-graphs) */
-} BrazeEmitOptions;
-
-/* Facts about the hardware that heuristics (fusion, tiling) read. */
-typedef struct {
-  int vector_width_bits; /* widest SIMD register codegen may use */
-  int cache_line_bytes;
-  int64_t l2_cache_bytes;
-  int num_cores; /* 0: ask the runtime at run time */
-  /* GPU targets (0 elsewhere): */
-  int num_sms;                        /* streaming multiprocessors */
-  int warp_size;
-  int max_threads_per_block;
-  int64_t shared_mem_per_sm_bytes;
-  int64_t shared_mem_per_block_bytes; /* the most one block may use (opt-in maximum) */
-} BrazeTargetCosts;
-
-typedef struct BrazeTarget {
-  const char *name;             /* "cpu" */
-  const char *description;      /* one line */
-  const char *default_pipeline; /* a named pipeline, e.g. "cpu-default" */
-  /* The passes that turn kernel-level IR into this target's loop IR, as pipeline
-   * text; named pipelines for the target contain it. */
-  const char *codegen_pipeline;
-  /* Lower target-level IR in place to the LLVM dialect (or the target's equivalent).
-   * Emits diagnostics and returns false on failure. */
-  bool (*lower_to_llvm)(MlirOperation module, BrazeStr *error);
-  /* Write the artifact (and header, kernel dumps) from the lowered module. Writes
-   * nothing partial: every output goes to a temp file renamed into place. */
-  bool (*emit)(MlirOperation module, const BrazeEntrySet *entries, const BrazeEmitOptions *opts,
-               BrazeStr *error);
-  /* Fill `costs` for the machine code will run on (the host, for the CPU). */
-  void (*query_costs)(BrazeTargetCosts *costs);
-  /* The runtime the artifacts need, as linker arguments (NULL-terminated); callers
-   * that link a target's objects themselves (-c) pass the same. */
-  const char *const *runtime_link_args;
-} BrazeTarget;
-
-/* The registry: targets by name. */
+/* The registry: targets by name, braze's own then those plugins registered. */
 const BrazeTarget *braze_target_lookup(const char *name);
 size_t braze_target_count(void);
 const BrazeTarget *braze_target_at(size_t i);
+/* Where target i comes from: NULL for braze's own, else the plugin's name. */
+const char *braze_target_origin_at(size_t i);
+/* "cpu, cuda, ..." for messages. */
+void braze_target_names(BrazeStr *out);
+/* Run-time registration (plugins/loader.c checks the names are new first); the
+ * pointers must outlive the registry. */
+void braze_target_register_extra(const BrazeTarget *target, const char *origin);
+void braze_pipeline_register_extra(const char *name, const char *text, const char *origin);
+/* Forget every target and pipeline registered at run time. */
+void braze_target_extras_clear(void);
+
+/* ---- target facts (targets/costs.c, docs/target-costs.md) ---- */
+
+/* Read overrides of the facts from a JSON object file ({"vector-width-bits": 128,
+ * "l2-bytes": "1MiB", ...}); they apply to every target's facts from then on.
+ * False with the file and the bad key or value in *error. */
+bool braze_target_costs_load(const char *path, BrazeStr *error);
+void braze_target_costs_reset(void);
+/* `target`'s facts with the overrides applied. */
+void braze_target_costs(const BrazeTarget *target, BrazeTargetCosts *out);
+/* The target being compiled for (braze_target_compile, braze-opt --target), or NULL. */
+void braze_target_select(const BrazeTarget *target);
+const BrazeTarget *braze_target_selected(void);
+/* What heuristics read: the selected target's facts, else the target named
+ * `fallback`'s (a pass run without a target, e.g. braze-opt --cpu-codegen). */
+void braze_target_costs_for(const char *fallback, BrazeTargetCosts *out);
 
 /* ---- named pipelines (pipelines/NAME.pipeline, embedded at build time) ---- */
 

@@ -7,6 +7,7 @@
  *             [--mlir-print-ir-after-all] [--mlir-print-ir-before-all]
  *             [--mlir-print-ir-before=PASS,...] [--mlir-print-ir-after=PASS,...]
  *             [--mlir-timing] [--allow-unregistered-dialect] [--no-verify-graph]
+ *             [--load-pass-plugin=LIB.so]... [--target=NAME] [--target-costs=FILE] [--version]
  *
  * Exit status: 0 on success, 1 on any error (diagnostics on stderr with file:line:col). */
 #include <errno.h>
@@ -21,8 +22,10 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/strbuf.h"
+#include "plugins/loader.h"
 #include "targets/target.h"
 #include "tools/verify-diagnostics.h"
+#include "tools/version.h"
 
 typedef struct {
   const char *input;
@@ -76,6 +79,10 @@ static void usage(FILE *to) {
         "  --mlir-timing                report time per pass and per driver phase\n"
         "  --allow-unregistered-dialect accept ops of unknown dialects\n"
         "  --no-verify-graph            skip the graph verifier after parsing\n"
+        "  --load-pass-plugin=LIB.so    load a braze plugin (repeatable; also $BRAZE_PLUGINS, colon-separated)\n"
+        "  --target=NAME                the target whose facts codegen heuristics read (default: the pass's own)\n"
+        "  --target-costs=FILE          override target facts from a JSON file (docs/target-costs.md)\n"
+        "  --version                    braze's, the plugin ABI's and MLIR/LLVM's versions\n"
         "  -o FILE                      write output to FILE (written only on success)\n",
         to);
 }
@@ -84,7 +91,9 @@ static void list_passes(void) {
   puts("braze passes (usable in --pass-pipeline and as --NAME flags):");
   for (size_t i = 0; i < braze_pass_count(); ++i) {
     const BrazePassInfo *p = braze_pass_at(i);
-    printf("  %-22s %s  [on %s]\n", p->argument, p->summary, p->anchor);
+    const char *origin = braze_pass_origin_at(i);
+    printf("  %-22s %s  [on %s]%s%s%s\n", p->argument, p->summary, p->anchor, origin ? " [plugin " : "",
+           origin ? origin : "", origin ? "]" : "");
     if (p->options_help && *p->options_help)
       printf("%s", p->options_help);
   }
@@ -160,6 +169,27 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->printing.print_before = a + strlen("--mlir-print-ir-before=");
     } else if (starts_with(a, "--mlir-print-ir-after=")) {
       o->printing.print_after = a + strlen("--mlir-print-ir-after=");
+    } else if (starts_with(a, "--target=")) {
+      const BrazeTarget *t = braze_target_lookup(a + strlen("--target="));
+      if (!t) {
+        BrazeStr known = {0};
+        braze_target_names(&known);
+        fprintf(stderr, "braze-opt: unknown target '%s' (known: %s)\n", a + strlen("--target="), known.data);
+        braze_str_free(&known);
+        return 1;
+      }
+      braze_target_select(t);
+    } else if (starts_with(a, "--target-costs=")) {
+      BrazeStr error = {0};
+      bool ok = braze_target_costs_load(a + strlen("--target-costs="), &error);
+      if (!ok)
+        fprintf(stderr, "braze-opt: %s\n", error.data);
+      braze_str_free(&error);
+      if (!ok)
+        return 1;
+    } else if (strcmp(a, "--version") == 0) {
+      braze_print_version(stdout, "braze-opt");
+      return -1;
     } else if (strcmp(a, "--list-passes") == 0) {
       list_passes();
       return -1;
@@ -280,7 +310,7 @@ static bool process_split(MlirContext ctx, const Options *o, const char *text, s
   return ok;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   Options o = {0};
   int status = parse_args(argc, argv, &o);
   if (status != 0) {
@@ -329,4 +359,11 @@ int main(int argc, char **argv) {
   free(text);
   braze_context_destroy(ctx);
   return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  /* Plugins first: their passes and pipelines are named by the other flags. */
+  int status = braze_plugins_load_args("braze-opt", &argc, argv) ? run(argc, argv) : 1;
+  braze_plugins_unload();
+  return status;
 }

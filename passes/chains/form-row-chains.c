@@ -35,8 +35,10 @@
  *   disable              form no chains
  *   rows=N               rows per block (default 0: the largest divisor of the rows whose
  *                        intermediates fit max-scratch-bytes, keeping min-blocks blocks)
- *   max-scratch-bytes=N  per-block intermediates (default 1048576: half a core's L2 on current x86
- *                        servers; doubled up to 4x when packing would outweigh the savings)
+ *   max-scratch-bytes=N  per-block intermediates (default: the L2 fact of the target being
+ *                        compiled for, 1048576 for the cpu target and without a target: half
+ *                        a core's L2 on current x86 servers; doubled up to 4x when packing
+ *                        would outweigh the savings)
  *   max-repack-bytes=N   largest BATCH/WHOLE operand of a tem kernel (default 1048576)
  *   min-blocks=N         parallel iterations to keep (default 8)
  *   target=NAME          kernel name prefix (default cpu)
@@ -659,6 +661,13 @@ static void destroy_state(void *state) {
   free(o);
 }
 
+/* Per-block intermediates: the L2 of the target being compiled for (1 MiB, the cpu
+ * target's, without one). */
+static long long default_scratch(void) {
+  const BrazeTargetCosts *costs = braze_pass_target_costs();
+  return costs && costs->l2_cache_bytes > 0 ? costs->l2_cache_bytes : 1048576;
+}
+
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
                                         "min-blocks", "target", NULL};
@@ -670,7 +679,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   const BrazeOption *t = braze_option_find(opts, "target");
   o->target = strdup(t && t->value ? t->value : "cpu");
   if (!braze_option_int(opts, "rows", 0, &o->rows, error) ||
-      !braze_option_int(opts, "max-scratch-bytes", 1048576, &o->max_scratch, error) ||
+      !braze_option_int(opts, "max-scratch-bytes", default_scratch(), &o->max_scratch, error) ||
       !braze_option_int(opts, "max-repack-bytes", 1048576, &o->max_repack, error) ||
       !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) || o->rows < 0 || o->max_scratch < 1 ||
       o->min_blocks < 1) {
@@ -688,8 +697,8 @@ const BrazePassInfo braze_pass_form_row_chains = {
     .options_help = "  disable              form no chains\n"
                     "  rows=N               rows per block (default 0: the largest divisor of the rows whose\n"
                     "                       intermediates fit max-scratch-bytes, keeping min-blocks blocks)\n"
-                    "  max-scratch-bytes=N  per-block intermediates (default 1048576; up to 4x when\n"
-                    "                       packing would outweigh the savings)\n"
+                    "  max-scratch-bytes=N  per-block intermediates (default: the target's L2 fact, 1048576\n"
+                    "                       for cpu; up to 4x when packing would outweigh the savings)\n"
                     "  max-repack-bytes=N   largest non-row operand of a matmul kernel, packed again per\n"
                     "                       block (default 1048576)\n"
                     "  min-blocks=N         parallel blocks to keep (default 8)\n"

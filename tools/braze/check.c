@@ -31,6 +31,8 @@ static const char help_head[] =
     "  --oracle=WHICH          auto (default: ONNX Runtime for .onnx models when node can\n"
     "                          load onnxruntime-node, else the reference interpreter),\n"
     "                          reference, or onnxruntime\n"
+    "  --load-pass-plugin=LIB  load a plugin (its targets for --target; repeatable)\n"
+    "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n"
     "Without --func every public function is checked.\n";
 
 typedef struct {

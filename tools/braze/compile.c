@@ -32,7 +32,9 @@ static const char help[] =
     "                          first call per set of pointers and replays it after\n"
     "  --fusion-plan=FILE      form the kernels a fusion plan lists: form-kernels{plan=FILE}\n"
     "                          in the pipeline (docs/fusion-plans.md)\n"
-    "  --list-targets          print each target's pipelines, runtime and cost facts\n";
+    "  --list-targets          print each target's pipelines, runtime and cost facts\n"
+    "  --load-pass-plugin=LIB  load a plugin's passes, pipelines, dialects, targets (repeatable)\n"
+    "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n";
 
 typedef struct {
   const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan;
@@ -62,7 +64,10 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
                         const BrazeEmitOptions *emit) {
   const BrazeTarget *target = braze_target_lookup(target_name ? target_name : "cpu");
   if (!target) {
-    fprintf(stderr, "braze %s: unknown target '%s' (known: cpu, cuda)\n", cmd, target_name);
+    BrazeStr known = {0};
+    braze_target_names(&known);
+    fprintf(stderr, "braze %s: unknown target '%s' (known: %s)\n", cmd, target_name, known.data);
+    braze_str_free(&known);
     return false;
   }
   BrazeStr text = {0}, error = {0};
@@ -127,9 +132,11 @@ static bool parse_emit(const CompileFlags *f, BrazeEmitKind *kind) {
 static void list_targets(void) {
   for (size_t i = 0; i < braze_target_count(); ++i) {
     const BrazeTarget *t = braze_target_at(i);
-    BrazeTargetCosts costs = {0};
-    t->query_costs(&costs);
-    printf("%s: %s\n  default pipeline: %s\n  codegen passes:   %s\n  runtime:         ", t->name, t->description,
+    BrazeTargetCosts costs;
+    braze_target_costs(t, &costs);
+    const char *origin = braze_target_origin_at(i);
+    printf("%s: %s%s%s%s\n  default pipeline: %s\n  codegen passes:   %s\n  runtime:         ", t->name, t->description,
+           origin ? " (plugin " : "", origin ? origin : "", origin ? ")" : "",
            t->default_pipeline, t->codegen_pipeline);
     for (const char *const *r = t->runtime_link_args; *r; ++r)
       printf(" %s", *r);

@@ -1,26 +1,33 @@
 /* braze: one command, several subcommands (run, compile, check, import, bench).
  *
- *   braze <command> [ARGS...]     braze <command> --help     braze --help
+ *   braze <command> [ARGS...]     braze <command> --help     braze --help     braze --version
+ *
+ * compile, run, check and fusion-graph also take `--load-pass-plugin=LIB.so`
+ * (repeatable; $BRAZE_PLUGINS too) and `--target-costs=FILE`, handled here for all.
  *
  * Adding a subcommand: write tools/braze/<name>.c with `int braze_cmd_<name>(int argc,
  * char **argv)`, declare it in commands.h, add one line to `commands` below. */
 #include <stdio.h>
 #include <string.h>
 
+#include "plugins/loader.h"
+#include "targets/target.h"
 #include "tools/braze/commands.h"
+#include "tools/version.h"
 
 typedef struct {
   const char *name;
   const char *summary;
   int (*fn)(int argc, char **argv);
+  bool compiles; /* takes --load-pass-plugin and --target-costs */
 } BrazeCommand;
 
 static const BrazeCommand commands[] = {
-    {"run", "evaluate a graph function with the reference interpreter on random or .npy inputs", braze_cmd_run},
-    {"compile", "compile a graph module for a target (.so + C header)", braze_cmd_compile},
-    {"check", "compare a compiled function with the reference interpreter", braze_cmd_check},
-    {"import", "import an ONNX model into the graph dialect", braze_cmd_import},
-    {"fusion-graph", "write form-kernels' fusion graph as Graphviz DOT", braze_cmd_fusion_graph},
+    {"run", "evaluate a graph function with the reference interpreter on random or .npy inputs", braze_cmd_run, true},
+    {"compile", "compile a graph module for a target (.so + C header)", braze_cmd_compile, true},
+    {"check", "compare a compiled function with the reference interpreter", braze_cmd_check, true},
+    {"import", "import an ONNX model into the graph dialect", braze_cmd_import, false},
+    {"fusion-graph", "write form-kernels' fusion graph as Graphviz DOT", braze_cmd_fusion_graph, true},
     /* {"bench", "time compiled functions against other frameworks", braze_cmd_bench}, */
 };
 enum { NUM_COMMANDS = sizeof commands / sizeof *commands };
@@ -32,7 +39,12 @@ static void usage(FILE *to) {
         to);
   for (size_t i = 0; i < NUM_COMMANDS; ++i)
     fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fputs("Exit status: 0 on success, 1 on any error (diagnostics name file:line:col).\n", to);
+  fputs("compile, run, check and fusion-graph also take:\n"
+        "  --load-pass-plugin=LIB.so  load a braze plugin: passes, pipelines, dialects, targets\n"
+        "                             (repeatable; also $BRAZE_PLUGINS, colon-separated)\n"
+        "  --target-costs=FILE        override the target's facts (JSON; docs/target-costs.md)\n"
+        "Exit status: 0 on success, 1 on any error (diagnostics name file:line:col).\n",
+        to);
 }
 
 static const BrazeCommand *find_command(const char *name) {
@@ -40,6 +52,50 @@ static const BrazeCommand *find_command(const char *name) {
     if (strcmp(commands[i].name, name) == 0)
       return &commands[i];
   return NULL;
+}
+
+/* --target-costs=FILE / --target-costs FILE, removed from argv. */
+static bool load_target_costs(const char *cmd, int *argc, char **argv) {
+  static const char flag[] = "--target-costs";
+  int out = 1;
+  bool ok = true;
+  for (int i = 1; i < *argc; ++i) {
+    const char *path = NULL;
+    if (strncmp(argv[i], flag, sizeof flag - 1) == 0 && argv[i][sizeof flag - 1] == '=')
+      path = argv[i] + sizeof flag;
+    else if (strcmp(argv[i], flag) == 0 && i + 1 < *argc)
+      path = argv[++i];
+    else if (strcmp(argv[i], flag) == 0) {
+      fprintf(stderr, "braze %s: %s needs a file\n", cmd, flag);
+      ok = false;
+      continue;
+    }
+    if (!path) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    BrazeStr error = {0};
+    if (ok && !braze_target_costs_load(path, &error)) {
+      fprintf(stderr, "braze %s: %s\n", cmd, error.data);
+      ok = false;
+    }
+    braze_str_free(&error);
+  }
+  *argc = out;
+  argv[out] = NULL;
+  return ok;
+}
+
+static int run_command(const BrazeCommand *cmd, int argc, char **argv) {
+  if (!cmd->compiles)
+    return cmd->fn(argc, argv);
+  char tool[64];
+  snprintf(tool, sizeof tool, "braze %s", cmd->name);
+  int status = braze_plugins_load_args(tool, &argc, argv) && load_target_costs(cmd->name, &argc, argv)
+                   ? cmd->fn(argc, argv)
+                   : 1;
+  braze_plugins_unload();
+  return status;
 }
 
 int main(int argc, char **argv) {
@@ -50,6 +106,10 @@ int main(int argc, char **argv) {
   const char *name = argv[1];
   if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
     usage(stdout);
+    return 0;
+  }
+  if (strcmp(name, "--version") == 0) {
+    braze_print_version(stdout, "braze");
     return 0;
   }
   if (strcmp(name, "help") == 0) {
@@ -71,5 +131,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "braze: unknown command '%s' (braze --help lists them)\n", name);
     return 1;
   }
-  return cmd->fn(argc - 1, argv + 1);
+  return run_command(cmd, argc - 1, argv + 1);
 }

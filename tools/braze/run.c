@@ -30,8 +30,9 @@ static void run_usage(FILE *to) {
           "%s"
           "  --print N            how many leading values to print per output (default 8)\n"
           "  --quiet              print nothing (use with --save-outputs)\n"
-          "  --target NAME        where to evaluate: reference (default) or a compile target (cpu, cuda)\n"
-          "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n",
+          "  --target NAME        where to evaluate: reference (default) or a compile target (cpu, cuda, a plugin's)\n"
+          "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n"
+          "  --load-pass-plugin=LIB, --target-costs=FILE  as for braze compile\n",
           braze_cli_common_help);
 }
 
@@ -75,7 +76,10 @@ static int parse_run_flags(int argc, char **argv, RunFlags *f) {
     return 1;
   }
   if (strcmp(f->target, "reference") != 0 && !braze_target_lookup(f->target)) {
-    fprintf(stderr, "braze run: unknown target '%s' (available: reference, cpu, cuda)\n", f->target);
+    BrazeStr known = {0};
+    braze_target_names(&known);
+    fprintf(stderr, "braze run: unknown target '%s' (available: reference, %s)\n", f->target, known.data);
+    braze_str_free(&known);
     return 1;
   }
   return 0;

@@ -18,15 +18,17 @@ static bool is_tem(MlirOperation func) {
          braze_ref_eq(mlirStringAttrGetValue(kind), "tem");
 }
 
+/* The facts of the target being compiled for (a plugin target reusing cpu-codegen
+ * brings its own), the cpu target's otherwise; --target-costs overrides either. */
 int cg_default_vector_lanes(void) {
-  BrazeTargetCosts costs = {0};
-  braze_target_cpu.query_costs(&costs);
+  BrazeTargetCosts costs;
+  braze_target_costs_for("cpu", &costs);
   return costs.vector_width_bits >= 512 ? 16 : costs.vector_width_bits >= 256 ? 8 : 4;
 }
 
 int cg_default_cores(void) {
-  BrazeTargetCosts costs = {0};
-  braze_target_cpu.query_costs(&costs);
+  BrazeTargetCosts costs;
+  braze_target_costs_for("cpu", &costs);
   return costs.num_cores > 0 ? costs.num_cores : 1;
 }
 

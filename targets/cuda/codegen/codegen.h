@@ -38,6 +38,7 @@ typedef struct {
   long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */
   int warp;             /* the target's warp size (BrazeTargetCosts) */
   int max_block;        /* the target's most threads per block */
+  int64_t smem_block;   /* the target's most shared memory per block (the tensor-core template's limit) */
 } CuOptions;
 
 /* How a kernel maps onto the GPU. */

@@ -25,7 +25,7 @@
  *   tile-n=N     the template's tile columns, 256 (default) or 128
  *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
  * Warp size, vector width and the most threads per block come from the cuda target's
- * BrazeTargetCosts (targets/cuda/target.c). */
+ * BrazeTargetCosts (targets/cuda/target.c; --target-costs overrides them). */
 #include "targets/cuda/codegen/codegen.h"
 
 #include <stdio.h>
@@ -47,15 +47,23 @@ static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo &&
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_options_check(options, "cuda-codegen", allowed_options, error))
     return NULL;
-  /* the GPU's facts, from the cuda target when it is built (H100 values otherwise) */
-  BrazeTargetCosts costs = {.vector_width_bits = 128, .warp_size = 32, .max_threads_per_block = 1024};
-  const BrazeTarget *target = braze_target_lookup("cuda");
-  if (target && target->query_costs)
-    target->query_costs(&costs);
+  /* the GPU's facts: the target being compiled for, else the cuda target's, with
+   * --target-costs applied (H100 values where a fact is missing) */
+  BrazeTargetCosts costs;
+  braze_target_costs_for("cuda", &costs);
+  if (!costs.vector_width_bits)
+    costs.vector_width_bits = 128;
+  if (!costs.warp_size)
+    costs.warp_size = 32;
+  if (!costs.max_threads_per_block)
+    costs.max_threads_per_block = 1024;
+  if (!costs.shared_mem_per_block_bytes)
+    costs.shared_mem_per_block_bytes = 227 << 10;
   CuOptions *o = calloc(1, sizeof *o);
   o->remarks = braze_option_flag(options, "remarks");
   o->warp = costs.warp_size;
   o->max_block = costs.max_threads_per_block;
+  o->smem_block = costs.shared_mem_per_block_bytes;
   bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&

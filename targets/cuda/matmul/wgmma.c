@@ -35,7 +35,7 @@
 #include "support/context.h"
 #include "support/strbuf.h"
 
-enum { BM = 128, BK = 64, THREADS = 256, GROUP_M = 8, C_PAD = 8, SMEM_LIMIT = 227 * 1024 };
+enum { BM = 128, BK = 64, THREADS = 256, GROUP_M = 8, C_PAD = 8 };
 
 static bool reads_dims(MlirAffineMap map, const int *dims, int n) {
   if (mlirAffineMapGetNumResults(map) != n)
@@ -126,7 +126,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
   int64_t stage_bytes = (int64_t)(BM * BK + BK * w->tile_n) * 2;
   int64_t c_bytes = (int64_t)BM * (w->tile_n + C_PAD) * 4;
   w->smem = stage_bytes * w->stages > c_bytes ? stage_bytes * w->stages : c_bytes;
-  if (w->smem + 1024 > SMEM_LIMIT) {
+  if (w->smem + 1024 > K->opts->smem_block) { /* the target's shared memory per block (227 KiB on sm_90) */
     *reason = "shared-memory-exceeds-the-limit";
     return false;
   }
