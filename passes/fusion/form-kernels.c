@@ -138,8 +138,14 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   o->no_user_epilogue = braze_option_flag(opts, "no-user-epilogue");
   const BrazeOption *target = braze_option_find(opts, "target");
   o->target = strdup(target && target->value && *target->value ? target->value : "cpu");
+  /* horizontal-templates=half: only pairs over f16/bf16 inputs, the ones the CUDA
+   * tensor-core template computes in one kernel */
+  const BrazeOption *ht = braze_option_find(opts, "horizontal-templates");
+  o->rules.horizontal_half_only = ht && ht->value && strcmp(ht->value, "half") == 0;
+  o->rules.horizontal_templates = o->rules.horizontal_half_only;
   bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
-            braze_option_bool(opts, "horizontal-templates", false, &o->rules.horizontal_templates, error) &&
+            (o->rules.horizontal_half_only ||
+             braze_option_bool(opts, "horizontal-templates", false, &o->rules.horizontal_templates, error)) &&
             braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error) &&
             braze_option_int(opts, "persistent-max", 1024, &o->rules.persistent_max, error);
   if (ok && o->rules.max_ops < 1) {
@@ -301,7 +307,8 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  no-horizontal        no fusion of siblings that only share an input\n"
                     "  no-epilogue          no reduction -> pointwise epilogue fusion\n"
                     "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
-                    "  horizontal-templates=true|false  two matmuls of one A in one tem kernel (default false)\n"
+                    "  horizontal-templates=true|false|half  two matmuls of one A in one tem kernel (default false;\n"
+                    "                       half: only over f16/bf16 inputs)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"
                     "  persistent-max=N     a reduction over at most N elements is a `per` kernel (default 1024)\n"
                     "  no-user-epilogue     user kernels do not absorb pointwise consumers of their outputs\n"

@@ -113,6 +113,7 @@ typedef struct {
 typedef struct {
   bool disable, no_horizontal, no_epilogue, epilogue_templates;
   bool horizontal_templates; /* two contractions reading one A may share a tem group */
+  bool horizontal_half_only; /* ... only when A is f16 or bf16 (horizontal-templates=half) */
   long long max_ops;
   long long persistent_max; /* a reduction over at most this many elements is `per` */
 } FkRules;

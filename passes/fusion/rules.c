@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mlir-c/AffineExpr.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "passes/fusion/graph.h"
 #include "support/ptrmap.h"
 
@@ -392,6 +393,9 @@ static bool horizontal_contractions(const FkGraph *g, const FkGroup *a, const Fk
     return false;
   const FkNode *x = contraction_of(g, a), *y = contraction_of(g, b);
   if (!x || !y || x->num_reads < 2 || y->num_reads < 2 || !x->reads[0].has_map || !y->reads[0].has_map)
+    return false;
+  MlirType a_elem = mlirShapedTypeGetElementType(mlirValueGetType(x->reads[0].value));
+  if (g->rules.horizontal_half_only && !mlirTypeIsAF16(a_elem) && !mlirTypeIsABF16(a_elem))
     return false;
   return mlirValueEqual(x->reads[0].value, y->reads[0].value) &&
          mlirAffineMapEqual(x->reads[0].map, y->reads[0].map) && !contraction_reads(g, a, b) &&

@@ -155,7 +155,8 @@ static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdevicep
  * cuBLASLt, choice 1). While undecided, the generated code runs each alternative
  * BRAZE_CU_PICK_RUNS times (the first a warm-up, the others timed with events on the
  * entry's stream) and keeps the faster; the outputs are those of the last run, which
- * both alternatives compute alike. BRAZE_CUDA_MATMUL=template|extern forces a choice;
+ * both alternatives compute alike. Where cuBLASLt cannot be opened or initialized the
+ * kernel is chosen without a word. BRAZE_CUDA_MATMUL=template|extern forces a choice;
  * under CUDA-graph capture an undecided site runs choice 0 and stays undecided;
  * BRAZE_CUDA_VERBOSE=1 prints each decision; braze_cuda_matmul_choices() lists them. */
 
@@ -186,6 +187,15 @@ static int braze_cu_pick(BrazeCuPick *s, CUstream stream) {
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (braze_cu.StreamIsCapturing(stream, &capture) == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
     return 0;
+  /* without a usable cuBLASLt the kernel is the only alternative: decided, no error */
+  pthread_mutex_lock(&braze_lt_lock);
+  int no_lt = braze_lt_open() != 0;
+  pthread_mutex_unlock(&braze_lt_lock);
+  if (no_lt) {
+    braze_cu_message[0] = 0;
+    __atomic_store_n(&s->choice, 0, __ATOMIC_RELEASE);
+    return 0;
+  }
   return -1;
 }
 

@@ -149,6 +149,8 @@ typedef struct {
   int64_t m, n, k, batch;
   int tile_n, stages, vec;
   int64_t tiles_m, tiles_n, smem;
+  bool twin;          /* items 0 and 1: one A, two Bs (cu_twin_contraction) */
+  int arg_a, arg_b[2]; /* the kernel arguments the TMA descriptors describe */
 } CuWgmma;
 
 /* The extern GEMM's plan (targets/cuda/matmul/extern.c); dtypes are cudaDataType's. */
@@ -164,6 +166,9 @@ typedef struct {
 /* ---- targets/cuda/codegen/kernel.c ---- */
 /* Read the kernel function and choose its shape. False after a diagnostic. */
 bool cu_analyze(CuKernel *K);
+/* Whether K's items 0 and 1 are two contractions of one A with two Bs of one shape (form-kernels'
+ * horizontal-templates: W6's gate and up projections). */
+bool cu_twin_contraction(const CuKernel *K);
 /* The element shape for K's generics (after the extern GEMM took its contraction). */
 bool cu_choose_element(CuKernel *K);
 void cu_kernel_free(CuKernel *K);

@@ -228,7 +228,7 @@ static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
              K->unrolled ? "kept in registers" : "looped (rows re-read)");
   else if (K->shape == CU_MATMUL && w)
     snprintf(extra, sizeof extra, ", tensor-core template: 128x%d tiles, 2 warpgroups, %d stages, %lld bytes of shared "
-             "memory", w->tile_n, w->stages, (long long)w->smem);
+             "memory%s", w->tile_n, w->stages, (long long)w->smem, w->twin ? ", two products of one A" : "");
   else if (K->shape == CU_MATMUL)
     snprintf(extra, sizeof extra, ", SIMT: 64x64 tiles, 4x4 per thread, k step 16%s%s", refused ? "; template refused: " : "",
              refused ? refused : "");
@@ -376,7 +376,7 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   for (intptr_t i = 0; i < n_args; ++i)
     ops[6 + i] = mlirOperationGetOperand(call, i);
   /* the tensor-core template: its dynamic shared memory, and a TMA descriptor of each
-   * contraction input (inputs 0 and 1) passed by value after the memrefs */
+   * contraction input (braze.tma_boxes names the arguments) passed by value after the memrefs */
   MlirAttribute smem = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.dynamic_smem"));
   MlirAttribute boxes = mlirOperationGetDiscardableAttributeByName(kernel, braze_ref("braze.tma_boxes"));
   MlirValue smem_bytes = {NULL};
@@ -388,9 +388,14 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   if (n_maps) {
     ops = realloc(ops, (size_t)(6 + n_args + n_maps) * sizeof *ops);
     MlirType ptr = mlirTypeParseGet(ctx, braze_ref("!llvm.ptr"));
-    for (intptr_t i = 0; i < n_maps; ++i) {
-      MlirNamedAttribute box = cg_named(ctx, "box", mlirArrayAttrGetElement(boxes, i));
-      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + i], 1, &ptr, 1, &box);
+    for (intptr_t i = 0; i < n_maps; ++i) { /* [argument, box inner, box outer] */
+      MlirAttribute spec = mlirArrayAttrGetElement(boxes, i);
+      int64_t arg = mlirDenseI64ArrayGetElement(spec, 0);
+      char text[64];
+      snprintf(text, sizeof text, "array<i64: %lld, %lld>", (long long)mlirDenseI64ArrayGetElement(spec, 1),
+               (long long)mlirDenseI64ArrayGetElement(spec, 2));
+      MlirNamedAttribute box = cg_named(ctx, "box", cg_parse_attr(ctx, text));
+      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + arg], 1, &ptr, 1, &box);
       cu_copy_alternative(call, map, 0);
       ops[6 + n_args + i] = mlirOperationGetResult(map, 0);
     }

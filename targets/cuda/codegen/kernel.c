@@ -308,6 +308,19 @@ static bool choose_row(CuKernel *K) {
   return true;
 }
 
+bool cu_twin_contraction(const CuKernel *K) {
+  if (K->n_items < 2 || !K->items[0].contraction || !K->items[1].contraction)
+    return false;
+  const CuItem *c = &K->items[0], *d = &K->items[1];
+  if (c->n_dims != d->n_dims || memcmp(c->ext, d->ext, (size_t)c->n_dims * sizeof *c->ext) != 0 ||
+      c->in_val[0] != d->in_val[0])
+    return false;
+  for (int i = 0; i <= c->n_in; ++i)
+    if (!mlirAffineMapEqual(c->maps[i], d->maps[i]))
+      return false;
+  return true;
+}
+
 static bool choose_matmul(CuKernel *K) {
   if (K->n_items < 1 || !K->items[0].contraction)
     return false;
@@ -325,6 +338,8 @@ static bool choose_matmul(CuKernel *K) {
   }
   for (int i = 1; i < K->n_items; ++i) {
     const CuItem *it = &K->items[i];
+    if (i == 1 && cu_twin_contraction(K)) /* horizontal-templates' pair sharing A: SIMT evaluates it per element */
+      continue;
     if (it->reduction || it->n_dims != n_par || memcmp(it->ext, c->ext, (size_t)n_par * sizeof *c->ext) != 0)
       return false;
   }

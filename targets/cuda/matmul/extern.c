@@ -73,6 +73,10 @@ bool cu_extern_plan(CuKernel *K, CuExtern *e, const char **reason) {
   e->batch = 1;
   for (int d = 0; d < n_batch; ++d)
     e->batch *= c->ext[d];
+  if (cu_twin_contraction(K)) {
+    *reason = "two-products-of-one-a"; /* the template computes both in one kernel */
+    return false;
+  }
   if (c->n_in != 2 || K->vals[c->in_val[0]].kind != CV_ARG || K->vals[c->in_val[1]].kind != CV_ARG) {
     *reason = "inputs-not-arguments";
     return false;

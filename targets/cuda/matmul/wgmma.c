@@ -21,6 +21,10 @@
  * another tensor) and stored once with vector stores, masked at the M and N edges.
  * The M, N and K edges of the inputs are TMA's out-of-bounds zero fill.
  *
+ * A twin (form-kernels{horizontal-templates}: two contractions of one A, W6's gate and
+ * up projections) loads A once per step for both, keeps two 64x128 accumulators per
+ * warpgroup and evaluates an epilogue that reads both products (silu(a) * b).
+ *
  * Tiles are visited in groups of 8 tile rows (the order Triton calls grouped), so the
  * blocks running at once share A and B panels in L2. The TMA descriptors are kernel
  * parameters passed by value (`kernel.tensor_map` in the entry; nvvm.grid_constant
@@ -97,10 +101,18 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     *reason = "inputs-not-bf16-or-f16"; /* f32 stays on the SIMT kernel (no TF32 by default) */
     return false;
   }
-  if (!multiply_add(c)) {
+  w->twin = cu_twin_contraction(K);
+  if (!multiply_add(c) || (w->twin && !multiply_add(&K->items[1]))) {
     *reason = "not-a-multiply-add";
     return false;
   }
+  if (w->twin && (K->vals[K->items[1].in_val[1]].kind != CV_ARG || !mlirTypeEqual(tb, arg_elem(K, K->items[1].in_val[1])))) {
+    *reason = "twin-b-not-an-argument-of-the-same-type";
+    return false;
+  }
+  w->arg_a = a->arg;
+  w->arg_b[0] = b->arg;
+  w->arg_b[1] = w->twin ? K->vals[K->items[1].in_val[1]].arg : -1;
   int a_dims[CU_MAX_DIMS], b_dims[2] = {w->dim_k, w->dim_n};
   for (int d = 0; d < w->n_par - 2; ++d)
     a_dims[d] = d;
@@ -120,11 +132,12 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     return false;
   }
   w->tile_n = (int)K->opts->tile_n;
-  if (w->n <= 128)
+  if (w->n <= 128 || w->twin) /* a twin keeps two 64x128 accumulators per warpgroup: one 64x256's registers */
     w->tile_n = 128;
   w->stages = (int)K->opts->stages;
-  int64_t stage_bytes = (int64_t)(BM * BK + BK * w->tile_n) * 2;
-  int64_t c_bytes = (int64_t)BM * (w->tile_n + C_PAD) * 4;
+  int nbm = w->twin ? 2 : 1;
+  int64_t stage_bytes = (int64_t)(BM * BK + nbm * BK * w->tile_n) * 2;
+  int64_t c_bytes = nbm * (int64_t)BM * (w->tile_n + C_PAD) * 4;
   w->smem = stage_bytes * w->stages > c_bytes ? stage_bytes * w->stages : c_bytes;
   if (w->smem + 1024 > K->opts->smem_block) { /* the target's shared memory per block (227 KiB on sm_90) */
     *reason = "shared-memory-exceeds-the-limit";
@@ -159,12 +172,14 @@ static void print_type(BrazeStr *s, MlirType t) {
 }
 
 /* Text of the gpu.func: arguments, the TMA/wgmma main loop and the accumulators stored
- * to shared memory, up to a gpu.return before which the epilogue is built. */
+ * to shared memory, up to a gpu.return before which the epilogue is built. With a twin
+ * contraction (w->twin: one A, two Bs) every B-side part is there twice: B operand u
+ * has its descriptor %db<u>, its stages at %cB<u>base, its accumulator and C tile. */
 static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   const char *el = mlirTypeIsABF16(arg_elem(K, K->items[0].in_val[0])) ? "bf16" : "f16";
-  int bn = w->tile_n, nb = bn / 64, S = w->stages;
+  int bn = w->tile_n, nb = bn / 64, S = w->stages, nbm = w->twin ? 2 : 1;
   int64_t kt = (w->k + BK - 1) / BK;
-  int64_t a_bytes = BM * BK * 2, b_bytes = (int64_t)BK * bn * 2, b_base = a_bytes * S;
+  int64_t a_bytes = BM * BK * 2, b_bytes = (int64_t)BK * bn * 2, c_bytes = (int64_t)BM * (bn + C_PAD) * 4;
   int n_args = K->n_in + K->n_out;
   char tma[160], tmb[160], mbar[128], acc[96];
   snprintf(tma, sizeof tma,
@@ -182,17 +197,25 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
     print_type(s, K->arg_types[i]);
     braze_str_puts(s, ", ");
   }
-  braze_str_printf(s,
-                   "%%tma: !llvm.ptr, %%tmb: !llvm.ptr) kernel attributes {known_block_size = array<i32: %d, 1, 1>, "
-                   "braze.grid_constants = array<i64: %d, %d>, braze.dynamic_smem = %lld : i64, "
-                   "braze.tma_boxes = [array<i64: 64, %d>, array<i64: 64, 64>], "
-                   "braze.grid = array<i64: %lld, %lld, 1>} {\n",
-                   THREADS, n_args, n_args + 1, (long long)w->smem, BM, (long long)(w->tiles_m * w->tiles_n),
+  braze_str_puts(s, "%tma: !llvm.ptr");
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, ", %%tmb%d: !llvm.ptr", u);
+  braze_str_printf(s, ") kernel attributes {known_block_size = array<i32: %d, 1, 1>, braze.grid_constants = array<i64: %d",
+                   THREADS, n_args);
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, ", %d", n_args + 1 + u);
+  /* braze.tma_boxes: [argument, box inner, box outer] of each descriptor, in order */
+  braze_str_printf(s, ">, braze.dynamic_smem = %lld : i64, braze.tma_boxes = [array<i64: %d, 64, %d>",
+                   (long long)w->smem, w->arg_a, BM);
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, ", array<i64: %d, 64, 64>", w->arg_b[u]);
+  braze_str_printf(s, "], braze.grid = array<i64: %lld, %lld, 1>} {\n", (long long)(w->tiles_m * w->tiles_n),
                    (long long)w->batch);
   braze_str_printf(s, "  %%da = builtin.unrealized_conversion_cast %%tma : !llvm.ptr to %s\n", tma);
-  braze_str_printf(s, "  %%db = builtin.unrealized_conversion_cast %%tmb : !llvm.ptr to %s\n", tmb);
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "  %%db%d = builtin.unrealized_conversion_cast %%tmb%d : !llvm.ptr to %s\n", u, u, tmb);
   braze_str_puts(s, "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
-                    "  %true = arith.constant true\n  %ticks = arith.constant 10000000 : index\n");
+                    "  %ticks = arith.constant 10000000 : index\n");
   braze_str_printf(s, "  %%cS = arith.constant %d : index\n  %%cKT = arith.constant %lld : index\n", S, (long long)kt);
   braze_str_puts(s, "  %tid = gpu.thread_id x\n  %pid = gpu.block_id x\n  %batch = gpu.block_id y\n"
                     "  %is0 = arith.cmpi eq, %tid, %c0 : index\n");
@@ -215,79 +238,100 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   braze_str_printf(s, "  scf.for %%i = %%c0 to %%cS step %%c1 {\n"
                       "    nvgpu.mbarrier.init %%full[%%i], %%c1, predicate = %%is0 : %s\n  }\n", mbar);
   braze_str_printf(s, "  nvgpu.tma.prefetch.descriptor %%da, predicate = %%is0 : %s\n", tma);
-  braze_str_printf(s, "  nvgpu.tma.prefetch.descriptor %%db, predicate = %%is0 : %s\n", tmb);
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "  nvgpu.tma.prefetch.descriptor %%db%d, predicate = %%is0 : %s\n", u, tmb);
   braze_str_puts(s, "  %smem = memref.get_global @braze_smem : memref<0xi8, 3>\n  gpu.barrier\n");
-  /* the load of k step %t into stage %st, by thread 0: one A box, BN/64 B boxes */
-#define LOAD_STEP(indent, t, stage, x)                                                                                 \
-  do {                                                                                                                 \
-    braze_str_printf(s, indent "%%ao_%s = arith.muli %s, %%cAB : index\n", x, stage);                                 \
-    braze_str_printf(s, indent "%%av_%s = memref.view %%smem[%%ao_%s][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n", \
-                     x, x, BM, el);                                                                                    \
-    braze_str_printf(s, indent "%%kc_%s = arith.muli %s, %%c64 : index\n", x, t);                                     \
-    braze_str_printf(s, indent "nvgpu.mbarrier.arrive.expect_tx %%full[%s], %%cTX : %s\n", stage, mbar);            \
-    braze_str_printf(s, indent "nvgpu.tma.async.load %%da[%%kc_%s, %%arow], %%full[%s] to %%av_%s : %s, %s -> memref<%dx64x%s, 3>\n", \
-                     x, stage, x, tma, mbar, BM, el);                                                                  \
-    for (int j = 0; j < nb; ++j) {                                                                                     \
-      braze_str_printf(s, indent "%%bo%d_%s = arith.addi %%bs_%s, %%cB%d : index\n", j, x, x, j);                    \
-      braze_str_printf(s, indent "%%bv%d_%s = memref.view %%smem[%%bo%d_%s][] : memref<0xi8, 3> to memref<64x64x%s, 3>\n", \
-                       j, x, j, x, el);                                                                                \
-      braze_str_printf(s, indent "%%bn%d_%s = arith.addi %%n0, %%cN%d : index\n", j, x, j);                          \
-      braze_str_printf(s, indent "nvgpu.tma.async.load %%db[%%bn%d_%s, %%kc_%s], %%full[%s] to %%bv%d_%s : %s, %s -> memref<64x64x%s, 3>\n", \
-                       j, x, x, stage, j, x, tmb, mbar, el);                                                          \
-    }                                                                                                                  \
-  } while (0)
   braze_str_printf(s, "  %%cAB = arith.constant %lld : index\n  %%cBB = arith.constant %lld : index\n"
-                      "  %%cB0base = arith.constant %lld : index\n  %%c64 = arith.constant 64 : index\n"
-                      "  %%cTX = arith.constant %lld : index\n",
-                   (long long)a_bytes, (long long)b_bytes, (long long)b_base, (long long)(a_bytes + b_bytes));
+                      "  %%c64 = arith.constant 64 : index\n  %%cTX = arith.constant %lld : index\n",
+                   (long long)a_bytes, (long long)b_bytes, (long long)(a_bytes + nbm * b_bytes));
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "  %%cB%dbase = arith.constant %lld : index\n", u, (long long)(a_bytes * S + u * b_bytes * S));
   for (int j = 0; j < nb; ++j)
     braze_str_printf(s, "  %%cB%d = arith.constant %d : index\n  %%cN%d = arith.constant %d : index\n", j,
                      j * 64 * 64 * 2, j, j * 64);
+  /* the load of k step `t` into stage `stage`, by thread 0: one A box, BN/64 boxes of
+   * each B; `x` names the values (p: the prologue, q: the refill) */
+#define LOAD_STEP(t, stage, x)                                                                                         \
+  do {                                                                                                                 \
+    braze_str_printf(s, "      %%bs_%s = arith.muli %s, %%cBB : index\n", x, stage);                                   \
+    braze_str_printf(s, "      %%ao_%s = arith.muli %s, %%cAB : index\n", x, stage);                                   \
+    braze_str_printf(s, "      %%av_%s = memref.view %%smem[%%ao_%s][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n",   \
+                     x, x, BM, el);                                                                                    \
+    braze_str_printf(s, "      %%kc_%s = arith.muli %s, %%c64 : index\n", x, t);                                       \
+    braze_str_printf(s, "      nvgpu.mbarrier.arrive.expect_tx %%full[%s], %%cTX : %s\n", stage, mbar);              \
+    braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%kc_%s, %%arow], %%full[%s] to %%av_%s : %s, %s -> "         \
+                        "memref<%dx64x%s, 3>\n", x, stage, x, tma, mbar, BM, el);                                      \
+    for (int u = 0; u < nbm; ++u)                                                                                      \
+      for (int j = 0; j < nb; ++j) {                                                                                   \
+        braze_str_printf(s, "      %%bb%d%d_%s = arith.addi %%bs_%s, %%cB%dbase : index\n", u, j, x, x, u);            \
+        braze_str_printf(s, "      %%bo%d%d_%s = arith.addi %%bb%d%d_%s, %%cB%d : index\n", u, j, x, u, j, x, j);      \
+        braze_str_printf(s, "      %%bv%d%d_%s = memref.view %%smem[%%bo%d%d_%s][] : memref<0xi8, 3> to "              \
+                            "memref<64x64x%s, 3>\n", u, j, x, u, j, x, el);                                            \
+        braze_str_printf(s, "      %%bn%d%d_%s = arith.addi %%n0, %%cN%d : index\n", u, j, x, j);                      \
+        braze_str_printf(s, "      nvgpu.tma.async.load %%db%d[%%bn%d%d_%s, %%kc_%s], %%full[%s] to %%bv%d%d_%s : "    \
+                            "%s, %s -> memref<64x64x%s, 3>\n", u, u, j, x, x, stage, u, j, x, tmb, mbar, el);          \
+      }                                                                                                                \
+  } while (0)
   /* prologue: the first min(stages, KT) steps */
-  braze_str_printf(s, "  %%pro = arith.minui %%cS, %%cKT : index\n  scf.if %%is0 {\n"
-                      "    scf.for %%p = %%c0 to %%pro step %%c1 {\n"
-                      "      %%bsp = arith.muli %%p, %%cBB : index\n      %%bs_p = arith.addi %%bsp, %%cB0base : index\n");
-  LOAD_STEP("      ", "%p", "%p", "p");
+  braze_str_puts(s, "  %pro = arith.minui %cS, %cKT : index\n  scf.if %is0 {\n    scf.for %p = %c0 to %pro step %c1 {\n");
+  LOAD_STEP("%p", "%p", "p");
   braze_str_puts(s, "    }\n  }\n");
   /* the main loop */
   braze_str_printf(s, "  %%c128 = arith.constant 128 : index\n  %%wg = arith.divui %%tid, %%c128 : index\n"
                       "  %%cWGA = arith.constant %d : index\n  %%wgoff = arith.muli %%wg, %%cWGA : index\n",
                    64 * 64 * 2);
   braze_str_printf(s, "  %%acc0 = nvgpu.warpgroup.mma.init.accumulator -> %s\n", acc);
-  braze_str_printf(s, "  %%res = scf.for %%t = %%c0 to %%cKT step %%c1 iter_args(%%acc = %%acc0) -> (%s) {\n", acc);
-  braze_str_puts(s, "    %st = arith.remui %t, %cS : index\n    %round = arith.divui %t, %cS : index\n"
+  braze_str_printf(s, "  %%res:%d = scf.for %%t = %%c0 to %%cKT step %%c1 iter_args(", nbm);
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "%s%%acc_%d = %%acc0", u ? ", " : "", u);
+  braze_str_puts(s, ") -> (");
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "%s%s", u ? ", " : "", acc);
+  braze_str_puts(s, ") {\n    %st = arith.remui %t, %cS : index\n    %round = arith.divui %t, %cS : index\n"
                     "    %rb = arith.index_cast %round : index to i64\n    %rbit = arith.trunci %rb : i64 to i1\n");
   braze_str_printf(s, "    nvgpu.mbarrier.try_wait.parity %%full[%%st], %%rbit, %%ticks : %s\n", mbar);
   braze_str_printf(s, "    %%a0 = arith.muli %%st, %%cAB : index\n    %%a1 = arith.addi %%a0, %%wgoff : index\n"
                       "    %%va = memref.view %%smem[%%a1][] : memref<0xi8, 3> to memref<64x64x%s, 3>\n"
-                      "    %%b0 = arith.muli %%st, %%cBB : index\n    %%b1 = arith.addi %%b0, %%cB0base : index\n"
-                      "    %%vb = memref.view %%smem[%%b1][] : memref<0xi8, 3> to memref<64x%dx%s, 3>\n",
-                   el, bn, el);
-  braze_str_printf(s, "    %%dA = nvgpu.warpgroup.generate.descriptor %%va, %%da : memref<64x64x%s, 3>, %s -> "
-                      "!nvgpu.warpgroup.descriptor<tensor = memref<64x64x%s, 3>>\n", el, tma, el);
-  braze_str_printf(s, "    %%dB = nvgpu.warpgroup.generate.descriptor %%vb, %%db : memref<64x%dx%s, 3>, %s -> "
-                      "!nvgpu.warpgroup.descriptor<tensor = memref<64x%dx%s, 3>>\n", bn, el, tmb, bn, el);
-  braze_str_printf(s, "    %%acc1 = nvgpu.warpgroup.mma %%dA, %%dB, %%acc {transposeB} : "
-                      "!nvgpu.warpgroup.descriptor<tensor = memref<64x64x%s, 3>>, "
-                      "!nvgpu.warpgroup.descriptor<tensor = memref<64x%dx%s, 3>>, %s -> %s\n", el, bn, el, acc, acc);
-  /* step t-1's chain is done in both warpgroups: refill its stage with step t-1+S */
+                      "    %%dA = nvgpu.warpgroup.generate.descriptor %%va, %%da : memref<64x64x%s, 3>, %s -> "
+                      "!nvgpu.warpgroup.descriptor<tensor = memref<64x64x%s, 3>>\n"
+                      "    %%b0 = arith.muli %%st, %%cBB : index\n", el, el, tma, el);
+  for (int u = 0; u < nbm; ++u) {
+    braze_str_printf(s, "    %%b1_%d = arith.addi %%b0, %%cB%dbase : index\n"
+                        "    %%vb%d = memref.view %%smem[%%b1_%d][] : memref<0xi8, 3> to memref<64x%dx%s, 3>\n",
+                     u, u, u, u, bn, el);
+    braze_str_printf(s, "    %%dB%d = nvgpu.warpgroup.generate.descriptor %%vb%d, %%db%d : memref<64x%dx%s, 3>, %s -> "
+                        "!nvgpu.warpgroup.descriptor<tensor = memref<64x%dx%s, 3>>\n", u, u, u, bn, el, tmb, bn, el);
+    braze_str_printf(s, "    %%accn_%d = nvgpu.warpgroup.mma %%dA, %%dB%d, %%acc_%d {transposeB} : "
+                        "!nvgpu.warpgroup.descriptor<tensor = memref<64x64x%s, 3>>, "
+                        "!nvgpu.warpgroup.descriptor<tensor = memref<64x%dx%s, 3>>, %s -> %s\n",
+                     u, u, u, el, bn, el, acc, acc);
+  }
+  /* step t-1's chains are done in both warpgroups: refill its stage with step t-1+S */
   braze_str_puts(s, "    gpu.barrier\n    %tp = arith.addi %t, %cS : index\n    %next = arith.subi %tp, %c1 : index\n"
                     "    %has = arith.cmpi ult, %next, %cKT : index\n    %later = arith.cmpi uge, %t, %c1 : index\n"
                     "    %go0 = arith.andi %has, %later : i1\n    %go = arith.andi %go0, %is0 : i1\n"
                     "    scf.if %go {\n      %q0 = arith.addi %t, %cS : index\n      %q1 = arith.subi %q0, %c1 : index\n"
-                    "      %q = arith.remui %q1, %cS : index\n"
-                    "      %bsq = arith.muli %q, %cBB : index\n      %bs_q = arith.addi %bsq, %cB0base : index\n");
-  LOAD_STEP("      ", "%next", "%q", "q");
+                    "      %q = arith.remui %q1, %cS : index\n");
+  LOAD_STEP("%next", "%q", "q");
 #undef LOAD_STEP
-  braze_str_printf(s, "    }\n    scf.yield %%acc1 : %s\n  }\n", acc);
-  braze_str_printf(s, "  nvvm.wgmma.wait.group.sync.aligned 0\n  gpu.barrier\n"
-                      "  %%ctile = memref.view %%smem[%%c0][] {braze.epilogue = \"ctile\"} : memref<0xi8, 3> to "
-                      "memref<%dx%dxf32, 3>\n"
-                      "  %%cwg = memref.reinterpret_cast %%ctile to offset: [0], sizes: [64, %d], strides: [%d, 1] : "
-                      "memref<%dx%dxf32, 3> to memref<64x%dxf32, strided<[%d, 1]>, 3>\n"
-                      "  nvgpu.warpgroup.mma.store %%res, %%cwg : %s to memref<64x%dxf32, strided<[%d, 1]>, 3>\n"
-                      "  gpu.barrier\n",
-                   BM, bn + C_PAD, bn, bn + C_PAD, BM, bn + C_PAD, bn, bn + C_PAD, acc, bn, bn + C_PAD);
+  braze_str_puts(s, "    }\n    scf.yield ");
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "%s%%accn_%d", u ? ", " : "", u);
+  braze_str_puts(s, " : ");
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s, "%s%s", u ? ", " : "", acc);
+  braze_str_puts(s, "\n  }\n  nvvm.wgmma.wait.group.sync.aligned 0\n  gpu.barrier\n");
+  for (int u = 0; u < nbm; ++u)
+    braze_str_printf(s,
+                     "  %%co%d = arith.constant %lld : index\n"
+                     "  %%ctile%d = memref.view %%smem[%%co%d][] {braze.epilogue = \"ctile%d\"} : memref<0xi8, 3> to "
+                     "memref<%dx%dxf32, 3>\n"
+                     "  %%cwg%d = memref.reinterpret_cast %%ctile%d to offset: [0], sizes: [64, %d], strides: [%d, 1] : "
+                     "memref<%dx%dxf32, 3> to memref<64x%dxf32, strided<[%d, 1]>, 3>\n"
+                     "  nvgpu.warpgroup.mma.store %%res#%d, %%cwg%d : %s to memref<64x%dxf32, strided<[%d, 1]>, 3>\n",
+                     u, (long long)(u * c_bytes), u, u, u, BM, bn + C_PAD, u, u, bn, bn + C_PAD, BM, bn + C_PAD, bn,
+                     bn + C_PAD, u, u, acc, bn, bn + C_PAD);
+  braze_str_puts(s, "  gpu.barrier\n");
   /* the epilogue's runs: `vec` columns of one row each; the builder fills the body at
    * the ops marked braze.epilogue (cu_emit_wgmma) */
   braze_str_printf(s, "  %%cRUNS = arith.constant %d : index\n  %%cTOT = arith.constant %d : index\n"
@@ -306,8 +350,8 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
 
 /* ---- the epilogue, built where the text marks it ---- */
 
-enum { EP_BATCH, EP_M, EP_N, EP_ROW, EP_COL, EP_CTILE, EP_COUNT };
-static const char *const ep_names[EP_COUNT] = {"batch", "m", "n", "row", "col", "ctile"};
+enum { EP_BATCH, EP_M, EP_N, EP_ROW, EP_COL, EP_CTILE0, EP_CTILE1, EP_COUNT };
+static const char *const ep_names[EP_COUNT] = {"batch", "m", "n", "row", "col", "ctile0", "ctile1"};
 
 typedef struct {
   MlirValue v[EP_COUNT];
@@ -321,7 +365,7 @@ static void find_marks(MlirOperation op, Marks *marks) {
     for (int i = 0; i < EP_COUNT; ++i)
       if (braze_ref_eq(name, ep_names[i])) {
         marks->v[i] = mlirOperationGetResult(op, 0);
-        if (i != EP_CTILE)
+        if (i < EP_CTILE0)
           marks->last = op;
       }
     mlirOperationRemoveDiscardableAttributeByName(op, braze_ref("braze.epilogue"));
@@ -356,18 +400,21 @@ static void epilogue_run(CuKernel *K, const CuWgmma *w, CgBuilder *b, const Mark
   cu_lane_points(&at, &p0, points);
   int64_t lanes = w->vec;
   MlirType f32 = mlirF32TypeGet(K->ctx), vt = mlirVectorTypeGet(1, &lanes, f32);
-  MlirValue ops[3] = {mk->v[EP_CTILE], mk->v[EP_ROW], mk->v[EP_COL]};
   MlirNamedAttribute align = cg_named(K->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(K->ctx, 64), 16));
-  MlirValue run = mlirOperationGetResult(cg_create(&at, "vector.load", 3, ops, 1, &vt, lanes * 4 >= 16 ? 1 : 0, &align), 0);
   int mark = cu_scope_open(K);
-  for (int l = 0; l < w->vec && !K->failed; ++l) {
-    char pos[48];
-    snprintf(pos, sizeof pos, "array<i64: %d>", l);
-    MlirNamedAttribute sp = cg_named(K->ctx, "static_position", cg_parse_attr(K->ctx, pos));
-    MlirValue acc = mlirOperationGetResult(cg_create(&at, "vector.extract", 1, &run, 1, &f32, 1, &sp), 0);
-    MlirValue value = cu_finish_reduction(K, &at, c, &points[l], acc);
-    if (!K->failed)
-      cu_memo_put(K, MEMO_VALUE, c->out_val, points[l].n, points[l].idx, value);
+  for (int u = 0; u < (w->twin ? 2 : 1) && !K->failed; ++u) { /* each contraction's run, read back */
+    const CuItem *cu = &K->items[u];
+    MlirValue ops[3] = {mk->v[EP_CTILE0 + u], mk->v[EP_ROW], mk->v[EP_COL]};
+    MlirValue run = mlirOperationGetResult(cg_create(&at, "vector.load", 3, ops, 1, &vt, lanes * 4 >= 16 ? 1 : 0, &align), 0);
+    for (int l = 0; l < w->vec && !K->failed; ++l) {
+      char pos[48];
+      snprintf(pos, sizeof pos, "array<i64: %d>", l);
+      MlirNamedAttribute sp = cg_named(K->ctx, "static_position", cg_parse_attr(K->ctx, pos));
+      MlirValue acc = mlirOperationGetResult(cg_create(&at, "vector.extract", 1, &run, 1, &f32, 1, &sp), 0);
+      MlirValue value = cu_finish_reduction(K, &at, cu, &points[l], acc);
+      if (!K->failed)
+        cu_memo_put(K, MEMO_VALUE, cu->out_val, points[l].n, points[l].idx, value);
+    }
   }
   for (int r = 0; r < K->n_out && !K->failed; ++r) {
     MlirValue values[16];
@@ -422,7 +469,7 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   K->pool.block = K->entry;
   Marks mk = {0};
   find_marks(fn, &mk);
-  for (int i = 0; i < EP_COUNT; ++i)
+  for (int i = 0; i < (w->twin ? EP_COUNT : EP_CTILE1); ++i)
     if (mlirValueIsNull(mk.v[i]))
       return cu_fail(K, K->old, "internal error: the tensor-core template lacks its epilogue mark '%s'", ep_names[i]);
   K->fb = cg_builder_at_end(mlirOperationGetBlock(mk.last), loc);

@@ -30,7 +30,7 @@ func.func @linear_gelu(%x: tensor<300x200xbf16>, %w: tensor<200x520xbf16>, %b: t
 // CHECK: %[[MB:.*]] = "kernel.tensor_map"(%arg1) {box = array<i64: 64, 64>} : (memref<200x520xbf16>) -> !llvm.ptr
 // CHECK: gpu.launch_func @braze_kernels::@cuda_tem_fused_matmul_add_gelu_0 blocks in (%c9, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c196608_i32 args(%arg0 : memref<300x200xbf16>, %arg1 : memref<200x520xbf16>, %arg2 : memref<520xbf16>, %arg3 : memref<300x520xbf16>, %[[MA]] : !llvm.ptr, %[[MB]] : !llvm.ptr)
 // CHECK: memref.global "private" @braze_smem : memref<0xi8, 3> {alignment = 1024 : i64}
-// CHECK: gpu.func @cuda_tem_fused_matmul_add_gelu_0({{.*}}, %[[TA:.*]]: !llvm.ptr, %[[TB:.*]]: !llvm.ptr) kernel attributes {braze.dynamic_smem = 196608 : i64, braze.grid = array<i64: 9, 1, 1>, braze.grid_constants = array<i64: 4, 5>, braze.tma_boxes = [array<i64: 64, 128>, array<i64: 64, 64>]
+// CHECK: gpu.func @cuda_tem_fused_matmul_add_gelu_0({{.*}}, %[[TA:.*]]: !llvm.ptr, %[[TB:.*]]: !llvm.ptr) kernel attributes {braze.dynamic_smem = 196608 : i64, braze.grid = array<i64: 9, 1, 1>, braze.grid_constants = array<i64: 4, 5>, braze.tma_boxes = [array<i64: 0, 64, 128>, array<i64: 1, 64, 64>]
 // CHECK: %[[DA:.*]] = builtin.unrealized_conversion_cast %[[TA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b
 // CHECK: %[[DB:.*]] = builtin.unrealized_conversion_cast %[[TB]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b
 // prologue: thread 0 arms each stage with A's and B's bytes (16384 + 32768) and loads
