@@ -47,41 +47,36 @@ static bool run_passes(MlirOperation op, const char *pipeline, BrazeStr *error) 
  * __grid_constant__). Set here, on the lowered llvm.func, since NVVM accepts the
  * attribute only on kernel arguments of an llvm.func and convert-gpu-to-nvvm drops
  * byval from gpu.func arguments. */
-static void set_grid_constants(MlirOperation op) {
+static MlirWalkResult set_grid_constants(MlirOperation op, void *user_data) {
+  (void)user_data;
   MlirAttribute which = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.grid_constants"));
-  if (braze_op_is(op, "llvm.func") && !mlirAttributeIsNull(which)) {
-    MlirContext ctx = mlirOperationGetContext(op);
-    MlirAttribute old = mlirOperationGetAttributeByName(op, braze_ref("arg_attrs"));
-    MlirType fty = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("function_type")));
-    intptr_t n = mlirLLVMFunctionTypeGetNumInputs(fty);
-    MlirAttribute *dicts = malloc((size_t)(n ? n : 1) * sizeof *dicts);
-    for (intptr_t i = 0; i < n; ++i)
-      dicts[i] = mlirAttributeIsNull(old) ? mlirDictionaryAttrGet(ctx, 0, NULL) : mlirArrayAttrGetElement(old, i);
-    for (intptr_t w = 0; w < mlirDenseArrayGetNumElements(which); ++w) {
-      int64_t i = mlirDenseI64ArrayGetElement(which, w);
-      if (i < 0 || i >= n)
-        continue;
-      MlirNamedAttribute attrs[3] = {
-          mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("llvm.align")),
-                                mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
-          mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("llvm.byval")),
-                                mlirTypeAttrGet(mlirTypeParseGet(ctx, braze_ref("!llvm.array<16 x i64>")))),
-          mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("nvvm.grid_constant")), mlirUnitAttrGet(ctx)),
-      };
-      dicts[i] = mlirDictionaryAttrGet(ctx, 3, attrs);
-    }
-    if (n)
-      mlirOperationSetAttributeByName(op, braze_ref("arg_attrs"), mlirArrayAttrGet(ctx, n, dicts));
-    free(dicts);
-    mlirOperationRemoveDiscardableAttributeByName(op, braze_ref("braze.grid_constants"));
+  if (!braze_op_is(op, "llvm.func") || mlirAttributeIsNull(which))
+    return MlirWalkResultAdvance;
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirAttribute old = mlirOperationGetAttributeByName(op, braze_ref("arg_attrs"));
+  MlirType fty = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("function_type")));
+  intptr_t n = mlirLLVMFunctionTypeGetNumInputs(fty);
+  MlirAttribute *dicts = malloc((size_t)(n ? n : 1) * sizeof *dicts);
+  for (intptr_t i = 0; i < n; ++i)
+    dicts[i] = mlirAttributeIsNull(old) ? mlirDictionaryAttrGet(ctx, 0, NULL) : mlirArrayAttrGetElement(old, i);
+  for (intptr_t w = 0; w < mlirDenseArrayGetNumElements(which); ++w) {
+    int64_t i = mlirDenseI64ArrayGetElement(which, w);
+    if (i < 0 || i >= n)
+      continue;
+    MlirNamedAttribute attrs[3] = {
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("llvm.align")),
+                              mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 64)),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("llvm.byval")),
+                              mlirTypeAttrGet(mlirTypeParseGet(ctx, braze_ref("!llvm.array<16 x i64>")))),
+        mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("nvvm.grid_constant")), mlirUnitAttrGet(ctx)),
+    };
+    dicts[i] = mlirDictionaryAttrGet(ctx, 3, attrs);
   }
-  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
-    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
-         b = mlirBlockGetNextInRegion(b))
-      for (MlirOperation in = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(in);
-           in = mlirOperationGetNextInBlock(in))
-        if (braze_op_is(in, "gpu.module") || braze_op_is(in, "llvm.func"))
-          set_grid_constants(in);
+  if (n)
+    mlirOperationSetAttributeByName(op, braze_ref("arg_attrs"), mlirArrayAttrGet(ctx, n, dicts));
+  free(dicts);
+  mlirOperationRemoveDiscardableAttributeByName(op, braze_ref("braze.grid_constants"));
+  return MlirWalkResultAdvance;
 }
 
 /* gpu-module-to-binary in `format` (isa: PTX text, bin: a cubin through ptxas). */
@@ -151,7 +146,7 @@ static bool cuda_lower_to_llvm(MlirOperation module, BrazeStr *error) {
   braze_str_free(&ptxas);
   if (!found || !run_passes(module, kernel_lowering, error))
     return false;
-  set_grid_constants(module);
+  mlirOperationWalk(module, set_grid_constants, NULL, MlirWalkPreOrder);
   MlirOperation ptx_module = mlirOperationClone(module);
   bool ok = to_binary(ptx_module, "isa", error) && to_binary(module, "bin", error);
   if (ok)

@@ -221,6 +221,9 @@ void cu_delinearize(CgBuilder *b, MlirValue flat, int n, const int64_t *ext, Mli
 /* `old` replaced by a declaration with the kernel's memref signature (n_args types, the
  * first n_in inputs), which the graph conversion calls; erased after the launches. */
 MlirOperation cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in);
+/* A private kernel declaration `name` over `types` (the first n_in inputs, then the
+ * outputs) before `before`: what the graph conversion calls. */
+MlirOperation cu_declare_kernel(MlirOperation before, MlirAttribute name, int n_args, const MlirType *types, int n_in);
 
 /* ---- targets/cuda/codegen/consts.c ---- */
 /* Non-splat tensor constants of `kernel` become trailing arguments passed by its callers. */

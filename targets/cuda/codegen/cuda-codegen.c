@@ -129,11 +129,10 @@ static MlirOperation find_kernels_module(MlirOperation module) {
 
 /* `gpu.module @braze_kernels` at the end of the module (created once). */
 static MlirOperation kernels_module(MlirOperation module) {
+  MlirOperation found = find_kernels_module(module);
+  if (!mlirOperationIsNull(found))
+    return found;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (braze_op_is(op, "gpu.module"))
-      return op;
   MlirContext ctx = mlirOperationGetContext(module);
   mlirOperationSetDiscardableAttributeByName(module, braze_ref("gpu.container_module"), mlirUnitAttrGet(ctx));
   MlirRegion region = mlirRegionCreate();
@@ -190,21 +189,26 @@ static void create_gpu_func(CuKernel *K) {
 
 /* `old` replaced by the declaration the graph conversion calls: the kernel's memref
  * signature (n_args types, the first n_in inputs); codegen.c erases it after the launches. */
-MlirOperation cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in) {
-  MlirContext ctx = mlirOperationGetContext(old);
+MlirOperation cu_declare_kernel(MlirOperation before, MlirAttribute name, int n_args, const MlirType *types, int n_in) {
+  MlirContext ctx = mlirOperationGetContext(before);
   MlirType fty = mlirFunctionTypeGet(ctx, n_args, types, 0, NULL);
   MlirNamedAttribute attrs[4] = {
-      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(old, braze_ref("sym_name"))),
+      cg_named(ctx, "sym_name", name),
       cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
       cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
       cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n_in)),
   };
   MlirRegion empty = mlirRegionCreate();
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(old));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(before));
   mlirOperationStateAddAttributes(&st, 4, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &empty);
   MlirOperation decl = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(old), old, decl);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, decl);
+  return decl;
+}
+
+MlirOperation cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in) {
+  MlirOperation decl = cu_declare_kernel(old, mlirOperationGetAttributeByName(old, braze_ref("sym_name")), n_args, types, n_in);
   mlirOperationDestroy(old);
   return decl;
 }

@@ -144,27 +144,6 @@ void cu_mark_gemm(MlirOperation op, const CuExtern *e) {
                                              cg_parse_attr(mlirOperationGetContext(op), text));
 }
 
-/* The declaration the graph conversion calls for the product: `@name(A, B, P)` over
- * memrefs (two inputs, the product written to P), inserted before `before`. */
-static MlirOperation declare_gemm(MlirOperation before, const char *name, MlirType a, MlirType b, MlirType product) {
-  MlirContext ctx = mlirOperationGetContext(before);
-  MlirType args[3] = {cg_memref_like(a), cg_memref_like(b), cg_memref_like(product)};
-  MlirType fty = mlirFunctionTypeGet(ctx, 3, args, 0, NULL);
-  MlirNamedAttribute attrs[4] = {
-      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(name))),
-      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
-      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
-      cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 2)),
-  };
-  MlirRegion empty = mlirRegionCreate();
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(before));
-  mlirOperationStateAddAttributes(&st, 4, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &empty);
-  MlirOperation decl = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, decl);
-  return decl;
-}
-
 /* Every call of @callee in the module's graph functions gets the product first:
  * %p = call @gemm(a, b); call @callee(args..., %p). */
 static void feed_product(MlirOperation module, MlirStringRef callee, const char *gemm, int a, int b, MlirType product) {
@@ -217,8 +196,10 @@ bool cu_emit_extern(CuKernel *K, const CuExtern *e) {
   int a = K->vals[c->in_val[e->swap ? 1 : 0]].arg, b = K->vals[c->in_val[e->swap ? 0 : 1]].arg;
   MlirType product = mlirValueGetType(K->vals[c->out_val].tensor);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(K->old, 0));
-  MlirOperation decl = declare_gemm(K->old, gemm, mlirValueGetType(mlirBlockGetArgument(body, a)),
-                                    mlirValueGetType(mlirBlockGetArgument(body, b)), product);
+  /* @NAME_gemm(A, B, P) over memrefs: two inputs, the product written to P */
+  MlirType args[3] = {cg_memref_like(mlirValueGetType(mlirBlockGetArgument(body, a))),
+                      cg_memref_like(mlirValueGetType(mlirBlockGetArgument(body, b))), cg_memref_like(product)};
+  MlirOperation decl = cu_declare_kernel(K->old, mlirStringAttrGet(K->ctx, braze_ref(gemm)), 3, args, 2);
   cu_mark_gemm(decl, e);
   MlirAttribute sym = mlirOperationGetAttributeByName(K->old, braze_ref("sym_name"));
   feed_product(K->module, mlirStringAttrGetValue(sym), gemm, a, b, product);

@@ -358,24 +358,20 @@ typedef struct {
   MlirOperation last; /* the last marked op of the loop body */
 } Marks;
 
-static void find_marks(MlirOperation op, Marks *marks) {
+static MlirWalkResult find_mark(MlirOperation op, void *user_data) {
+  Marks *marks = user_data;
   MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.epilogue"));
-  if (!mlirAttributeIsNull(a)) {
-    MlirStringRef name = mlirStringAttrGetValue(a);
-    for (int i = 0; i < EP_COUNT; ++i)
-      if (braze_ref_eq(name, ep_names[i])) {
-        marks->v[i] = mlirOperationGetResult(op, 0);
-        if (i < EP_CTILE0)
-          marks->last = op;
-      }
-    mlirOperationRemoveDiscardableAttributeByName(op, braze_ref("braze.epilogue"));
-  }
-  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
-    for (MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(blk);
-         blk = mlirBlockGetNextInRegion(blk))
-      for (MlirOperation in = mlirBlockGetFirstOperation(blk); !mlirOperationIsNull(in);
-           in = mlirOperationGetNextInBlock(in))
-        find_marks(in, marks);
+  if (mlirAttributeIsNull(a))
+    return MlirWalkResultAdvance;
+  MlirStringRef name = mlirStringAttrGetValue(a);
+  for (int i = 0; i < EP_COUNT; ++i)
+    if (braze_ref_eq(name, ep_names[i])) {
+      marks->v[i] = mlirOperationGetResult(op, 0);
+      if (i < EP_CTILE0)
+        marks->last = op;
+    }
+  mlirOperationRemoveDiscardableAttributeByName(op, braze_ref("braze.epilogue"));
+  return MlirWalkResultAdvance;
 }
 
 /* At b, inside the run's loop: the run's `vec` accumulator values read back from the
@@ -468,7 +464,7 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   K->entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
   K->pool.block = K->entry;
   Marks mk = {0};
-  find_marks(fn, &mk);
+  mlirOperationWalk(fn, find_mark, &mk, MlirWalkPreOrder);
   for (int i = 0; i < (w->twin ? EP_COUNT : EP_CTILE1); ++i)
     if (mlirValueIsNull(mk.v[i]))
       return cu_fail(K, K->old, "internal error: the tensor-core template lacks its epilogue mark '%s'", ep_names[i]);
