@@ -32,7 +32,8 @@ irdl.dialect @kernel {
   // C = A @ B through cuBLASLt (the CUDA target's extern GEMM, cuda-codegen{matmul=extern}):
   // row-major [batch][m][k] x [batch][k][n] -> [batch][m][n], A stored [k][m] when
   // trans_a, B stored [n][k] when trans_b; stride_a/stride_b are the elements between
-  // batches (0: one matrix for all). The CUDA host code calls the runtime's GEMM.
+  // batches (0: one matrix for all); `tf32` (optional unit attribute) lets f32 inputs use
+  // TF32 tensor cores. The CUDA host code calls the runtime's GEMM.
   irdl.operation @gemm {
     // one constraint value per operand and attribute: a shared one would force equal types
     %ma = irdl.base "!builtin.memref"

@@ -13,7 +13,8 @@
  * Row-major C[b] = op(A[b]) @ op(B[b]) is computed as the column-major product
  * C^T = op(B)^T op(A)^T, so cuBLASLt's m is N and its n is M; batches are strided, a
  * stride of 0 repeating one matrix for every batch. Accumulation and scaling are f32
- * (CUBLAS_COMPUTE_32F: full f32 for f32 inputs, never TF32). */
+ * (CUBLAS_COMPUTE_32F: full f32 for f32 inputs; TF32 only for sites compiled with
+ * cuda-codegen{allow-tf32}). */
 #include <cublasLt.h>
 
 #define BRAZE_LT_FUNCTIONS(X)                                                                                          \
@@ -47,6 +48,7 @@ static pthread_mutex_t braze_lt_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct {
   int dtype_in, dtype_out; /* cudaDataType of A and B, of C */
   int trans_a, trans_b;    /* A stored [K][M], B stored [N][K] */
+  int tf32;                /* f32 inputs on TF32 tensor cores (cuda-codegen{allow-tf32}) */
   int64_t m, n, k, batch, stride_a, stride_b;
   int ready;
   cublasLtMatmulDesc_t desc;
@@ -94,7 +96,7 @@ static int braze_lt_layout(cublasLtMatrixLayout_t *out, int dtype, uint64_t rows
 static int braze_lt_prepare(BrazeLtGemm *g) {
   cublasOperation_t ta = g->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N; /* cuBLASLt's A is our B */
   cublasOperation_t tb = g->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  cublasComputeType_t compute = g->tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   cudaDataType scale = CUDA_R_32F;
   if (braze_lt.MatmulDescCreate(&g->desc, compute, scale) != CUBLAS_STATUS_SUCCESS ||
       braze_lt.MatmulDescSetAttribute(g->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) ||

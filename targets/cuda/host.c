@@ -387,10 +387,11 @@ static bool op_gemm(Entry *e, MlirOperation op) {
   if (!din || !dout || v[0] < 1 || v[1] < 1 || v[2] < 1 || v[3] < 1 || v[4] < 0 || v[5] < 0)
     return fail_at(op, "%s", "kernel.gemm takes bf16, f16 or f32 memrefs and positive m, n, k, batch");
   Host *h = e->h;
+  bool tf32 = !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("tf32")));
   braze_str_printf(&h->gemms,
-                   "static BrazeLtGemm braze_gemm_%zu = {%s, %s, %d, %d, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
+                   "static BrazeLtGemm braze_gemm_%zu = {%s, %s, %d, %d, %d, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
                    ", %" PRId64 ", %" PRId64 "};\n",
-                   h->num_gemms, din, dout, v[6] != 0, v[7] != 0, v[0], v[1], v[2], v[3], v[4], v[5]);
+                   h->num_gemms, din, dout, v[6] != 0, v[7] != 0, tf32, v[0], v[1], v[2], v[3], v[4], v[5]);
   braze_str_printf(&e->body, "  if (braze_cu_gemm(&braze_gemm_%zu, %s, %s, %s, stream))\n    return 1;\n", h->num_gemms,
                    a->expr, b->expr, c->expr);
   h->num_gemms++;

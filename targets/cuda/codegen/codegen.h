@@ -33,6 +33,7 @@ typedef struct {
   CuMatmulChoice matmul;
   long long tile_n;     /* the template's tile columns: 256 or 128 (narrower N takes 128) */
   long long stages;     /* the template's shared-memory stages (2..6) */
+  bool allow_tf32;      /* f32 contractions on cuBLASLt may use TF32 */
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */
   long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */
@@ -160,6 +161,7 @@ typedef struct {
   bool trans_a, trans_b;
   bool swap;         /* the contraction's input 1 is A */
   bool product_only; /* the kernel's one result is the product (cast): no epilogue kernel */
+  bool tf32;         /* f32 inputs computed in TF32 (allow-tf32) */
   int dtype_in, dtype_out;
 } CuExtern;
 

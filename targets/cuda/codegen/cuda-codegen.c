@@ -24,6 +24,8 @@
  *                device and then keeps the faster of (auto; docs/targets-cuda.md)
  *   tile-n=N     the template's tile columns, 256 (default) or 128
  *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
+ *   allow-tf32   f32 contractions on cuBLASLt may use TF32 tensor cores (10-bit
+ *                mantissas: PyTorch's allow_tf32); off by default, f32 stays f32
  * Warp size, vector width and the most threads per block come from the cuda target's
  * BrazeTargetCosts (targets/cuda/target.c; --target-costs overrides them). */
 #include "targets/cuda/codegen/codegen.h"
@@ -40,7 +42,8 @@
 #include "targets/common/entry-graph.h"
 #include "targets/target.h"
 
-static const char *const allowed_options[] = {"remarks", "block", "max-regs", "vec", "matmul", "tile-n", "stages", NULL};
+static const char *const allowed_options[] = {"remarks", "block",  "max-regs",   "vec", "matmul",
+                                              "tile-n",  "stages", "allow-tf32", NULL};
 
 static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; }
 
@@ -68,7 +71,8 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
-            braze_option_int(options, "stages", 4, &o->stages, error);
+            braze_option_int(options, "stages", 4, &o->stages, error) &&
+            braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
   static const char *const choices[] = {"template", "simt", "extern", "auto"};
   o->matmul = CU_MM_TEMPLATE;
@@ -440,11 +444,15 @@ static void call_to_gemm(MlirOperation call, MlirOperation decl) {
                       mlirOperationGetOperand(call, n - 1)};
   CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(call), mlirOperationGetLocation(call));
   b.before = call;
-  MlirNamedAttribute attrs[8];
-  static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b"};
-  for (int i = 0; i < 8; ++i)
-    attrs[i] = cg_named(ctx, keys[i], mlirDictionaryAttrGetElementByName(shape, braze_ref(keys[i])));
-  cu_copy_alternative(call, cg_create(&b, "kernel.gemm", 3, ops, 0, NULL, 8, attrs), 0);
+  MlirNamedAttribute attrs[9];
+  static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b", "tf32"};
+  int n_attrs = 0;
+  for (int i = 0; i < 9; ++i) {
+    MlirAttribute v = mlirDictionaryAttrGetElementByName(shape, braze_ref(keys[i]));
+    if (!mlirAttributeIsNull(v))
+      attrs[n_attrs++] = cg_named(ctx, keys[i], v);
+  }
+  cu_copy_alternative(call, cg_create(&b, "kernel.gemm", 3, ops, 0, NULL, n_attrs, attrs), 0);
   mlirOperationDestroy(call);
 }
 
@@ -547,7 +555,8 @@ const BrazePassInfo braze_pass_cuda_codegen = {
                     "  matmul=template|simt|extern  contractions on the tensor-core template where it applies (default),\n"
                     "                       SIMT, or cuBLASLt where it applies\n"
                     "  tile-n=N             the template's tile columns: 256 (default) or 128\n"
-                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4)\n",
+                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4)\n"
+                    "  allow-tf32           f32 contractions on cuBLASLt may use TF32 (default: full f32)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -87,6 +87,7 @@ bool cu_extern_plan(CuKernel *K, CuExtern *e, const char **reason) {
     return false;
   }
   e->dtype_in = mlirTypeIsABF16(t) ? CU_DT_BF16 : mlirTypeIsAF16(t) ? CU_DT_F16 : CU_DT_F32;
+  e->tf32 = e->dtype_in == CU_DT_F32 && K->opts->allow_tf32;
   int role_a = -1;
   for (int i = 0; i < 2 && role_a < 0; ++i)
     if (ends_with(c->maps[i], dm, dk) || ends_with(c->maps[i], dk, dm))
@@ -133,13 +134,13 @@ void cu_copy_alternative(MlirOperation from, MlirOperation to, int outputs) {
 
 /* The braze.gemm attribute: the GEMM's shape for kernel.gemm. */
 void cu_mark_gemm(MlirOperation op, const CuExtern *e) {
-  char text[256];
+  char text[288];
   snprintf(text, sizeof text,
            "{m = %lld : i64, n = %lld : i64, k = %lld : i64, batch = %lld : i64, stride_a = %lld : i64, "
-           "stride_b = %lld : i64, trans_a = %s, trans_b = %s, swap = %s}",
+           "stride_b = %lld : i64, trans_a = %s, trans_b = %s, swap = %s%s}",
            (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch, (long long)e->stride_a,
            (long long)e->stride_b, e->trans_a ? "true" : "false", e->trans_b ? "true" : "false",
-           e->swap ? "true" : "false");
+           e->swap ? "true" : "false", e->tf32 ? ", tf32" : "");
   mlirOperationSetDiscardableAttributeByName(op, braze_ref("braze.gemm"),
                                              cg_parse_attr(mlirOperationGetContext(op), text));
 }

@@ -5,10 +5,12 @@
 // into the output, full f32, per-batch strides. A B broadcast over some batch dims only
 // is refused with its reason and stays on SIMT. matmul=auto keeps both alternatives of
 // the bias layer in the entry, tagged braze.alternative = [site, choice, outputs], the
-// extern twin writing the kernel's own output.
+// extern twin writing the kernel's own output. With allow-tf32 (only then) the f32 GEMM
+// may use TF32 (`tf32` on kernel.gemm); bf16 ones are unchanged.
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=auto},canonicalize,cse)' | FileCheck %s --check-prefix=AUTO
+// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern allow-tf32},canonicalize,cse)' | FileCheck %s --check-prefix=TF32
 // RUN: braze compile %s --target=cuda --pipeline=%braze_src/bench/gpu/cuda-extern.pipeline --no-header -o %t.so
 // REQUIRES: cuda
 
@@ -49,3 +51,8 @@ func.func @partial(%x: tensor<2x3x16x32xf32>, %w: tensor<3x32x8xf32>) -> tensor<
 // AUTO: gpu.launch_func @braze_kernels::@cuda_tem_fused_matmul_add_0 {{.*}} args({{.*}}, %arg3 : memref<130x72xbf16>) {braze.alternative = array<i64: 0, 0, 0>}
 // AUTO: "kernel.gemm"(%arg0, %arg1, %[[AP:.*]]) {batch = 1 : i64, braze.alternative = array<i64: 0, 1, 0>
 // AUTO: gpu.launch_func @braze_kernels::@cuda_tem_fused_matmul_add_0_extern {{.*}} args({{.*}}, %[[AP]] : memref<130x72xf32>, %arg3 : memref<130x72xbf16>) {braze.alternative = array<i64: 0, 1, 0>}
+
+// TF32-LABEL: func.func @linear_t(
+// TF32: "kernel.gemm"(%arg0, %arg1, %{{.*}}) {batch = 1 : i64, k = 64 : i64, m = 130 : i64, n = 72 : i64, stride_a = 0 : i64, stride_b = 0 : i64, trans_a = false, trans_b = true}
+// TF32-LABEL: func.func @batched(
+// TF32: "kernel.gemm"(%arg0, %arg1, %arg2) {batch = 3 : i64, k = 64 : i64, m = 130 : i64, n = 72 : i64, stride_a = 8320 : i64, stride_b = 4608 : i64, tf32, trans_a = false, trans_b = false}
