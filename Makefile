@@ -12,6 +12,9 @@
 #   make demo     compile the bundled example for the CPU, run it, check it
 #   make bench    run the benchmark suite (bench/README.md)
 #   make docs     render the pictures in docs/ (the fusion graph, with Graphviz)
+#   make fuzz-build   the libFuzzer targets (fuzz/, clang-22, ASan+UBSan) in build-fuzz/
+#   make fuzz FUZZ_SECONDS=N   run each fuzz target N seconds; fails on any finding
+#                 (reproducers in fuzz/crashes/, docs/reliability.md)
 
 LLVM_DIR  := /usr/lib/llvm-22
 LIT       := $(LLVM_DIR)/bin/lit
@@ -19,6 +22,8 @@ JOBS      ?= $(shell nproc)
 BUILD     ?= build
 PREFIX    ?= /usr/local
 ASAN_BUILD?= build-asan
+FUZZ_BUILD?= build-fuzz
+FUZZ_SECONDS ?= 60
 
 # What the build and the tests need: build-essential (cc/c++ for CMake, the demo's C
 # caller, gcc's ASan/UBSan runtimes), binutils (nm), llvm-22-tools (lit, FileCheck, not,
@@ -37,7 +42,8 @@ BENCH_NODE_DEBS := nodejs npm
 # make docs: Graphviz's dot renders the fusion graph picture (not needed by make check).
 DOCS_DEBS := graphviz
 
-.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan check-example install demo bench docs clean
+.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan check-example install demo bench docs clean \
+        fuzz-build fuzz
 
 all: build
 
@@ -68,6 +74,12 @@ $(BUILD)/Makefile: CMakeLists.txt
 
 $(ASAN_BUILD)/Makefile: CMakeLists.txt
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBRAZE_SANITIZE=ON
+
+# The fuzz build: every braze source with clang-22 and -fsanitize=fuzzer-no-link,address,
+# undefined; only the fuzz targets are built (fuzz/fuzz.cmake).
+$(FUZZ_BUILD)/Makefile: CMakeLists.txt fuzz/fuzz.cmake
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBRAZE_FUZZ=ON \
+	  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++
 
 build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
@@ -105,6 +117,14 @@ check-example: build
 	BRAZE_PREFIX=$(STAGE) SIMD128_PLUGIN=$(CURDIR)/$(BUILD)/simd128/libsimd128.so \
 	  $(LIT) $(LIT_FLAGS) examples/plugin-target/test
 
+fuzz-build: deps $(FUZZ_BUILD)/Makefile
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz-targets
+
+# Each target FUZZ_SECONDS seconds, one after the other (the normal build writes the
+# fusion-plan seeds). Fails on any crash, leak, timeout or mismatch.
+fuzz: build fuzz-build
+	BRAZE_BUILD=$(CURDIR)/$(BUILD) ./fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 demo: build
 	./examples/demo.sh $(BUILD)
 
@@ -120,4 +140,4 @@ docs: docs-deps build
 	dot -Tpng $(BUILD)/fusion-graph-W6.dot -o docs/fusion-graph-W6.png
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -425,21 +425,31 @@ static bool import_graph(OnnxImporter *im, const BrazeOnnxOptions *opts, MlirMod
   return true;
 }
 
-bool braze_onnx_import_with(MlirContext ctx, const char *path, const BrazeOnnxOptions *opts,
-                            MlirModule *out) {
-  OnnxImporter im = {.ctx = ctx, .path = path};
+bool braze_onnx_import_bytes(MlirContext ctx, const void *bytes, size_t len, const char *name,
+                             const BrazeOnnxOptions *opts, MlirModule *out) {
+  OnnxImporter im = {.ctx = ctx, .path = name};
   im.loc = onnx_file_loc(&im, 0);
-  size_t len = 0;
-  char *bytes = braze_read_file(path, &len);
-  if (!bytes)
-    return onnx_file_error(&im, "cannot read the model: %s", strerror(errno));
   im.model = onnx__model_proto__unpack(NULL, len, (const uint8_t *)bytes);
-  free(bytes);
   if (!im.model)
     return onnx_file_error(&im, "not a valid ONNX model (the protobuf is truncated or corrupted)");
   bool ok = check_opset(&im) && import_graph(&im, opts, out);
   onnx_values_free(&im);
   onnx__model_proto__free_unpacked(im.model, NULL);
+  return ok;
+}
+
+bool braze_onnx_import_with(MlirContext ctx, const char *path, const BrazeOnnxOptions *opts,
+                            MlirModule *out) {
+  size_t len = 0;
+  char *bytes = braze_read_file(path, &len);
+  if (!bytes) {
+    int err = errno;
+    OnnxImporter im = {.ctx = ctx, .path = path};
+    im.loc = onnx_file_loc(&im, 0);
+    return onnx_file_error(&im, "cannot read the model: %s", strerror(err));
+  }
+  bool ok = braze_onnx_import_bytes(ctx, bytes, len, path, opts, out);
+  free(bytes);
   return ok;
 }
 

@@ -45,6 +45,10 @@ bool braze_onnx_import(MlirContext ctx, const char *path, MlirModule *out);
 bool braze_onnx_import_with(MlirContext ctx, const char *path, const BrazeOnnxOptions *opts,
                             MlirModule *out);
 
+/* The same from an in-memory model; `name` stands for the file in locations and messages. */
+bool braze_onnx_import_bytes(MlirContext ctx, const void *bytes, size_t len, const char *name,
+                             const BrazeOnnxOptions *opts, MlirModule *out);
+
 /* Parse "name=1x128" (or "name=" for a rank-0 input). False on malformed text. */
 bool braze_onnx_parse_shape(const char *spec, BrazeOnnxShape *out);
 

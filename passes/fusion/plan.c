@@ -201,6 +201,7 @@ bool fk_plan_read(const char *path, FkPlan *out, BrazeStr *error) {
       braze_str_printf(error, "%s:%d:%d: form-kernels plan: %s", path, jerr.line, jerr.column, jerr.text);
     else
       braze_str_printf(error, "form-kernels: cannot read the plan '%s': %s", path, jerr.text);
+    fk_plan_free(out);
     return false;
   }
   Reader r = {path, error};
