@@ -7,7 +7,8 @@
  * when 0). `int NAME(T *...)` supplies the workspace itself: one buffer per entry,
  * allocated on the first call and kept, claimed with an atomic flag; a call that
  * finds it claimed by another thread allocates its own for the call. It returns 1
- * when that allocation fails. `NAME_packed(void **)` and the shape tables serve
+ * when that allocation fails, and so does NAME_ws when an allocation inside the
+ * kernels fails (alloc-checks.c). `NAME_packed(void **)` and the shape tables serve
  * generic callers. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ typedef struct {
   LLVMModuleRef m;
   LLVMContextRef ctx;
   LLVMTypeRef i32, i64, ptr;
+  LLVMValueRef alloc_failures; /* alloc-checks.c's counter, or NULL */
 } Abi;
 
 static bool name_taken(const Abi *a, const char *name) {
@@ -89,8 +91,20 @@ static LLVMValueRef add_ws_wrapper(const Abi *a, const BrazeEntrySig *sig, LLVMV
     ws[3] = LLVMConstInt(a->i64, (unsigned long long)sig->workspace_bytes, 0);
     ws[4] = LLVMConstInt(a->i64, 1, 0);
   }
-  LLVMBuildCall2(b, LLVMGlobalGetValueType(impl), impl, args, nd, "");
-  LLVMBuildRet(b, LLVMConstInt(a->i32, 0, 0));
+  if (a->alloc_failures) { /* 1 when an allocation inside failed (alloc-checks.c) */
+    LLVMValueRef before = LLVMBuildLoad2(b, a->i64, a->alloc_failures, "failures");
+    LLVMSetOrdering(before, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(before, 8);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(impl), impl, args, nd, "");
+    LLVMValueRef after = LLVMBuildLoad2(b, a->i64, a->alloc_failures, "failures_after");
+    LLVMSetOrdering(after, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(after, 8);
+    LLVMValueRef failed = LLVMBuildICmp(b, LLVMIntNE, before, after, "alloc_failed");
+    LLVMBuildRet(b, LLVMBuildZExt(b, failed, a->i32, "status"));
+  } else {
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(impl), impl, args, nd, "");
+    LLVMBuildRet(b, LLVMConstInt(a->i32, 0, 0));
+  }
   free(args);
   LLVMDisposeBuilder(b);
   return fn;
@@ -307,7 +321,12 @@ bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr 
     braze_str_puts(error, "symbol 'braze_entry_names' is reserved for the ABI");
     return false;
   }
+  if (name_taken(&a, "__braze_alloc_failures")) {
+    braze_str_puts(error, "symbol '__braze_alloc_failures' is reserved for the ABI");
+    return false;
+  }
   internalize_definitions(m);
+  a.alloc_failures = braze_cpu_check_allocations(m);
   for (size_t i = 0; i < entries->count; ++i)
     if (!wrap_entry(&a, &entries->items[i], error))
       return false;

@@ -25,6 +25,11 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
  * own function is renamed NAME__braze_impl. */
 bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr *error);
 
+/* alloc-checks.c: every malloc/aligned_alloc/calloc call in the module's functions
+ * gets a null test that counts the failure in `__braze_alloc_failures` and returns;
+ * the counter (NULL when nothing allocates), which NAME_ws compares around the body. */
+LLVMValueRef braze_cpu_check_allocations(LLVMModuleRef m);
+
 /* abi_header.c: the C header declaring the entries, with shapes in comments. */
 void braze_cpu_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
                           BrazeStr *out);

@@ -82,7 +82,11 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
     const BrazeArgInfo *arg = &e->args[i];
     /* One spare byte: malloc(0) may return NULL for empty tensors. */
     buffers[i] = malloc(arg->bytes + 1);
-    if (i < n_in) {
+    if (!buffers[i]) {
+      fprintf(stderr, "braze %s: cannot allocate %zu bytes for %s %zu of '%s'\n", cmd, arg->bytes,
+              i < n_in ? "input" : "output", i < n_in ? i : i - n_in, e->name);
+      ok = false;
+    } else if (i < n_in) {
       if (!(ok = arg_matches(arg, &inputs[i])))
         fprintf(stderr, "braze %s: input %zu of '%s' does not match the compiled signature\n", cmd, i, e->name);
       else
@@ -92,7 +96,7 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
   if (ok && strcmp(braze_library_target(c->lib), "cuda") == 0) {
     ok = braze_cuda_entry_call(cmd, c->lib, e, buffers);
   } else if (ok && braze_entry_call(e, buffers) != 0) {
-    fprintf(stderr, "braze %s: '%s' returned an error status\n", cmd, e->name);
+    fprintf(stderr, "braze %s: '%s' returned an error status (1: out of memory for its workspace)\n", cmd, e->name);
     ok = false;
   }
   for (int o = 0; ok && o < e->num_outputs; ++o) {
