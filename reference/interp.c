@@ -295,10 +295,11 @@ static bool eval_graph_op(MlirOperation op, Env *env, const BrazeHostTensor *con
     return ref_fail(op, "expected exactly one result");
   MlirValue res = mlirOperationGetResult(op, 0);
   BrazeHostTensor result;
-  if (!braze_tensor_init_from_type(&result, mlirValueGetType(res)))
-    return ref_fail(op, "unsupported result type (expected a static tensor of f32, f64, f16, bf16, i8, i16, i32, i64, "
-                        "ui8, ui16, ui32, ui64 or i1, "
-                        "rank <= %d, small enough to allocate in double precision)", BRAZE_TENSOR_MAX_RANK);
+  if (!braze_tensor_init_from_type(&result, mlirValueGetType(res))) {
+    char why[400];
+    braze_tensor_type_refusal(mlirValueGetType(res), why, sizeof why);
+    return ref_fail(op, "the result %s", why);
+  }
   if (!entry->fn(op, args, n_args, &result)) {
     braze_tensor_free(&result);
     return false;

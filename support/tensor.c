@@ -235,6 +235,41 @@ bool braze_tensor_init_from_type(BrazeHostTensor *t, MlirType type) {
   return braze_tensor_init(t, dtype, (int)rank, shape);
 }
 
+static void append_type(MlirStringRef piece, void *user_data) {
+  char *buf = ((char **)user_data)[0];
+  size_t size = (size_t)((char **)user_data)[1], used = strlen(buf);
+  size_t n = piece.length < size - 1 - used ? piece.length : size - 1 - used;
+  memcpy(buf + used, piece.data, n);
+  buf[used + n] = '\0';
+}
+
+void braze_tensor_type_refusal(MlirType type, char *buf, size_t size) {
+  char type_text[160] = "";
+  void *sink[2] = {type_text, (void *)sizeof type_text};
+  mlirTypePrint(type, append_type, sink);
+  BrazeDType dtype;
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type)) {
+    snprintf(buf, size, "is %s, not a ranked tensor with a static shape", type_text);
+    return;
+  }
+  if (!braze_dtype_from_mlir(mlirShapedTypeGetElementType(type), &dtype)) {
+    snprintf(buf, size, "is %s; expected an element type of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, "
+             "ui64 or i1", type_text);
+    return;
+  }
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (rank > BRAZE_TENSOR_MAX_RANK) {
+    snprintf(buf, size, "is %s, of rank %lld; braze supports rank <= %d", type_text, (long long)rank,
+             BRAZE_TENSOR_MAX_RANK);
+    return;
+  }
+  double bytes = sizeof(double);
+  for (intptr_t i = 0; i < rank; ++i)
+    bytes *= (double)mlirShapedTypeGetDimSize(type, i);
+  snprintf(buf, size, "is %s: %.0f bytes of host memory (one double an element), which could not be allocated",
+           type_text, bytes);
+}
+
 void braze_tensor_free(BrazeHostTensor *t) {
   if (!t)
     return;

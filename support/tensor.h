@@ -79,6 +79,11 @@ int64_t braze_tensor_numel(const BrazeHostTensor *t);
 bool braze_tensor_init(BrazeHostTensor *t, BrazeDType dtype, int rank, const int64_t *shape);
 /* Init from a ranked tensor type; false for unsupported element types or shapes. */
 bool braze_tensor_init_from_type(BrazeHostTensor *t, MlirType tensor_type);
+/* Why braze_tensor_init_from_type refused `tensor_type`, as a phrase for a message
+ * ("is tensor<?x4xf32>, not a static tensor", "has element type i3, ...", "has rank 9
+ * ...", "needs N bytes of host memory (one double an element), which could not be
+ * allocated"), written into buf. */
+void braze_tensor_type_refusal(MlirType tensor_type, char *buf, size_t size);
 void braze_tensor_free(BrazeHostTensor *t);
 /* Free `n` tensors and the array itself (NULL is fine). */
 void braze_tensors_free(BrazeHostTensor *ts, size_t n);

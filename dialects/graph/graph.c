@@ -115,6 +115,19 @@ int64_t braze_num_elements(MlirType t) {
   return n;
 }
 
+bool braze_tensor_size(MlirType t, int64_t *elements, int64_t *bytes) {
+  BrazeDType dtype;
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+      !braze_dtype_from_mlir(mlirShapedTypeGetElementType(t), &dtype))
+    return false;
+  int64_t n = 1;
+  for (intptr_t i = 0, r = mlirShapedTypeGetRank(t); i < r; ++i)
+    if (__builtin_mul_overflow(n, mlirShapedTypeGetDimSize(t, i), &n))
+      return false;
+  *elements = n;
+  return !__builtin_mul_overflow(n, (int64_t)braze_dtype_size(dtype), bytes);
+}
+
 MlirType braze_element_type(MlirType t) { return mlirShapedTypeGetElementType(t); }
 
 const char *braze_dtype_name(MlirType e) {

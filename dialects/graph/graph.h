@@ -40,11 +40,19 @@ intptr_t braze_attr_i64_array(MlirOperation op, const char *name, int64_t *out, 
 
 /* Ranked tensor helpers. A graph value is always a ranked static tensor. */
 enum { BRAZE_MAX_RANK = 8 };
+/* The largest tensor braze compiles or evaluates: 2^40 bytes (1 TiB). Sizes, offsets
+ * and element counts below it stay far from overflowing int64 in every pass, the ABI
+ * tables and the tools. The graph verifier refuses larger ones, naming the limit. */
+#define BRAZE_MAX_TENSOR_BYTES ((int64_t)1 << 40)
+#define BRAZE_MAX_TENSOR_BYTES_TEXT "2^40 bytes (1 TiB)"
 bool braze_is_ranked_tensor(MlirType t);
 intptr_t braze_rank(MlirType t);
 /* Copies the shape into `dims` (at least BRAZE_MAX_RANK entries); returns the rank. */
 intptr_t braze_shape(MlirType t, int64_t *dims);
 int64_t braze_num_elements(MlirType t);
+/* A ranked static tensor type's element count and bytes (i1: one byte an element);
+ * false when either overflows int64 or the element type is not braze's. */
+bool braze_tensor_size(MlirType t, int64_t *elements, int64_t *bytes);
 MlirType braze_element_type(MlirType t);
 /* "f32", "f64", "f16", "bf16", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "i1",
  * or NULL for an unsupported type. */

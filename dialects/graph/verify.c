@@ -13,6 +13,7 @@
 #include "dialects/graph/verify-internal.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
 #include "support/diag.h"
 #include "support/strbuf.h"
 
@@ -201,6 +202,56 @@ bool gv_dim_attr(const GvOp *v, const char *name, intptr_t rank, int64_t *out) {
   return true;
 }
 
+/* ---- size limits ---- */
+
+/* A static tensor of braze's element types within BRAZE_MAX_TENSOR_BYTES; otherwise
+ * false with "TYPE has N elements (B bytes); braze supports ..." in *why. */
+static bool size_within_limit(MlirType type, BrazeStr *why) {
+  int64_t elements = 0, bytes = 0;
+  bool counted = braze_tensor_size(type, &elements, &bytes);
+  if (counted && bytes <= BRAZE_MAX_TENSOR_BYTES)
+    return true;
+  if (counted)
+    braze_str_printf(why, "%s has %lld elements (%lld bytes); braze supports tensors of at most %s",
+                     gv_type(type).s, (long long)elements, (long long)bytes, BRAZE_MAX_TENSOR_BYTES_TEXT);
+  else
+    braze_str_printf(why, "%s has more elements or bytes than a 64-bit integer can count; braze supports tensors "
+                     "of at most %s", gv_type(type).s, BRAZE_MAX_TENSOR_BYTES_TEXT);
+  return false;
+}
+
+/* A function's tensor arguments and results (graph functions, user kernels): within
+ * the rank and size limits when ranked and static. Others (memrefs, dynamic shapes,
+ * element types braze does not take) are left to the passes and tools that know
+ * what to expect. */
+static bool verify_signature(MlirOperation func) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("function_type"));
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAType(attr) || !mlirTypeIsAFunction(mlirTypeAttrGetValue(attr)))
+    return true;
+  MlirType fn = mlirTypeAttrGetValue(attr);
+  intptr_t n_in = mlirFunctionTypeGetNumInputs(fn), n = n_in + mlirFunctionTypeGetNumResults(fn);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirType t = i < n_in ? mlirFunctionTypeGetInput(fn, i) : mlirFunctionTypeGetResult(fn, i - n_in);
+    if (!mlirTypeIsARankedTensor(t))
+      continue;
+    BrazeStr why = {0};
+    if (mlirShapedTypeGetRank(t) > BRAZE_MAX_RANK)
+      braze_str_printf(&why, "%s has rank %lld; braze supports rank <= %d", gv_type(t).s,
+                       (long long)mlirShapedTypeGetRank(t), BRAZE_MAX_RANK);
+    else if (mlirShapedTypeHasStaticShape(t) && braze_dtype_name(mlirShapedTypeGetElementType(t)))
+      size_within_limit(t, &why);
+    if (why.len) {
+      MlirAttribute name = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("sym_name"));
+      MlirStringRef sym = mlirAttributeIsAString(name) ? mlirStringAttrGetValue(name) : mlirStringRefCreateFromCString("");
+      braze_emit_error(mlirOperationGetLocation(func), "'func.func' op @%.*s %s #%lld: %s", (int)sym.length, sym.data,
+                       i < n_in ? "argument" : "result", (long long)(i < n_in ? i : i - n_in), braze_str_cstr(&why));
+      braze_str_free(&why);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* ---- per-op driver ---- */
 
 /* Check one operand or result type and fill `t`. `what` names it in messages. */
@@ -218,10 +269,12 @@ static bool load_tensor(const GvOp *v, MlirType type, const char *what, GvTensor
     return gv_fail(v, "%s has rank %lld; braze supports rank <= %d", what, (long long)t->rank,
                    BRAZE_MAX_RANK);
   braze_shape(type, t->dims);
-  int64_t count;
-  if (!gv_product(t->dims, t->rank, NULL, &count))
-    return gv_fail(v, "%s has more elements than a 64-bit integer can count", what);
-  return true;
+  BrazeStr why = {0};
+  bool ok = size_within_limit(type, &why);
+  if (!ok)
+    gv_fail(v, "%s %s", what, braze_str_cstr(&why));
+  braze_str_free(&why);
+  return ok;
 }
 
 static bool check_float(const GvOp *v, const GvTensor *t, const char *what) {
@@ -256,6 +309,8 @@ static bool load_and_check_types(GvOp *v, GvTensor *in, const GvOpRules *rules) 
 }
 
 static bool verify_op(MlirOperation op) {
+  if (braze_op_is(op, "func.func"))
+    return verify_signature(op);
   const char *mnemonic = braze_graph_op_mnemonic(op);
   const GvOpRules *rules = mnemonic ? find_rules(mnemonic) : NULL;
   if (!rules)

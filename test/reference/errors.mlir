@@ -72,7 +72,7 @@ func.func @recursive(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
-// I16: braze run: argument 0 of @i16 is not a static tensor of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64 or i1 (rank <= 8)
+// I16: braze run: argument 0 of @i16 is tensor<2xsi16>; expected an element type of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64 or i1
 func.func @i16(%x: tensor<2xsi16>) -> tensor<2xsi16> {
   return %x : tensor<2xsi16>
 }

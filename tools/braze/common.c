@@ -200,10 +200,9 @@ static bool init_for_arg(const char *cmd, MlirOperation func, size_t i, BrazeHos
   if (braze_tensor_init_from_type(t, arg_type(func, i)))
     return true;
   MlirStringRef name = braze_cli_func_name(func);
-  fprintf(stderr,
-          "braze %s: argument %zu of @%.*s is not a static tensor of f32, f64, f16, bf16, i8, i16, i32, i64, ui8, ui16, ui32, ui64 "
-          "or i1 (rank <= %d)\n",
-          cmd, i, (int)name.length, name.data, BRAZE_TENSOR_MAX_RANK);
+  char why[400];
+  braze_tensor_type_refusal(arg_type(func, i), why, sizeof why);
+  fprintf(stderr, "braze %s: argument %zu of @%.*s %s\n", cmd, i, (int)name.length, name.data, why);
   return false;
 }
 

@@ -68,6 +68,7 @@ func.func @result_type(%x: tensor<4xf32>) -> tensor<4xui2> {
 
 // -----
 
+// expected-error @+1 {{'func.func' op @rank9 argument #0: tensor<1x1x1x1x1x1x1x1x2xf32> has rank 9; braze supports rank <= 8}}
 func.func @rank9(%x: tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2xf32> {
   // expected-error @+1 {{'graph.relu' op operand #0 has rank 9; braze supports rank <= 8}}
   %0 = "graph.relu"(%x) : (tensor<1x1x1x1x1x1x1x1x2xf32>) -> tensor<1x1x1x1x1x1x1x1x2xf32>
@@ -149,9 +150,11 @@ func.func @nested(%x: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
 
 // -----
 
-// Element counts that overflow int64 are an error, not undefined behaviour later.
+// Element counts that overflow int64 are an error, not undefined behaviour later
+// (limits.mlir has the size limit below that).
+// expected-error @+1 {{'func.func' op @too_many_elements argument #0: tensor<4294967296x4294967296xf32> has more elements or bytes than a 64-bit integer can count; braze supports tensors of at most 2^40 bytes (1 TiB)}}
 func.func @too_many_elements(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
-  // expected-error @+1 {{'graph.neg' op operand #0 has more elements than a 64-bit integer can count}}
+  // expected-error @+1 {{'graph.neg' op operand #0 tensor<4294967296x4294967296xf32> has more elements or bytes than a 64-bit integer can count; braze supports tensors of at most 2^40 bytes (1 TiB)}}
   %0 = "graph.neg"(%x) : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
   return %0 : tensor<4294967296x4294967296xf32>
 }
