@@ -40,16 +40,18 @@ for t in "${targets[@]}"; do
   echo "fuzz: $t for ${seconds}s"
   # Leaks are checked (LeakSanitizer at each input that allocates more than it frees);
   # UBSan reports abort (the build uses -fno-sanitize-recover=undefined).
+  start=$(date +%s)
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     "$exe" -max_total_time="$seconds" -timeout="$(timeout_of "$t")" -rss_limit_mb=3072 \
       -max_len=65536 -dict="$fb/dict/$t.dict" -artifact_prefix="$crashes/" -print_final_stats=1 \
       "$fb/corpus/$t" "$fb/seeds/$t" > "$log" 2>&1
   rc=$?
+  elapsed=$(($(date +%s) - start))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
   corpus=$(find "$fb/corpus/$t" -type f | wc -l)
-  line="$t: ${seconds}s, ${execs:-?} executions, ${cov:-no coverage line}, corpus $corpus files, exit $rc"
+  line="$t: ${elapsed}s, ${execs:-?} executions, ${cov:-no coverage line}, corpus $corpus files, exit $rc"
   echo "$line" | tee -a "$fb/logs/summary.txt"
   if [ $rc -ne 0 ]; then
     failed+=("$t")

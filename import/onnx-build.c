@@ -8,6 +8,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/diag.h"
 
 /* Constants with more elements than this go to the module's dialect_resources
  * section as hex blobs instead of being spelled out element by element. */
@@ -17,9 +18,22 @@ MlirValue onnx_build(OnnxImporter *im, const char *op, const OnnxType *type, con
                      size_t num_operands, const OnnxNamedAttr *attrs, size_t num_attrs) {
   char name[64];
   snprintf(name, sizeof name, "graph.%s", op);
+  /* A failed operand or a type without an element type (an input that could not be
+   * converted) builds nothing: its error has been reported. */
+  MlirType result = onnx_tensor_type(im->ctx, type);
+  bool ok = !mlirTypeIsNull(result);
+  for (size_t i = 0; ok && i < num_operands; ++i)
+    ok = !mlirValueIsNull(operands[i]);
+  for (size_t i = 0; ok && i < num_attrs; ++i)
+    ok = !mlirAttributeIsNull(attrs[i].attr);
+  if (!ok) {
+    BrazeDiagSink *sink = braze_diag_sink(im->ctx);
+    if (!sink || sink->num_errors == 0)
+      onnx_node_error(im, "internal error: %s has an operand or a type that failed to convert", name);
+    return (MlirValue){NULL};
+  }
   MlirOperationState st = mlirOperationStateGet(braze_ref(name), im->loc);
   mlirOperationStateAddOperands(&st, (intptr_t)num_operands, operands);
-  MlirType result = onnx_tensor_type(im->ctx, type);
   mlirOperationStateAddResults(&st, 1, &result);
   MlirNamedAttribute named[8]; /* converters pass at most 3 attributes */
   if (num_attrs > 8) {
@@ -61,6 +75,8 @@ static int64_t splat_int(double value) {
 static MlirAttribute splat_attr(OnnxImporter *im, const OnnxType *type, double value) {
   MlirType tensor = onnx_tensor_type(im->ctx, type);
   MlirType elem = onnx_element_type(im->ctx, type->dtype);
+  if (mlirTypeIsNull(tensor))
+    return mlirAttributeGetNull();
   if (type->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BOOL)
     return mlirDenseElementsAttrBoolSplatGet(tensor, value != 0);
   MlirAttribute scalar = onnx_dtype_is_float(type->dtype) ? mlirFloatAttrDoubleGet(im->ctx, elem, value)

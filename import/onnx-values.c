@@ -70,8 +70,10 @@ bool onnx_dtype_is_float(int32_t dtype) {
 }
 
 MlirType onnx_tensor_type(MlirContext ctx, const OnnxType *t) {
-  return mlirRankedTensorTypeGet((intptr_t)t->rank, t->dims, onnx_element_type(ctx, t->dtype),
-                                 mlirAttributeGetNull());
+  MlirType element = onnx_element_type(ctx, t->dtype);
+  if (mlirTypeIsNull(element)) /* a value whose conversion failed earlier */
+    return element;
+  return mlirRankedTensorTypeGet((intptr_t)t->rank, t->dims, element, mlirAttributeGetNull());
 }
 
 int64_t onnx_num_elements(const OnnxType *t) {
