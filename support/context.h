@@ -22,7 +22,8 @@ void braze_context_destroy(MlirContext ctx);
 
 /* Parse `text` as a top-level operation (normally builtin.module); `source_name`
  * is the file name locations will carry. Null operation on error (diagnostics
- * have been emitted). */
+ * have been emitted), text nested deeper than BRAZE_MAX_NESTING included
+ * (support/nesting.h). */
 MlirOperation braze_parse(MlirContext ctx, const char *text, size_t len, const char *source_name);
 
 /* Read a whole file ("-" is stdin) into a malloc'd NUL-terminated buffer. */
