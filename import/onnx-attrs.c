@@ -30,7 +30,8 @@ const char *onnx_attr_string(const Onnx__NodeProto *node, const char *name, cons
   if (!a || !a->has_s)
     return dflt;
   size_t len = a->s.len < n - 1 ? a->s.len : n - 1;
-  memcpy(buf, a->s.data, len);
+  if (len) /* an empty bytes field may have no data pointer */
+    memcpy(buf, a->s.data, len);
   buf[len] = '\0';
   return buf;
 }
@@ -44,7 +45,8 @@ bool onnx_attr_ints(OnnxImporter *im, const char *name, int64_t *out, size_t max
     return true;
   if (a->n_ints > max)
     return onnx_node_error(im, "attribute '%s' has %zu entries (at most %zu)", name, a->n_ints, max);
-  memcpy(out, a->ints, a->n_ints * sizeof *out);
+  if (a->n_ints) /* no ints: no array (memcpy from NULL is undefined even for 0 bytes) */
+    memcpy(out, a->ints, a->n_ints * sizeof *out);
   *count = a->n_ints;
   return true;
 }

@@ -180,8 +180,9 @@ MlirAttribute onnx_constant_attr(OnnxImporter *im, const OnnxType *type, const O
   char key[256];
   resource_key(resource_name, key, sizeof key);
   /* The context owns the blob (freed with the context), so copy the model's bytes. */
-  void *blob = malloc(data->nbytes);
-  memcpy(blob, data->data, data->nbytes);
+  void *blob = malloc(data->nbytes ? data->nbytes : 1);
+  if (data->nbytes)
+    memcpy(blob, data->data, data->nbytes);
   return mlirUnmanagedDenseResourceElementsAttrGet(tensor, braze_ref(key), blob, data->nbytes, size,
                                                    /*dataIsMutable=*/false, free_blob, blob);
 }

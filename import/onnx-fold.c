@@ -89,7 +89,7 @@ bool onnx_define_const_output(OnnxImporter *im, size_t i, const OnnxType *type, 
   if (index)
     for (int64_t k = 0; k < n; ++k)
       memcpy(out + k * size, in + index[k] * size, size);
-  else
+  else if (n)
     memcpy(out, in, (size_t)n * size);
   OnnxData data = {.data = out, .nbytes = (size_t)n * size, .owned = out};
   return onnx_define_constant(im, im->node->output[i], type, &data);

@@ -429,6 +429,14 @@ bool braze_onnx_import_bytes(MlirContext ctx, const void *bytes, size_t len, con
                              const BrazeOnnxOptions *opts, MlirModule *out) {
   OnnxImporter im = {.ctx = ctx, .path = name};
   im.loc = onnx_file_loc(&im, 0);
+  OnnxWireStats wire;
+  onnx_wire_scan(bytes, len, &wire);
+  if (wire.depth > ONNX_MAX_MESSAGE_DEPTH)
+    return onnx_file_error(&im, "the model nests messages (graphs in attributes, ...) deeper than %d levels; "
+                                "braze reads at most %d", ONNX_MAX_MESSAGE_DEPTH, ONNX_MAX_MESSAGE_DEPTH);
+  if (wire.nodes > BRAZE_ONNX_MAX_NODES || wire.tensors > BRAZE_ONNX_MAX_NODES)
+    return onnx_file_error(&im, "the model has %zu nodes and %zu tensors; braze imports at most %d of each",
+                           wire.nodes, wire.tensors, BRAZE_ONNX_MAX_NODES);
   im.model = onnx__model_proto__unpack(NULL, len, (const uint8_t *)bytes);
   if (!im.model)
     return onnx_file_error(&im, "not a valid ONNX model (the protobuf is truncated or corrupted)");

@@ -15,6 +15,10 @@
 #include "mlir-c/IR.h"
 
 enum { BRAZE_ONNX_MAX_RANK = 8 };
+/* The most nodes (and tensors: initializers, constants) a model may have, subgraphs
+ * included: a model past it is refused, before it is unpacked, with an error naming
+ * the limit (a 100000-node model imports in under a second). */
+enum { BRAZE_ONNX_MAX_NODES = 1000000 };
 
 /* A shape override for one graph input (`--shape x=1x128`): replaces the input's
  * declared shape; needed for inputs with symbolic (dynamic) dims. */

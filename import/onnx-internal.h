@@ -16,6 +16,9 @@ enum { ONNX_MAX_RANK = BRAZE_ONNX_MAX_RANK };
 /* Elements beyond this count make a tensor too large to import; it also keeps every
  * product of dims far from int64 overflow. */
 #define ONNX_MAX_ELEMENTS ((int64_t)1 << 40)
+/* Messages nested in messages (model, graph, node, attribute, subgraph, ...): real
+ * models stay far below; protobuf-c's unpacker recurses once a level. */
+enum { ONNX_MAX_MESSAGE_DEPTH = 64 };
 
 /* A tensor's static type: element type (ONNX TensorProto.DataType code) and shape. */
 typedef struct {
@@ -87,6 +90,16 @@ bool onnx_same_shape(const OnnxType *a, const OnnxType *b);
 /* Error (naming `what`) unless every dim is >= 0 and the element count is at most
  * ONNX_MAX_ELEMENTS. */
 bool onnx_check_size(OnnxImporter *im, const OnnxType *t, const char *what);
+
+/* onnx-wire.c: what a model's bytes hold, read before unpacking them: how deep they
+ * nest messages (1: the model alone; ONNX_MAX_MESSAGE_DEPTH + 1 when deeper than the
+ * limit, where the scan stops), and how many NodeProto and TensorProto messages they
+ * have (subgraphs included). */
+typedef struct {
+  int depth;
+  size_t nodes, tensors;
+} OnnxWireStats;
+void onnx_wire_scan(const void *bytes, size_t len, OnnxWireStats *stats);
 /* Decode a TensorProto into type + data; `what` names it in errors. */
 bool onnx_decode_tensor(OnnxImporter *im, const Onnx__TensorProto *t, const char *what,
                         OnnxType *type, OnnxData *data);

@@ -33,6 +33,18 @@ OnnxValue *onnx_input(OnnxImporter *im, size_t i) {
   const char *name = im->node->input[i];
   OnnxValue *v = onnx_lookup(im, name);
   if (!v) {
+    /* Made by this node or a later one: the nodes are not in topological order (which
+     * ONNX requires), or they form a cycle. */
+    const Onnx__GraphProto *g = im->model->graph;
+    for (size_t k = im->node_index; k < g->n_node; ++k)
+      for (size_t o = 0; o < g->node[k]->n_output; ++o)
+        if (g->node[k]->output[o] && strcmp(g->node[k]->output[o], name) == 0) {
+          char label[160];
+          onnx_node_error(im, "input '%s' is output #%zu of node %s (%s), which is not earlier: the graph's nodes "
+                              "are not in topological order or form a cycle", name, o,
+                          onnx_node_label(g->node[k], k, label, sizeof label), onnx_str_or_empty(g->node[k]->op_type));
+          return NULL;
+        }
     onnx_node_error(im, "input '%s' is not a graph input, an initializer or an earlier node's output",
                     name);
     return NULL;
