@@ -12,7 +12,8 @@
  * runtime reports only the runtime's own races.
  *
  * Environment: MOCK_CUDA_NO_DEVICE=1 (cuInit fails), MOCK_CUDA_NO_CUBIN=1,
- * MOCK_CUDA_NO_PTX=1, MOCK_CUDA_LAUNCH_FAIL=1. */
+ * MOCK_CUDA_NO_PTX=1, MOCK_CUDA_LAUNCH_FAIL=1, MOCK_CUDA_OOM_AT=N (the Nth cuMemAlloc,
+ * counting from 1, fails once with CUDA_ERROR_OUT_OF_MEMORY). */
 #include <cuda.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -87,6 +88,7 @@ static CUresult impl_cuGetErrorName(CUresult r, const char **s) {
        : r == CUDA_ERROR_INVALID_PTX         ? "CUDA_ERROR_INVALID_PTX"
        : r == CUDA_ERROR_NOT_FOUND           ? "CUDA_ERROR_NOT_FOUND"
        : r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"
+       : r == CUDA_ERROR_OUT_OF_MEMORY       ? "CUDA_ERROR_OUT_OF_MEMORY"
                                              : "CUDA_ERROR_UNKNOWN";
   return CUDA_SUCCESS;
 }
@@ -217,6 +219,12 @@ static CUresult impl_cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataTyp
 }
 
 static CUresult impl_cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  static int calls;
+  const char *oom_at = getenv("MOCK_CUDA_OOM_AT");
+  if (oom_at && ++calls == atoi(oom_at)) {
+    printf("mock: alloc of %zu bytes fails (out of memory)\n", bytes);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
   if (num_allocs == MAX_ALLOCS)
     return CUDA_ERROR_OUT_OF_MEMORY;
   unsigned char *mem = aligned_alloc(256, (bytes + 255) / 256 * 256);
