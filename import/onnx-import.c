@@ -307,6 +307,8 @@ static bool convert_node(OnnxImporter *im, size_t index) {
   const OnnxOpEntry *entry = onnx_find_op(op_type);
   if (!entry)
     return onnx_node_error(im, "unsupported op type '%s'", op_type);
+  if (node->n_output == 0) /* every ONNX op has at least one output */
+    return onnx_node_error(im, "the node has no outputs");
   if (im->opset < entry->min_opset)
     return onnx_node_error(im, "%s as of opset %lld is not supported (braze imports %s from opset %d)",
                            op_type, (long long)im->opset, op_type, entry->min_opset);
