@@ -7,7 +7,8 @@
 # differential mismatch keeps its input in fuzz/crashes/<target>/ and makes the run
 # fail (after the other targets ran). Each target's last lines of libFuzzer output
 # (-print_final_stats) go to FUZZ_BUILD/logs/<target>.log; a summary line per target
-# to FUZZ_BUILD/logs/summary.txt.
+# to FUZZ_BUILD/logs/summary.txt, and with the date and commit to
+# FUZZ_BUILD/logs/history.txt, which accumulates over runs.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fb=$(cd "$1" && pwd)
@@ -53,6 +54,7 @@ for t in "${targets[@]}"; do
   corpus=$(find "$fb/corpus/$t" -type f | wc -l)
   line="$t: ${elapsed}s, ${execs:-?} executions, ${cov:-no coverage line}, corpus $corpus files, exit $rc"
   echo "$line" | tee -a "$fb/logs/summary.txt"
+  echo "$(date -u +%FT%TZ) $(git -C "$root" rev-parse --short HEAD 2>/dev/null) $line" >> "$fb/logs/history.txt"
   if [ $rc -ne 0 ]; then
     failed+=("$t")
     grep -E 'ERROR|SUMMARY|fuzz differential|Test unit written' "$log" | head -8 >&2
