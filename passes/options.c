@@ -4,6 +4,7 @@
 #include "passes/passes.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +32,15 @@ bool braze_option_int(const BrazePassOptions *opts, const char *key, long long d
     return true;
   char *end = NULL;
   if (o->value && *o->value) {
+    errno = 0;
     *out = strtoll(o->value, &end, 10);
-    if (*end == '\0')
+    if (*end == '\0' && errno != ERANGE && *out > -BRAZE_OPTION_INT_MAX && *out < BRAZE_OPTION_INT_MAX)
       return true;
+    if (*end == '\0') {
+      braze_str_printf(error, "option '%s' is out of range: '%s' (integer options are below 2^40 in magnitude)", key,
+                       o->value);
+      return false;
+    }
   }
   braze_str_printf(error, "option '%s' expects an integer, got '%s'", key, o->value ? o->value : "");
   return false;

@@ -47,7 +47,10 @@ void braze_pass_set_target_costs(const BrazeTargetCosts *costs);
 const BrazeOption *braze_option_find(const BrazePassOptions *opts, const char *key);
 /* True when present as a bare word or with value true/1. */
 bool braze_option_flag(const BrazePassOptions *opts, const char *key);
-/* Integer option with a default; false (and *error set) when not an integer. */
+/* Integer option with a default; false (and *error set) when not an integer or not
+ * below BRAZE_OPTION_INT_MAX in magnitude (so a pass's arithmetic on it, sizes and
+ * counts times small factors, cannot overflow). */
+#define BRAZE_OPTION_INT_MAX ((long long)1 << 40)
 bool braze_option_int(const BrazePassOptions *opts, const char *key, long long dflt, long long *out,
                       BrazeStr *error);
 /* key=true|false|1|0, a bare key meaning true; `dflt` when absent. False (with

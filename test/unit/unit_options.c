@@ -79,7 +79,8 @@ static void flags(void) {
 }
 
 static void integers(void) {
-  BrazePassOptions opts = parse_ok("n=64 neg=-3 bad=12x empty= bare");
+  BrazePassOptions opts = parse_ok("n=64 neg=-3 bad=12x empty= bare top=1099511627775 over=1099511627776 "
+                                    "under=-1099511627776 huge=99999999999999999999");
   BrazeStr error = {0};
   long long v = 0;
   CHECK(braze_option_int(&opts, "n", 7, &v, &error) && v == 64);
@@ -94,6 +95,18 @@ static void integers(void) {
   braze_str_clear(&error);
   CHECK(!braze_option_int(&opts, "bare", 7, &v, &error));
   CHECK_CONTAINS(braze_str_cstr(&error), "option 'bare' expects an integer");
+  braze_str_clear(&error);
+  /* Magnitudes from 2^40 on are refused (found by fuzz/pipeline-text.c: a saturated
+   * strtoll overflowed a pass's arithmetic). */
+  CHECK(braze_option_int(&opts, "top", 7, &v, &error) && v == 1099511627775LL);
+  CHECK(!braze_option_int(&opts, "over", 7, &v, &error));
+  CHECK_STR(braze_str_cstr(&error), "option 'over' is out of range: '1099511627776' (integer options are below 2^40 in magnitude)");
+  braze_str_clear(&error);
+  CHECK(!braze_option_int(&opts, "under", 7, &v, &error));
+  CHECK_CONTAINS(braze_str_cstr(&error), "option 'under' is out of range");
+  braze_str_clear(&error);
+  CHECK(!braze_option_int(&opts, "huge", 7, &v, &error));
+  CHECK_CONTAINS(braze_str_cstr(&error), "option 'huge' is out of range");
   braze_str_free(&error);
   braze_options_free(&opts);
 }
