@@ -44,13 +44,25 @@ static double get_f(const OnnxValue *v, int64_t i) {
   }
 }
 
+/* A float as int64 without undefined behaviour: NaN is 0, values beyond the range
+ * saturate (callers that care check the range themselves, as Cast does). */
+static int64_t saturate_i64(double f) {
+  if (isnan(f))
+    return 0;
+  if (f >= 0x1p63)
+    return INT64_MAX;
+  if (f < -0x1p63)
+    return INT64_MIN;
+  return (int64_t)f;
+}
+
 static int64_t get_i(const OnnxValue *v, int64_t i) {
   const unsigned char *p = v->data.data;
   switch (v->type.dtype) {
   case DT_INT32: { int32_t x; memcpy(&x, p + 4 * i, 4); return x; }
   case DT_INT64: { int64_t x; memcpy(&x, p + 8 * i, 8); return x; }
   case DT_BOOL: return p[i] != 0;
-  default: return (int64_t)get_f(v, i);
+  default: return saturate_i64(get_f(v, i));
   }
 }
 
