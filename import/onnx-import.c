@@ -352,6 +352,7 @@ static bool build_return(OnnxImporter *im, MlirType *result_types) {
     im->loc = named_loc(im, name, 0);
     results[i] = onnx_materialize(im, v);
     result_types[i] = onnx_tensor_type(im->ctx, &v->type);
+    ok = ok && !mlirValueIsNull(results[i]); /* a constant that cannot be materialized said why */
   }
   if (ok) {
     MlirOperationState st = mlirOperationStateGet(braze_ref("func.return"), onnx_file_loc(im, 0));
