@@ -16,6 +16,7 @@
 
 #include "ir/build.h"
 #include "passes/passes.h"
+#include "support/oplist.h"
 #include "support/ptrmap.h"
 
 enum { CU_MAX_DIMS = 8, CU_MAX_INPUTS = 16, CU_MAX_WORKGROUP = 16 };
@@ -223,6 +224,9 @@ void cu_delinearize(CgBuilder *b, MlirValue flat, int n, const int64_t *ext, Mli
 /* `old` replaced by a declaration with the kernel's memref signature (n_args types, the
  * first n_in inputs), which the graph conversion calls; erased after the launches. */
 MlirOperation cu_replace_by_declaration(MlirOperation old, int n_args, const MlirType *types, int n_in);
+/* Every func.call of @callee in the module's function bodies, in order (kernels call
+ * none: they are graph functions' calls). */
+void cu_calls_of(MlirOperation module, MlirStringRef callee, BrazeOpList *calls);
 /* A private kernel declaration `name` over `types` (the first n_in inputs, then the
  * outputs) before `before`: what the graph conversion calls. */
 MlirOperation cu_declare_kernel(MlirOperation before, MlirAttribute name, int n_args, const MlirType *types, int n_in);

@@ -39,6 +39,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/oplist.h"
 #include "targets/common/entry-graph.h"
 #include "targets/target.h"
 
@@ -248,6 +249,20 @@ static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
 
 static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts);
 
+void cu_calls_of(MlirOperation module, MlirStringRef callee, BrazeOpList *calls) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+    if (!is_func(f) || cg_is_declaration(f))
+      continue;
+    MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(fb); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+      if (braze_op_is(op, "func.call") && mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(sym), callee))
+        braze_op_list_push(calls, op);
+    }
+  }
+}
+
 /* matmul=auto: the kernel's extern twin @NAME_extern (a clone, converted with
  * matmul=extern) and, in the graph functions, a call of it after every call of the
  * kernel; both tagged braze.alternative = [site, choice, outputs written], choice 0 the
@@ -265,26 +280,20 @@ static bool add_extern_alternative(MlirOperation func, MlirOperation module, con
   mlirOperationSetAttributeByName(twin, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(name)));
   mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), func, twin);
   MlirStringRef callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!is_func(f) || cg_is_declaration(f) || mlirOperationEqual(f, func) || mlirOperationEqual(f, twin))
-      continue;
-    MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
-    for (MlirOperation op = mlirBlockGetFirstOperation(fb); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-      MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("callee"));
-      if (!braze_op_is(op, "func.call") || !mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(sym), callee))
-        continue;
-      intptr_t outs = mlirOperationGetNumResults(op);
-      snprintf(tag, sizeof tag, "array<i64: %lld, 0, %lld>", (long long)site, (long long)outs);
-      mlirOperationSetDiscardableAttributeByName(op, braze_ref("braze.alternative"), cg_parse_attr(ctx, tag));
-      MlirOperation alt = mlirOperationClone(op);
-      mlirOperationSetAttributeByName(alt, braze_ref("callee"), mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
-      snprintf(tag, sizeof tag, "array<i64: %lld, 1, %lld>", (long long)site, (long long)outs);
-      mlirOperationSetDiscardableAttributeByName(alt, braze_ref("braze.alternative"), cg_parse_attr(ctx, tag));
-      mlirBlockInsertOwnedOperationAfter(fb, op, alt);
-      op = alt;
-    }
+  BrazeOpList calls = {0};
+  cu_calls_of(module, callee, &calls);
+  for (size_t c = 0; c < calls.count; ++c) {
+    MlirOperation op = calls.ops[c];
+    intptr_t outs = mlirOperationGetNumResults(op);
+    snprintf(tag, sizeof tag, "array<i64: %lld, 0, %lld>", (long long)site, (long long)outs);
+    mlirOperationSetDiscardableAttributeByName(op, braze_ref("braze.alternative"), cg_parse_attr(ctx, tag));
+    MlirOperation alt = mlirOperationClone(op);
+    mlirOperationSetAttributeByName(alt, braze_ref("callee"), mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
+    snprintf(tag, sizeof tag, "array<i64: %lld, 1, %lld>", (long long)site, (long long)outs);
+    mlirOperationSetDiscardableAttributeByName(alt, braze_ref("braze.alternative"), cg_parse_attr(ctx, tag));
+    mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(op), op, alt);
   }
+  braze_op_list_free(&calls);
   CuOptions extern_opts = *opts;
   extern_opts.matmul = CU_MM_EXTERN;
   return convert_kernel(twin, module, &extern_opts);

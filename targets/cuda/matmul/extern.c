@@ -18,6 +18,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "support/oplist.h"
 
 /* The batch part of a map: all the batch dims in order (1), none (0), else -1. */
 static int batch_part(MlirAffineMap map, int n_batch) {
@@ -149,40 +150,34 @@ void cu_mark_gemm(MlirOperation op, const CuExtern *e) {
  * %p = call @gemm(a, b); call @callee(args..., %p). */
 static void feed_product(MlirOperation module, MlirStringRef callee, const char *gemm, int a, int b, MlirType product) {
   MlirContext ctx = mlirOperationGetContext(module);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!braze_op_is(f, "func.func") || cg_is_declaration(f))
-      continue;
-    MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
-    for (MlirOperation op = mlirBlockGetFirstOperation(fb); !mlirOperationIsNull(op);) {
-      MlirOperation next = mlirOperationGetNextInBlock(op);
-      MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("callee"));
-      if (braze_op_is(op, "func.call") && mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(sym), callee)) {
-        CgBuilder cb = cg_builder_at_end(fb, mlirOperationGetLocation(op));
-        cb.before = op;
-        MlirValue ab[2] = {mlirOperationGetOperand(op, a), mlirOperationGetOperand(op, b)};
-        MlirNamedAttribute to_gemm = cg_named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(gemm)));
-        MlirOperation gemm_call = cg_create(&cb, "func.call", 2, ab, 1, &product, 1, &to_gemm);
-        cu_copy_alternative(op, gemm_call, 0); /* under matmul=auto, part of the extern alternative */
-        MlirValue p = mlirOperationGetResult(gemm_call, 0);
-        intptr_t n = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
-        MlirValue ops[CU_MAX_INPUTS * 3];
-        MlirType results[CU_MAX_INPUTS * 2];
-        for (intptr_t i = 0; i < n; ++i)
-          ops[i] = mlirOperationGetOperand(op, i);
-        ops[n] = p;
-        for (intptr_t i = 0; i < nr; ++i)
-          results[i] = mlirValueGetType(mlirOperationGetResult(op, i));
-        MlirNamedAttribute keep = cg_named(ctx, "callee", sym);
-        MlirOperation call = cg_create(&cb, "func.call", n + 1, ops, nr, results, 1, &keep);
-        cu_copy_alternative(op, call, (int)nr);
-        for (intptr_t i = 0; i < nr; ++i)
-          mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), mlirOperationGetResult(call, i));
-        mlirOperationDestroy(op);
-      }
-      op = next;
-    }
+  BrazeOpList calls = {0};
+  cu_calls_of(module, callee, &calls);
+  for (size_t c = 0; c < calls.count; ++c) {
+    MlirOperation op = calls.ops[c];
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, braze_ref("callee"));
+    CgBuilder cb = cg_builder_at_end(mlirOperationGetBlock(op), mlirOperationGetLocation(op));
+    cb.before = op;
+    MlirValue ab[2] = {mlirOperationGetOperand(op, a), mlirOperationGetOperand(op, b)};
+    MlirNamedAttribute to_gemm = cg_named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(gemm)));
+    MlirOperation gemm_call = cg_create(&cb, "func.call", 2, ab, 1, &product, 1, &to_gemm);
+    cu_copy_alternative(op, gemm_call, 0); /* under matmul=auto, part of the extern alternative */
+    MlirValue p = mlirOperationGetResult(gemm_call, 0);
+    intptr_t n = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
+    MlirValue ops[CU_MAX_INPUTS * 3];
+    MlirType results[CU_MAX_INPUTS * 2];
+    for (intptr_t i = 0; i < n; ++i)
+      ops[i] = mlirOperationGetOperand(op, i);
+    ops[n] = p;
+    for (intptr_t i = 0; i < nr; ++i)
+      results[i] = mlirValueGetType(mlirOperationGetResult(op, i));
+    MlirNamedAttribute keep = cg_named(ctx, "callee", sym);
+    MlirOperation call = cg_create(&cb, "func.call", n + 1, ops, nr, results, 1, &keep);
+    cu_copy_alternative(op, call, (int)nr);
+    for (intptr_t i = 0; i < nr; ++i)
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), mlirOperationGetResult(call, i));
+    mlirOperationDestroy(op);
   }
+  braze_op_list_free(&calls);
 }
 
 bool cu_emit_extern(CuKernel *K, const CuExtern *e) {

@@ -39,6 +39,10 @@
 #include "support/context.h"
 #include "support/strbuf.h"
 
+/* The dynamic shared memory the kernels address: TMA's 128-byte swizzle needs 1024-aligned
+ * shared memory (TOOLCHAIN.md). */
+#define SMEM_GLOBAL "memref.global \"private\" @braze_smem : memref<0xi8, 3> {alignment = 1024 : i64}"
+
 enum { BM = 128, BK = 64, THREADS = 256, GROUP_M = 8, C_PAD = 8 };
 
 static bool reads_dims(MlirAffineMap map, const int *dims, int n) {
@@ -430,10 +434,7 @@ static MlirOperation smem_global(CuKernel *K) {
     if (braze_op_is(op, "memref.global") && braze_ref_eq(mlirStringAttrGetValue(name), "braze_smem"))
       return op;
   }
-  /* TMA's 128-byte swizzle needs 1024-aligned shared memory (TOOLCHAIN.md) */
-  MlirOperation g = mlirOperationCreateParse(
-      K->ctx, braze_ref("memref.global \"private\" @braze_smem : memref<0xi8, 3> {alignment = 1024 : i64}"),
-      braze_ref("braze-wgmma"));
+  MlirOperation g = mlirOperationCreateParse(K->ctx, braze_ref(SMEM_GLOBAL), braze_ref("braze-wgmma"));
   mlirBlockInsertOwnedOperation(body, 0, g);
   return g;
 }
@@ -442,7 +443,7 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   /* parsed inside a gpu.module of its own (a gpu.func verifies only there), then moved */
   BrazeStr text = {0};
   braze_str_puts(&text, "gpu.module @braze_wgmma_text {\n"
-                        "memref.global \"private\" @braze_smem : memref<0xi8, 3> {alignment = 1024 : i64}\n");
+                        SMEM_GLOBAL "\n");
   kernel_text(K, w, &text);
   braze_str_puts(&text, "}\n");
   MlirOperation holder = mlirOperationCreateParse(K->ctx, braze_ref(braze_str_cstr(&text)), braze_ref("braze-wgmma"));
