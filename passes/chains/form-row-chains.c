@@ -31,6 +31,15 @@
  * block that is larger than max-repack-bytes (W6's weights: each block would pack
  * them again), no block size that divides the rows.
  *
+ * The online form (passes/chains/online.h, decision 0015): on targets other than cpu, an
+ * attention chain (q @ k^T, a row max, exp and a row sum of the scaled scores, @ v) whose
+ * rows are too long for a block's scratch becomes one chain kernel that runs the keys in
+ * blocks with a running max and sum per row (the flash-attention recurrence); its
+ * attribute kernel.online = {key_block, scale} is what the target's template needs.
+ * Refusals name the step that broke (probabilities used elsewhere, a reduction that is
+ * not a max, ...). There, no whole-row chains form: the CUDA target runs only the online
+ * form.
+ *
  * Options:
  *   disable              form no chains
  *   rows=N               rows per block (default 0: the largest divisor of the rows whose
@@ -41,7 +50,9 @@
  *                        would outweigh the savings)
  *   max-repack-bytes=N   largest BATCH/WHOLE operand of a tem kernel (default 1048576)
  *   min-blocks=N         parallel iterations to keep (default 8)
- *   target=NAME          kernel name prefix (default cpu)
+ *   target=NAME          kernel name prefix (default cpu); not cpu: online chains only
+ *   no-online            no online form
+ *   key-block=N          keys per step of the online form (default 128)
  *   remarks              one remark per chain formed or refused */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +62,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "passes/chains/chain-passes.h"
+#include "passes/chains/online.h"
 #include "passes/chains/row-local.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -60,8 +72,8 @@
 enum { MAX_LINKS = 16 };
 
 typedef struct {
-  bool disable, remarks;
-  long long rows, max_scratch, max_repack, min_blocks;
+  bool disable, remarks, no_online;
+  long long rows, max_scratch, max_repack, min_blocks, key_block;
   char *target;
 } Options;
 
@@ -588,6 +600,73 @@ static bool build_chain(Chain *c) {
   return ok;
 }
 
+/* ---- the online form (passes/chains/online.h) ---- */
+
+static MlirOperation online_callee(void *user, MlirOperation call) { return callee_of(user, call); }
+
+/* Whether the online rewrite runs: on targets whose codegen takes the online form (the
+ * CUDA flash kernel); cpu-codegen runs whole-row chains only. */
+static bool online_enabled(const Options *o) { return !o->no_online && strcmp(o->target, "cpu") != 0; }
+
+/* The online chain kernel for `oc` in place of its four calls. */
+static bool build_online(Chain *c, const OnlineChain *oc) {
+  c->n = 4;
+  for (int i = 0; i < 4; ++i)
+    c->links[i] = (Link){.call = oc->calls[i], .kernel = oc->kernels[i]};
+  c->mc = c->o->rows > 0 ? c->o->rows : 128;
+  char *name = chain_name(c);
+  BrazeStr ops = {0}, text = {0};
+  print_ops_attr(&ops, c);
+  const char *ops_list = strchr(braze_str_cstr(&ops), '['); /* print_ops_attr writes "kernel.ops = [...]" */
+  online_print(&text, oc, name, c->mc, c->o->key_block, ops_list, online_saved_bytes(oc));
+  MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(c->func), braze_ref(braze_str_cstr(&text)),
+                                              braze_ref("form-row-chains"));
+  bool ok = !mlirOperationIsNull(fn);
+  if (ok) {
+    MlirLocation loc = mlirOperationGetLocation(oc->calls[0]);
+    mlirOperationWalk(fn, relocate, &loc, MlirWalkPreOrder);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(c->func), c->func, fn);
+    mlirSymbolTableInsert(c->sym->table, fn);
+    if (c->o->remarks)
+      braze_emit_remark(loc, "form-row-chains: 4 kernels as @%s in the online form: blocks of %lld rows, %lld keys "
+                        "per step, scale %g", name, (long long)c->mc, (long long)c->o->key_block, oc->scale);
+    MlirValue args[3] = {oc->q, oc->k, oc->v};
+    replace_calls(c, fn, args, 3);
+  } else {
+    braze_emit_error(mlirOperationGetLocation(oc->calls[0]), "form-row-chains: internal: online chain @%s did not parse",
+                     name);
+  }
+  braze_str_free(&ops);
+  braze_str_free(&text);
+  free(name);
+  return ok;
+}
+
+/* Whether a refusal names an attention chain that almost formed (worth a remark), rather
+ * than a call that starts none. */
+static bool online_plausible(const char *why) {
+  return strcmp(why, "not-a-call") != 0 && strcmp(why, "scores-rank") != 0 &&
+         strcmp(why, "scores-not-used-by-a-max-and-an-exp") != 0 && strcmp(why, "scores-not-a-contraction-over-the-head-dim") != 0;
+}
+
+/* Try the online form at `op`; *next is where the walk goes on. False on an internal error. */
+static bool try_online(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func, MlirOperation op,
+                       MlirOperation *next) {
+  OnlineChain oc;
+  const char *why = online_match(op, online_callee, sym, &oc);
+  if (why) {
+    if (o->remarks && online_plausible(why))
+      braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: no online chain from this call: %s", why);
+    *next = mlirOperationGetNextInBlock(op);
+    return true;
+  }
+  Chain c = {.o = o, .module = module, .func = func, .sym = sym};
+  /* the walk resumes after the first of the calls that remains: the chain's new call
+   * stands where the output's call was */
+  *next = mlirOperationGetNextInBlock(oc.calls[3]);
+  return build_online(&c, &oc);
+}
+
 /* ---- the pass ---- */
 
 static void remark_refusal(const Chain *c, const char *why) {
@@ -605,6 +684,12 @@ static void remark_refusal(const Chain *c, const char *why) {
 
 static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (online_enabled(o)) { /* targets with the online form run no whole-row chains */
+    for (MlirOperation op = mlirBlockGetFirstOperation(body), next; !mlirOperationIsNull(op); op = next)
+      if (!try_online(o, sym, module, func, op, &next))
+        return false;
+    return true;
+  }
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {
     Chain c = {.o = o, .module = module, .func = func, .sym = sym};
     collect_links(&c, op);
@@ -670,21 +755,23 @@ static long long default_scratch(void) {
 
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
-                                        "min-blocks", "target", NULL};
+                                        "min-blocks", "target", "no-online", "key-block", NULL};
   if (!braze_options_check(opts, "form-row-chains", allowed, error))
     return NULL;
   Options *o = calloc(1, sizeof *o);
   o->disable = braze_option_flag(opts, "disable");
   o->remarks = braze_option_flag(opts, "remarks");
+  o->no_online = braze_option_flag(opts, "no-online");
   const BrazeOption *t = braze_option_find(opts, "target");
   o->target = strdup(t && t->value ? t->value : "cpu");
   if (!braze_option_int(opts, "rows", 0, &o->rows, error) ||
       !braze_option_int(opts, "max-scratch-bytes", default_scratch(), &o->max_scratch, error) ||
       !braze_option_int(opts, "max-repack-bytes", 1048576, &o->max_repack, error) ||
-      !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) || o->rows < 0 || o->max_scratch < 1 ||
-      o->min_blocks < 1) {
+      !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) ||
+      !braze_option_int(opts, "key-block", 128, &o->key_block, error) || o->rows < 0 || o->max_scratch < 1 ||
+      o->min_blocks < 1 || o->key_block < 1) {
     if (!error->data)
-      braze_str_printf(error, "form-row-chains: rows must be >= 0, max-scratch-bytes and min-blocks >= 1");
+      braze_str_printf(error, "form-row-chains: rows must be >= 0, max-scratch-bytes, min-blocks and key-block >= 1");
     destroy_state(o);
     return NULL;
   }
@@ -702,7 +789,10 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "  max-repack-bytes=N   largest non-row operand of a matmul kernel, packed again per\n"
                     "                       block (default 1048576)\n"
                     "  min-blocks=N         parallel blocks to keep (default 8)\n"
-                    "  target=NAME          chain kernel name prefix (default cpu)\n"
+                    "  target=NAME          chain kernel name prefix (default cpu); any target but cpu takes\n"
+                    "                       attention chains in the online form and no whole-row chains\n"
+                    "  no-online            no online form (a target whose codegen lacks it)\n"
+                    "  key-block=N          keys per step of the online form (default 128)\n"
                     "  remarks              one remark per chain formed or refused\n",
     .anchor = "builtin.module",
     .create_state = create_state,

@@ -1,0 +1,408 @@
+/* The online-softmax rewrite of an attention chain (see passes/chains/online.h).
+ *
+ * Matching reads the kernels' linalg bodies, not names: a contraction whose operands
+ * are the kernel's arguments, a max reduction of a scaled score, exp of the scaled score
+ * minus that max, a sum reduction of the exponentials and their division by the sum,
+ * then a contraction of the quotients over the keys. Each refusal returns a named
+ * reason that form-row-chains puts in its remark. */
+#include "passes/chains/online.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+
+enum { SCORES, ROWMAX, PROBS, OUTPUT };
+
+/* ---- reading kernel bodies ---- */
+
+static MlirBlock body_of(MlirOperation op) { return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)); }
+
+static MlirOperation terminator(MlirBlock b) {
+  MlirOperation last = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    last = op;
+  return last;
+}
+
+/* The generic that defines `v`, or null. */
+static MlirOperation generic_of(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return (MlirOperation){NULL};
+  MlirOperation op = mlirOpResultGetOwner(v);
+  return braze_op_is(op, "linalg.generic") ? op : (MlirOperation){NULL};
+}
+
+/* The kernel's one returned value's generic. */
+static MlirOperation returned_generic(MlirOperation kernel) {
+  MlirOperation ret = terminator(body_of(kernel));
+  if (mlirOperationIsNull(ret) || mlirOperationGetNumOperands(ret) != 1)
+    return (MlirOperation){NULL};
+  return generic_of(mlirOperationGetOperand(ret, 0));
+}
+
+/* Which kernel argument `v` is, or -1. */
+static int kernel_arg(MlirOperation kernel, MlirValue v) {
+  if (!mlirValueIsABlockArgument(v) || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), body_of(kernel)))
+    return -1;
+  return (int)mlirBlockArgumentGetArgNumber(v);
+}
+
+static MlirAffineMap map_of(MlirOperation generic, int i) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
+  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
+}
+
+/* Whether map i reads exactly dims[0..n) (a dim < 0: the constant 0). */
+static bool map_is(MlirOperation generic, int i, const int *dims, int n) {
+  MlirAffineMap map = map_of(generic, i);
+  if (mlirAffineMapGetNumResults(map) != n)
+    return false;
+  for (int r = 0; r < n; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    if (dims[r] < 0 ? !(mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0)
+                    : !(mlirAffineExprIsADim(e) && (int)mlirAffineDimExprGetPosition(e) == dims[r]))
+      return false;
+  }
+  return true;
+}
+
+/* n loops, all parallel but the last when `reduces`. */
+static bool iterators_are(MlirOperation generic, int n, bool reduces) {
+  MlirAttribute it = mlirOperationGetAttributeByName(generic, braze_ref("iterator_types"));
+  if (mlirArrayAttrGetNumElements(it) != n)
+    return false;
+  for (int i = 0; i < n; ++i) {
+    BrazeStr s = {0};
+    mlirAttributePrint(mlirArrayAttrGetElement(it, i), braze_str_callback, &s);
+    bool red = strstr(braze_str_cstr(&s), "reduction") != NULL;
+    braze_str_free(&s);
+    if (red != (reduces && i == n - 1))
+      return false;
+  }
+  return true;
+}
+
+static int num_inputs(MlirOperation generic) { return (int)mlirOperationGetNumOperands(generic) - 1; }
+
+static MlirValue yielded(MlirOperation generic) {
+  return mlirOperationGetOperand(terminator(body_of(generic)), 0);
+}
+
+static MlirValue body_arg(MlirOperation generic, int i) { return mlirBlockGetArgument(body_of(generic), i); }
+
+static MlirOperation def_op(MlirValue v) {
+  return mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
+}
+
+static bool is_cast(MlirOperation op) {
+  return braze_op_is(op, "arith.truncf") || braze_op_is(op, "arith.extf");
+}
+
+/* A float constant's value, when `v` is one. */
+static bool constant_of(MlirValue v, double *x) {
+  MlirOperation op = def_op(v);
+  if (mlirOperationIsNull(op) || !braze_op_is(op, "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref("value"));
+  if (!mlirAttributeIsAFloat(a))
+    return false;
+  *x = mlirFloatAttrGetValueDouble(a);
+  return true;
+}
+
+/* `v` as scale * `from` through casts, multiplications and divisions by constants. */
+static bool scaled(MlirValue v, MlirValue from, double *scale) {
+  *scale = 1.0;
+  for (int depth = 0; depth < 16; ++depth) {
+    if (mlirValueEqual(v, from))
+      return true;
+    MlirOperation op = def_op(v);
+    double c;
+    if (mlirOperationIsNull(op))
+      return false;
+    if (is_cast(op)) {
+      v = mlirOperationGetOperand(op, 0);
+    } else if (braze_op_is(op, "arith.mulf") && constant_of(mlirOperationGetOperand(op, 1), &c)) {
+      *scale *= c;
+      v = mlirOperationGetOperand(op, 0);
+    } else if (braze_op_is(op, "arith.mulf") && constant_of(mlirOperationGetOperand(op, 0), &c)) {
+      *scale *= c;
+      v = mlirOperationGetOperand(op, 1);
+    } else if (braze_op_is(op, "arith.divf") && constant_of(mlirOperationGetOperand(op, 1), &c) && c != 0) {
+      *scale /= c;
+      v = mlirOperationGetOperand(op, 0);
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+static bool cast_of(MlirValue v, MlirValue from) {
+  double one;
+  return scaled(v, from, &one) && one == 1.0;
+}
+
+/* ---- the four kernels ---- */
+
+/* A contraction generic of nb + 3 loops (batch..., m, n, k) with operands the kernel's
+ * arguments, reading A by a_dims and B by b_dims; its body acc + a * b. */
+static bool contraction(MlirOperation kernel, MlirOperation g, int nb, const int *a_dims, const int *b_dims,
+                        int args[2]) {
+  if (mlirOperationIsNull(g) || num_inputs(g) != 2 || !iterators_are(g, nb + 3, true))
+    return false;
+  int out_dims[ONLINE_MAX_BATCH + 2];
+  for (int i = 0; i < nb; ++i)
+    out_dims[i] = i;
+  out_dims[nb] = nb;
+  out_dims[nb + 1] = nb + 1;
+  if (!map_is(g, 0, a_dims, nb + 2) || !map_is(g, 1, b_dims, nb + 2) || !map_is(g, 2, out_dims, nb + 2))
+    return false;
+  for (int i = 0; i < 2; ++i)
+    if ((args[i] = kernel_arg(kernel, mlirOperationGetOperand(g, i))) < 0)
+      return false;
+  MlirOperation add = def_op(yielded(g));
+  if (mlirOperationIsNull(add) || !braze_op_is(add, "arith.addf"))
+    return false;
+  MlirValue acc = body_arg(g, 2), x = mlirOperationGetOperand(add, 0), y = mlirOperationGetOperand(add, 1);
+  MlirOperation mul = def_op(mlirValueEqual(x, acc) ? y : x);
+  if (!mlirValueEqual(x, acc) && !mlirValueEqual(y, acc))
+    return false;
+  if (mlirOperationIsNull(mul) || !braze_op_is(mul, "arith.mulf"))
+    return false;
+  return (cast_of(mlirOperationGetOperand(mul, 0), body_arg(g, 0)) && cast_of(mlirOperationGetOperand(mul, 1), body_arg(g, 1)));
+}
+
+static void batch_dims(int nb, int *dims) {
+  for (int i = 0; i < nb; ++i)
+    dims[i] = i;
+}
+
+/* scores: s[b, m, n] = sum_k q[b, m, k] k[b, n, k], returned as it is. */
+static const char *match_scores(OnlineChain *oc, int nb) {
+  MlirOperation g = returned_generic(oc->kernels[SCORES]);
+  int a[ONLINE_MAX_BATCH + 2], b[ONLINE_MAX_BATCH + 2], args[2];
+  batch_dims(nb, a);
+  batch_dims(nb, b);
+  a[nb] = nb, a[nb + 1] = nb + 2;
+  b[nb] = nb + 1, b[nb + 1] = nb + 2;
+  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args))
+    return "scores-not-a-contraction-over-the-head-dim";
+  oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
+  oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
+  return NULL;
+}
+
+/* A reduction over the last of `rank` loops into (..., 0) of its one input. */
+static bool row_reduction(MlirOperation g, int rank) {
+  int in[ONLINE_MAX_BATCH + 2], out[ONLINE_MAX_BATCH + 2];
+  for (int i = 0; i < rank; ++i)
+    in[i] = out[i] = i;
+  out[rank - 1] = -1;
+  return !mlirOperationIsNull(g) && num_inputs(g) == 1 && iterators_are(g, rank, true) && map_is(g, 0, in, rank) &&
+         map_is(g, 1, out, rank);
+}
+
+/* The combiner `name`(f(in), out) of a row reduction; f's scale. */
+static bool combines(MlirOperation g, const char *name, const char *alt, double *scale) {
+  MlirOperation comb = def_op(yielded(g));
+  if (mlirOperationIsNull(comb) || !(braze_op_is(comb, name) || (alt && braze_op_is(comb, alt))))
+    return false;
+  MlirValue x = mlirOperationGetOperand(comb, 0), y = mlirOperationGetOperand(comb, 1), out = body_arg(g, 1);
+  if (mlirValueEqual(x, out))
+    x = y;
+  else if (!mlirValueEqual(y, out))
+    return false;
+  return scaled(x, body_arg(g, 0), scale);
+}
+
+/* rowmax: x[b, m] = max_n scale * s[b, m, n]. */
+static const char *match_rowmax(OnlineChain *oc, int rank) {
+  MlirOperation g = returned_generic(oc->kernels[ROWMAX]);
+  if (!row_reduction(g, rank) || kernel_arg(oc->kernels[ROWMAX], mlirOperationGetOperand(g, 0)) < 0)
+    return "no-row-max-of-the-scores";
+  if (!combines(g, "arith.maximumf", "arith.maxnumf", &oc->scale))
+    return "row-reduction-not-a-max-of-scaled-scores";
+  return NULL;
+}
+
+/* probs: e = exp(scale * s - x), y = e / sum_n e; s and x the kernel's arguments
+ * that the calls pass the scores and the row max in. */
+static const char *match_probs(OnlineChain *oc, int rank) {
+  MlirOperation kernel = oc->kernels[PROBS], div_g = returned_generic(kernel);
+  if (mlirOperationIsNull(div_g) || num_inputs(div_g) != 2)
+    return "probabilities-not-a-quotient";
+  MlirOperation div = def_op(yielded(div_g));
+  while (!mlirOperationIsNull(div) && is_cast(div))
+    div = def_op(mlirOperationGetOperand(div, 0));
+  if (mlirOperationIsNull(div) || !braze_op_is(div, "arith.divf"))
+    return "probabilities-not-a-quotient";
+  int e_in = cast_of(mlirOperationGetOperand(div, 0), body_arg(div_g, 0)) ? 0 : 1;
+  if (!cast_of(mlirOperationGetOperand(div, 0), body_arg(div_g, e_in)) ||
+      !cast_of(mlirOperationGetOperand(div, 1), body_arg(div_g, 1 - e_in)))
+    return "probabilities-not-a-quotient";
+  MlirOperation exp_g = generic_of(mlirOperationGetOperand(div_g, e_in));
+  MlirOperation sum_g = generic_of(mlirOperationGetOperand(div_g, 1 - e_in));
+  double one;
+  if (!row_reduction(sum_g, rank) || !combines(sum_g, "arith.addf", NULL, &one) || one != 1.0 ||
+      !mlirValueEqual(mlirOperationGetOperand(sum_g, 0), mlirOperationGetOperand(div_g, e_in)))
+    return "not-normalized-by-the-row-sum";
+  if (mlirOperationIsNull(exp_g) || num_inputs(exp_g) != 2)
+    return "not-exp-of-the-shifted-scores";
+  MlirValue e = yielded(exp_g);
+  while (!mlirOperationIsNull(def_op(e)) && is_cast(def_op(e)))
+    e = mlirOperationGetOperand(def_op(e), 0);
+  MlirOperation exp = def_op(e), sub = {NULL};
+  if (!mlirOperationIsNull(exp) && braze_op_is(exp, "math.exp"))
+    sub = def_op(mlirOperationGetOperand(exp, 0));
+  if (mlirOperationIsNull(sub) || !braze_op_is(sub, "arith.subf"))
+    return "not-exp-of-the-shifted-scores";
+  /* which generic input is the scores and which the max: by the call's operands */
+  int s_arg = kernel_arg(kernel, mlirOperationGetOperand(exp_g, 0)), x_arg = kernel_arg(kernel, mlirOperationGetOperand(exp_g, 1));
+  if (s_arg < 0 || x_arg < 0 ||
+      !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], s_arg), mlirOperationGetResult(oc->calls[SCORES], 0)) ||
+      !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], x_arg), mlirOperationGetResult(oc->calls[ROWMAX], 0)))
+    return "not-exp-of-the-shifted-scores";
+  double scale;
+  if (!scaled(mlirOperationGetOperand(sub, 0), body_arg(exp_g, 0), &scale) ||
+      !cast_of(mlirOperationGetOperand(sub, 1), body_arg(exp_g, 1)))
+    return "not-exp-of-the-shifted-scores";
+  if (fabs(scale - oc->scale) > 1e-6 * fabs(oc->scale))
+    return "max-and-exp-scale-the-scores-differently";
+  return NULL;
+}
+
+/* output: y[b, m, d] = sum_n p[b, m, n] v[b, n, d], then at most casts. */
+static const char *match_output(OnlineChain *oc, int nb) {
+  MlirOperation kernel = oc->kernels[OUTPUT], g = returned_generic(kernel);
+  if (!mlirOperationIsNull(g) && num_inputs(g) == 1 && !iterators_are(g, nb + 3, true) &&
+      cast_of(yielded(g), body_arg(g, 0)))
+    g = generic_of(mlirOperationGetOperand(g, 0)); /* the epilogue: a cast to the result type */
+  int a[ONLINE_MAX_BATCH + 2], b[ONLINE_MAX_BATCH + 2], args[2];
+  batch_dims(nb, a);
+  batch_dims(nb, b);
+  a[nb] = nb, a[nb + 1] = nb + 2;
+  b[nb] = nb + 2, b[nb + 1] = nb + 1;
+  if (!contraction(kernel, g, nb, a, b, args))
+    return "second-product-not-over-the-keys";
+  if (!mlirValueEqual(mlirOperationGetOperand(oc->calls[OUTPUT], args[0]), mlirOperationGetResult(oc->calls[PROBS], 0)))
+    return "second-product-not-of-the-probabilities";
+  oc->v = mlirOperationGetOperand(oc->calls[OUTPUT], args[1]);
+  return NULL;
+}
+
+/* ---- the calls ---- */
+
+/* The users of `v`: exactly n of them, in `users`. */
+static bool users_of(MlirValue v, MlirOperation *users, int n) {
+  int count = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    bool seen = false;
+    for (int i = 0; i < count; ++i)
+      seen |= mlirOperationEqual(users[i], owner);
+    if (seen)
+      continue;
+    if (count == n)
+      return false;
+    users[count++] = owner;
+  }
+  return count == n;
+}
+
+static bool is_call(MlirOperation op) { return !mlirOperationIsNull(op) && braze_op_is(op, "func.call"); }
+
+static const char *find_calls(OnlineChain *oc, OnlineCallee callee, void *user) {
+  MlirOperation users[2];
+  if (mlirOperationGetNumResults(oc->calls[SCORES]) != 1 || !users_of(mlirOperationGetResult(oc->calls[SCORES], 0), users, 2) ||
+      !is_call(users[0]) || !is_call(users[1]))
+    return "scores-not-used-by-a-max-and-an-exp";
+  /* the row max takes the scores alone; the probabilities take both */
+  int max_first = mlirOperationGetNumOperands(users[0]) == 1;
+  oc->calls[ROWMAX] = users[max_first ? 0 : 1];
+  oc->calls[PROBS] = users[max_first ? 1 : 0];
+  if (mlirOperationGetNumOperands(oc->calls[ROWMAX]) != 1 || mlirOperationGetNumOperands(oc->calls[PROBS]) != 2 ||
+      mlirOperationGetNumResults(oc->calls[ROWMAX]) != 1 || mlirOperationGetNumResults(oc->calls[PROBS]) != 1)
+    return "scores-not-used-by-a-max-and-an-exp";
+  MlirOperation max_user;
+  if (!users_of(mlirOperationGetResult(oc->calls[ROWMAX], 0), &max_user, 1) ||
+      !mlirOperationEqual(max_user, oc->calls[PROBS]))
+    return "row-max-used-elsewhere";
+  MlirOperation p_user;
+  if (!users_of(mlirOperationGetResult(oc->calls[PROBS], 0), &p_user, 1))
+    return "probabilities-used-elsewhere";
+  if (!is_call(p_user) || mlirOperationGetNumResults(p_user) != 1)
+    return "probabilities-not-multiplied-by-values";
+  oc->calls[OUTPUT] = p_user;
+  for (int i = 0; i < 4; ++i) {
+    oc->kernels[i] = callee(user, oc->calls[i]);
+    if (mlirOperationIsNull(oc->kernels[i]) || mlirBlockIsNull(body_of(oc->kernels[i])))
+      return "a-link-is-not-a-kernel";
+    if (!mlirBlockEqual(mlirOperationGetBlock(oc->calls[i]), mlirOperationGetBlock(oc->calls[SCORES])))
+      return "links-in-different-blocks";
+  }
+  return NULL;
+}
+
+static bool half_or_single(MlirType t) { return mlirTypeIsABF16(t) || mlirTypeIsAF16(t) || mlirTypeIsAF32(t); }
+
+static const char *check_shapes(OnlineChain *oc) {
+  MlirType tq = mlirValueGetType(oc->q), tk = mlirValueGetType(oc->k), tv = mlirValueGetType(oc->v);
+  oc->result = mlirValueGetType(mlirOperationGetResult(oc->calls[OUTPUT], 0));
+  if (!mlirShapedTypeHasStaticShape(tq) || !mlirShapedTypeHasStaticShape(tk) || !mlirShapedTypeHasStaticShape(tv))
+    return "dynamic-shapes";
+  oc->elem = mlirShapedTypeGetElementType(tq);
+  if (!half_or_single(oc->elem) || !mlirTypeEqual(oc->elem, mlirShapedTypeGetElementType(tk)) ||
+      !mlirTypeEqual(oc->elem, mlirShapedTypeGetElementType(tv)))
+    return "q-k-v-not-of-one-float-type";
+  for (int i = 0; i < oc->nb; ++i) {
+    oc->batch[i] = mlirShapedTypeGetDimSize(tq, i);
+    if (mlirShapedTypeGetDimSize(tk, i) != oc->batch[i] || mlirShapedTypeGetDimSize(tv, i) != oc->batch[i])
+      return "k-or-v-broadcast-over-batch";
+  }
+  oc->m = mlirShapedTypeGetDimSize(tq, oc->nb);
+  oc->d = mlirShapedTypeGetDimSize(tq, oc->nb + 1);
+  oc->n = mlirShapedTypeGetDimSize(tk, oc->nb);
+  oc->dv = mlirShapedTypeGetDimSize(tv, oc->nb + 1);
+  return NULL;
+}
+
+const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, OnlineChain *oc) {
+  memset(oc, 0, sizeof *oc);
+  oc->calls[SCORES] = scores;
+  if (!is_call(scores) || mlirOperationGetNumResults(scores) != 1)
+    return "not-a-call";
+  MlirType st = mlirValueGetType(mlirOperationGetResult(scores, 0));
+  if (!mlirTypeIsARankedTensor(st) || mlirShapedTypeGetRank(st) < 2 || mlirShapedTypeGetRank(st) > ONLINE_MAX_BATCH + 2)
+    return "scores-rank";
+  int rank = (int)mlirShapedTypeGetRank(st);
+  oc->nb = rank - 2;
+  const char *why = find_calls(oc, callee, user);
+  if (!why)
+    why = match_scores(oc, oc->nb);
+  if (!why)
+    why = match_rowmax(oc, rank);
+  if (!why)
+    why = match_probs(oc, rank);
+  if (!why)
+    why = match_output(oc, oc->nb);
+  if (!why)
+    why = check_shapes(oc);
+  return why;
+}
+
+int64_t online_saved_bytes(const OnlineChain *oc) {
+  int64_t bytes = 0;
+  for (int i = SCORES; i <= PROBS; ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(oc->calls[i], 0));
+    int64_t n = 1;
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+      n *= mlirShapedTypeGetDimSize(t, d);
+    bytes += n * ((mlirTypeIsABF16(mlirShapedTypeGetElementType(t)) || mlirTypeIsAF16(mlirShapedTypeGetElementType(t))) ? 2 : 4);
+  }
+  return 2 * bytes;
+}

@@ -1,0 +1,56 @@
+/* form-row-chains internals: the online-softmax rewrite of an attention chain
+ * (passes/chains/online.c).
+ *
+ * An attention chain is four kernels of the graph function, found from their bodies:
+ *
+ *   %s = call @scores(%q, %k)      a contraction over the head dim: s[b, m, n] = q[b, m, :] . k[b, n, :]
+ *   %x = call @rowmax(%s)          max over n of f(s), f a scaling (mul or div by a constant,
+ *                                  roundings to the graph's element type)
+ *   %p = call @probs(%s, %x)       e = exp(f(s) - x), then e / sum over n of e
+ *   %y = call @output(%p, %v)      a contraction over the keys: y[b, m, :] = p[b, m, :] . v[b, :, :]
+ *
+ * and the probabilities %p used by %y alone. The rewrite runs the keys in blocks with a
+ * running max and sum per row and a rescaled partial output, normalized once at the end
+ * (the flash-attention recurrence), so no row of scores is ever whole: see
+ * online_print for the IR. */
+#ifndef BRAZE_PASSES_CHAINS_ONLINE_H
+#define BRAZE_PASSES_CHAINS_ONLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+#include "support/strbuf.h"
+
+enum { ONLINE_MAX_BATCH = 4 };
+
+typedef struct {
+  MlirOperation calls[4];   /* scores, rowmax, probs, output: the graph function's calls */
+  MlirOperation kernels[4]; /* their kernels */
+  MlirValue q, k, v;        /* the chain's arguments */
+  double scale;             /* f(s) = scale * s */
+  int nb;                   /* batch dims */
+  int64_t batch[ONLINE_MAX_BATCH];
+  int64_t m, n, d, dv;      /* query rows, keys, head dims of q/k and of v */
+  MlirType elem;            /* the element type of q, k and v */
+  MlirType result;          /* the chain's result type (the output kernel's) */
+} OnlineChain;
+
+typedef MlirOperation (*OnlineCallee)(void *user, MlirOperation call);
+
+/* Whether the calls starting at `scores` form an attention chain; NULL and `oc` filled
+ * when they do, else the named reason (a static string for remarks). `callee` maps a
+ * func.call to its kernel. */
+const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, OnlineChain *oc);
+
+/* The chain kernel's text: `func.func private @name(q, k, v) -> result` in the online
+ * form, `rows` query rows and `key_block` keys per step; `ops` is the kernel.ops
+ * attribute and `score` the bytes it saves. */
+void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t rows, int64_t key_block,
+                  const char *ops, int64_t score);
+
+/* Bytes of the intermediates the rewrite keeps out of memory (scores, row maxima,
+ * probabilities: each written once and read back). */
+int64_t online_saved_bytes(const OnlineChain *oc);
+
+#endif
