@@ -15,7 +15,7 @@ here=$(dirname "$0")
 mkdir -p "$out"
 log="$out/prepare.log"
 : >"$log"
-for w in G1 G2 G3 G4 G5 G6 G7 M1 M2; do
+for w in G1 G2 G3 G4 G5 G6 G7 G8 M1 M2; do
   start=$(date +%s.%N)
   "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --no-header -o "$out/$w.so" >>"$log" 2>&1
   echo "$w: compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >>"$log"
@@ -31,6 +31,10 @@ for choice in extern auto; do
     "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --pipeline="$here/cuda-$choice.pipeline" --no-header \
       -o "$out/$w.$choice.so" >>"$log" 2>&1
   done
+done
+for w in G7 G8; do
+  "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --pipeline="$here/cuda-unchained.pipeline" --no-header \
+    -o "$out/$w.unchained.so" >>"$log" 2>&1
 done
 "$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --no-header -o "$out/C1.so" >>"$log" 2>&1
 "$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --pipeline=cuda-no-fusion --no-header \

@@ -53,6 +53,8 @@
  *   target=NAME          kernel name prefix (default cpu); not cpu: online chains only
  *   no-online            no online form
  *   key-block=N          keys per step of the online form (default 128)
+ *   online=all|half      all attention chains take the online form, or (half) only bf16/f16
+ *                        ones with head dims 64 or 128: what the CUDA flash kernel takes
  *   remarks              one remark per chain formed or refused */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +74,7 @@
 enum { MAX_LINKS = 16 };
 
 typedef struct {
-  bool disable, remarks, no_online;
+  bool disable, remarks, no_online, online_half;
   long long rows, max_scratch, max_repack, min_blocks, key_block;
   char *target;
 } Options;
@@ -610,9 +612,10 @@ static bool online_enabled(const Options *o) { return !o->no_online && strcmp(o-
 
 /* The online chain kernel for `oc` in place of its four calls. */
 static bool build_online(Chain *c, const OnlineChain *oc) {
-  c->n = 4;
-  for (int i = 0; i < 4; ++i)
-    c->links[i] = (Link){.call = oc->calls[i], .kernel = oc->kernels[i]};
+  c->n = 0;
+  for (int i = 0; i < 4; ++i) /* three kernels when the softmax is one */
+    if (!mlirOperationIsNull(oc->calls[i]))
+      c->links[c->n++] = (Link){.call = oc->calls[i], .kernel = oc->kernels[i]};
   c->mc = c->o->rows > 0 ? c->o->rows : 128;
   char *name = chain_name(c);
   BrazeStr ops = {0}, text = {0};
@@ -628,8 +631,8 @@ static bool build_online(Chain *c, const OnlineChain *oc) {
     mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(c->func), c->func, fn);
     mlirSymbolTableInsert(c->sym->table, fn);
     if (c->o->remarks)
-      braze_emit_remark(loc, "form-row-chains: 4 kernels as @%s in the online form: blocks of %lld rows, %lld keys "
-                        "per step, scale %g", name, (long long)c->mc, (long long)c->o->key_block, oc->scale);
+      braze_emit_remark(loc, "form-row-chains: %d kernels as @%s in the online form: blocks of %lld rows, %lld keys "
+                        "per step, scale %g", c->n, name, (long long)c->mc, (long long)c->o->key_block, oc->scale);
     MlirValue args[3] = {oc->q, oc->k, oc->v};
     replace_calls(c, fn, args, 3);
   } else {
@@ -642,11 +645,10 @@ static bool build_online(Chain *c, const OnlineChain *oc) {
   return ok;
 }
 
-/* Whether a refusal names an attention chain that almost formed (worth a remark), rather
- * than a call that starts none. */
-static bool online_plausible(const char *why) {
-  return strcmp(why, "not-a-call") != 0 && strcmp(why, "scores-rank") != 0 &&
-         strcmp(why, "scores-not-used-by-a-max-and-an-exp") != 0 && strcmp(why, "scores-not-a-contraction-over-the-head-dim") != 0;
+/* online=half: the chains the CUDA flash template takes (bf16 or f16, head dims 64 or 128). */
+static bool online_half_domain(const OnlineChain *oc) {
+  bool half = mlirTypeIsABF16(oc->elem) || mlirTypeIsAF16(oc->elem);
+  return half && (oc->d == 64 || oc->d == 128) && (oc->dv == 64 || oc->dv == 128);
 }
 
 /* Try the online form at `op`; *next is where the walk goes on. False on an internal error. */
@@ -654,8 +656,10 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
                        MlirOperation *next) {
   OnlineChain oc;
   const char *why = online_match(op, online_callee, sym, &oc);
+  if (!why && o->online_half && !online_half_domain(&oc))
+    why = "online=half: not bf16 or f16 with head dims 64 or 128";
   if (why) {
-    if (o->remarks && online_plausible(why))
+    if (o->remarks && oc.plausible)
       braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: no online chain from this call: %s", why);
     *next = mlirOperationGetNextInBlock(op);
     return true;
@@ -755,13 +759,20 @@ static long long default_scratch(void) {
 
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
-                                        "min-blocks", "target", "no-online", "key-block", NULL};
+                                        "min-blocks", "target", "no-online", "key-block", "online", NULL};
   if (!braze_options_check(opts, "form-row-chains", allowed, error))
     return NULL;
   Options *o = calloc(1, sizeof *o);
   o->disable = braze_option_flag(opts, "disable");
   o->remarks = braze_option_flag(opts, "remarks");
   o->no_online = braze_option_flag(opts, "no-online");
+  const BrazeOption *online = braze_option_find(opts, "online");
+  if (online && (!online->value || (strcmp(online->value, "half") != 0 && strcmp(online->value, "all") != 0))) {
+    braze_str_printf(error, "form-row-chains: online must be 'all' or 'half', not '%s'", online->value ? online->value : "");
+    free(o);
+    return NULL;
+  }
+  o->online_half = online && strcmp(online->value, "half") == 0;
   const BrazeOption *t = braze_option_find(opts, "target");
   o->target = strdup(t && t->value ? t->value : "cpu");
   if (!braze_option_int(opts, "rows", 0, &o->rows, error) ||
@@ -793,6 +804,8 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "                       attention chains in the online form and no whole-row chains\n"
                     "  no-online            no online form (a target whose codegen lacks it)\n"
                     "  key-block=N          keys per step of the online form (default 128)\n"
+                    "  online=all|half      which attention chains take the online form: all (default), or\n"
+                    "                       bf16/f16 ones with head dims 64 or 128 (the CUDA flash kernel's)\n"
                     "  remarks              one remark per chain formed or refused\n",
     .anchor = "builtin.module",
     .create_state = create_state,

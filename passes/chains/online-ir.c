@@ -320,11 +320,11 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   print_type(s, mlirValueGetType(oc->v));
   braze_str_puts(s, ") -> ");
   print_type(s, oc->result);
-  braze_str_printf(s, " attributes {kernel.kind = \"chain\", kernel.online = {key_block = %lld : i64, scale = %.9g : f32}, "
+  braze_str_printf(s, " attributes {kernel.kind = \"chain\", kernel.online = {key_block = %lld : i64, scale = %.9e : f32}, "
                       "kernel.ops = %s, kernel.rows = %lld : i64, kernel.score = %lld : i64} {\n",
                    (long long)key_block, oc->scale, ops, (long long)rows, (long long)score);
   braze_str_puts(s, "  %zero = arith.constant 0.000000e+00 : f32\n  %ninf = arith.constant 0xFF800000 : f32\n");
-  braze_str_printf(s, "  %%scale = arith.constant %.9g : f32\n  %%c0 = arith.constant 0 : index\n"
+  braze_str_printf(s, "  %%scale = arith.constant %.9e : f32\n  %%c0 = arith.constant 0 : index\n"
                       "  %%cn = arith.constant %lld : index\n  %%cb = arith.constant %lld : index\n",
                    oc->scale, (long long)oc->n, (long long)key_block);
   braze_str_puts(s, "  %empty = tensor.empty() : ");

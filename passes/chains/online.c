@@ -191,7 +191,7 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
   if (!contraction(oc->kernels[SCORES], g, nb, a, b, args))
-    return "scores-not-a-contraction-over-the-head-dim";
+    return "scores-not-a-plain-contraction-over-the-head-dim (a bias or mask term is not taken yet)";
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
   oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
   return NULL;
@@ -222,6 +222,8 @@ static bool combines(MlirOperation g, const char *name, const char *alt, double 
 
 /* rowmax: x[b, m] = max_n scale * s[b, m, n]. */
 static const char *match_rowmax(OnlineChain *oc, int rank) {
+  if (mlirOperationIsNull(oc->calls[ROWMAX]))
+    return NULL; /* inside the probabilities' kernel: match_probs */
   MlirOperation g = returned_generic(oc->kernels[ROWMAX]);
   if (!row_reduction(g, rank) || kernel_arg(oc->kernels[ROWMAX], mlirOperationGetOperand(g, 0)) < 0)
     return "no-row-max-of-the-scores";
@@ -261,12 +263,23 @@ static const char *match_probs(OnlineChain *oc, int rank) {
     sub = def_op(mlirOperationGetOperand(exp, 0));
   if (mlirOperationIsNull(sub) || !braze_op_is(sub, "arith.subf"))
     return "not-exp-of-the-shifted-scores";
-  /* which generic input is the scores and which the max: by the call's operands */
-  int s_arg = kernel_arg(kernel, mlirOperationGetOperand(exp_g, 0)), x_arg = kernel_arg(kernel, mlirOperationGetOperand(exp_g, 1));
-  if (s_arg < 0 || x_arg < 0 ||
-      !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], s_arg), mlirOperationGetResult(oc->calls[SCORES], 0)) ||
-      !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], x_arg), mlirOperationGetResult(oc->calls[ROWMAX], 0)))
+  /* the scores: an argument the call passes them in; the max: the row max kernel's
+   * result passed in, or a row max of the scores inside this kernel */
+  int s_arg = kernel_arg(kernel, mlirOperationGetOperand(exp_g, 0));
+  if (s_arg < 0 || !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], s_arg), mlirOperationGetResult(oc->calls[SCORES], 0)))
     return "not-exp-of-the-shifted-scores";
+  MlirValue x = mlirOperationGetOperand(exp_g, 1);
+  if (mlirOperationIsNull(oc->calls[ROWMAX])) {
+    MlirOperation max_g = generic_of(x);
+    if (!row_reduction(max_g, rank) || !mlirValueEqual(mlirOperationGetOperand(max_g, 0), mlirOperationGetOperand(exp_g, 0)))
+      return "no-row-max-of-the-scores";
+    if (!combines(max_g, "arith.maximumf", "arith.maxnumf", &oc->scale))
+      return "row-reduction-not-a-max-of-scaled-scores";
+  } else {
+    int x_arg = kernel_arg(kernel, x);
+    if (x_arg < 0 || !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], x_arg), mlirOperationGetResult(oc->calls[ROWMAX], 0)))
+      return "not-exp-of-the-shifted-scores";
+  }
   double scale;
   if (!scaled(mlirOperationGetOperand(sub, 0), body_arg(exp_g, 0), &scale) ||
       !cast_of(mlirOperationGetOperand(sub, 1), body_arg(exp_g, 1)))
@@ -316,22 +329,53 @@ static bool users_of(MlirValue v, MlirOperation *users, int n) {
 
 static bool is_call(MlirOperation op) { return !mlirOperationIsNull(op) && braze_op_is(op, "func.call"); }
 
-static const char *find_calls(OnlineChain *oc, OnlineCallee callee, void *user) {
-  MlirOperation users[2];
-  if (mlirOperationGetNumResults(oc->calls[SCORES]) != 1 || !users_of(mlirOperationGetResult(oc->calls[SCORES], 0), users, 2) ||
-      !is_call(users[0]) || !is_call(users[1]))
-    return "scores-not-used-by-a-max-and-an-exp";
-  /* the row max takes the scores alone; the probabilities take both */
+/* Whether the kernel returns a contraction's value, maybe through an epilogue (so that
+ * its consumer is worth a remark). */
+static bool ends_in_contraction(MlirOperation kernel) {
+  if (mlirOperationIsNull(kernel) || mlirBlockIsNull(body_of(kernel)))
+    return false;
+  for (MlirOperation g = returned_generic(kernel); !mlirOperationIsNull(g);
+       g = num_inputs(g) >= 1 ? generic_of(mlirOperationGetOperand(g, 0)) : (MlirOperation){NULL}) {
+    MlirAttribute it = mlirOperationGetAttributeByName(g, braze_ref("iterator_types"));
+    if (num_inputs(g) == 2 && iterators_are(g, (int)mlirArrayAttrGetNumElements(it), true))
+      return true;
+  }
+  return false;
+}
+
+/* The softmax as two kernels (the row max, then exp, sum and quotient: what form-kernels
+ * makes of narrow types) from the scores' two users. */
+static const char *two_kernel_softmax(OnlineChain *oc, MlirOperation users[2]) {
   int max_first = mlirOperationGetNumOperands(users[0]) == 1;
   oc->calls[ROWMAX] = users[max_first ? 0 : 1];
   oc->calls[PROBS] = users[max_first ? 1 : 0];
   if (mlirOperationGetNumOperands(oc->calls[ROWMAX]) != 1 || mlirOperationGetNumOperands(oc->calls[PROBS]) != 2 ||
-      mlirOperationGetNumResults(oc->calls[ROWMAX]) != 1 || mlirOperationGetNumResults(oc->calls[PROBS]) != 1)
+      mlirOperationGetNumResults(oc->calls[ROWMAX]) != 1)
     return "scores-not-used-by-a-max-and-an-exp";
   MlirOperation max_user;
   if (!users_of(mlirOperationGetResult(oc->calls[ROWMAX], 0), &max_user, 1) ||
       !mlirOperationEqual(max_user, oc->calls[PROBS]))
     return "row-max-used-elsewhere";
+  return NULL;
+}
+
+static const char *find_calls(OnlineChain *oc, OnlineCallee callee, void *user) {
+  MlirOperation users[2];
+  MlirValue scores = mlirOperationGetResult(oc->calls[SCORES], 0);
+  const char *why = NULL;
+  if (users_of(scores, users, 1) && is_call(users[0]) && mlirOperationGetNumOperands(users[0]) == 1)
+    oc->calls[PROBS] = users[0]; /* the whole softmax in one kernel, its row max inside */
+  else if (users_of(scores, users, 2) && is_call(users[0]) && is_call(users[1]))
+    why = two_kernel_softmax(oc, users);
+  else if (users_of(scores, users, 1) && is_call(users[0]) && ends_in_contraction(callee(user, oc->calls[SCORES]))) {
+    oc->calls[PROBS] = users[0]; /* for the remark: is it a softmax? */
+    why = "softmax-takes-other-inputs (a bias or mask term is not taken yet)";
+  } else
+    why = "scores-not-used-by-a-max-and-an-exp";
+  if (why)
+    return why;
+  if (mlirOperationGetNumResults(oc->calls[PROBS]) != 1)
+    return "scores-not-used-by-a-max-and-an-exp";
   MlirOperation p_user;
   if (!users_of(mlirOperationGetResult(oc->calls[PROBS], 0), &p_user, 1))
     return "probabilities-used-elsewhere";
@@ -339,6 +383,8 @@ static const char *find_calls(OnlineChain *oc, OnlineCallee callee, void *user) 
     return "probabilities-not-multiplied-by-values";
   oc->calls[OUTPUT] = p_user;
   for (int i = 0; i < 4; ++i) {
+    if (mlirOperationIsNull(oc->calls[i]))
+      continue;
     oc->kernels[i] = callee(user, oc->calls[i]);
     if (mlirOperationIsNull(oc->kernels[i]) || mlirBlockIsNull(body_of(oc->kernels[i])))
       return "a-link-is-not-a-kernel";
@@ -371,6 +417,15 @@ static const char *check_shapes(OnlineChain *oc) {
   return NULL;
 }
 
+/* Whether kernel.ops of `kernel` names `op`. */
+static bool kernel_has_op(MlirOperation kernel, const char *op) {
+  MlirAttribute ops = mlirOperationGetAttributeByName(kernel, braze_ref("kernel.ops"));
+  for (intptr_t i = 0; !mlirAttributeIsNull(ops) && i < mlirArrayAttrGetNumElements(ops); ++i)
+    if (braze_ref_eq(mlirStringAttrGetValue(mlirArrayAttrGetElement(ops, i)), op))
+      return true;
+  return false;
+}
+
 const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, OnlineChain *oc) {
   memset(oc, 0, sizeof *oc);
   oc->calls[SCORES] = scores;
@@ -382,6 +437,10 @@ const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, 
   int rank = (int)mlirShapedTypeGetRank(st);
   oc->nb = rank - 2;
   const char *why = find_calls(oc, callee, user);
+  if (!mlirOperationIsNull(oc->calls[PROBS])) {
+    MlirOperation probs = callee(user, oc->calls[PROBS]);
+    oc->plausible = !mlirOperationIsNull(probs) && kernel_has_op(probs, "exp");
+  }
   if (!why)
     why = match_scores(oc, oc->nb);
   if (!why)
@@ -398,6 +457,8 @@ const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, 
 int64_t online_saved_bytes(const OnlineChain *oc) {
   int64_t bytes = 0;
   for (int i = SCORES; i <= PROBS; ++i) {
+    if (mlirOperationIsNull(oc->calls[i]))
+      continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(oc->calls[i], 0));
     int64_t n = 1;
     for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)

@@ -7,6 +7,7 @@
  *   %x = call @rowmax(%s)          max over n of f(s), f a scaling (mul or div by a constant,
  *                                  roundings to the graph's element type)
  *   %p = call @probs(%s, %x)       e = exp(f(s) - x), then e / sum over n of e
+ *                                  (or %p = call @probs(%s) with the row max inside)
  *   %y = call @output(%p, %v)      a contraction over the keys: y[b, m, :] = p[b, m, :] . v[b, :, :]
  *
  * and the probabilities %p used by %y alone. The rewrite runs the keys in blocks with a
@@ -25,7 +26,7 @@
 enum { ONLINE_MAX_BATCH = 4 };
 
 typedef struct {
-  MlirOperation calls[4];   /* scores, rowmax, probs, output: the graph function's calls */
+  MlirOperation calls[4];   /* scores, rowmax (null: inside probs), probs, output: the graph function's calls */
   MlirOperation kernels[4]; /* their kernels */
   MlirValue q, k, v;        /* the chain's arguments */
   double scale;             /* f(s) = scale * s */
@@ -34,6 +35,8 @@ typedef struct {
   int64_t m, n, d, dv;      /* query rows, keys, head dims of q/k and of v */
   MlirType elem;            /* the element type of q, k and v */
   MlirType result;          /* the chain's result type (the output kernel's) */
+  bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:
+                             * a refusal is worth a remark */
 } OnlineChain;
 
 typedef MlirOperation (*OnlineCallee)(void *user, MlirOperation call);

@@ -1,0 +1,60 @@
+// form-row-chains' online form (target other than cpu): q @ k^T, the softmax and @ v
+// become one chain kernel that runs the keys in blocks of key-block with a running max
+// (%mx), a running sum (%ln) and a partial output rescaled by exp(m - m') (%an),
+// normalized once after the loop. The softmax may be two kernels (bf16: the row max,
+// then exp, sum and quotient) or one (f32); the scale may be a mul or a div.
+// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda})' | FileCheck %s
+// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda no-online})' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=CPU
+// RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{online=some})' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// REMARK: online.mlir:[[@LINE+21]]:8: remark: form-row-chains: 4 kernels as @cuda_chain_{{.*}}_0 in the online form: blocks of 128 rows, 128 keys per step, scale 0.125
+// CHECK-LABEL: func.func private @cuda_chain_
+// CHECK-SAME: (%{{.*}}: tensor<4x256x64xbf16>, %{{.*}}: tensor<4x256x64xbf16>, %{{.*}}: tensor<4x256x64xbf16>) -> tensor<4x256x64xbf16>
+// CHECK-SAME: kernel.kind = "chain", kernel.online = {key_block = 128 : i64, scale = 1.250000e-01 : f32}
+// CHECK: scf.forall (%[[B:.*]], %[[M:.*]]) = (0, 0) to (4, 256) step (1, 128)
+// CHECK: tensor.extract_slice %arg0[%[[B]], %[[M]], 0] [1, 128, 64] [1, 1, 1] : tensor<4x256x64xbf16> to tensor<1x128x64xbf16>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[MAX:.*]] = %{{.*}}, %[[SUM:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x128x1xf32>, tensor<1x128x1xf32>, tensor<1x128x64xf32>)
+// CHECK: tensor.extract_slice %arg1[%[[B]], %[[J]], 0] [1, 128, 64]
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK-LABEL: func.func @mul_two_kernel_softmax(
+// CHECK-NEXT: call @cuda_chain_{{.*}}(%arg0, %arg1, %arg2)
+// CHECK-NEXT: return
+// OFF-LABEL: func.func @mul_two_kernel_softmax(
+// OFF-COUNT-4: call @cuda_
+// CPU-LABEL: func.func @mul_two_kernel_softmax(
+// CPU-NOT: kernel.online
+func.func @mul_two_kernel_softmax(%q: tensor<4x256x64xbf16>, %k: tensor<4x256x64xbf16>, %v: tensor<4x256x64xbf16>) -> tensor<4x256x64xbf16> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xbf16>) -> tensor<4x64x256xbf16>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x64xbf16>, tensor<4x64x256xbf16>) -> tensor<4x256x256xbf16>
+  %c = "graph.constant"() {value = dense<0.125> : tensor<bf16>} : () -> tensor<bf16>
+  %ss = "graph.mul"(%s, %c) : (tensor<4x256x256xbf16>, tensor<bf16>) -> tensor<4x256x256xbf16>
+  %p = "graph.softmax"(%ss) {dim = 2 : i64} : (tensor<4x256x256xbf16>) -> tensor<4x256x256xbf16>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<4x256x256xbf16>, tensor<4x256x64xbf16>) -> tensor<4x256x64xbf16>
+  return %y : tensor<4x256x64xbf16>
+}
+
+// -----
+
+// Blocks that do not divide the rows or the keys: the last ones take dynamic sizes.
+// REMARK: online.mlir:[[@LINE+8]]:8: remark: form-row-chains: 3 kernels as @cuda_chain_fused_batch_matmul_div_softmax_0 in the online form: blocks of 128 rows, 128 keys per step, scale 0.25
+// CHECK: scale = 2.500000e-01 : f32
+// CHECK: %[[MR:.*]] = affine.min #{{.*}}(%{{.*}})
+// CHECK: tensor.extract_slice %arg0[%{{.*}}, %{{.*}}, 0] [1, %[[MR]], 16] [1, 1, 1] : tensor<2x200x16xf32> to tensor<1x?x16xf32>
+// CHECK: %[[NR:.*]] = affine.min
+// CHECK: tensor.extract_slice %arg2[%{{.*}}, %{{.*}}, 0] [1, %[[NR]], 16]
+func.func @div_one_kernel_softmax_tail(%q: tensor<2x200x16xf32>, %k: tensor<2x200x16xf32>, %v: tensor<2x200x16xf32>) -> tensor<2x200x16xf32> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<2x200x16xf32>) -> tensor<2x16x200xf32>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<2x200x16xf32>, tensor<2x16x200xf32>) -> tensor<2x200x200xf32>
+  %c = "graph.constant"() {value = dense<4.0> : tensor<f32>} : () -> tensor<f32>
+  %ss = "graph.div"(%s, %c) : (tensor<2x200x200xf32>, tensor<f32>) -> tensor<2x200x200xf32>
+  %p = "graph.softmax"(%ss) {dim = 2 : i64} : (tensor<2x200x200xf32>) -> tensor<2x200x200xf32>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<2x200x200xf32>, tensor<2x200x16xf32>) -> tensor<2x200x16xf32>
+  return %y : tensor<2x200x16xf32>
+}
+
+// BAD: form-row-chains: online must be 'all' or 'half', not 'some'
