@@ -688,8 +688,8 @@ static void remark_refusal(const Chain *c, const char *why) {
 
 static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  if (online_enabled(o)) { /* targets with the online form run no whole-row chains */
-    for (MlirOperation op = mlirBlockGetFirstOperation(body), next; !mlirOperationIsNull(op); op = next)
+  if (strcmp(o->target, "cpu") != 0) { /* targets with the online form run no whole-row chains */
+    for (MlirOperation op = mlirBlockGetFirstOperation(body), next; online_enabled(o) && !mlirOperationIsNull(op); op = next)
       if (!try_online(o, sym, module, func, op, &next))
         return false;
     return true;

@@ -2,6 +2,8 @@
 // them in the online form, targets/cuda/matmul/flash.c runs it), against the reference.
 // Key and query blocks that divide S and ones that leave a tail, head dims 64 and 128,
 // bf16 and f16, the scale spelled as mul and as div, two batch dims, S = 1.
+// gpu-metric: norm (run.py: the kernel keeps scores and probabilities in f32, where the
+// graph's types, and so the reference, round them to bf16/f16)
 func.func @attn_d64(%q: tensor<4x256x64xbf16>, %k: tensor<4x256x64xbf16>, %v: tensor<4x256x64xbf16>) -> tensor<4x256x64xbf16> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xbf16>) -> tensor<4x64x256xbf16>
   %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x64xbf16>, tensor<4x64x256xbf16>) -> tensor<4x256x256xbf16>
