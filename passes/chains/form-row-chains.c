@@ -632,7 +632,8 @@ static bool build_online(Chain *c, const OnlineChain *oc) {
     mlirSymbolTableInsert(c->sym->table, fn);
     if (c->o->remarks)
       braze_emit_remark(loc, "form-row-chains: %d kernels as @%s in the online form: blocks of %lld rows, %lld keys "
-                        "per step, scale %g", c->n, name, (long long)c->mc, (long long)c->o->key_block, oc->scale);
+                        "per step, scale %g%s", c->n, name, (long long)c->mc, (long long)c->o->key_block, oc->scale,
+                        oc->causal ? ", causal" : "");
     MlirValue args[3] = {oc->q, oc->k, oc->v};
     replace_calls(c, fn, args, 3);
   } else {

@@ -191,9 +191,26 @@ static void print_slice(Printer *p, const char *name, int arg, const char *row_i
   braze_str_puts(p->s, "\n");
 }
 
+/* In a generic over a block of scores: %xs (the scaled score) kept where the key is at
+ * most the row + the causal offset, else -inf; the kept score's name. */
+static const char *print_causal_keep(Printer *p) {
+  if (!p->oc->causal)
+    return "%xs";
+  braze_str_printf(p->s, "        %%ri = linalg.index %d : index\n        %%ci = linalg.index %d : index\n"
+                         "        %%rg = arith.addi %%im, %%ri : index\n        %%cg = arith.addi %%j, %%ci : index\n"
+                         "        %%rl = arith.addi %%rg, %%coff : index\n        %%keep = arith.cmpi sle, %%cg, %%rl : index\n"
+                         "        %%xk = arith.select %%keep, %%xs, %%ninf : f32\n",
+                   p->oc->nb, p->oc->nb + 1);
+  return "%xk";
+}
+
 static void print_key_step(Printer *p) {
   const OnlineChain *oc = p->oc;
-  braze_str_printf(p->s, "    %%r:3 = scf.for %%j = %%c0 to %%cn step %%cb iter_args(%%m = %%m0, %%l = %%l0, %%acc = %%a0) -> (");
+  if (oc->causal) /* keys past the block's last row + offset are masked: whole blocks skipped */
+    braze_str_printf(p->s, "    %%kend = affine.min affine_map<(d0) -> (%lld, d0 + %lld)>(%%im)\n", (long long)oc->n,
+                     (long long)(p->rows + oc->causal_offset));
+  braze_str_printf(p->s, "    %%r:3 = scf.for %%j = %%c0 to %s step %%cb iter_args(%%m = %%m0, %%l = %%l0, %%acc = %%a0) -> (",
+                   oc->causal ? "%kend" : "%cn");
   print_block_type(p, T_ROW);
   braze_str_puts(p->s, ", ");
   print_block_type(p, T_ROW);
@@ -218,15 +235,15 @@ static void print_key_step(Printer *p) {
   print_maps(p, "ir", true);
   print_ins(p, "%s", s1, 1);
   print_outs(p, "m", T_ROW);
-  braze_str_puts(p->s, "      ^bb0(%x: f32, %o: f32):\n        %xs = arith.mulf %x, %scale : f32\n"
-                       "        %y = arith.maximumf %xs, %o : f32\n");
+  braze_str_puts(p->s, "      ^bb0(%x: f32, %o: f32):\n        %xs = arith.mulf %x, %scale : f32\n");
+  braze_str_printf(p->s, "        %%y = arith.maximumf %s, %%o : f32\n", print_causal_keep(p));
   print_end(p, "y", T_ROW);
   braze_str_puts(p->s, "      %p = linalg.generic ");
   print_maps(p, "iri", false);
   print_ins(p, "%s, %mx", sr, 2);
   print_outs(p, "se", T_S);
-  braze_str_puts(p->s, "      ^bb0(%x: f32, %xm: f32, %o: f32):\n        %xs = arith.mulf %x, %scale : f32\n"
-                       "        %t = arith.subf %xs, %xm : f32\n        %y = math.exp %t : f32\n");
+  braze_str_puts(p->s, "      ^bb0(%x: f32, %xm: f32, %o: f32):\n        %xs = arith.mulf %x, %scale : f32\n");
+  braze_str_printf(p->s, "        %%t = arith.subf %s, %%xm : f32\n        %%y = math.exp %%t : f32\n", print_causal_keep(p));
   print_end(p, "y", T_S);
   braze_str_puts(p->s, "      %al = linalg.generic ");
   print_maps(p, "iii", false);
@@ -320,9 +337,14 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   print_type(s, mlirValueGetType(oc->v));
   braze_str_puts(s, ") -> ");
   print_type(s, oc->result);
-  braze_str_printf(s, " attributes {kernel.kind = \"chain\", kernel.online = {key_block = %lld : i64, scale = %.9e : f32}, "
-                      "kernel.ops = %s, kernel.rows = %lld : i64, kernel.score = %lld : i64} {\n",
+  braze_str_puts(s, " attributes {kernel.kind = \"chain\", kernel.online = {");
+  if (oc->causal)
+    braze_str_printf(s, "causal = %lld : i64, ", (long long)oc->causal_offset);
+  braze_str_printf(s, "key_block = %lld : i64, scale = %.9e : f32}, kernel.ops = %s, kernel.rows = %lld : i64, "
+                      "kernel.score = %lld : i64} {\n",
                    (long long)key_block, oc->scale, ops, (long long)rows, (long long)score);
+  if (oc->causal)
+    braze_str_printf(s, "  %%coff = arith.constant %lld : index\n", (long long)oc->causal_offset);
   braze_str_puts(s, "  %zero = arith.constant 0.000000e+00 : f32\n  %ninf = arith.constant 0xFF800000 : f32\n");
   braze_str_printf(s, "  %%scale = arith.constant %.9e : f32\n  %%c0 = arith.constant 0 : index\n"
                       "  %%cn = arith.constant %lld : index\n  %%cb = arith.constant %lld : index\n",

@@ -197,45 +197,121 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   return NULL;
 }
 
-/* A reduction over the last of `rank` loops into (..., 0) of its one input. */
-static bool row_reduction(MlirOperation g, int rank) {
+/* The input of generic g (in `kernel`) that `call` passes `value` in, or -1. */
+static int input_passing(MlirOperation kernel, MlirOperation call, MlirOperation g, MlirValue value) {
+  for (int i = 0; i < num_inputs(g); ++i) {
+    int a = kernel_arg(kernel, mlirOperationGetOperand(g, i));
+    if (a >= 0 && mlirValueEqual(mlirOperationGetOperand(call, a), value))
+      return i;
+  }
+  return -1;
+}
+
+/* A reduction over the last of `rank` loops into (..., 0), reading input s_in whole and
+ * any other input (a mask) by its last two loops. */
+static bool row_reduction(MlirOperation g, int rank, int s_in) {
   int in[ONLINE_MAX_BATCH + 2], out[ONLINE_MAX_BATCH + 2];
   for (int i = 0; i < rank; ++i)
     in[i] = out[i] = i;
   out[rank - 1] = -1;
-  return !mlirOperationIsNull(g) && num_inputs(g) == 1 && iterators_are(g, rank, true) && map_is(g, 0, in, rank) &&
-         map_is(g, 1, out, rank);
+  return !mlirOperationIsNull(g) && s_in >= 0 && iterators_are(g, rank, true) && map_is(g, s_in, in, rank) &&
+         map_is(g, num_inputs(g), out, rank);
 }
 
-/* The combiner `name`(f(in), out) of a row reduction; f's scale. */
-static bool combines(MlirOperation g, const char *name, const char *alt, double *scale) {
+/* Whether input i of g is read by the last two loops (m, n) of `rank`, as a mask is. */
+static bool mask_map(MlirOperation g, int i, int rank) {
+  MlirAffineMap map = map_of(g, i);
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n < 2)
+    return false;
+  int mn[2] = {rank - 2, rank - 1};
+  for (int r = 0; r < 2; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, n - 2 + r);
+    if (!mlirAffineExprIsADim(e) || (int)mlirAffineDimExprGetPosition(e) != mn[r])
+      return false;
+  }
+  return true;
+}
+
+/* `v` as f(s) in g's body: scale * s (input s_in) through casts, kept where an i1 input
+ * (*mask_in, else -1) is true, -inf (or below -1e4) elsewhere. */
+static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, int *mask_in) {
+  *mask_in = -1;
+  MlirOperation sel = def_op(v);
+  while (!mlirOperationIsNull(sel) && is_cast(sel)) {
+    v = mlirOperationGetOperand(sel, 0);
+    sel = def_op(v);
+  }
+  if (!mlirOperationIsNull(sel) && braze_op_is(sel, "arith.select")) {
+    MlirValue cond = mlirOperationGetOperand(sel, 0);
+    double c;
+    if (!mlirValueIsABlockArgument(cond) || !mlirBlockEqual(mlirBlockArgumentGetOwner(cond), body_of(g)) ||
+        !constant_of(mlirOperationGetOperand(sel, 2), &c) || !(c < -1e4))
+      return false;
+    *mask_in = (int)mlirBlockArgumentGetArgNumber(cond);
+    v = mlirOperationGetOperand(sel, 1);
+  }
+  return scaled(v, body_arg(g, s_in), scale);
+}
+
+/* The combiner `name`(f(in), out) of a row reduction; f's scale and mask input. */
+static bool combines(MlirOperation g, const char *name, const char *alt, int s_in, double *scale, int *mask_in) {
   MlirOperation comb = def_op(yielded(g));
   if (mlirOperationIsNull(comb) || !(braze_op_is(comb, name) || (alt && braze_op_is(comb, alt))))
     return false;
-  MlirValue x = mlirOperationGetOperand(comb, 0), y = mlirOperationGetOperand(comb, 1), out = body_arg(g, 1);
+  MlirValue x = mlirOperationGetOperand(comb, 0), y = mlirOperationGetOperand(comb, 1), out = body_arg(g, num_inputs(g));
   if (mlirValueEqual(x, out))
     x = y;
   else if (!mlirValueEqual(y, out))
     return false;
-  return scaled(x, body_arg(g, 0), scale);
+  return masked_score(g, x, s_in, scale, mask_in);
 }
 
-/* rowmax: x[b, m] = max_n scale * s[b, m, n]. */
-static const char *match_rowmax(OnlineChain *oc, int rank) {
-  if (mlirOperationIsNull(oc->calls[ROWMAX]))
-    return NULL; /* inside the probabilities' kernel: match_probs */
-  MlirOperation g = returned_generic(oc->kernels[ROWMAX]);
-  if (!row_reduction(g, rank) || kernel_arg(oc->kernels[ROWMAX], mlirOperationGetOperand(g, 0)) < 0)
-    return "no-row-max-of-the-scores";
-  if (!combines(g, "arith.maximumf", "arith.maxnumf", &oc->scale))
-    return "row-reduction-not-a-max-of-scaled-scores";
+/* The constant a generic's input `in` carries as the chain's mask: an arith.constant in
+ * the kernel or one the kernel's call passes; the same for every kernel of the chain. */
+static const char *note_mask(OnlineChain *oc, int link, MlirOperation g, int in, int rank) {
+  if (in < 0)
+    return NULL;
+  if (!mask_map(g, in, rank))
+    return "mask-not-read-by-row-and-key";
+  MlirValue v = mlirOperationGetOperand(g, in);
+  int a = kernel_arg(oc->kernels[link], v);
+  if (a >= 0)
+    v = mlirOperationGetOperand(oc->calls[link], a);
+  MlirOperation def = def_op(v);
+  if (mlirOperationIsNull(def) || !braze_op_is(def, "arith.constant"))
+    return "mask-not-a-constant (general masks are not taken yet)";
+  MlirAttribute value = mlirOperationGetAttributeByName(def, braze_ref("value"));
+  if (!mlirAttributeIsNull(oc->mask) && !mlirAttributeEqual(oc->mask, value))
+    return "max-and-exp-mask-differently";
+  oc->mask = value;
   return NULL;
 }
 
-/* probs: e = exp(scale * s - x), y = e / sum_n e; s and x the kernel's arguments
- * that the calls pass the scores and the row max in. */
-static const char *match_probs(OnlineChain *oc, int rank) {
-  MlirOperation kernel = oc->kernels[PROBS], div_g = returned_generic(kernel);
+/* The row max of the scores in generic g of link `link` (the scores passed as `scores`). */
+static const char *match_max(OnlineChain *oc, int link, MlirOperation g, int rank, double *scale) {
+  int s_in = mlirOperationIsNull(g) ? -1 : input_passing(oc->kernels[link], oc->calls[link], g, mlirOperationGetResult(oc->calls[SCORES], 0));
+  if (!row_reduction(g, rank, s_in))
+    return "no-row-max-of-the-scores";
+  int mask_in;
+  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in)) {
+    MlirOperation comb = def_op(yielded(g));
+    bool is_max = !mlirOperationIsNull(comb) && (braze_op_is(comb, "arith.maximumf") || braze_op_is(comb, "arith.maxnumf"));
+    return is_max ? "scores-not-scaled-or-causally-masked (a bias or additive mask is not taken yet)"
+                  : "row-reduction-not-a-max-of-scaled-scores";
+  }
+  return note_mask(oc, link, g, mask_in, rank);
+}
+
+/* rowmax: x[b, m] = max_n f(s[b, m, n]). */
+static const char *match_rowmax(OnlineChain *oc, int rank) {
+  if (mlirOperationIsNull(oc->calls[ROWMAX]))
+    return NULL; /* inside the probabilities' kernel: match_probs */
+  return match_max(oc, ROWMAX, returned_generic(oc->kernels[ROWMAX]), rank, &oc->scale);
+}
+
+/* The sum's generic and the exponentials' input of the quotient generic, or a reason. */
+static const char *match_quotient(MlirOperation div_g, int rank, MlirOperation *exp_g) {
   if (mlirOperationIsNull(div_g) || num_inputs(div_g) != 2)
     return "probabilities-not-a-quotient";
   MlirOperation div = def_op(yielded(div_g));
@@ -247,13 +323,25 @@ static const char *match_probs(OnlineChain *oc, int rank) {
   if (!cast_of(mlirOperationGetOperand(div, 0), body_arg(div_g, e_in)) ||
       !cast_of(mlirOperationGetOperand(div, 1), body_arg(div_g, 1 - e_in)))
     return "probabilities-not-a-quotient";
-  MlirOperation exp_g = generic_of(mlirOperationGetOperand(div_g, e_in));
   MlirOperation sum_g = generic_of(mlirOperationGetOperand(div_g, 1 - e_in));
   double one;
-  if (!row_reduction(sum_g, rank) || !combines(sum_g, "arith.addf", NULL, &one) || one != 1.0 ||
+  int no_mask;
+  if (mlirOperationIsNull(sum_g) || num_inputs(sum_g) != 1 || !row_reduction(sum_g, rank, 0) ||
+      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask) || one != 1.0 || no_mask >= 0 ||
       !mlirValueEqual(mlirOperationGetOperand(sum_g, 0), mlirOperationGetOperand(div_g, e_in)))
     return "not-normalized-by-the-row-sum";
-  if (mlirOperationIsNull(exp_g) || num_inputs(exp_g) != 2)
+  *exp_g = generic_of(mlirOperationGetOperand(div_g, e_in));
+  return NULL;
+}
+
+/* probs: e = exp(f(s) - x), y = e / sum_n e; s the scores, x the row max (passed in, or
+ * a row max of the scores inside this kernel). */
+static const char *match_probs(OnlineChain *oc, int rank) {
+  MlirOperation kernel = oc->kernels[PROBS], exp_g = {NULL};
+  const char *why = match_quotient(returned_generic(kernel), rank, &exp_g);
+  if (why)
+    return why;
+  if (mlirOperationIsNull(exp_g))
     return "not-exp-of-the-shifted-scores";
   MlirValue e = yielded(exp_g);
   while (!mlirOperationIsNull(def_op(e)) && is_cast(def_op(e)))
@@ -263,29 +351,63 @@ static const char *match_probs(OnlineChain *oc, int rank) {
     sub = def_op(mlirOperationGetOperand(exp, 0));
   if (mlirOperationIsNull(sub) || !braze_op_is(sub, "arith.subf"))
     return "not-exp-of-the-shifted-scores";
-  /* the scores: an argument the call passes them in; the max: the row max kernel's
-   * result passed in, or a row max of the scores inside this kernel */
-  int s_arg = kernel_arg(kernel, mlirOperationGetOperand(exp_g, 0));
-  if (s_arg < 0 || !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], s_arg), mlirOperationGetResult(oc->calls[SCORES], 0)))
+  int s_in = input_passing(kernel, oc->calls[PROBS], exp_g, mlirOperationGetResult(oc->calls[SCORES], 0));
+  MlirValue x = mlirOperationGetOperand(sub, 1);
+  while (!mlirOperationIsNull(def_op(x)) && is_cast(def_op(x)))
+    x = mlirOperationGetOperand(def_op(x), 0);
+  if (s_in < 0 || !mlirValueIsABlockArgument(x) || !mlirBlockEqual(mlirBlockArgumentGetOwner(x), body_of(exp_g)))
     return "not-exp-of-the-shifted-scores";
-  MlirValue x = mlirOperationGetOperand(exp_g, 1);
+  MlirValue x_val = mlirOperationGetOperand(exp_g, (intptr_t)mlirBlockArgumentGetArgNumber(x));
   if (mlirOperationIsNull(oc->calls[ROWMAX])) {
-    MlirOperation max_g = generic_of(x);
-    if (!row_reduction(max_g, rank) || !mlirValueEqual(mlirOperationGetOperand(max_g, 0), mlirOperationGetOperand(exp_g, 0)))
-      return "no-row-max-of-the-scores";
-    if (!combines(max_g, "arith.maximumf", "arith.maxnumf", &oc->scale))
-      return "row-reduction-not-a-max-of-scaled-scores";
+    double scale;
+    if ((why = match_max(oc, PROBS, generic_of(x_val), rank, &scale)))
+      return why;
+    oc->scale = scale;
   } else {
-    int x_arg = kernel_arg(kernel, x);
+    int x_arg = kernel_arg(kernel, x_val);
     if (x_arg < 0 || !mlirValueEqual(mlirOperationGetOperand(oc->calls[PROBS], x_arg), mlirOperationGetResult(oc->calls[ROWMAX], 0)))
       return "not-exp-of-the-shifted-scores";
   }
   double scale;
-  if (!scaled(mlirOperationGetOperand(sub, 0), body_arg(exp_g, 0), &scale) ||
-      !cast_of(mlirOperationGetOperand(sub, 1), body_arg(exp_g, 1)))
+  int mask_in;
+  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in))
     return "not-exp-of-the-shifted-scores";
   if (fabs(scale - oc->scale) > 1e-6 * fabs(oc->scale))
     return "max-and-exp-scale-the-scores-differently";
+  if ((why = note_mask(oc, PROBS, exp_g, mask_in, rank)))
+    return why;
+  return NULL;
+}
+
+/* A mask the online form takes: a constant keep-mask [.., M, N] whose row i keeps the
+ * keys j <= i + offset (causal attention, offset N - M for queries at the end). */
+static const char *match_causal(OnlineChain *oc) {
+  if (mlirAttributeIsNull(oc->mask))
+    return NULL;
+  MlirAttribute value = oc->mask;
+  MlirType t = mlirAttributeGetType(value);
+  if (!mlirAttributeIsADenseElements(value) || !mlirTypeIsAInteger(mlirShapedTypeGetElementType(t)) ||
+      mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) != 1)
+    return "mask-not-a-constant (general masks are not taken yet)";
+  intptr_t r = mlirShapedTypeGetRank(t);
+  int64_t m = mlirShapedTypeGetDimSize(t, r - 2), n = mlirShapedTypeGetDimSize(t, r - 1);
+  int64_t count = 1;
+  for (intptr_t d = 0; d < r; ++d)
+    count *= mlirShapedTypeGetDimSize(t, d);
+  if (count != m * n || m != oc->m || n != oc->n)
+    return "mask-not-one-m-by-n-matrix";
+  bool splat = mlirDenseElementsAttrIsSplat(value);
+  int64_t keep0 = 0;
+  while (keep0 < n && (splat ? mlirDenseElementsAttrGetBoolSplatValue(value) : mlirDenseElementsAttrGetBoolValue(value, keep0)))
+    ++keep0;
+  oc->causal_offset = keep0 - 1;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      bool keep = splat ? mlirDenseElementsAttrGetBoolSplatValue(value) : mlirDenseElementsAttrGetBoolValue(value, i * n + j);
+      if (keep != (j <= i + oc->causal_offset))
+        return "mask-not-causal (general masks are not taken yet)";
+    }
+  oc->causal = true;
   return NULL;
 }
 
@@ -344,33 +466,32 @@ static bool ends_in_contraction(MlirOperation kernel) {
 }
 
 /* The softmax as two kernels (the row max, then exp, sum and quotient: what form-kernels
- * makes of narrow types) from the scores' two users. */
+ * makes of narrow types) from the scores' two users: the row max is the one whose
+ * result the other takes. */
 static const char *two_kernel_softmax(OnlineChain *oc, MlirOperation users[2]) {
-  int max_first = mlirOperationGetNumOperands(users[0]) == 1;
-  oc->calls[ROWMAX] = users[max_first ? 0 : 1];
-  oc->calls[PROBS] = users[max_first ? 1 : 0];
-  if (mlirOperationGetNumOperands(oc->calls[ROWMAX]) != 1 || mlirOperationGetNumOperands(oc->calls[PROBS]) != 2 ||
-      mlirOperationGetNumResults(oc->calls[ROWMAX]) != 1)
-    return "scores-not-used-by-a-max-and-an-exp";
   MlirOperation max_user;
-  if (!users_of(mlirOperationGetResult(oc->calls[ROWMAX], 0), &max_user, 1) ||
-      !mlirOperationEqual(max_user, oc->calls[PROBS]))
-    return "row-max-used-elsewhere";
-  return NULL;
+  for (int u = 0; u < 2; ++u) {
+    if (mlirOperationGetNumResults(users[u]) != 1)
+      continue;
+    if (users_of(mlirOperationGetResult(users[u], 0), &max_user, 1) && mlirOperationEqual(max_user, users[1 - u])) {
+      oc->calls[ROWMAX] = users[u];
+      oc->calls[PROBS] = users[1 - u];
+      return NULL;
+    }
+  }
+  oc->calls[PROBS] = users[0]; /* for the remark */
+  return "scores-not-used-by-a-max-and-an-exp";
 }
 
 static const char *find_calls(OnlineChain *oc, OnlineCallee callee, void *user) {
   MlirOperation users[2];
   MlirValue scores = mlirOperationGetResult(oc->calls[SCORES], 0);
   const char *why = NULL;
-  if (users_of(scores, users, 1) && is_call(users[0]) && mlirOperationGetNumOperands(users[0]) == 1)
+  if (users_of(scores, users, 1) && is_call(users[0]) && ends_in_contraction(callee(user, oc->calls[SCORES])))
     oc->calls[PROBS] = users[0]; /* the whole softmax in one kernel, its row max inside */
   else if (users_of(scores, users, 2) && is_call(users[0]) && is_call(users[1]))
     why = two_kernel_softmax(oc, users);
-  else if (users_of(scores, users, 1) && is_call(users[0]) && ends_in_contraction(callee(user, oc->calls[SCORES]))) {
-    oc->calls[PROBS] = users[0]; /* for the remark: is it a softmax? */
-    why = "softmax-takes-other-inputs (a bias or mask term is not taken yet)";
-  } else
+  else
     why = "scores-not-used-by-a-max-and-an-exp";
   if (why)
     return why;
@@ -451,6 +572,8 @@ const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, 
     why = match_output(oc, oc->nb);
   if (!why)
     why = check_shapes(oc);
+  if (!why)
+    why = match_causal(oc);
   return why;
 }
 

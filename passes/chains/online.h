@@ -10,7 +10,8 @@
  *                                  (or %p = call @probs(%s) with the row max inside)
  *   %y = call @output(%p, %v)      a contraction over the keys: y[b, m, :] = p[b, m, :] . v[b, :, :]
  *
- * and the probabilities %p used by %y alone. The rewrite runs the keys in blocks with a
+ * and the probabilities %p used by %y alone. f may keep the scores by a constant mask
+ * (select(mask[m, n], f(s), -inf)) when the mask is causal: row i keeps keys j <= i + c. The rewrite runs the keys in blocks with a
  * running max and sum per row and a rescaled partial output, normalized once at the end
  * (the flash-attention recurrence), so no row of scores is ever whole: see
  * online_print for the IR. */
@@ -35,6 +36,9 @@ typedef struct {
   int64_t m, n, d, dv;      /* query rows, keys, head dims of q/k and of v */
   MlirType elem;            /* the element type of q, k and v */
   MlirType result;          /* the chain's result type (the output kernel's) */
+  MlirAttribute mask;       /* the constant keep-mask the scores are selected by, or null */
+  bool causal;              /* the mask keeps keys j <= i + causal_offset of query i */
+  int64_t causal_offset;
   bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:
                              * a refusal is worth a remark */
 } OnlineChain;

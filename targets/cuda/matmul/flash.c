@@ -11,7 +11,8 @@
  *   m' = max(m, rowmax(S * scale))      the scale folded with log2(e): exp2 below
  *   P = exp2(S * scale - m'),  l = l * exp2(m - m') + rowsum(P),  O *= exp2(m - m')
  *   P -> shared memory as bf16/f16 in the 128-byte swizzle wgmma reads
- *   O += P V           wgmma m64nDvk16 over the keys (V MN-major, as the GEMM template's B)
+ *   O += P V           wgmma m64nDvk16 over the keys (V MN-major, as the GEMM template's B:
+ *                    <row>, imm-trans-b 1)
  *
  * A thread holds S's and O's values at rows 16 warp + lane / 4 (+ 8) and columns
  * 8 j + 2 (lane % 4) (+ 1) of its warpgroup's 64 rows (wgmma's accumulator layout):
@@ -36,6 +37,8 @@ typedef struct {
   int64_t batch, m, n, d, dv;  /* batch (flattened), query rows, keys, head dims */
   int bn;                      /* keys per step */
   double scale;
+  bool causal;                 /* query i keeps keys j <= i + offset */
+  int64_t offset;
   const char *el;              /* bf16 or f16 */
   int64_t q_off, kv_off, stage_bytes, k_bytes, p_off, p_bytes, smem;
   int64_t tiles, blocks;       /* query tiles per batch, key blocks */
@@ -61,6 +64,9 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
     return "kernel.online lacks key_block or scale";
   f->bn = (int)mlirIntegerAttrGetValueInt(kb);
   f->scale = mlirFloatAttrGetValueDouble(sc);
+  MlirAttribute causal = mlirDictionaryAttrGetElementByName(online, braze_ref("causal"));
+  f->causal = !mlirAttributeIsNull(causal) && mlirAttributeIsAInteger(causal);
+  f->offset = f->causal ? mlirIntegerAttrGetValueInt(causal) : 0;
   MlirType q = arg_type(func, 0), k = arg_type(func, 1), v = arg_type(func, 2), y = arg_type(func, -1);
   MlirType el = mlirShapedTypeGetElementType(q);
   if (!mlirTypeIsABF16(el) && !mlirTypeIsAF16(el))
@@ -169,6 +175,14 @@ static void header(Text *t, MlirOperation func, const char *name) {
                     "  %lm = arith.remui %lane, %c4 : index\n"
                     "  %bm = arith.muli %bh, %cM : index\n  %m0 = arith.muli %pid, %c128 : index\n"
                     "  %qrow = arith.addi %bm, %m0 : index\n  %krow0 = arith.muli %bh, %cN : index\n");
+  if (f->causal) /* the tile's last row keeps keys up to m0 + 127 + offset: later blocks are skipped */
+    braze_str_printf(s, "  %%cKE = arith.constant %lld : index\n  %%ke0 = arith.addi %%m0, %%cKE : index\n"
+                        "  %%ke1 = arith.maxsi %%ke0, %%c0 : index\n  %%ke = arith.minsi %%ke1, %%cN : index\n"
+                        "  %%cBN1 = arith.constant %d : index\n  %%ke2 = arith.addi %%ke, %%cBN1 : index\n"
+                        "  %%nbt = arith.divui %%ke2, %%cBN : index\n",
+                     (long long)(BM + f->offset), f->bn - 1);
+  else
+    braze_str_puts(s, "  %nbt = arith.addi %cNB, %c0 : index\n");
   braze_str_printf(s, "  %%bar = nvgpu.mbarrier.create -> %s\n"
                       "  scf.for %%i = %%c0 to %%cSTG step %%c1 {\n"
                       "    nvgpu.mbarrier.init %%bar[%%i], %%c1, predicate = %%is0 : %s\n  }\n"
@@ -226,7 +240,7 @@ static void loads(Text *t) {
     braze_str_printf(s, "    %%qv%d = memref.view %%smem[%%cQ%d][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n"
                         "    nvgpu.tma.async.load %%dq[%%cD%d, %%qrow], %%bar[%%cSTG] to %%qv%d : %s, %s -> memref<%dx64x%s, 3>\n",
                      dc, dc, BM, f->el, dc, dc, t->tmq, t->mbar, BM, f->el);
-  braze_str_puts(s, "    %pro = arith.minui %cSTG, %cNB : index\n    scf.for %p = %c0 to %pro step %c1 {\n");
+  braze_str_puts(s, "    %pro = arith.minui %cSTG, %nbt : index\n    scf.for %p = %c0 to %pro step %c1 {\n");
   load_kv(t, "%p", "%p", "p");
   braze_str_puts(s, "    }\n  }\n");
   braze_str_printf(s, "  %%false = arith.constant false\n"
@@ -272,7 +286,7 @@ static void scores(Text *t) {
                        step, step, step, step);
       braze_str_printf(s, "      %%s_%d = nvvm.wgmma.mma_async %%da%d, %%db%d, %%s_%d, #nvvm.shape<m = 64, n = %d, k = 16>, "
                           "D [<f32>, #nvvm.wgmma_scale_out<%s>], A [<%s>, #nvvm.wgmma_scale_in<one>, <row>], "
-                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <row>] : %s -> %s\n",
+                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <col>] : %s -> %s\n",
                        step + 1, step, step, step, f->bn, step ? "one" : "zero", f->el, f->el, t->sacc, t->sacc);
     }
   braze_str_puts(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n");
@@ -284,7 +298,7 @@ static void scores(Text *t) {
  * with `op` into %out; with `lanes`, over the row's 4 lanes too (shuffles). */
 static void fold_row(BrazeStr *s, const char *out, const char *in, int n_vals, int i, const char *op, bool lanes) {
   char acc[32] = "";
-  int k = 0;
+  int k = 0, last = n_vals / 2; /* row half i holds half the values (n_vals >= 4) */
   for (int r = 0; r < n_vals; ++r) {
     if (((r / 2) & 1) != i)
       continue;
@@ -292,12 +306,12 @@ static void fold_row(BrazeStr *s, const char *out, const char *in, int n_vals, i
       snprintf(acc, sizeof acc, "%%%s%d", in, r);
       continue;
     }
+    if (k == last && !lanes) { /* the thread's own values only: the last step is the result */
+      braze_str_printf(s, "      %%%s = %s %s, %%%s%d : f32\n", out, op, acc, in, r);
+      return;
+    }
     braze_str_printf(s, "      %%%s_%d = %s %s, %%%s%d : f32\n", out, k, op, acc, in, r);
     snprintf(acc, sizeof acc, "%%%s_%d", out, k);
-  }
-  if (!lanes) {
-    braze_str_printf(s, "      %%%s = arith.addf %s, %%fz : f32\n", out, acc);
-    return;
   }
   braze_str_printf(s, "      %%%s_x1, %%%s_v1 = gpu.shuffle xor %s, %%i1, %%i32 : f32\n"
                       "      %%%s_y1 = %s %s, %%%s_x1 : f32\n"
@@ -312,18 +326,25 @@ static void softmax(Text *t) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
   int nv = f->bn / 2;
-  bool mask = f->n % f->bn != 0;
-  if (mask)
+  bool tail = f->n % f->bn != 0;
+  if (tail || f->causal)
     braze_str_puts(s, "      %kb = arith.muli %j, %cBN : index\n      %lim = arith.subi %cN, %kb : index\n");
-  for (int r = 0; r < nv; ++r) {
+  if (f->causal) /* key kb + c is kept for row r when c <= r + offset - kb */
+    braze_str_puts(s, "      %cl0 = arith.subi %rl0, %kb : index\n      %cl1 = arith.subi %rl1, %kb : index\n");
+  for (int r = 0; r < nv; ++r) { /* %x<r>: the scaled score, -inf where masked */
     int col = 8 * (r / 4) + (r & 1);
-    braze_str_printf(s, "      %%y%d = arith.mulf %%v%d, %%sc : f32\n", r, r);
-    if (mask)
-      braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n      %%ok%d = arith.cmpi ult, %%cc%d, %%lim : index\n"
-                          "      %%x%d = arith.select %%ok%d, %%y%d, %%ninf : f32\n",
-                       r, col, r, r, r, r, r);
-    else
-      braze_str_printf(s, "      %%x%d = arith.addf %%y%d, %%fz : f32\n", r, r);
+    if (!tail && !f->causal) {
+      braze_str_printf(s, "      %%x%d = arith.mulf %%v%d, %%sc : f32\n", r, r);
+      continue;
+    }
+    braze_str_printf(s, "      %%y%d = arith.mulf %%v%d, %%sc : f32\n      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, r,
+                     r, col);
+    if (tail)
+      braze_str_printf(s, "      %%ok%d = arith.cmpi ult, %%cc%d, %%lim : index\n"
+                          "      %%%s%d = arith.select %%ok%d, %%y%d, %%ninf : f32\n", r, r, f->causal ? "z" : "x", r, r, r);
+    if (f->causal)
+      braze_str_printf(s, "      %%kp%d = arith.cmpi sle, %%cc%d, %%cl%d : index\n"
+                          "      %%x%d = arith.select %%kp%d, %%%s%d, %%ninf : f32\n", r, r, (r / 2) & 1, r, r, tail ? "z" : "y", r);
   }
   for (int i = 0; i < 2; ++i) {
     char out[8];
@@ -388,14 +409,14 @@ static void output_product(Text *t) {
                        step, step, step, step);
       braze_str_printf(s, "      %%o_%d = nvvm.wgmma.mma_async %%dpa%d, %%dvb%d, %s, #nvvm.shape<m = 64, n = %lld, k = 16>, "
                           "D [<f32>, #nvvm.wgmma_scale_out<one>], A [<%s>, #nvvm.wgmma_scale_in<one>, <row>], "
-                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <col>] : %s -> %s\n",
+                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <row>] : %s -> %s\n",
                        step, step, step, prev, (long long)f->dv, f->el, f->el, t->oacc, t->oacc);
       snprintf(prev, sizeof prev, "%%o_%d", step);
     }
   braze_str_printf(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n"
                       "      gpu.barrier\n");
   /* both warpgroups are past the stage: thread 0 refills it with block j + STAGES */
-  braze_str_puts(s, "      %nx = arith.addi %j, %cSTG : index\n      %has = arith.cmpi ult, %nx, %cNB : index\n"
+  braze_str_puts(s, "      %nx = arith.addi %j, %cSTG : index\n      %has = arith.cmpi ult, %nx, %nbt : index\n"
                     "      %go = arith.andi %has, %is0 : i1\n      scf.if %go {\n");
   load_kv(t, "%nx", "%st", "q");
   braze_str_printf(s, "      }\n      scf.yield %%mn0, %%mn1, %%ln0, %%ln1, %s : f32, f32, f32, f32, %s\n    }\n", prev, t->oacc);
@@ -413,7 +434,7 @@ static void loop_constants(Text *t) {
                       "  %%bid = arith.addi %%wgi32, %%i1 : i32\n  %%l2 = arith.muli %%lm, %%c2 : index\n",
                    f->scale * log2e);
   for (int c = 0; c < f->bn; ++c)
-    if ((c % 8) < 2 && f->n % f->bn != 0)
+    if ((c % 8) < 2 && (f->n % f->bn != 0 || f->causal))
       braze_str_printf(s, "  %%cC%d = arith.constant %d : index\n", c, c);
   for (int x = 0; x < 8; ++x)
     braze_str_printf(s, "  %%cX%d = arith.constant %d : index\n", x, x);
@@ -429,6 +450,11 @@ static void loop_constants(Text *t) {
                       "  %%pview = memref.view %%smem[%%c0][] : memref<0xi8, 3> to memref<%lldx%s, 3>\n"
                       "  %%o_init = llvm.mlir.zero : %s\n",
                    (long long)f->p_bytes, (long long)f->p_off, (long long)(f->smem / 2), f->el, t->oacc);
+  if (f->causal) /* the last key each of the thread's two rows keeps: m0 + 64 wg + row + 8 i + offset */
+    braze_str_printf(s, "  %%cOFF = arith.constant %lld : index\n  %%c8r = arith.constant 8 : index\n"
+                        "  %%rw = arith.muli %%wg, %%c64 : index\n  %%rr0 = arith.addi %%m0, %%rw : index\n"
+                        "  %%rr1 = arith.addi %%rr0, %%prow : index\n  %%rl0 = arith.addi %%rr1, %%cOFF : index\n"
+                        "  %%rl1 = arith.addi %%rl0, %%c8r : index\n", (long long)f->offset);
 }
 
 static void main_loop(Text *t) {
@@ -437,7 +463,7 @@ static void main_loop(Text *t) {
   loop_constants(t);
   braze_str_printf(s, "  %%cSB4 = arith.constant %lld : i64\n  %%cKV4 = arith.constant %lld : i64\n",
                    (long long)(f->stage_bytes >> 4), (long long)(f->kv_off >> 4));
-  braze_str_printf(s, "  %%res:5 = scf.for %%j = %%c0 to %%cNB step %%c1 iter_args(%%m_0 = %%ninf, %%m_1 = %%ninf, "
+  braze_str_printf(s, "  %%res:5 = scf.for %%j = %%c0 to %%nbt step %%c1 iter_args(%%m_0 = %%ninf, %%m_1 = %%ninf, "
                       "%%l_0 = %%fz, %%l_1 = %%fz, %%o = %%o_init) -> (f32, f32, f32, f32, %s) {\n", t->oacc);
   braze_str_printf(s, "      %%st = arith.remui %%j, %%cSTG : index\n      %%rnd = arith.divui %%j, %%cSTG : index\n"
                       "      %%rb = arith.index_cast %%rnd : index to i64\n      %%rbit = arith.trunci %%rb : i64 to i1\n"

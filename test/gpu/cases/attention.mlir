@@ -3,7 +3,12 @@
 // Key and query blocks that divide S and ones that leave a tail, head dims 64 and 128,
 // bf16 and f16, the scale spelled as mul and as div, two batch dims, S = 1.
 // gpu-metric: norm (run.py: the kernel keeps scores and probabilities in f32, where the
-// graph's types, and so the reference, round them to bf16/f16)
+// graph's types, and so the reference, round them to bf16/f16). Used by
+// test/gpu/prepare.sh and checked here: each chain becomes one flash kernel (S = 1 folds
+// to a copy of v).
+// RUN: braze compile %s --target=cuda -o %t.so
+// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// CHECK-COUNT-3: remark: cuda-codegen: kernel @cuda_chain_{{.*}}: flash kernel (online chain)
 func.func @attn_d64(%q: tensor<4x256x64xbf16>, %k: tensor<4x256x64xbf16>, %v: tensor<4x256x64xbf16>) -> tensor<4x256x64xbf16> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xbf16>) -> tensor<4x64x256xbf16>
   %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x64xbf16>, tensor<4x64x256xbf16>) -> tensor<4x256x256xbf16>

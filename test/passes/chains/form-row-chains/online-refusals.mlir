@@ -32,7 +32,7 @@ func.func @min_not_max(%q: tensor<4x256x64xbf16>, %k: tensor<4x256x64xbf16>, %v:
 
 func.func @bias(%q: tensor<4x256x64xf32>, %k: tensor<4x256x64xf32>, %v: tensor<4x256x64xf32>, %b: tensor<4x256x256xf32>) -> tensor<4x256x64xf32> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xf32>) -> tensor<4x64x256xf32>
-  // expected-remark@+1 {{form-row-chains: no online chain from this call: softmax-takes-other-inputs (a bias or mask term is not taken yet)}}
+  // expected-remark@+1 {{form-row-chains: no online chain from this call: scores-not-scaled-or-causally-masked (a bias or additive mask is not taken yet)}}
   %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x64xf32>, tensor<4x64x256xf32>) -> tensor<4x256x256xf32>
   %sb = "graph.add"(%s, %b) : (tensor<4x256x256xf32>, tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
   %p = "graph.softmax"(%sb) {dim = 2 : i64} : (tensor<4x256x256xf32>) -> tensor<4x256x256xf32>

@@ -58,3 +58,30 @@ func.func @div_one_kernel_softmax_tail(%q: tensor<2x200x16xf32>, %k: tensor<2x20
 }
 
 // BAD: form-row-chains: online must be 'all' or 'half', not 'some'
+
+// -----
+
+// A causal mask (a constant keep-mask whose row i keeps keys j <= i + 1): kernel.online
+// records the offset, the key loop ends at the row block's last row + 1, and each score
+// past the diagonal is selected to -inf.
+// REMARK: online.mlir:[[@LINE+11]]:8: remark: form-row-chains: 4 kernels as @cuda_chain_{{.*}} in the online form: blocks of 128 rows, 128 keys per step, scale 0.125, causal
+// CHECK-LABEL: func.func private @cuda_chain_fused_batch_matmul_batch_matmul_mul_select_softmax_0
+// CHECK-SAME: kernel.online = {causal = 1 : i64, key_block = 128 : i64, scale = 1.250000e-01 : f32}
+// CHECK: affine.min
+// CHECK: %[[KEND:.*]] = affine.min #{{.*}}(%{{.*}})
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[KEND]] step
+// CHECK: linalg.index 1 : index
+// CHECK: arith.cmpi sle
+// CHECK: arith.select
+func.func @causal(%q: tensor<2x8x64xbf16>, %k: tensor<2x8x64xbf16>, %v: tensor<2x8x64xbf16>) -> tensor<2x8x64xbf16> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<2x8x64xbf16>) -> tensor<2x64x8xbf16>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<2x8x64xbf16>, tensor<2x64x8xbf16>) -> tensor<2x8x8xbf16>
+  %c = "graph.constant"() {value = dense<0.125> : tensor<bf16>} : () -> tensor<bf16>
+  %ss = "graph.mul"(%s, %c) : (tensor<2x8x8xbf16>, tensor<bf16>) -> tensor<2x8x8xbf16>
+  %m = "graph.constant"() {value = dense<[[true,true,false,false,false,false,false,false],[true,true,true,false,false,false,false,false],[true,true,true,true,false,false,false,false],[true,true,true,true,true,false,false,false],[true,true,true,true,true,true,false,false],[true,true,true,true,true,true,true,false],[true,true,true,true,true,true,true,true],[true,true,true,true,true,true,true,true]]> : tensor<8x8xi1>} : () -> tensor<8x8xi1>
+  %ninf = "graph.constant"() {value = dense<0xFF80> : tensor<bf16>} : () -> tensor<bf16>
+  %sm = "graph.select"(%m, %ss, %ninf) : (tensor<8x8xi1>, tensor<2x8x8xbf16>, tensor<bf16>) -> tensor<2x8x8xbf16>
+  %p = "graph.softmax"(%sm) {dim = 2 : i64} : (tensor<2x8x8xbf16>) -> tensor<2x8x8xbf16>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<2x8x8xbf16>, tensor<2x8x64xbf16>) -> tensor<2x8x64xbf16>
+  return %y : tensor<2x8x64xbf16>
+}
