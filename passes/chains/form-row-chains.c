@@ -99,6 +99,8 @@ typedef struct {
   int n;
   RcRows rows;
   int64_t mc;
+  const char *stopped;       /* why the chain ends before the next link (stopped_at), or NULL */
+  MlirOperation stopped_at;
 } Chain;
 
 /* ---- finding chains ---- */
@@ -587,9 +589,17 @@ static bool build_chain(Chain *c) {
     mlirOperationWalk(chain_fn, relocate, &loc, MlirWalkPreOrder);
     mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(c->func), c->func, chain_fn);
     mlirSymbolTableInsert(c->sym->table, chain_fn);
-    if (c->o->remarks)
-      braze_emit_remark(mlirOperationGetLocation(c->links[0].call),
-                        "form-row-chains: %d kernels as @%s: blocks of %lld rows", c->n, name, (long long)c->mc);
+    if (c->o->remarks) {
+      BrazeStr stop = {0};
+      if (c->stopped) {
+        braze_str_puts(&stop, "; stops before @");
+        print_name(&stop, c->stopped_at);
+        braze_str_printf(&stop, " (%s)", c->stopped);
+      }
+      braze_emit_remark(mlirOperationGetLocation(c->links[0].call), "form-row-chains: %d kernels as @%s: blocks of %lld rows%s",
+                        c->n, name, (long long)c->mc, braze_str_cstr(&stop));
+      braze_str_free(&stop);
+    }
     replace_calls(c, chain_fn, args, n_args);
   } else {
     braze_emit_error(mlirOperationGetLocation(c->links[0].call), "form-row-chains: internal: chain @%s did not parse",
@@ -672,6 +682,11 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   return build_online(&c, &oc);
 }
 
+static const char *chain_fits(Chain *c) {
+  const char *why = check_links(c);
+  return why ? why : choose_rows(c);
+}
+
 /* ---- the pass ---- */
 
 static void remark_refusal(const Chain *c, const char *why) {
@@ -702,14 +717,25 @@ static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, Ml
       op = mlirOperationGetNextInBlock(op);
       continue;
     }
-    const char *why = check_links(&c);
-    if (!why)
-      why = choose_rows(&c);
+    /* the longest prefix (2 links at least) that forms a chain: a link that does not fit
+     * (W7-style attention followed by an output projection through a view) ends it */
+    int full = c.n;
+    const char *why = chain_fits(&c), *first = why, *longer = why; /* longer: the prefix one link longer */
+    while (why && c.n > 2) {
+      longer = why;
+      --c.n;
+      why = chain_fits(&c);
+    }
     if (why) {
-      if (strcmp(why, "no-template") != 0)
-        remark_refusal(&c, why);
+      c.n = full;
+      if (strcmp(first, "no-template") != 0)
+        remark_refusal(&c, first);
       op = mlirOperationGetNextInBlock(op);
       continue;
+    }
+    if (c.n < full) {
+      c.stopped = longer;
+      c.stopped_at = c.links[c.n].kernel;
     }
     MlirOperation next = mlirOperationGetNextInBlock(c.links[c.n - 1].call);
     if (!build_chain(&c))
