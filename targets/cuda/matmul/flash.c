@@ -4,7 +4,8 @@
  * One block of 256 threads (two warpgroups) takes 128 query rows of one batch,
  * warpgroup w the rows [64 w, 64 w + 64). Q (128 x D) is loaded once by TMA; K and V
  * come in blocks of BN keys through two shared-memory stages (an mbarrier each, thread
- * 0 issuing the loads, refilling a stage as soon as both warpgroups are past it). Per
+ * 0 issuing the first loads; a stage is refilled by whichever warpgroup is the second to
+ * be past it, counted in shared memory, so the warpgroups need no common barrier). Per
  * key block, each warpgroup:
  *
  *   S = Q_w K^T        wgmma m64nBNk16 over D (A and B both K-major in shared memory)
@@ -40,7 +41,7 @@ typedef struct {
   bool causal;                 /* query i keeps keys j <= i + offset */
   int64_t offset;
   const char *el;              /* bf16 or f16 */
-  int64_t q_off, kv_off, stage_bytes, k_bytes, p_off, p_bytes, smem;
+  int64_t q_off, kv_off, stage_bytes, k_bytes, p_off, p_bytes, cnt_off, smem;
   int64_t tiles, blocks;       /* query tiles per batch, key blocks */
 } Flash;
 
@@ -95,7 +96,8 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   f->stage_bytes = f->k_bytes + (int64_t)f->bn * f->dv * 2;
   f->p_off = f->kv_off + STAGES * f->stage_bytes;
   f->p_bytes = (int64_t)WG_ROWS * f->bn * 2; /* per warpgroup */
-  f->smem = f->p_off + 2 * f->p_bytes;
+  f->cnt_off = f->p_off + 2 * f->p_bytes; /* a counter per stage: who releases it last */
+  f->smem = f->cnt_off + 16;
   if (f->smem + 1024 > opts->smem_block)
     return "shared-memory-exceeds-the-limit";
   if (f->tiles > 0x7fffffff || f->batch > 65535)
@@ -192,7 +194,11 @@ static void header(Text *t, MlirOperation func, const char *name) {
                       "  nvgpu.tma.prefetch.descriptor %%dk, predicate = %%is0 : %s\n"
                       "  nvgpu.tma.prefetch.descriptor %%dv, predicate = %%is0 : %s\n",
                    t->tmq, t->tmk, t->tmv);
-  braze_str_puts(s, "  %smem = memref.get_global @braze_smem : memref<0xi8, 3>\n  gpu.barrier\n");
+  braze_str_printf(s, "  %%smem = memref.get_global @braze_smem : memref<0xi8, 3>\n  %%cCNT = arith.constant %lld : index\n"
+                      "  %%cnt = memref.view %%smem[%%cCNT][] : memref<0xi8, 3> to memref<%dxi32, 3>\n"
+                      "  %%zi = arith.constant 0 : i32\n  scf.if %%is0 {\n    memref.store %%zi, %%cnt[%%c0] : memref<%dxi32, 3>\n"
+                      "    memref.store %%zi, %%cnt[%%c1] : memref<%dxi32, 3>\n  }\n  gpu.barrier\n",
+                   (long long)f->cnt_off, STAGES, STAGES, STAGES);
 }
 
 /* Thread 0's TMA loads of key block `blk` into stage `st` (index values), names
@@ -297,27 +303,34 @@ static void scores(Text *t) {
 /* Fold the values in<r> of row half i (accumulator register r holds row half (r / 2) % 2)
  * with `op` into %out; with `lanes`, over the row's 4 lanes too (shuffles). */
 static void fold_row(BrazeStr *s, const char *out, const char *in, int n_vals, int i, const char *op, bool lanes) {
-  char acc[32] = "";
-  int k = 0, last = n_vals / 2; /* row half i holds half the values (n_vals >= 4) */
-  for (int r = 0; r < n_vals; ++r) {
-    if (((r / 2) & 1) != i)
-      continue;
-    if (k++ == 0) {
-      snprintf(acc, sizeof acc, "%%%s%d", in, r);
-      continue;
+  char names[128][24];
+  int n = 0, level = 0;
+  for (int r = 0; r < n_vals && n < 128; ++r)
+    if (((r / 2) & 1) == i)
+      snprintf(names[n++], sizeof names[0], "%%%s%d", in, r);
+  while (n > 1) { /* a tree, for independent operations in flight */
+    int m = 0;
+    for (int k = 0; k + 1 < n; k += 2, ++m) {
+      char name[24];
+      if (n == 2 && !lanes)
+        snprintf(name, sizeof name, "%%%s", out); /* the thread's own values only: the result */
+      else
+        snprintf(name, sizeof name, "%%%s_%d_%d", out, level, m);
+      braze_str_printf(s, "      %s = %s %s, %s : f32\n", name, op, names[k], names[k + 1]);
+      snprintf(names[m], sizeof names[0], "%s", name);
     }
-    if (k == last && !lanes) { /* the thread's own values only: the last step is the result */
-      braze_str_printf(s, "      %%%s = %s %s, %%%s%d : f32\n", out, op, acc, in, r);
-      return;
-    }
-    braze_str_printf(s, "      %%%s_%d = %s %s, %%%s%d : f32\n", out, k, op, acc, in, r);
-    snprintf(acc, sizeof acc, "%%%s_%d", out, k);
+    if (n % 2)
+      memmove(names[m++], names[n - 1], sizeof names[0]); /* the odd one out, to the next level */
+    n = m;
+    ++level;
   }
+  if (!lanes)
+    return;
   braze_str_printf(s, "      %%%s_x1, %%%s_v1 = gpu.shuffle xor %s, %%i1, %%i32 : f32\n"
                       "      %%%s_y1 = %s %s, %%%s_x1 : f32\n"
                       "      %%%s_x2, %%%s_v2 = gpu.shuffle xor %%%s_y1, %%i2, %%i32 : f32\n"
                       "      %%%s = %s %%%s_y1, %%%s_x2 : f32\n",
-                   out, out, acc, out, op, acc, out, out, out, out, out, op, out, out);
+                   out, out, names[0], out, op, names[0], out, out, out, out, out, op, out, out);
 }
 
 /* The online softmax on S's registers %v<r>: %e<r> = exp2(S scale - m'), the new max
@@ -413,13 +426,17 @@ static void output_product(Text *t) {
                        step, step, step, prev, (long long)f->dv, f->el, f->el, t->oacc, t->oacc);
       snprintf(prev, sizeof prev, "%%o_%d", step);
     }
-  braze_str_printf(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n"
-                      "      gpu.barrier\n");
-  /* both warpgroups are past the stage: thread 0 refills it with block j + STAGES */
-  braze_str_puts(s, "      %nx = arith.addi %j, %cSTG : index\n      %has = arith.cmpi ult, %nx, %nbt : index\n"
-                    "      %go = arith.andi %has, %is0 : i1\n      scf.if %go {\n");
+  braze_str_printf(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n");
+  /* this warpgroup is past the stage: its first thread counts it, and the second warpgroup
+   * to get here refills it with block j + STAGES (no block-wide barrier: the warpgroups
+   * drift, one's softmax overlapping the other's products) */
+  braze_str_printf(s, "      %%nx = arith.addi %%j, %%cSTG : index\n      %%has = arith.cmpi ult, %%nx, %%nbt : index\n"
+                      "      %%lead = arith.cmpi eq, %%lt, %%c0 : index\n      %%lh = arith.andi %%has, %%lead : i1\n"
+                      "      scf.if %%lh {\n        %%old = memref.atomic_rmw addi %%i1, %%cnt[%%st] : (i32, memref<%dxi32, 3>) -> i32\n"
+                      "        %%odd = arith.andi %%old, %%i1 : i32\n        %%go = arith.cmpi eq, %%odd, %%i1 : i32\n"
+                      "      scf.if %%go {\n", STAGES);
   load_kv(t, "%nx", "%st", "q");
-  braze_str_printf(s, "      }\n      scf.yield %%mn0, %%mn1, %%ln0, %%ln1, %s : f32, f32, f32, f32, %s\n    }\n", prev, t->oacc);
+  braze_str_printf(s, "      }\n      }\n      scf.yield %%mn0, %%mn1, %%ln0, %%ln1, %s : f32, f32, f32, f32, %s\n    }\n", prev, t->oacc);
 }
 
 /* Per-thread constants of the loop: the mask's column offset, P's address, the barrier. */
