@@ -171,8 +171,11 @@ static void print_contraction(Printer *p, const char *res, const char *ins, cons
 
 static void print_slice(Printer *p, const char *name, int arg, const char *row_iv, BlockKind k, MlirValue source) {
   braze_str_printf(p->s, "%s%%%s = tensor.extract_slice %%arg%d[", k == T_Q ? "    " : "      ", name, arg);
-  for (int i = 0; i < p->oc->nb; ++i)
-    braze_str_printf(p->s, "%%i%d, ", i);
+  for (int i = 0; i < p->oc->nb; ++i) /* k and v broadcast over some batch dims: their one slice */
+    if (k != T_Q && (p->oc->kv_broadcast & (1u << i)))
+      braze_str_puts(p->s, "0, ");
+    else
+      braze_str_printf(p->s, "%%i%d, ", i);
   bool keys = k != T_Q;
   braze_str_printf(p->s, "%s, 0] [", row_iv);
   for (int i = 0; i < p->oc->nb; ++i)

@@ -151,8 +151,27 @@ static bool cast_of(MlirValue v, MlirValue from) {
 
 /* A contraction generic of nb + 3 loops (batch..., m, n, k) with operands the kernel's
  * arguments, reading A by a_dims and B by b_dims; its body acc + a * b. */
+/* Whether map i of g reads dims (batch..., x, y), each batch dim either by its loop or
+ * as 0 (an operand of extent 1 broadcast over that batch dim: bit d of *bcast). */
+static bool map_is_broadcast(MlirOperation g, int i, const int *dims, int nb, unsigned *bcast) {
+  int exact[ONLINE_MAX_BATCH + 2];
+  *bcast = 0;
+  MlirAffineMap map = map_of(g, i);
+  if (mlirAffineMapGetNumResults(map) != nb + 2)
+    return false;
+  for (int r = 0; r < nb + 2; ++r) {
+    exact[r] = dims[r];
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    if (r < nb && mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0) {
+      exact[r] = -1;
+      *bcast |= 1u << r;
+    }
+  }
+  return map_is(g, i, exact, nb + 2);
+}
+
 static bool contraction(MlirOperation kernel, MlirOperation g, int nb, const int *a_dims, const int *b_dims,
-                        int args[2]) {
+                        int args[2], unsigned *b_bcast) {
   if (mlirOperationIsNull(g) || num_inputs(g) != 2 || !iterators_are(g, nb + 3, true))
     return false;
   int out_dims[ONLINE_MAX_BATCH + 2];
@@ -160,7 +179,7 @@ static bool contraction(MlirOperation kernel, MlirOperation g, int nb, const int
     out_dims[i] = i;
   out_dims[nb] = nb;
   out_dims[nb + 1] = nb + 1;
-  if (!map_is(g, 0, a_dims, nb + 2) || !map_is(g, 1, b_dims, nb + 2) || !map_is(g, 2, out_dims, nb + 2))
+  if (!map_is(g, 0, a_dims, nb + 2) || !map_is_broadcast(g, 1, b_dims, nb, b_bcast) || !map_is(g, 2, out_dims, nb + 2))
     return false;
   for (int i = 0; i < 2; ++i)
     if ((args[i] = kernel_arg(kernel, mlirOperationGetOperand(g, i))) < 0)
@@ -190,7 +209,7 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   batch_dims(nb, b);
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
-  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args))
+  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast))
     return "scores-not-a-plain-contraction-over-the-head-dim (a bias or mask term is not taken yet)";
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
   oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
@@ -422,8 +441,11 @@ static const char *match_output(OnlineChain *oc, int nb) {
   batch_dims(nb, b);
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 2, b[nb + 1] = nb + 1;
-  if (!contraction(kernel, g, nb, a, b, args))
+  unsigned v_broadcast;
+  if (!contraction(kernel, g, nb, a, b, args, &v_broadcast))
     return "second-product-not-over-the-keys";
+  if (v_broadcast != oc->kv_broadcast)
+    return "k-and-v-broadcast-over-different-batch-dims";
   if (!mlirValueEqual(mlirOperationGetOperand(oc->calls[OUTPUT], args[0]), mlirOperationGetResult(oc->calls[PROBS], 0)))
     return "second-product-not-of-the-probabilities";
   oc->v = mlirOperationGetOperand(oc->calls[OUTPUT], args[1]);
@@ -526,10 +548,11 @@ static const char *check_shapes(OnlineChain *oc) {
   if (!half_or_single(oc->elem) || !mlirTypeEqual(oc->elem, mlirShapedTypeGetElementType(tk)) ||
       !mlirTypeEqual(oc->elem, mlirShapedTypeGetElementType(tv)))
     return "q-k-v-not-of-one-float-type";
-  for (int i = 0; i < oc->nb; ++i) {
+  for (int i = 0; i < oc->nb; ++i) { /* k and v: q's batch dims, or 1 where broadcast */
     oc->batch[i] = mlirShapedTypeGetDimSize(tq, i);
-    if (mlirShapedTypeGetDimSize(tk, i) != oc->batch[i] || mlirShapedTypeGetDimSize(tv, i) != oc->batch[i])
-      return "k-or-v-broadcast-over-batch";
+    int64_t kv = oc->kv_broadcast & (1u << i) ? 1 : oc->batch[i];
+    if (mlirShapedTypeGetDimSize(tk, i) != kv || mlirShapedTypeGetDimSize(tv, i) != kv)
+      return "k-or-v-batch-dims-not-q-s";
   }
   oc->m = mlirShapedTypeGetDimSize(tq, oc->nb);
   oc->d = mlirShapedTypeGetDimSize(tq, oc->nb + 1);

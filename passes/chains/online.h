@@ -33,6 +33,7 @@ typedef struct {
   double scale;             /* f(s) = scale * s */
   int nb;                   /* batch dims */
   int64_t batch[ONLINE_MAX_BATCH];
+  unsigned kv_broadcast;    /* bit i: k and v have extent 1 in batch dim i (heads sharing them) */
   int64_t m, n, d, dv;      /* query rows, keys, head dims of q/k and of v */
   MlirType elem;            /* the element type of q, k and v */
   MlirType result;          /* the chain's result type (the output kernel's) */

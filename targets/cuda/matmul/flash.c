@@ -36,6 +36,8 @@ enum { BM = 128, WG_ROWS = 64, THREADS = 256, STAGES = 2, BOX_BYTES_V = 64 * 64 
 
 typedef struct {
   int64_t batch, m, n, d, dv;  /* batch (flattened), query rows, keys, head dims */
+  int nb;                      /* batch dims */
+  int64_t q_batch[8], kv_batch[8]; /* their extents in q, and in k and v (1: shared) */
   int bn;                      /* keys per step */
   double scale;
   bool causal;                 /* query i keeps keys j <= i + offset */
@@ -78,8 +80,16 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   f->el = mlirTypeIsABF16(el) ? "bf16" : "f16";
   intptr_t r = mlirShapedTypeGetRank(q);
   f->batch = 1;
-  for (intptr_t i = 0; i + 2 < r; ++i)
+  f->nb = (int)r - 2;
+  if (f->nb > 8 || mlirShapedTypeGetRank(k) != r || mlirShapedTypeGetRank(v) != r)
+    return "q-k-v-of-different-ranks";
+  for (intptr_t i = 0; i + 2 < r; ++i) {
     f->batch *= mlirShapedTypeGetDimSize(q, i);
+    f->q_batch[i] = mlirShapedTypeGetDimSize(q, i);
+    f->kv_batch[i] = mlirShapedTypeGetDimSize(k, i);
+    if (f->kv_batch[i] != mlirShapedTypeGetDimSize(v, i) || (f->kv_batch[i] != f->q_batch[i] && f->kv_batch[i] != 1))
+      return "k-v-batch-dims-neither-q-s-nor-1";
+  }
   f->m = mlirShapedTypeGetDimSize(q, r - 2);
   f->d = mlirShapedTypeGetDimSize(q, r - 1);
   f->n = mlirShapedTypeGetDimSize(k, r - 2);
@@ -145,6 +155,36 @@ static void print_memref(BrazeStr *s, MlirType tensor) {
   braze_str_free(&el);
 }
 
+/* %krow0: the first row of this block's k and v ([batch * N][D] views): q's batch index
+ * %bh, with the batch dims that k and v share (extent 1) dropped. */
+static void kv_batch_row(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  bool shared = false;
+  for (int i = 0; i < f->nb; ++i)
+    shared |= f->kv_batch[i] != f->q_batch[i];
+  if (!shared) {
+    braze_str_puts(s, "  %krow0 = arith.muli %bh, %cN : index\n");
+    return;
+  }
+  braze_str_puts(s, "  %kvb_0 = arith.addi %c0, %c0 : index\n");
+  int64_t inner = 1, kv_inner = 1;
+  for (int i = f->nb - 1; i >= 0; --i) { /* idx_i = (bh / inner) % extent_i, weighted by k's stride */
+    if (f->kv_batch[i] != 1)
+      braze_str_printf(s, "  %%bi%d = arith.constant %lld : index\n  %%be%d = arith.constant %lld : index\n"
+                          "  %%bw%d = arith.constant %lld : index\n  %%bq%d = arith.divui %%bh, %%bi%d : index\n"
+                          "  %%bx%d = arith.remui %%bq%d, %%be%d : index\n  %%by%d = arith.muli %%bx%d, %%bw%d : index\n"
+                          "  %%kvb_%d = arith.addi %%kvb_%d, %%by%d : index\n",
+                       i, (long long)inner, i, (long long)f->q_batch[i], i, (long long)kv_inner, i, i, i, i, i, i, i, i,
+                       f->nb - i, f->nb - i - 1, i);
+    else
+      braze_str_printf(s, "  %%kvb_%d = arith.addi %%kvb_%d, %%c0 : index\n", f->nb - i, f->nb - i - 1);
+    inner *= f->q_batch[i];
+    kv_inner *= f->kv_batch[i];
+  }
+  braze_str_printf(s, "  %%krow0 = arith.muli %%kvb_%d, %%cN : index\n", f->nb);
+}
+
 static void header(Text *t, MlirOperation func, const char *name) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
@@ -176,7 +216,8 @@ static void header(Text *t, MlirOperation func, const char *name) {
                     "  %lane = arith.remui %tid, %c32 : index\n  %l4 = arith.divui %lane, %c4 : index\n"
                     "  %lm = arith.remui %lane, %c4 : index\n"
                     "  %bm = arith.muli %bh, %cM : index\n  %m0 = arith.muli %pid, %c128 : index\n"
-                    "  %qrow = arith.addi %bm, %m0 : index\n  %krow0 = arith.muli %bh, %cN : index\n");
+                    "  %qrow = arith.addi %bm, %m0 : index\n");
+  kv_batch_row(t);
   if (f->causal) /* the tile's last row keeps keys up to m0 + 127 + offset: later blocks are skipped */
     braze_str_printf(s, "  %%cKE = arith.constant %lld : index\n  %%ke0 = arith.addi %%m0, %%cKE : index\n"
                         "  %%ke1 = arith.maxsi %%ke0, %%c0 : index\n  %%ke = arith.minsi %%ke1, %%cN : index\n"

@@ -85,3 +85,17 @@ func.func @causal(%q: tensor<2x8x64xbf16>, %k: tensor<2x8x64xbf16>, %v: tensor<2
   %y = "graph.batch_matmul"(%p, %v) : (tensor<2x8x8xbf16>, tensor<2x8x64xbf16>) -> tensor<2x8x64xbf16>
   return %y : tensor<2x8x64xbf16>
 }
+
+// -----
+
+// Heads sharing k and v (extent 1 in the head dim): every head's block slices the one k, v.
+// CHECK-LABEL: func.func private @cuda_chain_fused_batch_matmul_batch_matmul_softmax_0(%arg0: tensor<2x3x130x64xbf16>, %arg1: tensor<2x1x130x64xbf16>, %arg2: tensor<2x1x130x64xbf16>)
+// CHECK: scf.forall (%[[B:.*]], %[[H:.*]], %{{.*}}) = (0, 0, 0) to (2, 3, 130)
+// CHECK: tensor.extract_slice %arg1[%[[B]], 0, %{{.*}}, 0] [1, 1, %{{.*}}, 64]
+func.func @kv_shared(%q: tensor<2x3x130x64xbf16>, %k: tensor<2x1x130x64xbf16>, %v: tensor<2x1x130x64xbf16>) -> tensor<2x3x130x64xbf16> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x1x130x64xbf16>) -> tensor<2x1x64x130xbf16>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<2x3x130x64xbf16>, tensor<2x1x64x130xbf16>) -> tensor<2x3x130x130xbf16>
+  %p = "graph.softmax"(%s) {dim = 3 : i64} : (tensor<2x3x130x130xbf16>) -> tensor<2x3x130x130xbf16>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<2x3x130x130xbf16>, tensor<2x1x130x64xbf16>) -> tensor<2x3x130x64xbf16>
+  return %y : tensor<2x3x130x64xbf16>
+}
