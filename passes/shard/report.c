@@ -51,7 +51,7 @@ static void what(int operand, BrazeStr *out) {
   if (operand >= 0)
     braze_str_printf(out, "operand #%d", operand);
   else
-    braze_str_puts(out, "the result (override)");
+    braze_str_puts(out, "the result");
 }
 
 static void remark_reshard(const ShardPlan *plan, int index, int operand, const ShardTensor *t,
@@ -78,8 +78,8 @@ void shard_emit_remarks(const ShardPlan *plan) {
     BrazeStr msg = {0};
     braze_str_puts(&msg, "shard: result ");
     braze_sharding_describe(&plan->mesh, &p->natural, &msg);
-    if (p->overridden && !braze_sharding_equal(&p->natural, &p->result)) {
-      braze_str_puts(&msg, ", overridden to ");
+    if (!braze_sharding_equal(&p->natural, &p->result)) {
+      braze_str_puts(&msg, p->overridden ? ", overridden to " : ", reduced at once (eager-reduce) to ");
       braze_sharding_describe(&plan->mesh, &p->result, &msg);
     }
     if (p->note.len)
@@ -129,7 +129,7 @@ void shard_report_text(const ShardPlan *plan, BrazeStr *out) {
   MlirStringRef name = mlirStringAttrGetValue(sym);
   braze_str_printf(out, "shard report: @%.*s on mesh ", (int)name.length, name.data);
   braze_mesh_describe(&plan->mesh, out);
-  braze_str_printf(out, " (%lld devices)\n", (long long)braze_mesh_devices(&plan->mesh));
+  braze_str_printf(out, " (%lld device%s)\n", (long long)braze_mesh_devices(&plan->mesh), braze_mesh_devices(&plan->mesh) == 1 ? "" : "s");
   ReportState st = {out, 0, 0};
   for_each_reshard(plan, report_reshard, &st);
   braze_str_printf(out, "  total: %d collective%s, %lld bytes per rank\n", st.count, st.count == 1 ? "" : "s",
