@@ -224,8 +224,21 @@ static bool find_mesh(MlirOperation func, const ShardOptions *opts, BrazeMesh *m
   if (!ok)
     braze_emit_error(mlirOperationGetLocation(func), "shard: %s", braze_str_cstr(&why));
   braze_str_free(&why);
-  if (opts->has_mesh)
+  if (ok && opts->has_mesh) { /* the option's mesh; the function's other axes at size 1 */
+    BrazeMesh own = *mesh;
     *mesh = opts->mesh;
+    for (int a = 0; present && a < own.num_axes; ++a) {
+      if (braze_mesh_axis(mesh, own.names[a], strlen(own.names[a])) >= 0)
+        continue;
+      if (mesh->num_axes == BRAZE_MESH_MAX_AXES) {
+        braze_emit_error(mlirOperationGetLocation(func), "shard: the mesh option and the function's mesh have more "
+                                                         "than %d axes together", BRAZE_MESH_MAX_AXES);
+        return false;
+      }
+      memcpy(mesh->names[mesh->num_axes], own.names[a], sizeof own.names[a]);
+      mesh->sizes[mesh->num_axes++] = 1;
+    }
+  }
   *applies = ok && (present || opts->has_mesh);
   return ok;
 }
