@@ -229,6 +229,12 @@ static bool check_func_on_mesh(MlirOperation func, MlirOperation partitioned, co
   char *name = strndup(ref.data, ref.length), mesh[160];
   BrazeHostTensor *inputs = NULL, *want = NULL, *got = NULL;
   size_t n_in = 0, n_want = 0, n_got = 0;
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, braze_ref("braze.partitioned")))) {
+    fprintf(stderr, "braze check: @%s is already partitioned: --mesh compares a function with its partition "
+                    "(`braze run --mesh=func` runs a partitioned one)\n", name);
+    free(name);
+    return false;
+  }
   bool ok = braze_cli_make_inputs("check", func, &f->common, &inputs, &n_in) &&
             braze_reference_run(func, inputs, n_in, &want, &n_want) &&
             braze_mesh_run("check", partitioned, inputs, n_in, &got, &n_got);
