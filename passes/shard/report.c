@@ -129,7 +129,8 @@ void shard_report_text(const ShardPlan *plan, BrazeStr *out) {
   MlirStringRef name = mlirStringAttrGetValue(sym);
   braze_str_printf(out, "shard report: @%.*s on mesh ", (int)name.length, name.data);
   braze_mesh_describe(&plan->mesh, out);
-  braze_str_printf(out, " (%lld device%s)\n", (long long)braze_mesh_devices(&plan->mesh), braze_mesh_devices(&plan->mesh) == 1 ? "" : "s");
+  int64_t devices = braze_mesh_devices(&plan->mesh);
+  braze_str_printf(out, " (%lld device%s)\n", (long long)devices, devices == 1 ? "" : "s");
   ReportState st = {out, 0, 0};
   for_each_reshard(plan, report_reshard, &st);
   braze_str_printf(out, "  total: %d collective%s, %lld bytes per rank\n", st.count, st.count == 1 ? "" : "s",

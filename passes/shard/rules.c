@@ -132,8 +132,9 @@ static unsigned linear_partials(const ShardRuleCall *c, const char *m) {
     return 1;
   if ((!strcmp(m, "add") || !strcmp(m, "sub")) && same_partial(&h[0], &h[1]) && h[0].partial == BRAZE_PARTIAL_SUM)
     return 3;
-  if (((!strcmp(m, "max") && h[0].partial == BRAZE_PARTIAL_MAX) || (!strcmp(m, "min") && h[0].partial == BRAZE_PARTIAL_MIN)) &&
-      same_partial(&h[0], &h[1]))
+  bool max_of_max = !strcmp(m, "max") && h[0].partial == BRAZE_PARTIAL_MAX;
+  bool min_of_min = !strcmp(m, "min") && h[0].partial == BRAZE_PARTIAL_MIN;
+  if ((max_of_max || min_of_min) && same_partial(&h[0], &h[1]))
     return 3;
   if (!strcmp(m, "mul") && p0 != p1)
     return (p0 ? h[0].partial : h[1].partial) == BRAZE_PARTIAL_SUM ? (p0 ? 1u : 2u) : 0;

@@ -131,7 +131,8 @@ static void partition_op(const ShardPlan *plan, const ShardOpPlan *p, const Mlir
 static void retype_function(const ShardPlan *plan, MlirBlock body) {
   MlirContext ctx = mlirOperationGetContext(plan->func);
   MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(plan->func, braze_ref("function_type")));
-  MlirType *ins = calloc((size_t)plan->num_args + 1, sizeof *ins), *outs = calloc((size_t)plan->num_results + 1, sizeof *outs);
+  MlirType *ins = calloc((size_t)plan->num_args + 1, sizeof *ins);
+  MlirType *outs = calloc((size_t)plan->num_results + 1, sizeof *outs);
   for (int i = 0; i < plan->num_args; ++i) {
     ins[i] = local_type(&plan->mesh, mlirFunctionTypeGetInput(fn, i), &plan->args[i]);
     mlirValueSetType(mlirBlockGetArgument(body, i), ins[i]);

@@ -20,7 +20,8 @@
 static bool needs_partition(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (braze_op_is(op, "func.func") && mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("braze.partitioned"))))
+    if (braze_op_is(op, "func.func") &&
+        mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("braze.partitioned"))))
       return true;
   return false;
 }
