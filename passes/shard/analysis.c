@@ -201,7 +201,13 @@ static bool plan_op(ShardPlan *plan, const ShardOptions *opts, MlirOperation op)
   }
   ShardOpPlan *p = &plan->ops[plan->num_ops];
   *p = (ShardOpPlan){.op = op, .num_operands = (int)mlirOperationGetNumOperands(op)};
+  size_t n = (size_t)p->num_operands + 1;
+  p->have = calloc(n, sizeof *p->have);
+  p->want = calloc(n, sizeof *p->want);
+  p->global_types = calloc(n, sizeof *p->global_types);
+  braze_ptrmap_put(&plan->op_index, braze_ptr_key(op.ptr), plan->num_ops++);
   for (int i = 0; i < p->num_operands; ++i) {
+    p->global_types[i] = mlirValueGetType(mlirOperationGetOperand(op, i));
     const BrazeSharding *have = shard_plan_value(plan, mlirOperationGetOperand(op, i));
     if (!have) {
       braze_emit_error(mlirOperationGetLocation(op), "shard: operand #%d is not defined in this function's body", i);
@@ -209,7 +215,6 @@ static bool plan_op(ShardPlan *plan, const ShardOptions *opts, MlirOperation op)
     }
     p->have[i] = *have;
   }
-  braze_ptrmap_put(&plan->op_index, braze_ptr_key(op.ptr), plan->num_ops++);
   if (!is_return)
     return plan_graph_op(plan, opts, p);
   for (int i = 0; i < p->num_operands && i < plan->num_results; ++i)
@@ -272,8 +277,12 @@ bool shard_plan_build(MlirOperation func, const ShardOptions *opts, ShardPlan *p
 }
 
 void shard_plan_free(ShardPlan *plan) {
-  for (int i = 0; i < plan->num_ops; ++i)
+  for (int i = 0; i < plan->num_ops; ++i) {
     braze_str_free(&plan->ops[i].note);
+    free(plan->ops[i].have);
+    free(plan->ops[i].want);
+    free(plan->ops[i].global_types);
+  }
   free(plan->ops);
   free(plan->args);
   free(plan->results);

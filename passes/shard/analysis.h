@@ -47,9 +47,10 @@ typedef struct {
 /* What the analysis decided for one op (graph op or func.return). */
 typedef struct {
   MlirOperation op;
-  int num_operands;
-  BrazeSharding have[SHARD_MAX_OPERANDS]; /* the operands' shardings as produced */
-  BrazeSharding want[SHARD_MAX_OPERANDS]; /* what the op needs */
+  int num_operands;      /* a graph op has at most SHARD_MAX_OPERANDS; func.return any */
+  BrazeSharding *have;   /* the operands' shardings as produced */
+  BrazeSharding *want;   /* what the op needs */
+  MlirType *global_types; /* the operands' types before partitioning */
   BrazeSharding natural;                  /* the rule's result */
   BrazeSharding result;                   /* natural, or the override */
   bool overridden;

@@ -20,7 +20,7 @@ static void for_each_reshard(const ShardPlan *plan, ReshardFn fn, void *user) {
   for (int k = 0; k < plan->num_ops; ++k) {
     const ShardOpPlan *p = &plan->ops[k];
     for (int i = 0; i < p->num_operands; ++i) {
-      ShardTensor t = shard_tensor_of(mlirValueGetType(mlirOperationGetOperand(p->op, i)));
+      ShardTensor t = shard_tensor_of(p->global_types[i]);
       if (!braze_sharding_equal(&p->have[i], &p->want[i]) &&
           shard_reshard_steps(&plan->mesh, &p->have[i], &p->want[i], steps, &n) && n)
         fn(plan, k, i, &t, &p->have[i], steps, n, user);

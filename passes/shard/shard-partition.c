@@ -104,12 +104,13 @@ static void clear_annotations(MlirOperation op) {
     mlirOperationRemoveAttributeByName(op, braze_ref(names[i]));
 }
 
-/* Rewrite one planned op; `globals` holds the global type of every operand. */
-static void partition_op(const ShardPlan *plan, const ShardOpPlan *p, const MlirType *globals) {
+/* Rewrite one planned op (its operands' producers are already retyped: the plan kept
+ * their global types). */
+static void partition_op(const ShardPlan *plan, const ShardOpPlan *p) {
   for (int i = 0; i < p->num_operands; ++i)
     if (!braze_sharding_equal(&p->have[i], &p->want[i]))
-      mlirOperationSetOperand(p->op, i, reshard(p->op, &plan->mesh, mlirOperationGetOperand(p->op, i), globals[i],
-                                                &p->have[i], &p->want[i], NULL));
+      mlirOperationSetOperand(p->op, i, reshard(p->op, &plan->mesh, mlirOperationGetOperand(p->op, i),
+                                                p->global_types[i], &p->have[i], &p->want[i], NULL));
   if (braze_op_is(p->op, "func.return"))
     return;
   clear_annotations(p->op);
@@ -152,15 +153,9 @@ static bool partition_func(MlirOperation func, const ShardOptions *o) {
   bool applies = false;
   bool ok = shard_plan_build(func, o, &plan, &applies);
   if (ok && applies) {
-    /* Global operand types first: producers are retyped as the walk goes. */
-    MlirType *globals = calloc((size_t)plan.num_ops * SHARD_MAX_OPERANDS + 1, sizeof *globals);
     for (int k = 0; k < plan.num_ops; ++k)
-      for (int i = 0; i < plan.ops[k].num_operands; ++i)
-        globals[k * SHARD_MAX_OPERANDS + i] = mlirValueGetType(mlirOperationGetOperand(plan.ops[k].op, i));
-    for (int k = 0; k < plan.num_ops; ++k)
-      partition_op(&plan, &plan.ops[k], &globals[k * SHARD_MAX_OPERANDS]);
+      partition_op(&plan, &plan.ops[k]);
     retype_function(&plan, mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)));
-    free(globals);
   }
   shard_plan_free(&plan);
   return ok;
