@@ -199,6 +199,12 @@ static bool plan_op(ShardPlan *plan, const ShardOptions *opts, MlirOperation op)
                      name.data);
     return false;
   }
+  if (braze_graph_op_class(op) == GRAPH_COLLECTIVE) {
+    braze_emit_error(mlirOperationGetLocation(op),
+                     "shard: 'graph.%s' in a function to partition: collectives belong to the partitioned programs "
+                     "shard-partition writes", braze_graph_op_mnemonic(op));
+    return false;
+  }
   ShardOpPlan *p = &plan->ops[plan->num_ops];
   *p = (ShardOpPlan){.op = op, .num_operands = (int)mlirOperationGetNumOperands(op)};
   size_t n = (size_t)p->num_operands + 1;

@@ -1,7 +1,8 @@
 // What shard-propagate (and shard-partition, which runs the same analysis) refuse,
 // each with an error at the function or op: an argument dim that does not divide
 // over its axis (with the mesh= option too), a non-graph op in a sharded function,
-// a malformed override, an already partitioned function; and bad options.
+// a malformed override, an already partitioned function, a collective in a function
+// to partition; and bad options.
 // RUN: braze-opt %s --split-input-file --verify-diagnostics --shard-propagate -o /dev/null
 // RUN: braze-opt %s --split-input-file --verify-diagnostics --shard-partition -o /dev/null
 // RUN: not braze-opt %s --split-input-file --shard-propagate=mesh=tp 2>&1 | FileCheck %s --check-prefix=MESH
@@ -54,4 +55,12 @@ func.func @bad_override(%x: tensor<8xf32>) -> tensor<8xf32> attributes {braze.me
 // expected-error @+1 {{shard: the function is already partitioned (braze.partitioned)}}
 func.func @twice(%x: tensor<4xf32> {braze.sharding = [["tp"]]}) -> tensor<4xf32> attributes {braze.mesh = [["tp", 2]], braze.partitioned} {
   return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @collective_in_input(%x: tensor<8xf32>) -> tensor<8xf32> attributes {braze.mesh = [["tp", 2]]} {
+  // expected-error @+1 {{shard: 'graph.all_reduce' in a function to partition: collectives belong to the partitioned programs shard-partition writes}}
+  %0 = "graph.all_reduce"(%x) {mesh_axes = ["tp"], reduction = "sum"} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
