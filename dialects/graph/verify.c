@@ -1,7 +1,8 @@
 /* The graph verifier: the shape and dtype rules of docs/dialect-graph.md that IRDL
  * cannot express. The walk and the checks every op shares live here; the per-op
  * rules are in dialects/graph/verify-pointwise.c, dialects/graph/verify-reduce.c, dialects/graph/verify-structure.c,
- * dialects/graph/verify-shape.c and dialects/graph/verify-gather.c.
+ * dialects/graph/verify-shape.c, dialects/graph/verify-gather.c and
+ * dialects/graph/verify-collective.c (collectives, meshes and shardings).
  *
  * Each op gets at most one error (its first violation), reported at its location, so
  * one bad op does not drown the rest of the file in follow-on messages. */
@@ -77,6 +78,12 @@ static const GvOpRules op_rules[] = {
     {"constant", 0, false, gv_verify_constant},
     {"gather", 2, false, gv_verify_gather},
     {"gather_elements", 2, false, gv_verify_gather_elements},
+    /* collectives: dialects/graph/verify-collective.c */
+    {"all_reduce", 1, false, gv_verify_collective},
+    {"all_gather", 1, false, gv_verify_collective},
+    {"reduce_scatter", 1, false, gv_verify_collective},
+    {"all_to_all", 1, false, gv_verify_collective},
+    {"all_slice", 1, false, gv_verify_collective},
 };
 
 static const GvOpRules *find_rules(const char *mnemonic) {
@@ -310,7 +317,7 @@ static bool load_and_check_types(GvOp *v, GvTensor *in, const GvOpRules *rules) 
 
 static bool verify_op(MlirOperation op) {
   if (braze_op_is(op, "func.func"))
-    return verify_signature(op);
+    return verify_signature(op) && gv_verify_func_sharding(op);
   const char *mnemonic = braze_graph_op_mnemonic(op);
   const GvOpRules *rules = mnemonic ? find_rules(mnemonic) : NULL;
   if (!rules)
