@@ -644,8 +644,8 @@ static bool build_online(Chain *c, const OnlineChain *oc) {
       braze_emit_remark(loc, "form-row-chains: %d kernels as @%s in the online form: blocks of %lld rows, %lld keys "
                         "per step, scale %g%s", c->n, name, (long long)c->mc, (long long)c->o->key_block, oc->scale,
                         oc->causal ? ", causal" : "");
-    MlirValue args[3] = {oc->q, oc->k, oc->v};
-    replace_calls(c, fn, args, 3);
+    MlirValue args[4] = {oc->q, oc->k, oc->v, oc->bias};
+    replace_calls(c, fn, args, mlirValueIsNull(oc->bias) ? 3 : 4);
   } else {
     braze_emit_error(mlirOperationGetLocation(oc->calls[0]), "form-row-chains: internal: online chain @%s did not parse",
                      name);

@@ -25,7 +25,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/chains/online.h"
 
-typedef enum { T_Q, T_K, T_V, T_S, T_P, T_ROW, T_ACC, T_Y } BlockKind;
+typedef enum { T_Q, T_K, T_V, T_S, T_P, T_ROW, T_ACC, T_Y, T_B } BlockKind;
 
 typedef struct {
   BrazeStr *s;
@@ -34,6 +34,7 @@ typedef struct {
   bool dyn_m, dyn_n;   /* the last block is partial */
   const char *elem;    /* q, k, v's element type */
   const char *out;     /* the result's element type */
+  const char *bias;    /* the bias's element type, or NULL without one */
   int nl;              /* loops of an elementwise generic: nb + 2 */
 } Printer;
 
@@ -41,7 +42,28 @@ static const char *type_name(MlirType t) {
   return mlirTypeIsABF16(t) ? "bf16" : mlirTypeIsAF16(t) ? "f16" : mlirTypeIsAF32(t) ? "f32" : "f64";
 }
 
+/* The bias's block: one element of each batch dim and broadcast dim, the block's rows and
+ * keys for the dims read by m and n. */
+static void print_bias_block(Printer *p) {
+  const OnlineChain *oc = p->oc;
+  braze_str_puts(p->s, "tensor<");
+  for (int r = 0; r < oc->bias_rank; ++r) {
+    int d = oc->bias_dims[r];
+    if (d == oc->nb)
+      p->dyn_m ? braze_str_puts(p->s, "?x") : braze_str_printf(p->s, "%lldx", (long long)p->rows);
+    else if (d == oc->nb + 1)
+      p->dyn_n ? braze_str_puts(p->s, "?x") : braze_str_printf(p->s, "%lldx", (long long)p->keys);
+    else
+      braze_str_puts(p->s, "1x");
+  }
+  braze_str_printf(p->s, "%s>", p->bias);
+}
+
 static void print_block_type(Printer *p, BlockKind k) {
+  if (k == T_B) {
+    print_bias_block(p);
+    return;
+  }
   braze_str_puts(p->s, "tensor<");
   for (int i = 0; i < p->oc->nb; ++i)
     braze_str_puts(p->s, "1x");
@@ -63,6 +85,7 @@ static void print_block_type(Printer *p, BlockKind k) {
   case T_ROW: braze_str_puts(p->s, "x1xf32>"); break;
   case T_ACC: braze_str_printf(p->s, "x%lldxf32>", (long long)p->oc->dv); break;
   case T_Y: braze_str_printf(p->s, "x%lldx%s>", (long long)p->oc->dv, p->out); break;
+  case T_B: break;
   }
 }
 
@@ -101,9 +124,15 @@ static void print_maps(Printer *p, const char *spec, bool reduces) {
     id[i] = row[i] = i;
   row[p->nl - 1] = -1;
   braze_str_puts(p->s, "{indexing_maps = [");
+  int bias[ONLINE_MAX_BATCH + 3];
+  for (int r = 0; r < p->oc->bias_rank; ++r)
+    bias[r] = p->oc->bias_dims[r];
   for (const char *c = spec; *c; ++c) {
     braze_str_puts(p->s, c == spec ? "" : ", ");
-    print_map(p->s, p->nl, *c == 'i' ? id : row, p->nl);
+    if (*c == 'b') /* the bias: its dims read by the same loops (batch..., m, n) */
+      print_map(p->s, p->nl, bias, p->oc->bias_rank);
+    else
+      print_map(p->s, p->nl, *c == 'i' ? id : row, p->nl);
   }
   braze_str_puts(p->s, "], iterator_types = [");
   for (int i = 0; i < p->nl; ++i)
@@ -194,17 +223,67 @@ static void print_slice(Printer *p, const char *name, int arg, const char *row_i
   braze_str_puts(p->s, "\n");
 }
 
+/* In a generic whose block argument %b is the bias: %xs + %b as %xb; the name of the
+ * biased score. */
+static const char *print_bias_add(Printer *p) {
+  if (!p->bias)
+    return "%xs";
+  if (strcmp(p->bias, "f32") != 0)
+    braze_str_printf(p->s, "        %%bf = arith.extf %%b : %s to f32\n        %%xb = arith.addf %%xs, %%bf : f32\n", p->bias);
+  else
+    braze_str_puts(p->s, "        %xb = arith.addf %xs, %b : f32\n");
+  return "%xb";
+}
+
 /* In a generic over a block of scores: %xs (the scaled score) kept where the key is at
  * most the row + the causal offset, else -inf; the kept score's name. */
 static const char *print_causal_keep(Printer *p) {
+  const char *x = print_bias_add(p);
   if (!p->oc->causal)
-    return "%xs";
+    return x;
   braze_str_printf(p->s, "        %%ri = linalg.index %d : index\n        %%ci = linalg.index %d : index\n"
                          "        %%rg = arith.addi %%im, %%ri : index\n        %%cg = arith.addi %%j, %%ci : index\n"
                          "        %%rl = arith.addi %%rg, %%coff : index\n        %%keep = arith.cmpi sle, %%cg, %%rl : index\n"
-                         "        %%xk = arith.select %%keep, %%xs, %%ninf : f32\n",
-                   p->oc->nb, p->oc->nb + 1);
+                         "        %%xk = arith.select %%keep, %s, %%ninf : f32\n",
+                   p->oc->nb, p->oc->nb + 1, x);
   return "%xk";
+}
+
+/* %bb: the bias's block at (batch ivs, %im, %j). */
+static void print_bias_slice(Printer *p) {
+  const OnlineChain *oc = p->oc;
+  braze_str_puts(p->s, "      %bb = tensor.extract_slice %arg3[");
+  for (int r = 0; r < oc->bias_rank; ++r) {
+    int d = oc->bias_dims[r];
+    braze_str_puts(p->s, r ? ", " : "");
+    if (d < 0)
+      braze_str_puts(p->s, "0");
+    else if (d == oc->nb)
+      braze_str_puts(p->s, "%im");
+    else if (d == oc->nb + 1)
+      braze_str_puts(p->s, "%j");
+    else
+      braze_str_printf(p->s, "%%i%d", d);
+  }
+  braze_str_puts(p->s, "] [");
+  for (int r = 0; r < oc->bias_rank; ++r) {
+    int d = oc->bias_dims[r];
+    braze_str_puts(p->s, r ? ", " : "");
+    if (d == oc->nb)
+      p->dyn_m ? braze_str_puts(p->s, "%mr") : braze_str_printf(p->s, "%lld", (long long)p->rows);
+    else if (d == oc->nb + 1)
+      p->dyn_n ? braze_str_puts(p->s, "%nr") : braze_str_printf(p->s, "%lld", (long long)p->keys);
+    else
+      braze_str_puts(p->s, "1");
+  }
+  braze_str_puts(p->s, "] [");
+  for (int r = 0; r < oc->bias_rank; ++r)
+    braze_str_puts(p->s, r ? ", 1" : "1");
+  braze_str_puts(p->s, "] : ");
+  print_type(p->s, mlirValueGetType(oc->bias));
+  braze_str_puts(p->s, " to ");
+  print_bias_block(p);
+  braze_str_puts(p->s, "\n");
 }
 
 static void print_key_step(Printer *p) {
@@ -225,6 +304,8 @@ static void print_key_step(Printer *p) {
                      (long long)oc->n);
   print_slice(p, "k", 1, "%j", T_K, oc->k);
   print_slice(p, "v", 2, "%j", T_V, oc->v);
+  if (p->bias)
+    print_bias_slice(p);
   print_empty(p, "      ", "se", T_S);
   braze_str_puts(p->s, "      %sz = linalg.fill ins(%zero : f32) outs(%se : ");
   print_block_type(p, T_S);
@@ -234,18 +315,27 @@ static void print_key_step(Printer *p) {
   BlockKind qk[2] = {T_Q, T_K}, sr[2] = {T_S, T_ROW}, rr[2] = {T_ROW, T_ROW}, s1[1] = {T_S}, pv[2] = {T_P, T_V},
             acc[3] = {T_ACC, T_ROW, T_ACC};
   print_contraction(p, "s", "%q, %k", qk, "sz", T_S, false, p->elem);
+  BlockKind sb[2] = {T_S, T_B}, srb[3] = {T_S, T_ROW, T_B};
   braze_str_puts(p->s, "      %mx = linalg.generic ");
-  print_maps(p, "ir", true);
-  print_ins(p, "%s", s1, 1);
+  print_maps(p, p->bias ? "ibr" : "ir", true);
+  print_ins(p, p->bias ? "%s, %bb" : "%s", p->bias ? sb : s1, p->bias ? 2 : 1);
   print_outs(p, "m", T_ROW);
-  braze_str_puts(p->s, "      ^bb0(%x: f32, %o: f32):\n        %xs = arith.mulf %x, %scale : f32\n");
+  if (p->bias)
+    braze_str_printf(p->s, "      ^bb0(%%x: f32, %%b: %s, %%o: f32):\n", p->bias);
+  else
+    braze_str_puts(p->s, "      ^bb0(%x: f32, %o: f32):\n");
+  braze_str_puts(p->s, "        %xs = arith.mulf %x, %scale : f32\n");
   braze_str_printf(p->s, "        %%y = arith.maximumf %s, %%o : f32\n", print_causal_keep(p));
   print_end(p, "y", T_ROW);
   braze_str_puts(p->s, "      %p = linalg.generic ");
-  print_maps(p, "iri", false);
-  print_ins(p, "%s, %mx", sr, 2);
+  print_maps(p, p->bias ? "irbi" : "iri", false);
+  print_ins(p, p->bias ? "%s, %mx, %bb" : "%s, %mx", p->bias ? srb : sr, p->bias ? 3 : 2);
   print_outs(p, "se", T_S);
-  braze_str_puts(p->s, "      ^bb0(%x: f32, %xm: f32, %o: f32):\n        %xs = arith.mulf %x, %scale : f32\n");
+  if (p->bias)
+    braze_str_printf(p->s, "      ^bb0(%%x: f32, %%xm: f32, %%b: %s, %%o: f32):\n", p->bias);
+  else
+    braze_str_puts(p->s, "      ^bb0(%x: f32, %xm: f32, %o: f32):\n");
+  braze_str_puts(p->s, "        %xs = arith.mulf %x, %scale : f32\n");
   braze_str_printf(p->s, "        %%t = arith.subf %s, %%xm : f32\n        %%y = math.exp %%t : f32\n", print_causal_keep(p));
   print_end(p, "y", T_S);
   braze_str_puts(p->s, "      %al = linalg.generic ");
@@ -331,16 +421,27 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
                   const char *ops, int64_t score) {
   Printer p = {.s = s, .oc = oc, .rows = rows, .keys = key_block, .dyn_m = oc->m % rows != 0,
                .dyn_n = oc->n % key_block != 0, .elem = type_name(oc->elem),
-               .out = type_name(mlirShapedTypeGetElementType(oc->result)), .nl = oc->nb + 2};
+               .out = type_name(mlirShapedTypeGetElementType(oc->result)), .nl = oc->nb + 2,
+               .bias = mlirValueIsNull(oc->bias) ? NULL : type_name(mlirShapedTypeGetElementType(mlirValueGetType(oc->bias)))};
   braze_str_printf(s, "func.func private @%s(%%arg0: ", name);
   print_type(s, mlirValueGetType(oc->q));
   braze_str_puts(s, ", %arg1: ");
   print_type(s, mlirValueGetType(oc->k));
   braze_str_puts(s, ", %arg2: ");
   print_type(s, mlirValueGetType(oc->v));
+  if (!mlirValueIsNull(oc->bias)) {
+    braze_str_puts(s, ", %arg3: ");
+    print_type(s, mlirValueGetType(oc->bias));
+  }
   braze_str_puts(s, ") -> ");
   print_type(s, oc->result);
   braze_str_puts(s, " attributes {kernel.kind = \"chain\", kernel.online = {");
+  if (!mlirValueIsNull(oc->bias)) { /* the loop each bias dim reads (-1: broadcast) */
+    braze_str_puts(s, "bias = array<i64: ");
+    for (int r = 0; r < oc->bias_rank; ++r)
+      braze_str_printf(s, "%s%d", r ? ", " : "", oc->bias_dims[r]);
+    braze_str_puts(s, ">, ");
+  }
   if (oc->causal)
     braze_str_printf(s, "causal = %lld : i64, ", (long long)oc->causal_offset);
   braze_str_printf(s, "key_block = %lld : i64, scale = %.9e : f32}, kernel.ops = %s, kernel.rows = %lld : i64, "

@@ -210,7 +210,7 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
   if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast))
-    return "scores-not-a-plain-contraction-over-the-head-dim (a bias or mask term is not taken yet)";
+    return "scores-not-a-plain-contraction-over-the-head-dim";
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
   oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
   return NULL;
@@ -254,13 +254,25 @@ static bool mask_map(MlirOperation g, int i, int rank) {
 
 /* `v` as f(s) in g's body: scale * s (input s_in) through casts, kept where an i1 input
  * (*mask_in, else -1) is true, -inf (or below -1e4) elsewhere. */
-static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, int *mask_in) {
-  *mask_in = -1;
+/* The body argument of g that `v` is, through casts, or -1. */
+static int body_arg_of(MlirOperation g, MlirValue v) {
+  while (!mlirOperationIsNull(def_op(v)) && is_cast(def_op(v)))
+    v = mlirOperationGetOperand(def_op(v), 0);
+  if (!mlirValueIsABlockArgument(v) || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), body_of(g)))
+    return -1;
+  return (int)mlirBlockArgumentGetArgNumber(v);
+}
+
+static MlirValue strip_casts(MlirValue v) {
+  while (!mlirOperationIsNull(def_op(v)) && is_cast(def_op(v)))
+    v = mlirOperationGetOperand(def_op(v), 0);
+  return v;
+}
+
+static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, int *mask_in, int *bias_in) {
+  *mask_in = *bias_in = -1;
+  v = strip_casts(v);
   MlirOperation sel = def_op(v);
-  while (!mlirOperationIsNull(sel) && is_cast(sel)) {
-    v = mlirOperationGetOperand(sel, 0);
-    sel = def_op(v);
-  }
   if (!mlirOperationIsNull(sel) && braze_op_is(sel, "arith.select")) {
     MlirValue cond = mlirOperationGetOperand(sel, 0);
     double c;
@@ -268,13 +280,26 @@ static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, 
         !constant_of(mlirOperationGetOperand(sel, 2), &c) || !(c < -1e4))
       return false;
     *mask_in = (int)mlirBlockArgumentGetArgNumber(cond);
-    v = mlirOperationGetOperand(sel, 1);
+    v = strip_casts(mlirOperationGetOperand(sel, 1));
+  }
+  MlirOperation add = def_op(v);
+  if (!mlirOperationIsNull(add) && braze_op_is(add, "arith.addf")) { /* f(s) + bias */
+    for (int side = 0; side < 2 && *bias_in < 0; ++side) {
+      int b = body_arg_of(g, mlirOperationGetOperand(add, side));
+      if (b >= 0 && b != s_in && b < num_inputs(g)) {
+        *bias_in = b;
+        v = mlirOperationGetOperand(add, 1 - side);
+      }
+    }
+    if (*bias_in < 0)
+      return false;
   }
   return scaled(v, body_arg(g, s_in), scale);
 }
 
-/* The combiner `name`(f(in), out) of a row reduction; f's scale and mask input. */
-static bool combines(MlirOperation g, const char *name, const char *alt, int s_in, double *scale, int *mask_in) {
+/* The combiner `name`(f(in), out) of a row reduction; f's scale, mask and bias inputs. */
+static bool combines(MlirOperation g, const char *name, const char *alt, int s_in, double *scale, int *mask_in,
+                     int *bias_in) {
   MlirOperation comb = def_op(yielded(g));
   if (mlirOperationIsNull(comb) || !(braze_op_is(comb, name) || (alt && braze_op_is(comb, alt))))
     return false;
@@ -283,7 +308,7 @@ static bool combines(MlirOperation g, const char *name, const char *alt, int s_i
     x = y;
   else if (!mlirValueEqual(y, out))
     return false;
-  return masked_score(g, x, s_in, scale, mask_in);
+  return masked_score(g, x, s_in, scale, mask_in, bias_in);
 }
 
 /* The constant a generic's input `in` carries as the chain's mask: an arith.constant in
@@ -307,19 +332,55 @@ static const char *note_mask(OnlineChain *oc, int link, MlirOperation g, int in,
   return NULL;
 }
 
+/* The tensor a generic's input `in` adds to the scores: what the kernel's call passes
+ * it as, read by the loops (batch..., m, n) or broadcast (0), n last; the same tensor
+ * in every kernel of the chain. */
+static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in, int rank) {
+  if (in < 0)
+    return NULL;
+  int a = kernel_arg(oc->kernels[link], mlirOperationGetOperand(g, in));
+  if (a < 0)
+    return "bias-not-an-argument-of-the-kernel";
+  MlirValue bias = mlirOperationGetOperand(oc->calls[link], a);
+  MlirAffineMap map = map_of(g, in);
+  int n = (int)mlirAffineMapGetNumResults(map);
+  int8_t dims[ONLINE_MAX_BATCH + 2];
+  if (n < 1 || n > rank)
+    return "bias-not-read-by-batch-row-and-key";
+  for (int r = 0; r < n; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    if (mlirAffineExprIsADim(e))
+      dims[r] = (int8_t)mlirAffineDimExprGetPosition(e);
+    else if (mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0)
+      dims[r] = -1;
+    else
+      return "bias-not-read-by-batch-row-and-key";
+  }
+  if (dims[n - 1] != rank - 1)
+    return "bias-keys-not-innermost";
+  if (!mlirValueIsNull(oc->bias) &&
+      (!mlirValueEqual(oc->bias, bias) || oc->bias_rank != n || memcmp(oc->bias_dims, dims, (size_t)n) != 0))
+    return "max-and-exp-add-different-biases";
+  oc->bias = bias;
+  oc->bias_rank = n;
+  memcpy(oc->bias_dims, dims, (size_t)n);
+  return NULL;
+}
+
 /* The row max of the scores in generic g of link `link` (the scores passed as `scores`). */
 static const char *match_max(OnlineChain *oc, int link, MlirOperation g, int rank, double *scale) {
   int s_in = mlirOperationIsNull(g) ? -1 : input_passing(oc->kernels[link], oc->calls[link], g, mlirOperationGetResult(oc->calls[SCORES], 0));
   if (!row_reduction(g, rank, s_in))
     return "no-row-max-of-the-scores";
-  int mask_in;
-  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in)) {
+  int mask_in, bias_in;
+  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in, &bias_in)) {
     MlirOperation comb = def_op(yielded(g));
     bool is_max = !mlirOperationIsNull(comb) && (braze_op_is(comb, "arith.maximumf") || braze_op_is(comb, "arith.maxnumf"));
-    return is_max ? "scores-not-scaled-or-causally-masked (a bias or additive mask is not taken yet)"
+    return is_max ? "scores-not-a-scale-a-bias-and-a-causal-mask"
                   : "row-reduction-not-a-max-of-scaled-scores";
   }
-  return note_mask(oc, link, g, mask_in, rank);
+  const char *why = note_mask(oc, link, g, mask_in, rank);
+  return why ? why : note_bias(oc, link, g, bias_in, rank);
 }
 
 /* rowmax: x[b, m] = max_n f(s[b, m, n]). */
@@ -344,9 +405,9 @@ static const char *match_quotient(MlirOperation div_g, int rank, MlirOperation *
     return "probabilities-not-a-quotient";
   MlirOperation sum_g = generic_of(mlirOperationGetOperand(div_g, 1 - e_in));
   double one;
-  int no_mask;
+  int no_mask, no_bias;
   if (mlirOperationIsNull(sum_g) || num_inputs(sum_g) != 1 || !row_reduction(sum_g, rank, 0) ||
-      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask) || one != 1.0 || no_mask >= 0 ||
+      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask, &no_bias) || one != 1.0 || no_mask >= 0 || no_bias >= 0 ||
       !mlirValueEqual(mlirOperationGetOperand(sum_g, 0), mlirOperationGetOperand(div_g, e_in)))
     return "not-normalized-by-the-row-sum";
   *exp_g = generic_of(mlirOperationGetOperand(div_g, e_in));
@@ -388,14 +449,14 @@ static const char *match_probs(OnlineChain *oc, int rank) {
       return "not-exp-of-the-shifted-scores";
   }
   double scale;
-  int mask_in;
-  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in))
+  int mask_in, bias_in;
+  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in, &bias_in))
     return "not-exp-of-the-shifted-scores";
   if (fabs(scale - oc->scale) > 1e-6 * fabs(oc->scale))
     return "max-and-exp-scale-the-scores-differently";
   if ((why = note_mask(oc, PROBS, exp_g, mask_in, rank)))
     return why;
-  return NULL;
+  return note_bias(oc, PROBS, exp_g, bias_in, rank);
 }
 
 /* A mask the online form takes: a constant keep-mask [.., M, N] whose row i keeps the

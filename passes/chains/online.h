@@ -11,7 +11,8 @@
  *   %y = call @output(%p, %v)      a contraction over the keys: y[b, m, :] = p[b, m, :] . v[b, :, :]
  *
  * and the probabilities %p used by %y alone. f may keep the scores by a constant mask
- * (select(mask[m, n], f(s), -inf)) when the mask is causal: row i keeps keys j <= i + c. The rewrite runs the keys in blocks with a
+ * (select(mask[m, n], f(s), -inf)) when the mask is causal: row i keeps keys j <= i + c,
+ * and add a bias tensor read by (batch..., m, n), any of them broadcast (0), n last. The rewrite runs the keys in blocks with a
  * running max and sum per row and a rescaled partial output, normalized once at the end
  * (the flash-attention recurrence), so no row of scores is ever whole: see
  * online_print for the IR. */
@@ -38,6 +39,10 @@ typedef struct {
   MlirType elem;            /* the element type of q, k and v */
   MlirType result;          /* the chain's result type (the output kernel's) */
   MlirAttribute mask;       /* the constant keep-mask the scores are selected by, or null */
+  MlirValue bias;           /* a tensor added to the scaled scores (an additive mask, a
+                             * position bias), or null: the chain's fourth argument */
+  int bias_rank;
+  int8_t bias_dims[ONLINE_MAX_BATCH + 2]; /* the loop (batch..., m, n) each bias dim reads, -1: 0 */
   bool causal;              /* the mask keeps keys j <= i + causal_offset of query i */
   int64_t causal_offset;
   bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:

@@ -42,6 +42,10 @@ typedef struct {
   double scale;
   bool causal;                 /* query i keeps keys j <= i + offset */
   int64_t offset;
+  int n_in;                    /* 3, or 4 with a bias (added to the scaled scores) */
+  int bias_rank;
+  int64_t bias_dims[8], bias_shape[8]; /* the loop each bias dim reads (-1: none), its extents */
+  const char *bias_el;
   const char *el;              /* bf16 or f16 */
   int64_t q_off, kv_off, stage_bytes, k_bytes, p_off, p_bytes, cnt_off, smem;
   int64_t tiles, blocks;       /* query tiles per batch, key blocks */
@@ -59,8 +63,21 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("function_type")));
   if (mlirAttributeIsNull(online) || !mlirAttributeIsADictionary(online))
     return "not-in-the-online-form (form-row-chains with a target other than cpu writes it)";
-  if (mlirFunctionTypeGetNumInputs(fn) != 3 || mlirFunctionTypeGetNumResults(fn) != 1)
-    return "not-q-k-v-to-one-result";
+  f->n_in = (int)mlirFunctionTypeGetNumInputs(fn);
+  MlirAttribute bias = mlirDictionaryAttrGetElementByName(online, braze_ref("bias"));
+  if (f->n_in != (mlirAttributeIsNull(bias) ? 3 : 4) || mlirFunctionTypeGetNumResults(fn) != 1)
+    return "not-q-k-v-(bias)-to-one-result";
+  if (!mlirAttributeIsNull(bias)) {
+    MlirType bt = mlirFunctionTypeGetInput(fn, 3), be = mlirShapedTypeGetElementType(bt);
+    f->bias_rank = (int)mlirDenseArrayGetNumElements(bias);
+    if (f->bias_rank != mlirShapedTypeGetRank(bt) || f->bias_rank > 8 || !(mlirTypeIsABF16(be) || mlirTypeIsAF16(be) || mlirTypeIsAF32(be)))
+      return "bias-not-a-bf16-f16-or-f32-tensor-of-its-dims";
+    f->bias_el = mlirTypeIsABF16(be) ? "bf16" : mlirTypeIsAF16(be) ? "f16" : "f32";
+    for (int r = 0; r < f->bias_rank; ++r) {
+      f->bias_dims[r] = mlirDenseI64ArrayGetElement(bias, r);
+      f->bias_shape[r] = mlirShapedTypeGetDimSize(bt, r);
+    }
+  }
   MlirAttribute kb = mlirDictionaryAttrGetElementByName(online, braze_ref("key_block"));
   MlirAttribute sc = mlirDictionaryAttrGetElementByName(online, braze_ref("scale"));
   if (mlirAttributeIsNull(kb) || mlirAttributeIsNull(sc) || !mlirAttributeIsAInteger(kb) || !mlirAttributeIsAFloat(sc))
@@ -113,6 +130,13 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   if (f->tiles > 0x7fffffff || f->batch > 65535)
     return "grid-too-large";
   return NULL;
+}
+
+static int64_t bias_elements(const Flash *f) {
+  int64_t n = 1;
+  for (int r = 0; r < f->bias_rank; ++r)
+    n *= f->bias_shape[r];
+  return n;
 }
 
 /* ---- the kernel's text ---- */
@@ -189,16 +213,17 @@ static void header(Text *t, MlirOperation func, const char *name) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
   braze_str_printf(s, "gpu.func @%s(", name);
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i <= f->n_in; ++i) { /* the inputs, then the result */
     braze_str_printf(s, "%%arg%d: ", i);
-    print_memref(s, arg_type(func, i < 3 ? i : -1));
+    print_memref(s, arg_type(func, i < f->n_in ? i : -1));
     braze_str_puts(s, ", ");
   }
+  int maps = f->n_in + 1; /* the TMA descriptors follow the memrefs */
   braze_str_printf(s, "%%tq: !llvm.ptr, %%tk: !llvm.ptr, %%tv: !llvm.ptr) kernel attributes {known_block_size = "
-                      "array<i32: %d, 1, 1>, braze.grid_constants = array<i64: 4, 5, 6>, braze.dynamic_smem = %lld : i64, "
+                      "array<i32: %d, 1, 1>, braze.grid_constants = array<i64: %d, %d, %d>, braze.dynamic_smem = %lld : i64, "
                       "braze.tma_boxes = [array<i64: 0, 64, %d>, array<i64: 1, 64, %d>, array<i64: 2, 64, 64>], "
                       "braze.grid = array<i64: %lld, %lld, 1>} {\n",
-                   THREADS, (long long)f->smem, BM, f->bn, (long long)f->tiles, (long long)f->batch);
+                   THREADS, maps, maps + 1, maps + 2, (long long)f->smem, BM, f->bn, (long long)f->tiles, (long long)f->batch);
   braze_str_printf(s, "  %%dq = builtin.unrealized_conversion_cast %%tq : !llvm.ptr to %s\n"
                       "  %%dk = builtin.unrealized_conversion_cast %%tk : !llvm.ptr to %s\n"
                       "  %%dv = builtin.unrealized_conversion_cast %%tv : !llvm.ptr to %s\n", t->tmq, t->tmk, t->tmv);
@@ -380,19 +405,31 @@ static void softmax(Text *t) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
   int nv = f->bn / 2;
-  bool tail = f->n % f->bn != 0;
-  if (tail || f->causal)
+  bool tail = f->n % f->bn != 0, bias = f->n_in == 4;
+  if (tail || f->causal || bias)
     braze_str_puts(s, "      %kb = arith.muli %j, %cBN : index\n      %lim = arith.subi %cN, %kb : index\n");
+  if (bias)
+    braze_str_puts(s, "      %bk0 = arith.addi %brow0, %kb : index\n      %bk1 = arith.addi %brow1, %kb : index\n"
+                      "      %lim1 = arith.subi %lim, %c1 : index\n");
   if (f->causal) /* key kb + c is kept for row r when c <= r + offset - kb */
     braze_str_puts(s, "      %cl0 = arith.subi %rl0, %kb : index\n      %cl1 = arith.subi %rl1, %kb : index\n");
-  for (int r = 0; r < nv; ++r) { /* %x<r>: the scaled score, -inf where masked */
+  for (int r = 0; r < nv; ++r) { /* %x<r>: the scaled score, + the bias, -inf where masked */
     int col = 8 * (r / 4) + (r & 1);
-    if (!tail && !f->causal) {
-      braze_str_printf(s, "      %%x%d = arith.mulf %%v%d, %%sc : f32\n", r, r);
+    bool masked = tail || f->causal;
+    braze_str_printf(s, "      %%%s%d = arith.mulf %%v%d, %%sc : f32\n", bias ? "w" : masked ? "y" : "x", r, r);
+    if (!masked && !bias)
       continue;
+    braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, col);
+    if (bias) { /* the bias at the key, clamped into the tensor (keys past N are masked) */
+      braze_str_printf(s, "      %%bc%d = arith.minui %%cc%d, %%lim1 : index\n      %%bi%d = arith.addi %%bk%d, %%bc%d : index\n"
+                          "      %%bl%d = memref.load %%biasf[%%bi%d] : memref<%lldx%s>\n",
+                       r, r, r, (r / 2) & 1, r, r, r, (long long)bias_elements(f), f->bias_el);
+      if (strcmp(f->bias_el, "f32") != 0)
+        braze_str_printf(s, "      %%bx%d = arith.extf %%bl%d : %s to f32\n", r, r, f->bias_el);
+      /* the scores are in the log2 domain (exp2 below): the bias too */
+      braze_str_printf(s, "      %%bs%d = arith.mulf %%%s%d, %%log2e : f32\n      %%%s%d = arith.addf %%w%d, %%bs%d : f32\n",
+                       r, strcmp(f->bias_el, "f32") != 0 ? "bx" : "bl", r, masked ? "y" : "x", r, r, r);
     }
-    braze_str_printf(s, "      %%y%d = arith.mulf %%v%d, %%sc : f32\n      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, r,
-                     r, col);
     if (tail)
       braze_str_printf(s, "      %%ok%d = arith.cmpi ult, %%cc%d, %%lim : index\n"
                           "      %%%s%d = arith.select %%ok%d, %%y%d, %%ninf : f32\n", r, r, f->causal ? "z" : "x", r, r, r);
@@ -480,6 +517,49 @@ static void output_product(Text *t) {
   braze_str_printf(s, "      }\n      }\n      scf.yield %%mn0, %%mn1, %%ln0, %%ln1, %s : f32, f32, f32, f32, %s\n    }\n", prev, t->oacc);
 }
 
+/* The bias's flat index of this thread's two rows at key 0: %brow0, %brow1. Each bias
+ * dim adds its index times its stride: a batch dim the block's batch index (from %bh),
+ * the row dim the row (clamped to M - 1: rows past M are not stored), a broadcast 0. */
+static void bias_rows(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_puts(s, "  %bb_0 = arith.addi %c0, %c0 : index\n  %cM1 = arith.subi %cM, %c1 : index\n"
+                    "  %br0 = arith.addi %rw, %prow : index\n  %br1 = arith.addi %m0, %br0 : index\n"
+                    "  %bra = arith.minui %br1, %cM1 : index\n  %c8b = arith.constant 8 : index\n"
+                    "  %brb0 = arith.addi %br1, %c8b : index\n  %brb = arith.minui %brb0, %cM1 : index\n");
+  int64_t stride = 1, row_stride = 0;
+  for (int r = f->bias_rank - 1; r >= 0; --r) {
+    int64_t d = f->bias_dims[r];
+    if (d >= 0 && d < f->nb) { /* batch dim d: (bh / inner) % extent */
+      int64_t inner = 1;
+      for (int i = (int)d + 1; i < f->nb; ++i)
+        inner *= f->q_batch[i];
+      braze_str_printf(s, "  %%bdi%d = arith.constant %lld : index\n  %%bde%d = arith.constant %lld : index\n"
+                          "  %%bds%d = arith.constant %lld : index\n  %%bdq%d = arith.divui %%bh, %%bdi%d : index\n"
+                          "  %%bdx%d = arith.remui %%bdq%d, %%bde%d : index\n  %%bdy%d = arith.muli %%bdx%d, %%bds%d : index\n"
+                          "  %%bb_%d = arith.addi %%bb_%d, %%bdy%d : index\n",
+                       r, (long long)inner, r, (long long)f->q_batch[d], r, (long long)stride, r, r, r, r, r, r, r, r,
+                       f->bias_rank - r, f->bias_rank - r - 1, r);
+    } else {
+      if (d == f->nb)
+        row_stride = stride;
+      braze_str_printf(s, "  %%bb_%d = arith.addi %%bb_%d, %%c0 : index\n", f->bias_rank - r, f->bias_rank - r - 1);
+    }
+    stride *= f->bias_shape[r];
+  }
+  braze_str_printf(s, "  %%bRS = arith.constant %lld : index\n  %%bro0 = arith.muli %%bra, %%bRS : index\n"
+                      "  %%bro1 = arith.muli %%brb, %%bRS : index\n  %%brow0 = arith.addi %%bb_%d, %%bro0 : index\n"
+                      "  %%brow1 = arith.addi %%bb_%d, %%bro1 : index\n"
+                      "  %%biasf = memref.reinterpret_cast %%arg3 to offset: [0], sizes: [%lld], strides: [1] : ",
+                   (long long)row_stride, f->bias_rank, f->bias_rank, (long long)bias_elements(f));
+  BrazeStr bt = {0};
+  braze_str_puts(&bt, "memref<");
+  for (int r = 0; r < f->bias_rank; ++r)
+    braze_str_printf(&bt, "%lldx", (long long)f->bias_shape[r]);
+  braze_str_printf(s, "%s%s> to memref<%lldx%s>\n", braze_str_cstr(&bt), f->bias_el, (long long)bias_elements(f), f->bias_el);
+  braze_str_free(&bt);
+}
+
 /* Per-thread constants of the loop: the mask's column offset, P's address, the barrier. */
 static void loop_constants(Text *t) {
   const Flash *f = t->f;
@@ -492,7 +572,7 @@ static void loop_constants(Text *t) {
                       "  %%bid = arith.addi %%wgi32, %%i1 : i32\n  %%l2 = arith.muli %%lm, %%c2 : index\n",
                    f->scale * log2e);
   for (int c = 0; c < f->bn; ++c)
-    if ((c % 8) < 2 && (f->n % f->bn != 0 || f->causal))
+    if ((c % 8) < 2 && (f->n % f->bn != 0 || f->causal || f->n_in == 4))
       braze_str_printf(s, "  %%cC%d = arith.constant %d : index\n", c, c);
   for (int x = 0; x < 8; ++x)
     braze_str_printf(s, "  %%cX%d = arith.constant %d : index\n", x, x);
@@ -508,9 +588,14 @@ static void loop_constants(Text *t) {
                       "  %%pview = memref.view %%smem[%%c0][] : memref<0xi8, 3> to memref<%lldx%s, 3>\n"
                       "  %%o_init = llvm.mlir.zero : %s\n",
                    (long long)f->p_bytes, (long long)f->p_off, (long long)(f->smem / 2), f->el, t->oacc);
+  braze_str_puts(s, "  %rw = arith.muli %wg, %c64 : index\n");
+  if (f->n_in == 4) {
+    braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", log2e);
+    bias_rows(t);
+  }
   if (f->causal) /* the last key each of the thread's two rows keeps: m0 + 64 wg + row + 8 i + offset */
     braze_str_printf(s, "  %%cOFF = arith.constant %lld : index\n  %%c8r = arith.constant 8 : index\n"
-                        "  %%rw = arith.muli %%wg, %%c64 : index\n  %%rr0 = arith.addi %%m0, %%rw : index\n"
+                        "  %%rr0 = arith.addi %%m0, %%rw : index\n"
                         "  %%rr1 = arith.addi %%rr0, %%prow : index\n  %%rl0 = arith.addi %%rr1, %%cOFF : index\n"
                         "  %%rl1 = arith.addi %%rl0, %%c8r : index\n", (long long)f->offset);
 }
@@ -541,8 +626,8 @@ static void epilogue(Text *t) {
   BrazeStr *s = t->s;
   int64_t total = f->batch * f->m * f->dv;
   braze_str_printf(s, "  %%one = arith.constant 1.000000e+00 : f32\n  %%cDV = arith.constant %lld : index\n"
-                      "  %%outf = memref.reinterpret_cast %%arg3 to offset: [0], sizes: [%lld], strides: [1] : ",
-                   (long long)f->dv, (long long)total);
+                      "  %%outf = memref.reinterpret_cast %%arg%d to offset: [0], sizes: [%lld], strides: [1] : ",
+                   (long long)f->dv, f->n_in, (long long)total);
   braze_str_printf(s, "%s to memref<%lldx%s>\n", braze_str_cstr(&t->out_type), (long long)total, f->el);
   braze_str_puts(s, "  %wr = arith.muli %wg, %c64 : index\n  %orow0 = arith.addi %m0, %wr : index\n"
                     "  %orow1 = arith.addi %orow0, %prow : index\n  %c8 = arith.constant 8 : index\n");
@@ -613,13 +698,13 @@ int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptio
                       "per step, %d stages, %lld bytes of shared memory",
                       name, (long long)f.tiles, (long long)f.batch, THREADS, f.bn, STAGES, (long long)f.smem);
   MlirContext ctx = mlirOperationGetContext(func);
-  MlirType types_[4];
-  for (int i = 0; i < 4; ++i) {
+  MlirType types_[5];
+  for (int i = 0; i <= f.n_in; ++i) {
     BrazeStr m = {0};
-    print_memref(&m, arg_type(func, i < 3 ? i : -1));
+    print_memref(&m, arg_type(func, i < f.n_in ? i : -1));
     types_[i] = mlirTypeParseGet(ctx, braze_ref(braze_str_cstr(&m)));
     braze_str_free(&m);
   }
-  cu_replace_by_declaration(func, 4, types_, 3);
+  cu_replace_by_declaration(func, f.n_in + 1, types_, f.n_in);
   return 1;
 }

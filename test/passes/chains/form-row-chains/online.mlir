@@ -99,3 +99,29 @@ func.func @kv_shared(%q: tensor<2x3x130x64xbf16>, %k: tensor<2x1x130x64xbf16>, %
   %y = "graph.batch_matmul"(%p, %v) : (tensor<2x3x130x130xbf16>, tensor<2x1x130x64xbf16>) -> tensor<2x3x130x64xbf16>
   return %y : tensor<2x3x130x64xbf16>
 }
+
+// -----
+
+// A bias added to the scaled scores (a padding mask: one row per batch, broadcast over
+// the query rows): the chain's fourth argument, sliced per key block, added in both the
+// running max and the exponentials.
+// CHECK-LABEL: func.func private @cuda_chain_fused_batch_matmul_batch_matmul_mul_add_softmax_0(%arg0: tensor<4x256x64xbf16>, %arg1: tensor<4x256x64xbf16>, %arg2: tensor<4x256x64xbf16>, %arg3: tensor<4x1x256xbf16>)
+// CHECK-SAME: kernel.online = {bias = array<i64: 0, -1, 2>, key_block = 128 : i64
+// CHECK: scf.for %[[J:arg[0-9]+]] =
+// CHECK: %[[BB:.*]] = tensor.extract_slice %arg3[%{{.*}}, 0, %[[J]]] [1, 1, 128] [1, 1, 1] : tensor<4x1x256xbf16> to tensor<1x1x128xbf16>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[BB]] : tensor<1x128x128xf32>, tensor<1x1x128xbf16>)
+// CHECK: arith.extf
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK-LABEL: func.func @key_bias(
+// CHECK: call @cuda_chain_fused_batch_matmul_batch_matmul_mul_add_softmax_0(%arg0, %arg1, %arg2, %arg3)
+func.func @key_bias(%q: tensor<4x256x64xbf16>, %k: tensor<4x256x64xbf16>, %v: tensor<4x256x64xbf16>, %b: tensor<4x1x256xbf16>) -> tensor<4x256x64xbf16> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xbf16>) -> tensor<4x64x256xbf16>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x64xbf16>, tensor<4x64x256xbf16>) -> tensor<4x256x256xbf16>
+  %c = "graph.constant"() {value = dense<0.125> : tensor<bf16>} : () -> tensor<bf16>
+  %ss = "graph.mul"(%s, %c) : (tensor<4x256x256xbf16>, tensor<bf16>) -> tensor<4x256x256xbf16>
+  %sb = "graph.add"(%ss, %b) : (tensor<4x256x256xbf16>, tensor<4x1x256xbf16>) -> tensor<4x256x256xbf16>
+  %p = "graph.softmax"(%sb) {dim = 2 : i64} : (tensor<4x256x256xbf16>) -> tensor<4x256x256xbf16>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<4x256x256xbf16>, tensor<4x256x64xbf16>) -> tensor<4x256x64xbf16>
+  return %y : tensor<4x256x64xbf16>
+}
