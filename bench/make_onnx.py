@@ -66,6 +66,12 @@ def workloads():
                  helper.make_node("MatMul", ["p", "v"], ["y"])], \
         [value("q", [BH, S, Dh]), value("k", [BH, S, Dh]), value("v", [BH, S, Dh])], [value("y", [BH, S, Dh])], \
         [scalar("scale", 0.125)]
+    for name, S in (("W7L", 4096),):
+        yield name, [helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]), helper.make_node("MatMul", ["q", "kt"], ["s"]),
+                     helper.make_node("Mul", ["s", "scale"], ["ss"]), helper.make_node("Softmax", ["ss"], ["p"], axis=-1),
+                     helper.make_node("MatMul", ["p", "v"], ["y"])], \
+            [value("q", [BH, S, Dh]), value("k", [BH, S, Dh]), value("v", [BH, S, Dh])], [value("y", [BH, S, Dh])], \
+            [scalar("scale", 0.125)]
 
 
 def main(out):

@@ -1,9 +1,9 @@
 /* cpu-codegen, `chain` kernels (passes/chains/form-row-chains.c): the scf.forall over row
  * blocks becomes one scf.parallel (OpenMP) whose iteration takes memref.subviews of
  * the arguments (dynamic offsets, the sources' strides), gives every intermediate a
- * stack buffer of the block's shape (the iteration's scratch, in cache) and calls the
- * block kernels destination-passing, the last one writing straight into its subview
- * of the result:
+ * buffer of the block's shape (the iteration's scratch, in cache: on the stack, on the
+ * heap above CH_STACK_BYTES) and calls the block kernels destination-passing, the last
+ * one writing straight into its subview of the result:
  *
  *   scf.parallel (%b, %mb) = (0, 0) to (8, 8) step (1, 1) {
  *     %q = memref.subview %arg0[%b, %m, 0] [1, 64, 64] [1, 1, 1] : ... strided<[32768, 64, 1], offset: ?>
@@ -27,7 +27,12 @@
 #include "support/diag.h"
 #include "support/oplist.h"
 
-enum { CH_MAX_VALUES = 64, CH_MAX_RANK = 8 };
+/* Per-block intermediates up to this size live on the stack (alloca); larger ones on the
+ * heap (memref.alloc, freed at the end of the block's iteration): a parallel iteration
+ * runs on an OpenMP worker's stack or the caller's, a few MiB, and long rows (W7 at S =
+ * 4096: 2 MiB of scores per 128-row block, twice) overflow it. A failed malloc becomes
+ * the entry's status 1 (targets/cpu/alloc-checks.c). */
+enum { CH_MAX_VALUES = 64, CH_MAX_RANK = 8, CH_STACK_BYTES = 256 * 1024 };
 
 typedef struct {
   MlirOperation module;
@@ -38,6 +43,8 @@ typedef struct {
   int n_ivs;
   MlirValue from[CH_MAX_VALUES], to[CH_MAX_VALUES]; /* tensor -> memref */
   int n_map;
+  MlirValue heap[CH_MAX_VALUES]; /* intermediates on the heap, freed after the block */
+  int n_heap;
 } Chain;
 
 static void map_value(Chain *c, MlirValue from, MlirValue to) {
@@ -146,7 +153,14 @@ static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirVa
   } else {
     MlirType t = cg_memref_like(mlirValueGetType(result));
     MlirNamedAttribute align = cg_named(c->body.ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(c->body.ctx, 64), 64));
-    operands[n_in] = mlirOperationGetResult(cg_create(&c->body, "memref.alloca", 0, NULL, 1, &t, 1, &align), 0);
+    int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(t));
+    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+      bytes *= mlirShapedTypeGetDimSize(t, d);
+    bool heap = bytes > CH_STACK_BYTES && c->n_heap < CH_MAX_VALUES;
+    operands[n_in] =
+        mlirOperationGetResult(cg_create(&c->body, heap ? "memref.alloc" : "memref.alloca", 0, NULL, 1, &t, 1, &align), 0);
+    if (heap)
+      c->heap[c->n_heap++] = operands[n_in];
   }
   if (mlirValueIsNull(operands[n_in]))
     return fail(c, call, "the result slice's offsets are not the loop's");
@@ -206,6 +220,8 @@ static bool emit_forall(Chain *c, MlirOperation forall, MlirBlock entry, CgBuild
       return fail(c, op, "expected tensor.extract_slice, func.call and scf.forall.in_parallel in the loop");
     }
   }
+  for (int i = 0; i < c->n_heap; ++i)
+    cg_create(&c->body, "memref.dealloc", 1, &c->heap[i], 0, NULL, 0, NULL);
   return true;
 }
 

@@ -1,0 +1,19 @@
+// A row chain whose per-block intermediates are too large for a thread's stack: blocks of
+// 128 rows of 2048 keys are 1 MiB of scores and 1 MiB of probabilities per block, so
+// cpu-codegen puts them on the heap (memref.alloc, freed after the block; below 256 KiB
+// they stay on the stack). Before, W7 at S = 4096 without inline-unrealized overflowed
+// the stack and crashed. Against the reference.
+// RUN: braze check %s --seed 3 --pipeline=%S/Inputs/cpu-row-chains-rows128.pipeline | FileCheck %s
+// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=128},cpu-codegen)' | FileCheck %s --check-prefix=IR
+// UNSUPPORTED: asan
+// CHECK: PASS  @long_rows
+// IR: scf.parallel
+// IR: memref.alloc() {alignment = 64 : i64} : memref<1x128x2048xf32>
+// IR: memref.dealloc
+func.func @long_rows(%q: tensor<2x256x16xf32>, %k: tensor<2x2048x16xf32>, %v: tensor<2x2048x16xf32>) -> tensor<2x256x16xf32> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<2x2048x16xf32>) -> tensor<2x16x2048xf32>
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<2x256x16xf32>, tensor<2x16x2048xf32>) -> tensor<2x256x2048xf32>
+  %p = "graph.softmax"(%s) {dim = 2 : i64} : (tensor<2x256x2048xf32>) -> tensor<2x256x2048xf32>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<2x256x2048xf32>, tensor<2x2048x16xf32>) -> tensor<2x256x16xf32>
+  return %y : tensor<2x256x16xf32>
+}
