@@ -11,6 +11,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Dialect/IRDL.h"
 #include "mlir-c/RegisterEverything.h"
+#include "support/linalg-arrays.h"
 #include "support/nesting.h"
 
 extern const char braze_graph_irdl[];
@@ -190,7 +191,7 @@ static bool starts_module(const char *text, size_t len, size_t i) {
  * line 1 do that line's columns shift. The closing brace goes before any file-level
  * metadata, which must stay outside the module. */
 MlirOperation braze_parse(MlirContext ctx, const char *text, size_t len, const char *source_name) {
-  if (!braze_nesting_ok(ctx, text, len, source_name))
+  if (!braze_nesting_ok(ctx, text, len, source_name) || !braze_linalg_arrays_ok(ctx, text, len, source_name))
     return (MlirOperation){NULL};
   size_t line = 0, aliases_end = 0;
   size_t start = first_op_offset(text, len, &line, &aliases_end);

@@ -23,7 +23,8 @@ void braze_context_destroy(MlirContext ctx);
 /* Parse `text` as a top-level operation (normally builtin.module); `source_name`
  * is the file name locations will carry. Null operation on error (diagnostics
  * have been emitted), text nested deeper than BRAZE_MAX_NESTING included
- * (support/nesting.h). */
+ * (support/nesting.h), and a malformed linalg dimensions/permutation list, on
+ * which MLIR's parser crashes (support/linalg-arrays.h). */
 MlirOperation braze_parse(MlirContext ctx, const char *text, size_t len, const char *source_name);
 
 /* Read a whole file ("-" is stdin) into a malloc'd NUL-terminated buffer. */

@@ -1,9 +1,13 @@
 // layer_norm, rms_norm and batch_norm expand to primitive sequences with eps as a
-// rank-0 constant of the element type.
+// rank-0 constant of the element type. layer_norm's mean is corrected: m + mean(x - m)
+// (test/fuzz/layer-norm-constant-row.test shows why).
 // RUN: braze-opt %s --graph-decompose | FileCheck %s
 
 // CHECK-LABEL: func.func @layer_norm
-// CHECK-NEXT: %[[MEAN:.*]] = "graph.reduce_mean"(%arg0) {dims = array<i64: 1, 2>, keepdim = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+// CHECK-NEXT: %[[ROUGH:.*]] = "graph.reduce_mean"(%arg0) {dims = array<i64: 1, 2>, keepdim = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+// CHECK-NEXT: %[[D1:.*]] = "graph.sub"(%arg0, %[[ROUGH]]) : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT: %[[ERR:.*]] = "graph.reduce_mean"(%[[D1]]) {dims = array<i64: 1, 2>, keepdim = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+// CHECK-NEXT: %[[MEAN:.*]] = "graph.add"(%[[ROUGH]], %[[ERR]]) : (tensor<2x1x1xf32>, tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
 // CHECK-NEXT: %[[D:.*]] = "graph.sub"(%arg0, %[[MEAN]]) : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
 // CHECK-NEXT: %[[SQ:.*]] = "graph.mul"(%[[D]], %[[D]]) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
 // CHECK-NEXT: %[[VAR:.*]] = "graph.reduce_mean"(%[[SQ]]) {dims = array<i64: 1, 2>, keepdim = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>

@@ -3,9 +3,13 @@
 // RUN: braze-opt %s --graph-decompose | FileCheck %s
 // RUN: braze-opt %s --graph-decompose=decompose-mean | FileCheck %s --check-prefix=MEAN
 
-// var = sum((x - mean)^2) * (1 / (n - correction)); n = 4 * 8, correction 1.
+// var = sum((x - mean)^2) * (1 / (n - correction)); n = 4 * 8, correction 1. The
+// mean is corrected: m + mean(x - m), m's rounding error added back.
 // CHECK-LABEL: func.func @var_keepdim
-// CHECK-NEXT: %[[AVG:.*]] = "graph.reduce_mean"(%arg0) {dims = array<i64: 0, 2>, keepdim = true} : (tensor<4x3x8xf32>) -> tensor<1x3x1xf32>
+// CHECK-NEXT: %[[ROUGH:.*]] = "graph.reduce_mean"(%arg0) {dims = array<i64: 0, 2>, keepdim = true} : (tensor<4x3x8xf32>) -> tensor<1x3x1xf32>
+// CHECK-NEXT: %[[D1:.*]] = "graph.sub"(%arg0, %[[ROUGH]]) : (tensor<4x3x8xf32>, tensor<1x3x1xf32>) -> tensor<4x3x8xf32>
+// CHECK-NEXT: %[[ERR:.*]] = "graph.reduce_mean"(%[[D1]]) {dims = array<i64: 0, 2>, keepdim = true} : (tensor<4x3x8xf32>) -> tensor<1x3x1xf32>
+// CHECK-NEXT: %[[AVG:.*]] = "graph.add"(%[[ROUGH]], %[[ERR]]) : (tensor<1x3x1xf32>, tensor<1x3x1xf32>) -> tensor<1x3x1xf32>
 // CHECK-NEXT: %[[D:.*]] = "graph.sub"(%arg0, %[[AVG]]) : (tensor<4x3x8xf32>, tensor<1x3x1xf32>) -> tensor<4x3x8xf32>
 // CHECK-NEXT: %[[SQ:.*]] = "graph.mul"(%[[D]], %[[D]]) : (tensor<4x3x8xf32>, tensor<4x3x8xf32>) -> tensor<4x3x8xf32>
 // CHECK-NEXT: %[[S:.*]] = "graph.reduce_sum"(%[[SQ]]) {dims = array<i64: 0, 2>, keepdim = true} : (tensor<4x3x8xf32>) -> tensor<1x3x1xf32>
@@ -19,7 +23,10 @@ func.func @var_keepdim(%x: tensor<4x3x8xf32>) -> tensor<1x3x1xf32> {
 
 // Without keepdim the sum drops the reduced dims itself (no reshape needed).
 // CHECK-LABEL: func.func @var_nokeepdim
-// CHECK-NEXT: %[[AVG:.*]] = "graph.reduce_mean"(%arg0) {dims = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[ROUGH:.*]] = "graph.reduce_mean"(%arg0) {dims = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[D1:.*]] = "graph.sub"(%arg0, %[[ROUGH]])
+// CHECK-NEXT: %[[ERR:.*]] = "graph.reduce_mean"(%[[D1]]) {dims = array<i64: 1>, keepdim = true}
+// CHECK-NEXT: %[[AVG:.*]] = "graph.add"(%[[ROUGH]], %[[ERR]])
 // CHECK-NEXT: %[[D:.*]] = "graph.sub"(%arg0, %[[AVG]])
 // CHECK-NEXT: %[[SQ:.*]] = "graph.mul"(%[[D]], %[[D]])
 // CHECK-NEXT: %[[S:.*]] = "graph.reduce_sum"(%[[SQ]]) {dims = array<i64: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
