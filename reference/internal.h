@@ -78,6 +78,9 @@ bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n
 /* gather.c */
 bool ref_gather(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_gather_elements(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+/* conv.c */
+bool ref_conv(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+bool ref_conv_transpose(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 
 /* User kernels (reference/user-kernel.c): a buffer (host tensor) of a static memref type, and
  * a call of a `braze.user_kernel` function on the caller's buffers (written in place). */

@@ -31,6 +31,8 @@ static const OpClassEntry op_classes[] = {
     {"slice", GRAPH_SHAPE}, {"concat", GRAPH_SHAPE},
     {"constant", GRAPH_CONSTANT},
     {"gather", GRAPH_GATHER}, {"gather_elements", GRAPH_GATHER},
+    /* convolutions: graph-decompose expands them (passes/graph/decompose-conv.c) */
+    {"conv", GRAPH_COMPOSITE}, {"conv_transpose", GRAPH_COMPOSITE},
 };
 
 static const OpClassEntry *lookup(MlirOperation op) {

@@ -86,4 +86,7 @@ bool gv_verify_constant(const GvOp *v);
 bool gv_verify_gather(const GvOp *v);
 bool gv_verify_gather_elements(const GvOp *v);
 
+/* verify-conv.c: conv and conv_transpose */
+bool gv_verify_conv(const GvOp *v);
+
 #endif

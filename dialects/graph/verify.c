@@ -77,6 +77,9 @@ static const GvOpRules op_rules[] = {
     {"constant", 0, false, gv_verify_constant},
     {"gather", 2, false, gv_verify_gather},
     {"gather_elements", 2, false, gv_verify_gather_elements},
+    /* convolutions: dialects/graph/verify-conv.c */
+    {"conv", 2, true, gv_verify_conv},
+    {"conv_transpose", 2, true, gv_verify_conv},
 };
 
 static const GvOpRules *find_rules(const char *mnemonic) {

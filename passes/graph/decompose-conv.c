@@ -1,0 +1,298 @@
+/* graph-decompose: the convolutions (see passes/graph/decompose-conv.h).
+ *
+ * conv is an implicit GEMM made explicit: with G groups, Cg = C / G input and
+ * OCg = OC / G output channels per group, KK kernel positions and P result positions,
+ *   data = reshape(x, [N, G, Cg, L])            (L input positions; ++ one zero column
+ *                                                 when any window reads the padding)
+ *   cols = gather(data, idx, axis 3)             [N, G, Cg, KK, P], idx a constant
+ *                                                 [KK, P] of input positions (L: the zero)
+ *   y    = batch_matmul(reshape(w, [G, OCg, Cg KK]), reshape(cols, [N, G, Cg KK, P]))
+ *   conv = reshape(y, [N, OC, out...])
+ * so the product is the matmul template's (its A, the weight, read in place through the
+ * view; constant weights stay constants) and the im2col is one indexed-read kernel. A
+ * 1x1 kernel with unit strides and no padding reads x itself (a view, no gather).
+ * conv_transpose is the conv of the input stuffed with stride - 1 zeros between
+ * elements, cropped or padded by dilation (k - 1) - pads (+ output_padding at the
+ * end), with the weight's group dims swapped and its kernel flipped (gathers at
+ * reversed positions). The fold of batch_norm into a conv with constant weights is in
+ * passes/graph/fold-batch-norm.c. Decision 0016 weighs the forms. */
+#include "passes/graph/decompose-conv.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/graph/conv-geometry.h"
+#include "dialects/graph/graph.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+
+/* The largest im2col position table (elements) graph-decompose builds: 2^26 i32. */
+enum { MAX_INDEX_TABLE = 1 << 26 };
+
+static bool refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool refuse(char *why, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, n, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static MlirValue null_value(void) { return (MlirValue){NULL}; }
+
+/* ---- small builders ---- */
+
+static MlirValue make(GraphBuilder *b, const char *mnemonic, const MlirValue *operands, intptr_t n,
+                      const int64_t *shape, intptr_t rank, MlirType elem, const MlirNamedAttribute *attrs,
+                      intptr_t num_attrs) {
+  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
+  return mlirOperationGetResult(braze_gb_create(b, mnemonic, operands, n, type, attrs, num_attrs), 0);
+}
+
+static MlirType elem_of(MlirValue v) { return braze_element_type(mlirValueGetType(v)); }
+
+static MlirValue zeros(GraphBuilder *b, const int64_t *shape, intptr_t rank, MlirType elem) {
+  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
+  return braze_gb_constant(b, mlirDenseElementsAttrSplatGet(type, mlirFloatAttrDoubleGet(b->ctx, elem, 0.0)));
+}
+
+static MlirValue concat(GraphBuilder *b, MlirValue lhs, MlirValue rhs, int64_t dim) {
+  int64_t shape[BRAZE_MAX_RANK], other[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(lhs), shape);
+  braze_shape(mlirValueGetType(rhs), other);
+  shape[dim] += other[dim];
+  MlirValue ops[2] = {lhs, rhs};
+  MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("dim")),
+                                                  mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), dim));
+  return make(b, "concat", ops, 2, shape, rank, elem_of(lhs), &attr, 1);
+}
+
+/* x[start:limit] along `axis` (unit stride). */
+static MlirValue slice_axis(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t start, int64_t limit) {
+  int64_t shape[BRAZE_MAX_RANK], starts[BRAZE_MAX_RANK] = {0}, strides[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(x), shape);
+  for (intptr_t i = 0; i < rank; ++i)
+    strides[i] = 1;
+  starts[axis] = start;
+  int64_t limits[BRAZE_MAX_RANK];
+  memcpy(limits, shape, sizeof limits);
+  limits[axis] = limit;
+  MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "starts", starts, rank),
+                                 braze_gb_attr_i64_array(b->ctx, "limits", limits, rank),
+                                 braze_gb_attr_i64_array(b->ctx, "strides", strides, rank)};
+  shape[axis] = limit - start;
+  return make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
+}
+
+/* gather(data, idx (a constant of i32 positions, shape idx_shape), axis). */
+static MlirValue gather_const(GraphBuilder *b, MlirValue data, const int32_t *idx, const int64_t *idx_shape,
+                              intptr_t idx_rank, int64_t axis) {
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, idx_rank, i32);
+  MlirValue ops[2] = {data, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, braze_num_elements(it), idx))};
+  int64_t shape[BRAZE_MAX_RANK], out[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(data), shape), n = 0;
+  for (intptr_t d = 0; d < rank; ++d) {
+    if (d != axis) {
+      out[n++] = shape[d];
+      continue;
+    }
+    for (intptr_t j = 0; j < idx_rank; ++j)
+      out[n++] = idx_shape[j];
+  }
+  MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
+                                                  mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
+  return make(b, "gather", ops, 2, out, n, elem_of(data), &attr, 1);
+}
+
+static int64_t product(const int64_t *v, int n) {
+  int64_t p = 1;
+  for (int i = 0; i < n; ++i)
+    p *= v[i];
+  return p;
+}
+
+/* ---- conv ---- */
+
+static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, size_t n) {
+  MlirType xt = mlirValueGetType(mlirOperationGetOperand(op, 0)), wt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  if (mlirOperationGetNumOperands(op) != 2 || !braze_is_ranked_tensor(xt) || !braze_is_ranked_tensor(wt) ||
+      braze_rank(xt) > BRAZE_MAX_RANK || braze_rank(wt) > BRAZE_MAX_RANK)
+    return refuse(why, n, "expects two ranked tensor operands (x, w)");
+  MlirType e = braze_element_type(xt);
+  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e) && !mlirTypeIsAF16(e) && !mlirTypeIsABF16(e))
+    return refuse(why, n, "expects a float input");
+  int64_t xs[BRAZE_MAX_RANK], ws[BRAZE_MAX_RANK], rs[BRAZE_MAX_RANK];
+  intptr_t xr = braze_shape(xt, xs), wr = braze_shape(wt, ws);
+  if (!braze_conv_geometry(op, xs, xr, ws, wr, g, why, n))
+    return false;
+  intptr_t rr = braze_conv_result_shape(g, rs);
+  MlirType res = mlirValueGetType(mlirOperationGetResult(op, 0));
+  for (intptr_t d = 0; d < rr; ++d)
+    if (braze_rank(res) != rr || mlirShapedTypeGetDimSize(res, d) != rs[d])
+      return refuse(why, n, "the result type does not match the attributes");
+  return true;
+}
+
+/* The im2col positions: idx[kk][p] = the input position window position kk of result
+ * position p reads, or L (the zero column) when it falls in the padding. Sets *padded
+ * when some position does. NULL (with why) when the table is too large. */
+static int32_t *im2col_positions(const BrazeConvGeometry *g, bool *padded, char *why, size_t n) {
+  int64_t kk_count = product(g->kernel, g->n), p_count = product(g->out, g->n), l = product(g->in, g->n);
+  if (kk_count * p_count > MAX_INDEX_TABLE || l >= INT32_MAX) {
+    refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries",
+           (long long)kk_count, (long long)p_count, MAX_INDEX_TABLE);
+    return NULL;
+  }
+  int32_t *idx = malloc((size_t)(kk_count * p_count) * sizeof *idx);
+  *padded = false;
+  for (int64_t kk = 0; kk < kk_count; ++kk)
+    for (int64_t p = 0; p < p_count; ++p) {
+      int64_t krest = kk, prest = p, pos = 0, stride = 1;
+      bool inside = true;
+      for (int i = g->n; i-- > 0;) {
+        int64_t k = krest % g->kernel[i], o = prest % g->out[i];
+        krest /= g->kernel[i];
+        prest /= g->out[i];
+        int64_t at = o * g->stride[i] + k * g->dilation[i] - g->pad_begin[i];
+        inside = inside && at >= 0 && at < g->in[i];
+        pos += at * stride;
+        stride *= g->in[i];
+      }
+      idx[kk * p_count + p] = inside ? (int32_t)pos : (int32_t)l;
+      *padded |= !inside;
+    }
+  return idx;
+}
+
+static bool is_pointwise(const BrazeConvGeometry *g) {
+  for (int i = 0; i < g->n; ++i)
+    if (g->kernel[i] != 1 || g->stride[i] != 1 || g->pad_begin[i] || g->pad_end[i])
+      return false;
+  return true;
+}
+
+MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
+  BrazeConvGeometry g;
+  if (!read_geometry(op, &g, why, why_size))
+    return null_value();
+  MlirValue x = mlirOperationGetOperand(op, 0), w = mlirOperationGetOperand(op, 1);
+  MlirType e = elem_of(x);
+  int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
+  int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n), l = product(g.in, g.n);
+  bool pointwise = is_pointwise(&g), padded = false;
+  int32_t *idx = pointwise ? NULL : im2col_positions(&g, &padded, why, why_size);
+  if (!pointwise && !idx)
+    return null_value();
+  int64_t data_shape[4] = {g.batch, groups, cg, l};
+  MlirValue cols = braze_gb_reshape(b, x, data_shape, 4);
+  if (!pointwise) {
+    if (padded) {
+      int64_t zshape[4] = {g.batch, groups, cg, 1};
+      cols = concat(b, cols, zeros(b, zshape, 4, e), 3);
+    }
+    int64_t idx_shape[2] = {kk, p};
+    cols = gather_const(b, cols, idx, idx_shape, 2, 3);
+    free(idx);
+  }
+  int64_t cols_shape[4] = {g.batch, groups, cg * kk, p}, w_shape[3] = {groups, ocg, cg * kk};
+  MlirValue ops[2] = {braze_gb_reshape(b, w, w_shape, 3), braze_gb_reshape(b, cols, cols_shape, 4)};
+  int64_t y_shape[4] = {g.batch, groups, ocg, p};
+  MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
+  int64_t out[BRAZE_MAX_RANK];
+  intptr_t rank = braze_conv_result_shape(&g, out);
+  return braze_gb_reshape(b, y, out, rank);
+}
+
+/* ---- conv_transpose ---- */
+
+/* x with stride - 1 zeros after each element along `axis` but the last. */
+static MlirValue stuff_zeros(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t stride) {
+  int64_t shape[BRAZE_MAX_RANK + 1], up[BRAZE_MAX_RANK + 1];
+  intptr_t rank = braze_shape(mlirValueGetType(x), shape);
+  int64_t size = shape[axis];
+  for (intptr_t d = 0, j = 0; d < rank; ++d) {
+    up[j++] = shape[d];
+    if (d == axis)
+      up[j++] = 1;
+  }
+  MlirValue v = braze_gb_reshape(b, x, up, rank + 1);
+  up[axis + 1] = stride - 1;
+  v = concat(b, v, zeros(b, up, rank + 1, elem_of(x)), axis + 1);
+  shape[axis] = size * stride;
+  v = braze_gb_reshape(b, v, shape, rank);
+  return slice_axis(b, v, axis, 0, (size - 1) * stride + 1);
+}
+
+/* w [C, OCg, K...] -> [OC, Cg, K...] with each kernel dim reversed. */
+static MlirValue transposed_weight(GraphBuilder *b, MlirValue w, const BrazeConvGeometry *g) {
+  int64_t groups = g->groups, cg = g->in_channels / groups, ocg = g->out_channels / groups;
+  int64_t split[BRAZE_MAX_RANK + 1] = {groups, cg, ocg}, perm[BRAZE_MAX_RANK + 1] = {0, 2, 1};
+  for (int i = 0; i < g->n; ++i) {
+    split[3 + i] = g->kernel[i];
+    perm[3 + i] = 3 + i;
+  }
+  MlirValue v = braze_gb_transpose(b, braze_gb_reshape(b, w, split, g->n + 3), perm);
+  int64_t shape[BRAZE_MAX_RANK] = {g->out_channels, cg};
+  for (int i = 0; i < g->n; ++i)
+    shape[2 + i] = g->kernel[i];
+  v = braze_gb_reshape(b, v, shape, g->n + 2);
+  for (int i = 0; i < g->n; ++i) {
+    if (g->kernel[i] == 1)
+      continue;
+    int32_t rev[4096];
+    for (int64_t k = 0; k < g->kernel[i]; ++k)
+      rev[k] = (int32_t)(g->kernel[i] - 1 - k);
+    v = gather_const(b, v, rev, &g->kernel[i], 1, 2 + i);
+  }
+  return v;
+}
+
+MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
+  BrazeConvGeometry g;
+  if (!read_geometry(op, &g, why, why_size))
+    return null_value();
+  int64_t lo[BRAZE_CONV_MAX_SPATIAL], hi[BRAZE_CONV_MAX_SPATIAL];
+  for (int i = 0; i < g.n; ++i) {
+    if (g.kernel[i] > 4096)
+      return refuse(why, why_size, "kernel sizes above 4096 are not supported"), null_value();
+    if (g.stride[i] > 1 && g.n + 2 == BRAZE_MAX_RANK)
+      return refuse(why, why_size, "strides above 1 need rank <= %d", BRAZE_MAX_RANK - 1), null_value();
+    int64_t reach = g.dilation[i] * (g.kernel[i] - 1), stuffed = (g.in[i] - 1) * g.stride[i] + 1;
+    lo[i] = reach - g.pad_begin[i];
+    hi[i] = reach - g.pad_end[i] + g.output_padding[i];
+    int64_t kept = stuffed + (lo[i] < 0 ? lo[i] : 0) + (hi[i] < 0 ? hi[i] : 0);
+    if (kept < 1)
+      return refuse(why, why_size, "spatial dim %d: the pads crop the whole input", i), null_value();
+  }
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  for (int i = 0; i < g.n; ++i) {
+    intptr_t axis = 2 + i;
+    if (g.stride[i] > 1)
+      x = stuff_zeros(b, x, axis, g.stride[i]);
+    int64_t size = mlirShapedTypeGetDimSize(mlirValueGetType(x), axis);
+    int64_t start = lo[i] < 0 ? -lo[i] : 0, limit = size + (hi[i] < 0 ? hi[i] : 0);
+    if (start > 0 || limit < size)
+      x = slice_axis(b, x, axis, start, limit);
+  }
+  MlirValue ops[2] = {x, transposed_weight(b, mlirOperationGetOperand(op, 1), &g)};
+  int64_t ones[BRAZE_CONV_MAX_SPATIAL], pads[2 * BRAZE_CONV_MAX_SPATIAL];
+  for (int i = 0; i < g.n; ++i) {
+    ones[i] = 1;
+    pads[i] = lo[i] > 0 ? lo[i] : 0;
+    pads[g.n + i] = hi[i] > 0 ? hi[i] : 0;
+  }
+  MlirNamedAttribute attrs[4] = {
+      braze_gb_attr_i64_array(b->ctx, "strides", ones, g.n),
+      braze_gb_attr_i64_array(b->ctx, "pads", pads, 2 * g.n),
+      braze_gb_attr_i64_array(b->ctx, "dilations", g.dilation, g.n),
+      mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("groups")),
+                            mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), g.groups)),
+  };
+  MlirType res = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return mlirOperationGetResult(braze_gb_create(b, "conv", ops, 2, res, attrs, 4), 0);
+}
