@@ -80,9 +80,6 @@ static bool spatial_sizes(BrazeConvGeometry *g, char *why, size_t n) {
   for (int i = 0; i < g->n; ++i) {
     int64_t span = g->dilation[i] * (g->kernel[i] - 1) + 1;
     if (g->transpose) {
-      if (g->output_padding[i] >= g->stride[i] && g->output_padding[i] >= g->dilation[i])
-        return fail(why, n, "output_padding %lld of spatial dim %d must be below its stride or dilation",
-                    (long long)g->output_padding[i], i);
       g->out[i] = (g->in[i] - 1) * g->stride[i] + span - g->pad_begin[i] - g->pad_end[i] + g->output_padding[i];
     } else {
       int64_t padded = g->in[i] + g->pad_begin[i] + g->pad_end[i];

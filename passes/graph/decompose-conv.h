@@ -22,8 +22,10 @@ MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char
  * constant weight, and scale/bias/mean/var are f32 constants. */
 bool braze_batch_norm_folds(MlirOperation bn);
 /* The folded form: conv(x, w * k) + ((bias - mean) * k + beta), k = scale / sqrt(var + eps),
- * with the weight and the bias computed here. Null when braze_batch_norm_folds is false. */
-MlirValue braze_fold_batch_norm(MlirOperation bn, GraphBuilder *b);
+ * with the weight and the bias computed here. Null when braze_batch_norm_folds is false.
+ * dead[0..2) get the ops the replacement of `bn` leaves unused (the old bias add, or
+ * null, and the old conv), for the caller to erase after it. */
+MlirValue braze_fold_batch_norm(MlirOperation bn, GraphBuilder *b, MlirOperation dead[2]);
 /* Whether `conv` waits for its batch_norm user to fold it (graph-decompose expands it then). */
 bool braze_conv_awaits_fold(MlirOperation conv);
 

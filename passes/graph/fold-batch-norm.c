@@ -107,7 +107,8 @@ bool braze_batch_norm_folds(MlirOperation bn) {
     return false;
   for (intptr_t i = 1; i < 5; ++i) {
     MlirValue p = mlirOperationGetOperand(bn, i);
-    if (braze_rank(mlirValueGetType(p)) != 1 || !per_channel(p, 1, channels))
+    MlirType t = mlirValueGetType(p);
+    if (braze_rank(t) != 1 || mlirShapedTypeGetDimSize(t, 0) != channels || mlirAttributeIsNull(constant_f32(p)))
       return false;
   }
   return true;
@@ -126,10 +127,13 @@ bool braze_conv_awaits_fold(MlirOperation conv) {
   return m && strcmp(m, "batch_norm") == 0 && braze_batch_norm_folds(user);
 }
 
-MlirValue braze_fold_batch_norm(MlirOperation bn, GraphBuilder *b) {
+MlirValue braze_fold_batch_norm(MlirOperation bn, GraphBuilder *b, MlirOperation dead[2]) {
   ConvUnderBn u;
   if (!braze_batch_norm_folds(bn) || !conv_under(bn, &u))
     return (MlirValue){NULL};
+  MlirValue x = mlirOperationGetOperand(bn, 0);
+  dead[0] = mlirValueIsNull(u.bias) ? (MlirOperation){NULL} : mlirOpResultGetOwner(x);
+  dead[1] = u.conv;
   MlirValue w = mlirOperationGetOperand(u.conv, 1);
   MlirType wt = mlirValueGetType(w), yt = mlirValueGetType(mlirOperationGetResult(u.conv, 0));
   int64_t channels = mlirShapedTypeGetDimSize(yt, 1), per = braze_num_elements(wt) / channels;

@@ -46,6 +46,7 @@ typedef struct {
 typedef struct {
   bool remarks;
   bool fold_batch_norm; /* batch_norm over a constant-weight conv folds into it */
+  MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
 } DecomposeRun;
@@ -231,7 +232,7 @@ static MlirValue rewrite_batch_norm(MlirOperation op, GraphBuilder *b, Decompose
   if (run->fold_batch_norm && braze_batch_norm_folds(op)) {
     if (run->remarks)
       braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: folded batch_norm into the constant weights and bias of the conv it reads");
-    return braze_fold_batch_norm(op, b);
+    return braze_fold_batch_norm(op, b, run->dead);
   }
   double eps;
   if (!check_operands(run, op, 5, true) || !check_eps(run, op, &eps))
@@ -557,6 +558,10 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern, MlirOpera
   if (mlirValueIsNull(replacement))
     return mlirLogicalResultFailure();
   braze_gb_replace(&b, op, replacement);
+  for (int i = 0; i < 2; ++i) /* what a batch_norm fold left unused: its old bias add, then conv */
+    if (!mlirOperationIsNull(data->run->dead[i]))
+      mlirRewriterBaseEraseOp(base, data->run->dead[i]);
+  data->run->dead[0] = data->run->dead[1] = (MlirOperation){NULL};
   if (data->run->remarks)
     braze_emit_remark(loc, "graph-decompose: expanded %s into %zu primitive ops", name, b.num_created);
   return mlirLogicalResultSuccess();
