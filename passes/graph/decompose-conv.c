@@ -1,15 +1,15 @@
 /* graph-decompose: the convolutions (see passes/graph/decompose-conv.h).
  *
  * conv is an implicit GEMM made explicit: with G groups, Cg = C / G input and
- * OCg = OC / G output channels per group, KK kernel positions and P result positions,
- *   data = reshape(x, [N, G, Cg, L])            (L input positions; ++ one zero column
- *                                                 when any window reads the padding)
- *   cols = gather(data, idx, axis 3)             [N, G, Cg, KK, P], idx a constant
- *                                                 [KK, P] of input positions (L: the zero)
- *   y    = batch_matmul(reshape(w, [G, OCg, Cg KK]), reshape(cols, [N, G, Cg KK, P]))
+ * OCg = OC / G output channels per group, KK kernel positions, L input and P result
+ * positions,
+ *   cols = gather(reshape(x, [N, G, Cg L]), idx, axis 2)   [N, G, Cg KK, P], idx a
+ *          constant [Cg KK, P] of positions; where a window reads the padding idx is -1
+ *          and select(idx >= 0, cols, 0) zeroes it (no padded copy of x)
+ *   y    = batch_matmul(W [G, OCg, Cg KK], cols)            [N, G, OCg, P]
  *   conv = reshape(y, [N, OC, out...])
- * so the product is the matmul template's (its A, the weight, read in place through the
- * view; constant weights stay constants) and the im2col is one indexed-read kernel. A
+ * so the product is the matmul template's (A = W, a constant weight reshaped here at
+ * compile time) and the im2col is one pointwise indexed-read kernel. A
  * 1x1 kernel with unit strides and no padding reads x itself (a view, no gather).
  * conv_transpose is the conv of the input stuffed with stride - 1 zeros between
  * elements, cropped or padded by dilation (k - 1) - pads (+ output_padding at the
@@ -88,12 +88,11 @@ static MlirValue slice_axis(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t
   return make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
 }
 
-/* gather(data, idx (a constant of i32 positions, shape idx_shape), axis). */
-static MlirValue gather_const(GraphBuilder *b, MlirValue data, const int32_t *idx, const int64_t *idx_shape,
-                              intptr_t idx_rank, int64_t axis) {
-  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
-  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, idx_rank, i32);
-  MlirValue ops[2] = {data, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, braze_num_elements(it), idx))};
+/* gather(data, indices, axis). */
+static MlirValue gather_at(GraphBuilder *b, MlirValue data, MlirValue indices, int64_t axis) {
+  MlirValue ops[2] = {data, indices};
+  int64_t idx_shape[BRAZE_MAX_RANK];
+  intptr_t idx_rank = braze_shape(mlirValueGetType(indices), idx_shape);
   int64_t shape[BRAZE_MAX_RANK], out[BRAZE_MAX_RANK];
   intptr_t rank = braze_shape(mlirValueGetType(data), shape), n = 0;
   for (intptr_t d = 0; d < rank; ++d) {
@@ -107,6 +106,13 @@ static MlirValue gather_const(GraphBuilder *b, MlirValue data, const int32_t *id
   MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
                                                   mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
   return make(b, "gather", ops, 2, out, n, elem_of(data), &attr, 1);
+}
+
+/* gather(data, a constant of i32 positions of shape idx_shape, axis). */
+static MlirValue gather_const(GraphBuilder *b, MlirValue data, const int32_t *idx, const int64_t *idx_shape,
+                              intptr_t idx_rank, int64_t axis) {
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, idx_rank, mlirIntegerTypeGet(b->ctx, 32));
+  return gather_at(b, data, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, braze_num_elements(it), idx)), axis);
 }
 
 static int64_t product(const int64_t *v, int n) {
@@ -138,17 +144,17 @@ static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, siz
   return true;
 }
 
-/* The im2col positions: idx[kk][p] = the input position window position kk of result
- * position p reads, or L (the zero column) when it falls in the padding. Sets *padded
- * when some position does. NULL (with why) when the table is too large. */
-static int32_t *im2col_positions(const BrazeConvGeometry *g, bool *padded, char *why, size_t n) {
+/* The im2col positions: idx[c KK + kk][p] = the position in x viewed [N, G, Cg L] that
+ * window position kk of result position p reads in channel c of its group, or -1 where
+ * it falls in the padding (*padded then). NULL (with why) when the table is too large. */
+static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *padded, char *why, size_t n) {
   int64_t kk_count = product(g->kernel, g->n), p_count = product(g->out, g->n), l = product(g->in, g->n);
-  if (kk_count * p_count > MAX_INDEX_TABLE || l >= INT32_MAX) {
+  if (cg * kk_count * p_count > MAX_INDEX_TABLE || cg * l >= INT32_MAX) {
     refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries",
-           (long long)kk_count, (long long)p_count, MAX_INDEX_TABLE);
+           (long long)(cg * kk_count), (long long)p_count, MAX_INDEX_TABLE);
     return NULL;
   }
-  int32_t *idx = malloc((size_t)(kk_count * p_count) * sizeof *idx);
+  int32_t *idx = malloc((size_t)(cg * kk_count * p_count) * sizeof *idx);
   *padded = false;
   for (int64_t kk = 0; kk < kk_count; ++kk)
     for (int64_t p = 0; p < p_count; ++p) {
@@ -163,8 +169,9 @@ static int32_t *im2col_positions(const BrazeConvGeometry *g, bool *padded, char 
         pos += at * stride;
         stride *= g->in[i];
       }
-      idx[kk * p_count + p] = inside ? (int32_t)pos : (int32_t)l;
       *padded |= !inside;
+      for (int64_t c = 0; c < cg; ++c)
+        idx[(c * kk_count + kk) * p_count + p] = inside ? (int32_t)(c * l + pos) : -1;
     }
   return idx;
 }
@@ -176,6 +183,53 @@ static bool is_pointwise(const BrazeConvGeometry *g) {
   return true;
 }
 
+/* cols [N, G, Cg KK, P] = x viewed [N, G, Cg L] gathered at the position table along
+ * dim 2, zero where the table says -1 (select on idx >= 0: the gather reads some
+ * element there, as it clamps, and the select drops it). One pointwise kernel. */
+static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g, const int32_t *idx, bool padded) {
+  int64_t groups = g->groups, cg = g->in_channels / groups;
+  int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n), l = product(g->in, g->n);
+  int64_t data_shape[3] = {g->batch, groups, cg * l}, idx_shape[2] = {cg * kk, p};
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 2, i32);
+  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, cg * kk * p, idx));
+  MlirValue cols = gather_at(b, braze_gb_reshape(b, x, data_shape, 3), positions, 2);
+  if (!padded)
+    return cols;
+  MlirNamedAttribute pred = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("predicate")),
+                                                  mlirStringAttrGet(b->ctx, braze_ref("ge")));
+  MlirValue cmp_ops[2] = {positions, braze_gb_scalar(b, i32, 0.0)};
+  MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
+  MlirValue sel[3] = {inside, cols, braze_gb_scalar(b, elem_of(x), 0.0)};
+  int64_t shape[4] = {g->batch, groups, cg * kk, p};
+  return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
+}
+
+/* The weight as [G, OCg, Cg KK]: a constant is reshaped here (so the product reads a
+ * plain constant matrix, packed or read in place), anything else is viewed. */
+static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, const int64_t *shape) {
+  MlirType t = braze_gb_tensor_type(b->ctx, shape, 3, elem_of(w));
+  MlirValue viewed = w;
+  for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(w, "reshape"));) /* same data order */
+    w = mlirOperationGetOperand(r, 0);
+  MlirAttribute value = braze_gb_constant_value(w);
+  if (!mlirAttributeIsNull(value))
+    return braze_gb_constant(b, mlirDenseElementsAttrReshapeGet(value, t));
+  MlirOperation def = braze_gb_defining(w, "constant");
+  MlirAttribute res = mlirOperationIsNull(def) ? mlirAttributeGetNull()
+                                               : mlirOperationGetAttributeByName(def, braze_ref("value"));
+  if (!mlirAttributeIsNull(res) && mlirAttributeIsADenseResourceElements(res) && mlirTypeIsAF32(elem_of(w))) {
+    int64_t count = braze_num_elements(t);
+    float *values = malloc((size_t)count * sizeof *values);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = mlirDenseFloatResourceElementsAttrGetValue(res, i);
+    MlirValue c = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(t, count, values));
+    free(values);
+    return c;
+  }
+  return braze_gb_reshape(b, viewed, shape, 3);
+}
+
 MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
   BrazeConvGeometry g;
   if (!read_geometry(op, &g, why, why_size))
@@ -183,24 +237,15 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, siz
   MlirValue x = mlirOperationGetOperand(op, 0), w = mlirOperationGetOperand(op, 1);
   MlirType e = elem_of(x);
   int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
-  int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n), l = product(g.in, g.n);
+  int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
   bool pointwise = is_pointwise(&g), padded = false;
-  int32_t *idx = pointwise ? NULL : im2col_positions(&g, &padded, why, why_size);
+  int32_t *idx = pointwise ? NULL : im2col_positions(&g, cg, &padded, why, why_size);
   if (!pointwise && !idx)
     return null_value();
-  int64_t data_shape[4] = {g.batch, groups, cg, l};
-  MlirValue cols = braze_gb_reshape(b, x, data_shape, 4);
-  if (!pointwise) {
-    if (padded) {
-      int64_t zshape[4] = {g.batch, groups, cg, 1};
-      cols = concat(b, cols, zeros(b, zshape, 4, e), 3);
-    }
-    int64_t idx_shape[2] = {kk, p};
-    cols = gather_const(b, cols, idx, idx_shape, 2, 3);
-    free(idx);
-  }
   int64_t cols_shape[4] = {g.batch, groups, cg * kk, p}, w_shape[3] = {groups, ocg, cg * kk};
-  MlirValue ops[2] = {braze_gb_reshape(b, w, w_shape, 3), braze_gb_reshape(b, cols, cols_shape, 4)};
+  MlirValue cols = pointwise ? braze_gb_reshape(b, x, cols_shape, 4) : im2col(b, x, &g, idx, padded);
+  free(idx);
+  MlirValue ops[2] = {weight_matrix(b, w, w_shape), cols};
   int64_t y_shape[4] = {g.batch, groups, ocg, p};
   MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
   int64_t out[BRAZE_MAX_RANK];
