@@ -20,6 +20,7 @@ import argparse
 import importlib.machinery
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -143,6 +144,7 @@ def main():
                               output_names=["y"])
             want = model(torch.from_numpy(x)).numpy()
         run([bench.BRAZE, "import", stem + ".onnx", "-o", stem + ".mlir"])
+        shutil.rmtree(stem + ".kernels", ignore_errors=True)
         t0 = time.perf_counter()
         run([bench.BRAZE, "compile", stem + ".mlir", "--target=cpu", "-o", stem + ".so", "--no-header",
              "--dump-kernels=" + stem + ".kernels"])

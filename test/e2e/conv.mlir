@@ -2,7 +2,8 @@
 // against the reference interpreter on random inputs: 1-D, 2-D and 3-D, strides,
 // asymmetric pads, dilations, groups (depthwise too), a 1x1 conv (no im2col), f16,
 // transposed convs with output_padding and groups, and a conv + bias + batch_norm +
-// relu + residual add whose batch_norm graph-decompose folds into constant weights.
+// relu + residual add whose batch_norm graph-decompose folds into constant weights,
+// and two convs in a row.
 // RUN: braze check %s --seed 3 --pipeline=cpu-default | FileCheck %s
 // RUN: braze check %s --seed 4 --pipeline=cpu-no-fusion | FileCheck %s
 // CHECK-NOT: FAIL
@@ -15,6 +16,13 @@
 // CHECK: PASS  @transpose2d out0 2x6x12x9xf32
 // CHECK: PASS  @transpose_grouped out0 1x4x9xf32
 // CHECK: PASS  @block out0 1x8x6x6xf32
+// CHECK: PASS  @two_layers out0 1x4x6x6xf32
+
+// The first conv of @two_layers, its folded batch_norm and the relu are one template
+// kernel (the relu's result is what the second conv's im2col gathers).
+// RUN: rm -rf %t && braze compile %s -o %t.so --no-header --dump-kernels=%t
+// RUN: ls %t | FileCheck %s --check-prefix=KERNELS
+// KERNELS: cpu_tem_fused_conv_batch_norm_relu_{{[0-9]+}}.mlir
 
 func.func @conv2d(%x: tensor<2x3x9x8xf32>, %w: tensor<8x3x3x2xf32>) -> tensor<2x8x4x4xf32> {
   %y = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>, groups = 1 : i64}
@@ -79,4 +87,21 @@ func.func @block(%x: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
   %r = "graph.add"(%n, %x) : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   %y = "graph.relu"(%r) : (tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   return %y : tensor<1x8x6x6xf32>
+}
+
+func.func @two_layers(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %w = "graph.constant"() {value = dense<[[[[0.456, 0.4478, -0.4434], [-0.4151, 0.3355, 0.236], [0.1697, -0.1919, 0.1059]], [[0.1068, 0.0812, -0.3416], [-0.0693, -0.1065, 0.223], [0.4948, 0.4494, 0.0442]], [[-0.0551, -0.2318, -0.4641], [-0.4726, -0.0351, -0.1815], [-0.12, 0.3918, 0.0258]], [[0.0605, -0.2639, -0.4761], [-0.1749, -0.3633, 0.0102], [0.4987, 0.1745, -0.3182]]], [[[0.3936, 0.2968, 0.2344], [0.4066, 0.2629, 0.2897], [-0.1462, 0.481, 0.4619]], [[-0.3388, 0.254, 0.2152], [-0.0386, 0.0304, -0.01], [0.4248, 0.0008, 0.3315]], [[-0.1461, 0.3829, 0.3997], [-0.039, 0.0677, 0.4203], [0.2238, -0.0134, -0.2782]], [[-0.1753, 0.1996, -0.3339], [0.4079, -0.2319, 0.4114], [-0.1904, 0.4574, 0.2062]]], [[[0.0042, 0.0177, 0.1514], [0.0879, -0.1882, -0.2922], [0.0119, 0.4342, 0.1233]], [[-0.4246, 0.3204, 0.2259], [0.4077, -0.3086, 0.2448], [-0.4412, 0.1529, -0.2269]], [[-0.2734, 0.3755, -0.3937], [0.0224, 0.3539, -0.2552], [-0.2895, 0.3806, -0.0771]], [[0.217, -0.4681, -0.1376], [-0.3281, 0.1728, -0.4171], [0.4546, -0.4747, 0.2294]]], [[[-0.4789, -0.2443, 0.3134], [-0.3429, -0.3163, 0.1915], [-0.1144, -0.4568, 0.49]], [[-0.3486, -0.4637, -0.1558], [0.1152, 0.2425, -0.3869], [-0.1628, -0.4692, -0.0513]], [[0.266, 0.2399, 0.402], [0.2557, 0.3624, 0.2053], [-0.0272, -0.2745, 0.1608]], [[-0.1837, -0.398, -0.0522], [0.3748, -0.3725, 0.085], [-0.107, 0.0148, -0.3562]]]]> : tensor<4x4x3x3xf32>} : () -> tensor<4x4x3x3xf32>
+  %w2 = "graph.constant"() {value = dense<[[[[0.4597, -0.2409, 0.1061], [-0.0802, -0.482, 0.058], [-0.3594, -0.4432, -0.4664]], [[-0.3388, -0.4041, 0.1351], [0.0083, 0.4835, 0.4341], [0.4945, -0.2675, -0.0553]], [[-0.2492, 0.0912, 0.1242], [0.3002, 0.2095, -0.2434], [-0.077, 0.0262, -0.4952]], [[-0.4645, -0.0913, -0.3888], [0.2238, -0.2591, -0.4002], [-0.3182, -0.2685, -0.2826]]], [[[0.0207, -0.0356, -0.1903], [0.1418, -0.2876, 0.4066], [0.4631, 0.2289, -0.0663]], [[0.0115, 0.0811, -0.4488], [-0.082, 0.0251, -0.3188], [-0.4062, 0.3027, -0.1338]], [[0.0192, 0.4215, 0.1105], [-0.2104, 0.4835, -0.1278], [-0.4809, 0.1853, -0.3988]], [[-0.1941, 0.3406, 0.1726], [-0.4843, -0.0486, -0.0893], [-0.0141, -0.2918, 0.0887]]], [[[-0.4262, -0.2156, -0.1271], [0.4353, -0.4235, 0.255], [-0.3076, 0.0716, -0.1082]], [[-0.0368, 0.2536, -0.105], [-0.3783, -0.3782, -0.4195], [0.3501, 0.141, 0.4597]], [[0.1927, -0.4753, 0.1592], [0.2772, 0.2235, -0.0021], [-0.1424, -0.043, 0.2987]], [[-0.2311, 0.0263, -0.0224], [0.4547, 0.3043, 0.4321], [0.336, -0.2032, -0.2684]]], [[[-0.0112, -0.2406, -0.0723], [0.1791, 0.4186, 0.0859], [0.3179, -0.4041, -0.1439]], [[0.4977, -0.3535, -0.0832], [-0.4332, -0.4139, 0.3955], [0.4886, 0.1481, -0.3715]], [[-0.2036, -0.2683, 0.1707], [0.1811, -0.0612, 0.024], [-0.3879, 0.0409, 0.4499]], [[0.2558, -0.4038, 0.0165], [0.2154, -0.2427, 0.3949], [-0.0391, 0.2032, -0.0958]]]]> : tensor<4x4x3x3xf32>} : () -> tensor<4x4x3x3xf32>
+  %scale = "graph.constant"() {value = dense<[1.4951, 1.2828, 1.0734, 0.6448]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %beta = "graph.constant"() {value = dense<[-0.0588, -0.4706, 0.0952, 0.3818]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %mean = "graph.constant"() {value = dense<[-0.3196, 0.0102, -0.0175, -0.0951]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %var = "graph.constant"() {value = dense<[1.4788, 1.886, 1.4697, 1.0505]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %c = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %n = "graph.batch_norm"(%c, %scale, %beta, %mean, %var) {eps = 1.0e-05 : f32}
+      : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %r = "graph.relu"(%n) : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %c2 = "graph.conv"(%r, %w2) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %c2 : tensor<1x4x6x6xf32>
 }
