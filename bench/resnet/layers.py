@@ -2,7 +2,8 @@
 """Where a braze conv's time goes, on ResNet-18's conv shapes (batch 1, f32, constant
 weights): per shape, the whole conv (graph.conv + relu through the default pipeline),
 its im2col alone (graph-decompose's gather + select, returned as the result) and the
-GEMM alone (graph.matmul of the constant [OC, C k k] weight and a [C k k, P] input),
+GEMM alone (graph.matmul of a [P, C k k] input and the constant [C k k, OC] weight, the
+conv's product),
 each compiled by braze and timed interleaved (median ms), with the GEMM's GFLOP/s.
 
     /usr/bin/python3 bench/resnet/layers.py [--threads 2] [--rounds 3] [--iters 5]
@@ -49,11 +50,11 @@ def graphs(c, h, oc, k, s):
             f'dilations = array<i64: 1, 1>, groups = 1 : i64}} : ({xs}, {ty(w.shape)}) -> {ys}\n'
             f'  %r = "graph.relu"(%y) : ({ys}) -> {ys}\n  return %r : {ys}\n}}\n')
     kk, pp = c * k * k, o * o
-    gemm = (f"func.func @f(%x: {ty((kk, pp))}) -> {ty((oc, pp))} {{\n" + const("w1", w) +
-            f'  %w = "graph.reshape"(%w1) : ({ty((w.size,))}) -> {ty((oc, kk))}\n'
-            f'  %y = "graph.matmul"(%w, %x) : ({ty((oc, kk))}, {ty((kk, pp))}) -> {ty((oc, pp))}\n'
-            f"  return %y : {ty((oc, pp))}\n}}\n")
-    return conv, gemm, (1, c, h, h), (1, oc, o, o), (kk, pp), (oc, pp), 2.0 * oc * kk * pp
+    gemm = (f"func.func @f(%x: {ty((pp, kk))}) -> {ty((pp, oc))} {{\n" + const("w1", w) +
+            f'  %w = "graph.reshape"(%w1) : ({ty((w.size,))}) -> {ty((kk, oc))}\n'
+            f'  %y = "graph.matmul"(%x, %w) : ({ty((pp, kk))}, {ty((kk, oc))}) -> {ty((pp, oc))}\n'
+            f"  return %y : {ty((pp, oc))}\n}}\n")
+    return conv, gemm, (1, c, h, h), (1, oc, o, o), (pp, kk), (pp, oc), 2.0 * oc * kk * pp
 
 
 def im2col_graph(conv_path):

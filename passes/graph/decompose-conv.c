@@ -3,13 +3,14 @@
  * conv is an implicit GEMM made explicit: with G groups, Cg = C / G input and
  * OCg = OC / G output channels per group, KK kernel positions, L input and P result
  * positions,
- *   cols = gather(reshape(x, [N, G, Cg L]), idx, axis 2)   [N, G, Cg KK, P], idx a
- *          constant [Cg KK, P] of positions; where a window reads the padding idx is -1
+ *   cols = gather(reshape(x, [N, G, Cg L]), idx, axis 2)   [N, G, P, KK Cg], idx a
+ *          constant [P, KK Cg] of positions; where a window reads the padding idx is -1
  *          and select(idx >= 0, cols, 0) zeroes it (no padded copy of x)
- *   y    = batch_matmul(W [G, OCg, Cg KK], cols)            [N, G, OCg, P]
- *   conv = reshape(y, [N, OC, out...])
- * so the product is the matmul template's (A = W, a constant weight reshaped here at
- * compile time) and the im2col is one pointwise indexed-read kernel. A
+ *   y    = batch_matmul(cols, Wt [G, KK Cg, OCg])           [N, G, P, OCg]
+ *   conv = reshape(transpose(y, [0, 1, 3, 2]), [N, OC, out...])
+ * so the product is the matmul template's with the long dim (P) as its M and the
+ * weight as its B (a constant weight permuted here, then packed into panels at
+ * compile time), and the im2col is one pointwise indexed-read kernel. A
  * 1x1 kernel with unit strides and no padding reads x itself (a view, no gather).
  * conv_transpose is the conv of the input stuffed with stride - 1 zeros between
  * elements, cropped or padded by dilation (k - 1) - pads (+ output_padding at the
@@ -144,20 +145,22 @@ static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, siz
   return true;
 }
 
-/* The im2col positions: idx[c KK + kk][p] = the position in x viewed [N, G, Cg L] that
+/* The im2col positions: idx[p][kk Cg + c] = the position in x viewed [N, G, Cg L] that
  * window position kk of result position p reads in channel c of its group, or -1 where
- * it falls in the padding (*padded then). NULL (with why) when the table is too large. */
+ * it falls in the padding (*padded then). A row of the table is one result position's
+ * window, channels innermost (what the channels-last product reads). NULL (with why)
+ * when the table is too large. */
 static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *padded, char *why, size_t n) {
   int64_t kk_count = product(g->kernel, g->n), p_count = product(g->out, g->n), l = product(g->in, g->n);
   if (cg * kk_count * p_count > MAX_INDEX_TABLE || cg * l >= INT32_MAX) {
-    refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries",
-           (long long)(cg * kk_count), (long long)p_count, MAX_INDEX_TABLE);
+    refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries", (long long)p_count,
+           (long long)(cg * kk_count), MAX_INDEX_TABLE);
     return NULL;
   }
   int32_t *idx = malloc((size_t)(cg * kk_count * p_count) * sizeof *idx);
   *padded = false;
-  for (int64_t kk = 0; kk < kk_count; ++kk)
-    for (int64_t p = 0; p < p_count; ++p) {
+  for (int64_t p = 0; p < p_count; ++p)
+    for (int64_t kk = 0; kk < kk_count; ++kk) {
       int64_t krest = kk, prest = p, pos = 0, stride = 1;
       bool inside = true;
       for (int i = g->n; i-- > 0;) {
@@ -171,7 +174,7 @@ static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *p
       }
       *padded |= !inside;
       for (int64_t c = 0; c < cg; ++c)
-        idx[(c * kk_count + kk) * p_count + p] = inside ? (int32_t)(c * l + pos) : -1;
+        idx[(p * kk_count + kk) * cg + c] = inside ? (int32_t)(c * l + pos) : -1;
     }
   return idx;
 }
@@ -183,13 +186,13 @@ static bool is_pointwise(const BrazeConvGeometry *g) {
   return true;
 }
 
-/* cols [N, G, Cg KK, P] = x viewed [N, G, Cg L] gathered at the position table along
+/* cols [N, G, P, KK Cg] = x viewed [N, G, Cg L] gathered at the position table along
  * dim 2, zero where the table says -1 (select on idx >= 0: the gather reads some
  * element there, as it clamps, and the select drops it). One pointwise kernel. */
 static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g, const int32_t *idx, bool padded) {
   int64_t groups = g->groups, cg = g->in_channels / groups;
   int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n), l = product(g->in, g->n);
-  int64_t data_shape[3] = {g->batch, groups, cg * l}, idx_shape[2] = {cg * kk, p};
+  int64_t data_shape[3] = {g->batch, groups, cg * l}, idx_shape[2] = {p, kk * cg};
   MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
   MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 2, i32);
   MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, cg * kk * p, idx));
@@ -201,33 +204,52 @@ static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g
   MlirValue cmp_ops[2] = {positions, braze_gb_scalar(b, i32, 0.0)};
   MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
   MlirValue sel[3] = {inside, cols, braze_gb_scalar(b, elem_of(x), 0.0)};
-  int64_t shape[4] = {g->batch, groups, cg * kk, p};
+  int64_t shape[4] = {g->batch, groups, p, kk * cg};
   return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
 }
 
-/* The weight as [G, OCg, Cg KK]: a constant is reshaped here (so the product reads a
- * plain constant matrix, packed or read in place), anything else is viewed. */
-static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, const int64_t *shape) {
-  MlirType t = braze_gb_tensor_type(b->ctx, shape, 3, elem_of(w));
-  MlirValue viewed = w;
+/* The f32 values of a constant weight (dense, splat or dense_resource, seen through
+ * reshapes), or NULL. */
+static float *constant_weight(MlirValue w, int64_t count) {
   for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(w, "reshape"));) /* same data order */
     w = mlirOperationGetOperand(r, 0);
-  MlirAttribute value = braze_gb_constant_value(w);
-  if (!mlirAttributeIsNull(value))
-    return braze_gb_constant(b, mlirDenseElementsAttrReshapeGet(value, t));
   MlirOperation def = braze_gb_defining(w, "constant");
-  MlirAttribute res = mlirOperationIsNull(def) ? mlirAttributeGetNull()
-                                               : mlirOperationGetAttributeByName(def, braze_ref("value"));
-  if (!mlirAttributeIsNull(res) && mlirAttributeIsADenseResourceElements(res) && mlirTypeIsAF32(elem_of(w))) {
-    int64_t count = braze_num_elements(t);
-    float *values = malloc((size_t)count * sizeof *values);
-    for (int64_t i = 0; i < count; ++i)
-      values[i] = mlirDenseFloatResourceElementsAttrGetValue(res, i);
-    MlirValue c = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(t, count, values));
-    free(values);
+  if (mlirOperationIsNull(def) || !mlirTypeIsAF32(elem_of(w)))
+    return NULL;
+  MlirAttribute a = mlirOperationGetAttributeByName(def, braze_ref("value"));
+  bool resource = !mlirAttributeIsNull(a) && mlirAttributeIsADenseResourceElements(a);
+  if (!resource && (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a)))
+    return NULL;
+  bool splat = !resource && mlirDenseElementsAttrIsSplat(a);
+  float *v = malloc((size_t)count * sizeof *v);
+  for (int64_t i = 0; i < count; ++i)
+    v[i] = resource ? mlirDenseFloatResourceElementsAttrGetValue(a, i)
+           : splat  ? (float)mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a))
+                    : mlirDenseElementsAttrGetFloatValue(a, i);
+  return v;
+}
+
+/* The weight as the product's B, [G, KK Cg, OCg]: Wt[g][kk Cg + c][oc] = w[g OCg + oc][c][kk].
+ * A constant is permuted here, at compile time (then packed into the template's panels
+ * at compile time too); anything else is a reshape, transpose, reshape. */
+static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int64_t ocg, int64_t cg, int64_t kk) {
+  int64_t shape[3] = {groups, kk * cg, ocg}, count = groups * ocg * cg * kk;
+  float *v = constant_weight(w, count);
+  if (v) {
+    float *t = malloc((size_t)count * sizeof *t);
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t oc = 0; oc < ocg; ++oc)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t k = 0; k < kk; ++k)
+            t[(g * kk * cg + k * cg + c) * ocg + oc] = v[((g * ocg + oc) * cg + c) * kk + k];
+    MlirType type = braze_gb_tensor_type(b->ctx, shape, 3, elem_of(w));
+    MlirValue c = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(type, count, t));
+    free(v);
+    free(t);
     return c;
   }
-  return braze_gb_reshape(b, viewed, shape, 3);
+  int64_t split[4] = {groups, ocg, cg, kk}, perm[4] = {0, 3, 2, 1};
+  return braze_gb_reshape(b, braze_gb_transpose(b, braze_gb_reshape(b, w, split, 4), perm), shape, 3);
 }
 
 MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
@@ -242,15 +264,16 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, siz
   int32_t *idx = pointwise ? NULL : im2col_positions(&g, cg, &padded, why, why_size);
   if (!pointwise && !idx)
     return null_value();
-  int64_t cols_shape[4] = {g.batch, groups, cg * kk, p}, w_shape[3] = {groups, ocg, cg * kk};
-  MlirValue cols = pointwise ? braze_gb_reshape(b, x, cols_shape, 4) : im2col(b, x, &g, idx, padded);
+  int64_t swap[4] = {0, 1, 3, 2}, channels_first[4] = {g.batch, groups, cg, p};
+  MlirValue cols = pointwise ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
+                             : im2col(b, x, &g, idx, padded);
   free(idx);
-  MlirValue ops[2] = {weight_matrix(b, w, w_shape), cols};
-  int64_t y_shape[4] = {g.batch, groups, ocg, p};
+  MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk)};
+  int64_t y_shape[4] = {g.batch, groups, p, ocg};
   MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
   int64_t out[BRAZE_MAX_RANK];
   intptr_t rank = braze_conv_result_shape(&g, out);
-  return braze_gb_reshape(b, y, out, rank);
+  return braze_gb_reshape(b, braze_gb_transpose(b, y, swap), out, rank);
 }
 
 /* ---- conv_transpose ---- */

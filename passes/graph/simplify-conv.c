@@ -1,53 +1,63 @@
 /* graph-simplify rule conv-epilogue: a pointwise op reading a conv's result moves into
  * the product's space, so that the matmul template applies it as its epilogue.
  *
- * graph-decompose writes a conv as reshape(y) with y = batch_matmul(...) of shape
- * [N, G, OCg, P] and the reshape to [N, G OCg, S1..Sn] (P = S1...Sn): the ops after the
- * conv (the bias add, a folded batch_norm's add, relu, a residual add) would run in the
- * [N, OC, S...] space, which the template's epilogue (over its own output space) cannot
- * take. This rule rewrites
- *   op(reshape(y), other...) -> reshape(op(y, other'...))
- * for a pointwise unary or binary op, where `reshape` splits the last dim of a rank-4
- * [N, G, OCg, P] value and merges dims 1 and 2 (the conv pattern; other reshapes are left
- * alone), and each other operand is brought into y's space: the reshape of a value of
- * y's type is read through (a residual of the same form), a rank-0 or per-channel
- * operand (1 everywhere but the channel dim) is viewed [G, OCg, 1], an operand of the
- * result's shape is viewed as y's shape. Repeated, a chain add, relu, add moves whole;
- * the reshapes are views, so nothing is copied. */
+ * graph-decompose writes a conv as V(y) = reshape(transpose(y, [0, 1, 3, 2])) with
+ * y = batch_matmul(...) of shape [N, G, P, OCg] and the reshape to [N, G OCg, S1..Sn]
+ * (P = S1...Sn): the ops after the conv (the bias add, a folded batch_norm's add, relu,
+ * a residual add) would run in the [N, OC, S...] space, which the template's epilogue
+ * (over its own output space) cannot take. This rule rewrites
+ *   op(V(y), other...) -> V(op(y, other'...))
+ * for a pointwise unary or binary op and exactly that view (other views are left
+ * alone); each other operand is brought into y's space: V(z) with z of y's type is read
+ * as z (a residual of the same form), a rank-0 or per-channel operand (1 everywhere but
+ * the channel dim) is viewed [G, 1, OCg], an operand of the result's type is viewed
+ * through the inverse view. Repeated, a chain add, relu, add moves whole; the views
+ * are free, so nothing is copied. */
 #include <string.h>
 
 #include "dialects/graph/graph.h"
 #include "passes/graph/simplify.h"
 
-/* The conv-result reshape: [N, G, OCg, P] -> [N, G OCg, S...], prod(S) = P. */
-static bool is_conv_reshape(MlirOperation r) {
+/* The conv-result view r = reshape(transpose(y, [0, 1, 3, 2])): y [N, G, P, OCg] ->
+ * [N, G OCg, S...] with prod(S) = P. Returns y, or a null value. */
+static MlirValue conv_product(MlirValue r_value) {
+  MlirOperation r = braze_gb_defining(r_value, "reshape");
   if (mlirOperationIsNull(r))
-    return false;
+    return (MlirValue){NULL};
+  MlirOperation t = braze_gb_defining(mlirOperationGetOperand(r, 0), "transpose");
+  int64_t perm[4];
+  if (mlirOperationIsNull(t) || braze_attr_i64_array(t, "perm", perm, 4) != 4 || perm[0] != 0 || perm[1] != 1 ||
+      perm[2] != 3 || perm[3] != 2)
+    return (MlirValue){NULL};
+  MlirValue y = mlirOperationGetOperand(t, 0);
   int64_t in[BRAZE_MAX_RANK], out[BRAZE_MAX_RANK];
-  intptr_t in_rank = braze_shape(mlirValueGetType(mlirOperationGetOperand(r, 0)), in);
-  intptr_t out_rank = braze_shape(mlirValueGetType(mlirOperationGetResult(r, 0)), out);
-  if (in_rank != 4 || out_rank < 3 || out_rank > BRAZE_MAX_RANK || in[0] != out[0] || in[1] * in[2] != out[1])
-    return false;
+  intptr_t in_rank = braze_shape(mlirValueGetType(y), in);
+  intptr_t out_rank = braze_shape(mlirValueGetType(r_value), out);
+  if (in_rank != 4 || out_rank < 3 || out_rank > BRAZE_MAX_RANK || in[0] != out[0] || in[1] * in[3] != out[1])
+    return (MlirValue){NULL};
   int64_t p = 1;
   for (intptr_t d = 2; d < out_rank; ++d)
     p *= out[d];
-  return p == in[3];
+  return p == in[2] ? y : (MlirValue){NULL};
 }
 
-/* `other` (an operand of an op over [N, OC, S...]) in the space of y [N, G, OCg, P],
+static const int64_t SWAP[4] = {0, 1, 3, 2};
+
+/* `other` (an operand of an op over [N, OC, S...]) in the space of y [N, G, P, OCg],
  * or a null value when it has no view there. */
 static MlirValue into_product_space(GraphBuilder *b, MlirValue other, MlirValue y, MlirType result) {
-  MlirOperation r = braze_gb_defining(other, "reshape");
-  if (is_conv_reshape(r) && braze_gb_types_equal(mlirOperationGetOperand(r, 0), y))
-    return mlirOperationGetOperand(r, 0);
+  MlirValue z = conv_product(other);
+  if (!mlirValueIsNull(z) && braze_gb_types_equal(z, y))
+    return z;
   int64_t ys[BRAZE_MAX_RANK], os[BRAZE_MAX_RANK], rs[BRAZE_MAX_RANK];
   braze_shape(mlirValueGetType(y), ys);
   intptr_t orank = braze_shape(mlirValueGetType(other), os), rrank = braze_shape(result, rs);
   if (orank == 0)
     return other;
-  if (orank == rrank && braze_num_elements(mlirValueGetType(other)) == braze_num_elements(result) &&
-      mlirTypeEqual(mlirValueGetType(other), result))
-    return braze_gb_reshape(b, other, ys, 4);
+  if (mlirTypeEqual(mlirValueGetType(other), result)) {
+    int64_t channels_first[4] = {ys[0], ys[1], ys[3], ys[2]};
+    return braze_gb_transpose(b, braze_gb_reshape(b, other, channels_first, 4), SWAP);
+  }
   /* Per channel: every dim 1 but the channel dim (dim 1 of the result, aligned right). */
   if (orank > rrank)
     return (MlirValue){NULL};
@@ -57,7 +67,7 @@ static MlirValue into_product_space(GraphBuilder *b, MlirValue other, MlirValue 
   int64_t count = braze_num_elements(mlirValueGetType(other));
   if (count == 1)
     return braze_gb_reshape(b, other, NULL, 0);
-  int64_t view[3] = {ys[1], ys[2], 1};
+  int64_t view[3] = {ys[1], 1, ys[3]};
   return count == rs[1] ? braze_gb_reshape(b, other, view, 3) : (MlirValue){NULL};
 }
 
@@ -67,10 +77,10 @@ static bool sink(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   if (n < 1 || n > 2 || braze_rank(result) > BRAZE_MAX_RANK)
     return false;
   for (intptr_t side = 0; side < n; ++side) {
-    MlirOperation r = braze_gb_defining(mlirOperationGetOperand(op, side), "reshape");
-    if (!is_conv_reshape(r) || !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(r, 0)), result))
+    MlirValue viewed = mlirOperationGetOperand(op, side), y = conv_product(viewed);
+    if (mlirValueIsNull(y) || !mlirTypeEqual(mlirValueGetType(viewed), result))
       continue;
-    MlirValue y = mlirOperationGetOperand(r, 0), ops[2] = {y, y};
+    MlirValue ops[2] = {y, y};
     if (n == 2) {
       MlirValue other = into_product_space(b, mlirOperationGetOperand(op, 1 - side), y, result);
       if (mlirValueIsNull(other))
@@ -81,16 +91,15 @@ static bool sink(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
     MlirNamedAttribute attrs[4];
     for (intptr_t i = 0; i < num_attrs && i < 4; ++i)
       attrs[i] = mlirOperationGetAttribute(op, i);
-    MlirType yt = mlirValueGetType(y);
     int64_t shape[4];
-    braze_shape(yt, shape);
+    braze_shape(mlirValueGetType(y), shape);
     MlirType inner_type = braze_gb_tensor_type(b->ctx, shape, 4, braze_element_type(result));
     MlirValue inner = mlirOperationGetResult(
         braze_gb_create(b, braze_graph_op_mnemonic(op), ops, n, inner_type, attrs, num_attrs < 4 ? num_attrs : 4), 0);
     int64_t out[BRAZE_MAX_RANK];
     intptr_t rank = braze_shape(result, out);
     MlirLocation loc = mlirOperationGetLocation(op);
-    braze_gb_replace(b, op, braze_gb_reshape(b, inner, out, rank));
+    braze_gb_replace(b, op, braze_gb_reshape(b, braze_gb_transpose(b, inner, SWAP), out, rank));
     simplify_applied(run, loc, RULE_CONV_EPILOGUE, NULL);
     return true;
   }

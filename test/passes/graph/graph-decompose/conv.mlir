@@ -9,18 +9,23 @@
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{keep=batch_norm})' | FileCheck %s --check-prefix=KEEP
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
-// Padded windows: positions -1 in the table, zeroed by select(idx >= 0).
+// Padded windows: positions -1 in the table, zeroed by select(idx >= 0). The product
+// is channels-last: cols [N, G, P, KK Cg] times the weight permuted to [G, KK Cg, OCg],
+// transposed back by a view.
 // CHECK-LABEL: func.func @padded
-// CHECK-NEXT: %[[IDX:.*]] = "graph.constant"() {value = dense<{{.*}}> : tensor<18x9xi32>} : () -> tensor<18x9xi32>
+// CHECK-NEXT: %[[IDX:.*]] = "graph.constant"() {value = dense<{{.*}}> : tensor<9x18xi32>} : () -> tensor<9x18xi32>
 // CHECK-NEXT: %[[X:.*]] = "graph.reshape"(%arg0) : (tensor<1x2x5x5xf32>) -> tensor<1x1x50xf32>
-// CHECK-NEXT: %[[G:.*]] = "graph.gather"(%[[X]], %[[IDX]]) {axis = 2 : i64} : (tensor<1x1x50xf32>, tensor<18x9xi32>) -> tensor<1x1x18x9xf32>
+// CHECK-NEXT: %[[G:.*]] = "graph.gather"(%[[X]], %[[IDX]]) {axis = 2 : i64} : (tensor<1x1x50xf32>, tensor<9x18xi32>) -> tensor<1x1x9x18xf32>
 // CHECK-NEXT: %[[ZERO:.*]] = "graph.constant"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
-// CHECK-NEXT: %[[IN:.*]] = "graph.cmp"(%[[IDX]], %[[ZERO]]) {predicate = "ge"} : (tensor<18x9xi32>, tensor<i32>) -> tensor<18x9xi1>
+// CHECK-NEXT: %[[IN:.*]] = "graph.cmp"(%[[IDX]], %[[ZERO]]) {predicate = "ge"} : (tensor<9x18xi32>, tensor<i32>) -> tensor<9x18xi1>
 // CHECK-NEXT: %[[Z:.*]] = "graph.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
-// CHECK-NEXT: %[[COLS:.*]] = "graph.select"(%[[IN]], %[[G]], %[[Z]]) : (tensor<18x9xi1>, tensor<1x1x18x9xf32>, tensor<f32>) -> tensor<1x1x18x9xf32>
-// CHECK-NEXT: %[[W:.*]] = "graph.reshape"(%arg1) : (tensor<4x2x3x3xf32>) -> tensor<1x4x18xf32>
-// CHECK-NEXT: %[[Y:.*]] = "graph.batch_matmul"(%[[W]], %[[COLS]]) : (tensor<1x4x18xf32>, tensor<1x1x18x9xf32>) -> tensor<1x1x4x9xf32>
-// CHECK-NEXT: %[[R:.*]] = "graph.reshape"(%[[Y]]) : (tensor<1x1x4x9xf32>) -> tensor<1x4x3x3xf32>
+// CHECK-NEXT: %[[COLS:.*]] = "graph.select"(%[[IN]], %[[G]], %[[Z]]) : (tensor<9x18xi1>, tensor<1x1x9x18xf32>, tensor<f32>) -> tensor<1x1x9x18xf32>
+// CHECK-NEXT: %[[W1:.*]] = "graph.reshape"(%arg1) : (tensor<4x2x3x3xf32>) -> tensor<1x4x2x9xf32>
+// CHECK-NEXT: %[[W2:.*]] = "graph.transpose"(%[[W1]]) {perm = array<i64: 0, 3, 2, 1>} : (tensor<1x4x2x9xf32>) -> tensor<1x9x2x4xf32>
+// CHECK-NEXT: %[[W:.*]] = "graph.reshape"(%[[W2]]) : (tensor<1x9x2x4xf32>) -> tensor<1x18x4xf32>
+// CHECK-NEXT: %[[Y:.*]] = "graph.batch_matmul"(%[[COLS]], %[[W]]) : (tensor<1x1x9x18xf32>, tensor<1x18x4xf32>) -> tensor<1x1x9x4xf32>
+// CHECK-NEXT: %[[T:.*]] = "graph.transpose"(%[[Y]]) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x1x9x4xf32>) -> tensor<1x1x4x9xf32>
+// CHECK-NEXT: %[[R:.*]] = "graph.reshape"(%[[T]]) : (tensor<1x1x4x9xf32>) -> tensor<1x4x3x3xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @padded(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32> {
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
@@ -28,23 +33,24 @@ func.func @padded(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x
   return %0 : tensor<1x4x3x3xf32>
 }
 
-// No padding: no select. Groups: the group is a batch dim of the product; the first
-// window of a 1-D conv with stride 2 reads positions 0, 2, 4 (dilation 2: 0 and 2).
+// No padding: no select. Groups: the group is a batch dim of the product; a row of the
+// table is one result position's window, channels innermost (stride 2, dilation 2:
+// positions 0 and 2 of channels 0 and 1, at 0 and 7 in the group's [Cg L] view).
 // CHECK-LABEL: func.func @grouped_valid
-// CHECK: "graph.constant"() {value = dense<{{\[}}[0, 2, 4], [2, 4, 6], [7, 9, 11], [9, 11, 13]]> : tensor<4x3xi32>}
-// CHECK: "graph.gather"(%{{.*}}, %{{.*}}) {axis = 2 : i64} : (tensor<2x2x14xf32>, tensor<4x3xi32>) -> tensor<2x2x4x3xf32>
+// CHECK: "graph.constant"() {value = dense<{{\[}}[0, 7, 2, 9], [2, 9, 4, 11], [4, 11, 6, 13]]> : tensor<3x4xi32>}
+// CHECK: "graph.gather"(%{{.*}}, %{{.*}}) {axis = 2 : i64} : (tensor<2x2x14xf32>, tensor<3x4xi32>) -> tensor<2x2x3x4xf32>
 // CHECK-NOT: "graph.select"
-// CHECK: "graph.batch_matmul"(%{{.*}}, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2x2x4x3xf32>) -> tensor<2x2x3x3xf32>
+// CHECK: "graph.batch_matmul"(%{{.*}}, %{{.*}}) : (tensor<2x2x3x4xf32>, tensor<2x4x3xf32>) -> tensor<2x2x3x3xf32>
 func.func @grouped_valid(%x: tensor<2x4x7xf32>, %w: tensor<6x2x2xf32>) -> tensor<2x6x3xf32> {
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 2>, pads = array<i64: 0, 0>, dilations = array<i64: 2>, groups = 2 : i64}
       : (tensor<2x4x7xf32>, tensor<6x2x2xf32>) -> tensor<2x6x3xf32>
   return %0 : tensor<2x6x3xf32>
 }
 
-// A 1x1 conv with unit strides and no padding reads x itself: no gather.
+// A 1x1 conv with unit strides and no padding reads x itself (a transposed view): no gather.
 // CHECK-LABEL: func.func @pointwise
 // CHECK-NOT: "graph.gather"
-// CHECK: "graph.batch_matmul"(%{{.*}}, %{{.*}}) : (tensor<1x8x4xf32>, tensor<2x1x4x36xf32>) -> tensor<2x1x8x36xf32>
+// CHECK: "graph.batch_matmul"(%{{.*}}, %{{.*}}) : (tensor<2x1x36x4xf32>, tensor<1x4x8xf32>) -> tensor<2x1x36x8xf32>
 func.func @pointwise(%x: tensor<2x4x6x6xf32>, %w: tensor<8x4x1x1xf32>) -> tensor<2x8x6x6xf32> {
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
       : (tensor<2x4x6x6xf32>, tensor<8x4x1x1xf32>) -> tensor<2x8x6x6xf32>
@@ -69,9 +75,10 @@ func.func @transposed(%x: tensor<1x2x4xf32>, %w: tensor<2x2x3xf32>) -> tensor<1x
 }
 
 // The fold: w' = w * k with k = scale / sqrt(var + eps) = [2, 0.5] (var + eps = 1, 16:
-// eps 0), bias' = (b - mean) k + beta = [(1 - 0) 2 + 0, (0 - 4) 0.5 + 1] = [2, -1].
+// eps 0), bias' = (b - mean) k + beta = [(1 - 0) 2 + 0, (0 - 4) 0.5 + 1] = [2, -1]; the
+// product's B is w' permuted to [G, C, OC] at compile time.
 // CHECK-LABEL: func.func @fold
-// CHECK: "graph.constant"() {value = dense<{{\[}}[{{\[}}2.000000e+00, 4.000000e+00], [1.500000e+00, 2.000000e+00]]]> : tensor<1x2x2xf32>}
+// CHECK: "graph.constant"() {value = dense<{{\[}}[{{\[}}2.000000e+00, 1.500000e+00], [4.000000e+00, 2.000000e+00]]]> : tensor<1x2x2xf32>}
 // CHECK: "graph.batch_matmul"
 // CHECK: %[[B:.*]] = "graph.constant"() {value = dense<{{\[}}[{{\[}}[2.000000e+00]], {{\[}}[-1.000000e+00]]]]> : tensor<1x2x1x1xf32>}
 // CHECK: "graph.add"(%{{.*}}, %[[B]]) : (tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x3x3xf32>
