@@ -19,10 +19,13 @@ typedef struct {
   int64_t groups;
 } ConvAttrs;
 
+/* Attribute `name` of exactly `want` entries (at most 2 * MAX_SPATIAL) into out, or
+ * `dflt` everywhere when absent. */
 static bool ints_attr(OnnxImporter *im, const char *name, int64_t *out, size_t want, int64_t dflt, bool *given) {
   size_t n = 0;
   bool present = false;
-  if (!onnx_attr_ints(im, name, out, 2 * MAX_SPATIAL, &n, &present))
+  int64_t buf[2 * MAX_SPATIAL];
+  if (!onnx_attr_ints(im, name, buf, 2 * MAX_SPATIAL, &n, &present))
     return false;
   if (given)
     *given = present;
@@ -33,6 +36,7 @@ static bool ints_attr(OnnxImporter *im, const char *name, int64_t *out, size_t w
   }
   if (n != want)
     return onnx_node_error(im, "attribute '%s' has %zu entries, expected %zu", name, n, want);
+  memcpy(out, buf, want * sizeof *out);
   return true;
 }
 
@@ -72,9 +76,11 @@ static bool common_attrs(OnnxImporter *im, const OnnxType *x, const OnnxType *w,
   if (a->groups < 1 || x->dims[1] % a->groups)
     return onnx_node_error(im, "group %lld does not divide the %lld input channels", (long long)a->groups,
                            (long long)x->dims[1]);
+  const int64_t big = (int64_t)1 << 31; /* keeps the size arithmetic far from overflow */
   for (size_t i = 0; i < a->n; ++i)
-    if (a->s[i] < 1 || a->d[i] < 1 || a->pads[i] < 0 || a->pads[a->n + i] < 0)
-      return onnx_node_error(im, "strides and dilations must be positive, pads non-negative");
+    if (a->s[i] < 1 || a->d[i] < 1 || a->pads[i] < 0 || a->pads[a->n + i] < 0 || a->s[i] > big || a->d[i] > big ||
+        a->pads[i] > big || a->pads[a->n + i] > big)
+      return onnx_node_error(im, "strides and dilations must be in [1, 2^31], pads in [0, 2^31]");
   return true;
 }
 
@@ -121,8 +127,8 @@ static bool conv_transpose_geometry(OnnxImporter *im, const OnnxType *x, const O
     return false;
   for (size_t i = 0; i < a->n; ++i) {
     int64_t in = x->dims[2 + i], span = (w->dims[2 + i] - 1) * a->d[i] + 1;
-    if (a->out_pad[i] < 0)
-      return onnx_node_error(im, "output_padding must be non-negative");
+    if (a->out_pad[i] < 0 || a->out_pad[i] > ((int64_t)1 << 31) || shape[i] > ((int64_t)1 << 40))
+      return onnx_node_error(im, "output_padding must be in [0, 2^31], output_shape at most 2^40");
     if (pad == PAD_VALID)
       a->pads[i] = a->pads[a->n + i] = 0;
     bool same = pad == PAD_SAME_UPPER || pad == PAD_SAME_LOWER;

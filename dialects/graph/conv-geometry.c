@@ -14,7 +14,11 @@ static bool fail(char *why, size_t n, const char *fmt, ...) {
   return false;
 }
 
-/* An i64 array attribute of exactly `want` entries, each >= `min`. */
+/* Strides, dilations and pads above this are refused: the size arithmetic stays far
+ * from int64 overflow (no real model comes near). */
+#define MAX_ATTR_VALUE ((int64_t)1 << 31)
+
+/* An i64 array attribute of exactly `want` entries, each in [min, MAX_ATTR_VALUE]. */
 static bool array_attr(MlirOperation op, const char *name, int64_t *out, int want, int64_t min, char *why, size_t n) {
   int64_t buf[2 * BRAZE_CONV_MAX_SPATIAL + 1];
   intptr_t got = braze_attr_i64_array(op, name, buf, sizeof buf / sizeof *buf);
@@ -24,8 +28,8 @@ static bool array_attr(MlirOperation op, const char *name, int64_t *out, int wan
     return fail(why, n, "attribute '%s' has %lld entries; expected %d (one per spatial dim%s)", name, (long long)got,
                 want, want > 0 && strcmp(name, "pads") == 0 ? ", begins then ends" : "");
   for (int i = 0; i < want; ++i) {
-    if (buf[i] < min)
-      return fail(why, n, "attribute '%s' entry %d is %lld; expected >= %lld", name, i, (long long)buf[i],
+    if (buf[i] < min || buf[i] > MAX_ATTR_VALUE)
+      return fail(why, n, "attribute '%s' entry %d is %lld; expected %lld to 2^31", name, i, (long long)buf[i],
                   (long long)min);
     out[i] = buf[i];
   }

@@ -152,7 +152,9 @@ static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, siz
  * when the table is too large. */
 static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *padded, char *why, size_t n) {
   int64_t kk_count = product(g->kernel, g->n), p_count = product(g->out, g->n), l = product(g->in, g->n);
-  if (cg * kk_count * p_count > MAX_INDEX_TABLE || cg * l >= INT32_MAX) {
+  int64_t entries = 0, span = 0;
+  if (__builtin_mul_overflow(cg, kk_count, &entries) || __builtin_mul_overflow(entries, p_count, &entries) ||
+      __builtin_mul_overflow(cg, l, &span) || entries > MAX_INDEX_TABLE || span >= INT32_MAX) {
     refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries", (long long)p_count,
            (long long)(cg * kk_count), MAX_INDEX_TABLE);
     return NULL;

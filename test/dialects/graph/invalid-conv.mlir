@@ -22,7 +22,7 @@ func.func @pads_length(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tens
 // -----
 
 func.func @zero_stride(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  // expected-error @+1 {{'graph.conv' op attribute 'strides' entry 1 is 0; expected >= 1}}
+  // expected-error @+1 {{'graph.conv' op attribute 'strides' entry 1 is 0; expected 1 to 2^31}}
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 1, 0>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
       : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>
@@ -31,7 +31,7 @@ func.func @zero_stride(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tens
 // -----
 
 func.func @negative_pad(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  // expected-error @+1 {{'graph.conv' op attribute 'pads' entry 2 is -1; expected >= 0}}
+  // expected-error @+1 {{'graph.conv' op attribute 'pads' entry 2 is -1; expected 0 to 2^31}}
   %0 = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, -1, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
       : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>

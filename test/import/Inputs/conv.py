@@ -6,7 +6,9 @@ Relu + residual Add (the batch_norm graph-decompose folds), SAME_LOWER padding w
 strides, a dilated depthwise conv, a 1-D dilated strided conv, a grouped ConvTranspose
 with output_shape and bias, a 3-D ConvTranspose with pads, dilations and
 output_padding, and ConvInteger with per-channel weight zero points. Error models: a
-kernel_shape that disagrees with W, a group that does not divide the channels.
+kernel_shape that disagrees with W, a group that does not divide the channels, strides
+with more entries than spatial dims (Conv and MaxPool: refused without writing past the
+attribute buffers).
 
 usage: conv.py CASE=DIR...   as compositions.py (model.onnx, in<i>.npy, inputs.txt,
                              expected<i>.npy)"""
@@ -148,6 +150,13 @@ def case(name):
     if name == "bad_group":
         m = model([conv_node(["x", "w"], "y", group=2)], [("x", FL, [1, 3, 5, 5])], [("y", FL, [1, 4, 3, 3])], [init("w", rand(4, 3, 3, 3))])
         return m, [], []
+    if name == "long_strides":  # more entries than spatial dims (up to twice the most): an error, no overrun
+        m = model([conv_node(["x", "w"], "y", strides=[1] * 10)], [("x", FL, [1, 3, 5, 5])], [("y", FL, [1, 4, 3, 3])],
+                  [init("w", rand(4, 3, 3, 3))])
+        return m, [], []
+    if name == "pool_long_strides":
+        node = h.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[1] * 10)
+        return model([node], [("x", FL, [1, 3, 5, 5])], [("y", FL, [1, 3, 4, 4])]), [], []
     raise SystemExit(f"unknown case {name}")
 
 
