@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialects/graph/mesh.h"
 #include "mlir-c/IR.h"
 #include "support/tensor.h"
 
@@ -81,6 +82,11 @@ bool ref_gather_elements(MlirOperation op, const BrazeHostTensor *const *args, s
 /* conv.c */
 bool ref_conv(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_conv_transpose(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+
+/* Collectives (collective.c): args[r] is rank r's operand, results[r] rank r's result
+ * (allocated with the op's result type), for every rank of `mesh`. */
+bool ref_collective(MlirOperation op, const BrazeMesh *mesh, const BrazeHostTensor *const *args,
+                    BrazeHostTensor *results);
 
 /* User kernels (reference/user-kernel.c): a buffer (host tensor) of a static memref type, and
  * a call of a `braze.user_kernel` function on the caller's buffers (written in place). */

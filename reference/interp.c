@@ -13,6 +13,7 @@
 #include "reference/reference.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/strbuf.h"
 
 /* Calls nested deeper than this are reported (recursive graphs have no base case). */
 enum { MAX_CALL_DEPTH = 64 };
@@ -286,7 +287,36 @@ static void round_result(BrazeHostTensor *t) {
     t->data[i] = braze_dtype_round(t->data[i], t->dtype);
 }
 
+/* A collective outside the mesh simulation: the identity over a group of one rank;
+ * any larger group needs every rank's operand (braze_reference_run_mesh). */
+static bool eval_single_rank_collective(MlirOperation op, Env *env, const BrazeHostTensor *const *args) {
+  BrazeMesh mesh;
+  bool present = false;
+  int axes[BRAZE_MESH_MAX_AXES], num_axes = 0;
+  int64_t group = 0;
+  BrazeStr why = {0};
+  MlirOperation func = braze_enclosing_func(op);
+  bool ok = !mlirOperationIsNull(func) && braze_mesh_from_func(func, &mesh, &present, &why) && present &&
+            braze_collective_axes(op, &mesh, axes, &num_axes, &group, &why);
+  if (!ok)
+    ref_fail(op, "%s", why.len ? braze_str_cstr(&why) : "needs the braze.mesh of its function");
+  braze_str_free(&why);
+  if (!ok)
+    return false;
+  if (group != 1)
+    return ref_fail(op, "a collective over %lld ranks: evaluate the partitioned function on its mesh "
+                        "(braze run --mesh, braze check --mesh), at the top level of the function",
+                    (long long)group);
+  BrazeHostTensor t;
+  if (!braze_tensor_copy(&t, args[0]))
+    return ref_fail(op, "out of memory");
+  env_bind(env, mlirOperationGetResult(op, 0), t, true);
+  return true;
+}
+
 static bool eval_graph_op(MlirOperation op, Env *env, const BrazeHostTensor *const *args, size_t n_args) {
+  if (braze_graph_op_class(op) == GRAPH_COLLECTIVE)
+    return n_args == 1 ? eval_single_rank_collective(op, env, args) : ref_fail(op, "expected one operand");
   const RefOpEntry *entry = find_op(braze_graph_op_mnemonic(op));
   if (!entry)
     return ref_fail(op, "unsupported graph op");
@@ -427,5 +457,118 @@ bool braze_reference_run(MlirOperation func, const BrazeHostTensor *inputs, size
   ref_resources_begin();
   bool ok = eval_func(func, inputs, n_in, 0, outputs, n_out);
   ref_resources_end();
+  return ok;
+}
+
+/* ---- the mesh simulation: every rank's program in lockstep ---- */
+
+/* One collective for all ranks: each rank's operand in, each rank's result bound. */
+static bool eval_collective_mesh(MlirOperation op, const BrazeMesh *mesh, Env *envs, int64_t n_ranks) {
+  const BrazeHostTensor **args = calloc((size_t)n_ranks, sizeof *args);
+  BrazeHostTensor *results = calloc((size_t)n_ranks, sizeof *results);
+  MlirValue res = mlirOperationGetResult(op, 0);
+  bool ok = mlirOperationGetNumOperands(op) == 1 && mlirOperationGetNumResults(op) == 1;
+  if (!ok)
+    ref_fail(op, "expected one operand and one result");
+  for (int64_t r = 0; ok && r < n_ranks; ++r) {
+    args[r] = env_get(&envs[r], mlirOperationGetOperand(op, 0));
+    if (!args[r])
+      ok = ref_fail(op, "rank %lld: the operand has no value", (long long)r);
+    else if (!braze_tensor_init_from_type(&results[r], mlirValueGetType(res)))
+      ok = ref_fail(op, "rank %lld: unsupported result type", (long long)r);
+  }
+  ok = ok && ref_collective(op, mesh, args, results);
+  for (int64_t r = 0; r < n_ranks; ++r) {
+    if (!ok) {
+      braze_tensor_free(&results[r]);
+      continue;
+    }
+    round_result(&results[r]);
+    env_bind(&envs[r], res, results[r], true);
+  }
+  free(args);
+  free(results);
+  return ok;
+}
+
+typedef struct {
+  MlirOperation func;
+  BrazeMesh mesh;
+  int64_t n_ranks;
+  Env *envs;
+  BrazeHostTensor **outputs;
+  size_t *n_outs;
+} MeshRun;
+
+/* Evaluate `op` on every rank; *returned once the ranks reached func.return. */
+static bool eval_op_mesh(MeshRun *m, MlirOperation op, size_t index, bool *returned) {
+  bool ok = true;
+  if (braze_graph_op_class(op) == GRAPH_COLLECTIVE)
+    ok = eval_collective_mesh(op, &m->mesh, m->envs, m->n_ranks);
+  for (int64_t r = 0; ok && r < m->n_ranks && braze_graph_op_class(op) != GRAPH_COLLECTIVE; ++r) {
+    ok = eval_op(op, m->func, &m->envs[r], 0, returned, &m->outputs[r], &m->n_outs[r]);
+    if (!ok)
+      braze_emit(mlirOperationGetLocation(op), BRAZE_DIAG_NOTE, "on rank %lld of the mesh simulation", (long long)r);
+  }
+  for (int64_t r = 0; r < m->n_ranks; ++r)
+    env_drop_dead(&m->envs[r], op, index);
+  return ok;
+}
+
+static bool mesh_begin(MeshRun *m, MlirBlock body, BrazeHostTensor *const *inputs, size_t n_in) {
+  BrazeStr why = {0};
+  bool present = false;
+  bool ok = braze_mesh_from_func(m->func, &m->mesh, &present, &why);
+  if (ok && !present)
+    braze_str_puts(&why, "the function has no braze.mesh: partition it first (shard-partition)");
+  if (ok && present && braze_mesh_devices(&m->mesh) != m->n_ranks)
+    braze_str_printf(&why, "the mesh has %lld devices, %lld ranks' inputs were given",
+                     (long long)braze_mesh_devices(&m->mesh), (long long)m->n_ranks);
+  if (why.len) {
+    ref_fail(m->func, "%s", braze_str_cstr(&why));
+    braze_str_free(&why);
+    return false;
+  }
+  for (int64_t r = 0; r < m->n_ranks; ++r) {
+    env_note_uses(&m->envs[r], body);
+    if (!bind_arguments(m->func, body, inputs[r], n_in, &m->envs[r]))
+      return false;
+  }
+  return true;
+}
+
+bool braze_reference_run_mesh(MlirOperation func, int64_t n_ranks, BrazeHostTensor *const *inputs, size_t n_in,
+                              BrazeHostTensor **outputs, size_t *n_out) {
+  *n_out = 0;
+  if (n_ranks < 1 || n_ranks > BRAZE_MESH_MAX_DEVICES)
+    return ref_fail(func, "a mesh of %lld ranks; braze simulates 1 to %d", (long long)n_ranks, BRAZE_MESH_MAX_DEVICES);
+  MlirBlock body = braze_op_is(func, "func.func") ? mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0))
+                                                 : (MlirBlock){NULL};
+  if (mlirBlockIsNull(body) || !mlirBlockIsNull(mlirBlockGetNextInRegion(body)))
+    return ref_fail(func, "expected a func.func with one block");
+  MeshRun m = {.func = func, .n_ranks = n_ranks, .envs = calloc((size_t)n_ranks, sizeof(Env)), .outputs = outputs,
+               .n_outs = calloc((size_t)n_ranks, sizeof(size_t))};
+  for (int64_t r = 0; r < n_ranks; ++r)
+    outputs[r] = NULL;
+  ref_resources_begin();
+  bool ok = mesh_begin(&m, body, inputs, n_in), returned = false;
+  size_t index = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); ok && !returned && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), ++index)
+    ok = eval_op_mesh(&m, op, index, &returned);
+  if (ok && !returned)
+    ok = ref_fail(func, "the function has no func.return");
+  ref_resources_end();
+  for (int64_t r = 0; r < n_ranks; ++r) {
+    env_free(&m.envs[r]);
+    if (!ok) {
+      braze_tensors_free(outputs[r], m.n_outs[r]);
+      outputs[r] = NULL;
+    }
+  }
+  if (ok)
+    *n_out = m.n_outs[0];
+  free(m.envs);
+  free(m.n_outs);
   return ok;
 }

@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mlir-c/IR.h"
 #include "support/tensor.h"
@@ -42,5 +43,15 @@
  * inputs are not modified. */
 bool braze_reference_run(MlirOperation func, const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs,
                          size_t *n_out);
+
+/* The mesh simulation (docs/sharding.md): run the partitioned (SPMD) program `func`,
+ * whose braze.mesh has n_ranks devices, on every rank in lockstep, op by op, each
+ * collective computed from every rank's operand (reference/collective.c). inputs[r]
+ * holds rank r's n_in inputs; on success outputs[r] is a malloc'd array of *n_out
+ * tensors for each rank (free each with braze_tensors_free). Collectives must be in
+ * `func` itself: in a called function only those over a group of one rank are
+ * evaluated (they are the identity). */
+bool braze_reference_run_mesh(MlirOperation func, int64_t n_ranks, BrazeHostTensor *const *inputs, size_t n_in,
+                              BrazeHostTensor **outputs, size_t *n_out);
 
 #endif

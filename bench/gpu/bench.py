@@ -65,6 +65,19 @@ def attention(q, k, v):
     return torch.softmax(s.float(), dim=-1).to(q.dtype) @ v
 
 
+def attention_causal(q, k, v):
+    s = (q @ k.transpose(1, 2)) * (1.0 / math.sqrt(q.shape[-1]))
+    keep = torch.ones(s.shape[-2:], dtype=torch.bool, device=s.device).tril()
+    s = s.masked_fill(~keep, float("-inf"))
+    return torch.softmax(s.float(), dim=-1).to(q.dtype) @ v
+
+
+def sdpa(q, k, v, causal=False):
+    """PyTorch's fused attention (the flash kernel on sm_90 for bf16): the moonshot peer."""
+    f = torch.nn.functional.scaled_dot_product_attention
+    return f(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), is_causal=causal).squeeze(0)
+
+
 F32, BF16 = torch.float32, torch.bfloat16
 R, C = 16384, 8192
 WORKLOADS = {
@@ -77,13 +90,16 @@ WORKLOADS = {
            "gelu(x@W+b) 8192x4096x4096 bf16", False, 20),
     "G6": (ffn, [((4096, 4096), BF16), ((4096,), BF16), ((4096, 11008), BF16), ((4096, 11008), BF16),
                  ((11008, 4096), BF16)], "llama FFN 4096x4096, d_ff 11008 bf16", False, 20),
-    "G7": (attention, [((64, 2048, 128), BF16)] * 3, "attention BH=64 S=2048 D=128 bf16", False, 3),
+    "G7": (attention, [((64, 2048, 128), BF16)] * 3, "attention BH=64 S=2048 D=128 bf16", False, 10),
+    "G8": (attention, [((16, 8192, 128), BF16)] * 3, "attention BH=16 S=8192 D=128 bf16", False, 10),
+    "G7C": (attention_causal, [((64, 2048, 128), BF16)] * 3, "causal attention BH=64 S=2048 D=128 bf16", False, 10),
     # the tensor-core template alone against cuBLAS (torch.matmul is cuBLAS here)
     "M1": (matmul, [((8192, 8192), BF16), ((8192, 8192), BF16)], "x@W 8192x8192x8192 bf16", False, 20),
     "M2": (matmul, [((8192, 4096), BF16), ((4096, 4096), BF16)], "x@W 8192x4096x4096 bf16 (G5's GEMM)", False, 20),
 }
 # Multiply-adds x 2 of the contraction workloads, for TFLOP/s.
 FLOPS = {"G5": 2 * 8192 * 4096 * 4096, "G6": 2 * 4096 * 4096 * 11008 * 3, "G7": 2 * 2 * 64 * 2048 * 2048 * 128,
+         "G8": 2 * 2 * 16 * 8192 * 8192 * 128, "G7C": 2 * 64 * 2048 * 2048 * 128,
          "M1": 2 * 8192 ** 3, "M2": 2 * 8192 * 4096 * 4096}
 # The many-kernel graph for CUDA graphs: C1 (24 pointwise ops) fused, one kernel per
 # op, and one kernel per op replayed as a CUDA graph.
@@ -160,6 +176,9 @@ def run_one(name, libdir, libfile, compile_peer, label=None):
     row = {"name": label or name, "desc": desc, "err": err, "floor_bytes": floor, "flops": FLOPS.get(name)}
     row["braze"] = time_ms(lib, calls)
     row["eager"] = time_ms(lambda: fn(*ins), calls)
+    if compile_peer and fn in (attention, attention_causal):
+        causal = fn is attention_causal
+        row["sdpa"] = time_ms(lambda: sdpa(*ins, causal=causal), calls)
     if compile_peer:
         compiled = torch.compile(fn)
         compiled(*ins)
@@ -227,6 +246,12 @@ def main():
         lines.append("| %s %s | %.3f | %.3f | %s | %s | %.2fx | %.0f | %s | %.1e |" % (
             r["name"], r["desc"], r["braze"], r["eager"], "%.3f" % comp if comp else "-", ratio,
             r["eager"] / r["braze"], gbs, tflops, r["err"]))
+    sdpa_rows = [r for r in rows if "sdpa" in r]
+    if sdpa_rows:
+        lines += ["", "| attention | braze ms | SDPA (flash) ms | braze / SDPA throughput |", "|---|---|---|---|"]
+        for r in sdpa_rows:
+            lines.append("| %s %s | %.3f | %.3f | %.2fx |" % (r["name"], r["desc"], r["braze"], r["sdpa"],
+                                                           r["sdpa"] / r["braze"]))
     if graph_rows:
         lines += ["", "| many-kernel graph | what | braze ms | rel. error |", "|---|---|---|---|"]
         for label, desc, ms, err in graph_rows:

@@ -21,6 +21,8 @@ typedef enum {
   GRAPH_SHAPE,       /* transpose broadcast_to reshape slice concat */
   GRAPH_CONSTANT,    /* constant {value} */
   GRAPH_GATHER,      /* gather gather_elements {axis}: indexed reads at run-time indices */
+  GRAPH_COLLECTIVE,  /* all_reduce all_gather reduce_scatter all_to_all all_slice {mesh_axes}:
+                        partitioned programs only (docs/sharding.md) */
 } GraphOpClass;
 
 /* The class of a graph op; GRAPH_NOT_GRAPH for ops of other dialects. */

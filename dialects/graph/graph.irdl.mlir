@@ -421,4 +421,57 @@ irdl.dialect @graph {
     irdl.results(res: %res)
     irdl.attributes {"strides" = %a_strides, "pads" = %a_pads, "dilations" = %a_dilations, "groups" = %a_groups, "output_padding" = %a_output_padding}
   }
+
+  // ---- Collectives (docs/dialect-graph.md "Collectives", decision 0015) ----
+  // Ops of partitioned (per-device, SPMD) programs, on local shapes. mesh_axes names
+  // axes of the enclosing function's braze.mesh; the group is the ranks that differ
+  // only along those axes. Shape rules with the group size are in
+  // dialects/graph/verify-collective.c. Kept in one block apart from the other ops.
+  irdl.operation @all_reduce {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axes = irdl.base "#builtin.array"
+    %a_reduction = irdl.base "#builtin.string"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+    irdl.attributes {"mesh_axes" = %a_axes, "reduction" = %a_reduction}
+  }
+  irdl.operation @all_gather {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axes = irdl.base "#builtin.array"
+    %a_dim = irdl.base "#builtin.integer"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+    irdl.attributes {"mesh_axes" = %a_axes, "dim" = %a_dim}
+  }
+  irdl.operation @reduce_scatter {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axes = irdl.base "#builtin.array"
+    %a_dim = irdl.base "#builtin.integer"
+    %a_reduction = irdl.base "#builtin.string"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+    irdl.attributes {"mesh_axes" = %a_axes, "dim" = %a_dim, "reduction" = %a_reduction}
+  }
+  irdl.operation @all_to_all {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axes = irdl.base "#builtin.array"
+    %a_split = irdl.base "#builtin.integer"
+    %a_concat = irdl.base "#builtin.integer"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+    irdl.attributes {"mesh_axes" = %a_axes, "split_dim" = %a_split, "concat_dim" = %a_concat}
+  }
+  irdl.operation @all_slice {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_axes = irdl.base "#builtin.array"
+    %a_dim = irdl.base "#builtin.integer"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+    irdl.attributes {"mesh_axes" = %a_axes, "dim" = %a_dim}
+  }
 }

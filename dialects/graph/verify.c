@@ -1,7 +1,8 @@
 /* The graph verifier: the shape and dtype rules of docs/dialect-graph.md that IRDL
  * cannot express. The walk and the checks every op shares live here; the per-op
  * rules are in dialects/graph/verify-pointwise.c, dialects/graph/verify-reduce.c, dialects/graph/verify-structure.c,
- * dialects/graph/verify-shape.c and dialects/graph/verify-gather.c.
+ * dialects/graph/verify-shape.c, dialects/graph/verify-gather.c and
+ * dialects/graph/verify-collective.c (collectives, meshes and shardings).
  *
  * Each op gets at most one error (its first violation), reported at its location, so
  * one bad op does not drown the rest of the file in follow-on messages. */
@@ -80,6 +81,12 @@ static const GvOpRules op_rules[] = {
     /* convolutions: dialects/graph/verify-conv.c */
     {"conv", 2, true, gv_verify_conv},
     {"conv_transpose", 2, true, gv_verify_conv},
+    /* collectives: dialects/graph/verify-collective.c */
+    {"all_reduce", 1, false, gv_verify_collective},
+    {"all_gather", 1, false, gv_verify_collective},
+    {"reduce_scatter", 1, false, gv_verify_collective},
+    {"all_to_all", 1, false, gv_verify_collective},
+    {"all_slice", 1, false, gv_verify_collective},
 };
 
 static const GvOpRules *find_rules(const char *mnemonic) {
@@ -313,7 +320,7 @@ static bool load_and_check_types(GvOp *v, GvTensor *in, const GvOpRules *rules) 
 
 static bool verify_op(MlirOperation op) {
   if (braze_op_is(op, "func.func"))
-    return verify_signature(op);
+    return verify_signature(op) && gv_verify_func_sharding(op);
   const char *mnemonic = braze_graph_op_mnemonic(op);
   const GvOpRules *rules = mnemonic ? find_rules(mnemonic) : NULL;
   if (!rules)

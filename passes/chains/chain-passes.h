@@ -2,8 +2,9 @@
  * kernel with the intermediates in per-block scratch (decision 0011).
  *
  *   form-row-chains  which kernels are row-local and their block form (row-local.c),
- *                    the chains, their cost model and the chain kernel
- *                    (form-row-chains.c)
+ *                    the chains and their cost model (form-row-chains.c), the chain
+ *                    kernels (chain-build.c, chain.h), attention chains in the online
+ *                    form (online.c: the match, online-ir.c: the kernel's IR)
  *
  * In and out: the kernel level; a chain is a kernel whose body is an scf.forall. */
 #ifndef BRAZE_PASSES_CHAINS_CHAIN_PASSES_H

@@ -705,6 +705,8 @@ static bool run(MlirOperation func, void *state) {
     }
     if (is_absorbed_concat(op))
       continue; /* lowered with the concat that uses it */
+    if (braze_graph_op_class(op) == GRAPH_COLLECTIVE)
+      continue; /* a fusion boundary: stays a graph op between kernels (decision 0015) */
     MlirValue lowered = lower_op(&L, op);
     if (mlirValueIsNull(lowered)) {
       ok = false;

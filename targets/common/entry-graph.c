@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
@@ -124,6 +125,9 @@ static bool read_graph(Graph *G) {
         if (v->def >= 0 && v->out_index < 0)
           v->out_index = (int)r;
       }
+    } else if (braze_graph_op_class(op) == GRAPH_COLLECTIVE) { /* decision 0015 */
+      ok = gfail(G, op, "%s: '%.*s' is a collective: partitioned programs are not compiled yet; simulate them with "
+                        "`braze run --mesh` / `braze check --mesh` (docs/sharding.md)", braze_op_name(op));
     } else {
       ok = gfail(G, op, "%s: unsupported op '%.*s' in a graph function", braze_op_name(op));
     }

@@ -17,6 +17,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 braze="$build/braze"
 files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
+# Causal attention: the mask is a constant S x S literal, generated rather than stored
+# (rows that keep keys j <= i, and j <= i - 3: three fully masked rows, NaN as in the
+# reference).
+mkdir -p "$out/generated"
+{ python3 "$root/bench/gpu/make_causal.py" attn_causal 3 200 64 bf16 0 &&
+  python3 "$root/bench/gpu/make_causal.py" attn_causal_shifted 2 130 128 f16 -3 | grep -v "^// gpu-metric"; } \
+  >"$out/generated/causal.mlir" || exit 1
+files="$files $out/generated/causal.mlir"
 case " $* " in *" --with-workloads "*) files="$files $(ls "$root"/bench/workloads/*.mlir)" ;; esac
 mkdir -p "$out/smoke"
 "$braze" compile "$root/test/targets/cuda/Inputs/contract.mlir" --target=cuda --pipeline=cuda-lower --no-header \
@@ -28,6 +36,7 @@ for f in $files; do
   stem=$(basename "$f" .mlir)
   d="$out/$stem"
   mkdir -p "$d"
+  grep -q "^// gpu-metric: norm" "$f" && echo norm >"$d/metric.txt"
   if "$braze" compile "$f" --target=cuda --no-header -o "$d/lib.so" >"$d/compile.log" 2>&1; then
     compiled=$((compiled + 1))
     rm -f "$d/compile.log"

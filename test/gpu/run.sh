@@ -2,10 +2,11 @@
 # On the GPU machine (driver, Python with numpy and PyTorch; no MLIR, no braze):
 #   test/gpu/run.sh CASEDIR [--bench LIBDIR] [--out DIR]
 # runs the runtime's smoke test (check_contract.py; again with BRAZE_CUDA_PTX=1, the
-# PTX JIT fallback) and every case test/gpu/prepare.sh
+# PTX JIT fallback), the recovery check (check_oom.py: device memory full, a refused
+# launch; the next call works) and every case test/gpu/prepare.sh
 # built into CASEDIR (run.py), then with --bench the GPU benchmark on the libraries
 # bench/gpu/prepare.sh built into LIBDIR (bench/gpu/bench.py). With --out, each
-# part's output also goes to DIR/smoke.txt, smoke-ptx.txt, DIR/correctness.txt, DIR/bench.txt (and
+# part's output also goes to DIR/smoke.txt, smoke-ptx.txt, DIR/oom.txt, DIR/correctness.txt, DIR/bench.txt (and
 # bench.py's table to DIR/bench.md).
 # Exits 1 when a check failed.
 set -u
@@ -39,6 +40,7 @@ part() {
 }
 part smoke.txt python3 "$here/check_contract.py" "$cases/smoke/contract.so" "$cases/smoke/contract_graphs.so"
 part smoke-ptx.txt env BRAZE_CUDA_PTX=1 python3 "$here/check_contract.py" "$cases/smoke/contract.so"
+part oom.txt python3 "$here/check_oom.py" "$cases/smoke/contract.so"
 part correctness.txt python3 "$here/run.py" "$cases"
 if [ -n "$bench" ]; then
   part bench.txt python3 "$here/../../bench/gpu/bench.py" "$bench" ${out:+--out "$out/bench.md"}

@@ -7,7 +7,12 @@
  * (a relative error whose denominator is floored at a hundredth of the output's scale,
  * so values near zero do not blow it up). NaN must meet NaN and infinities must be
  * equal. Bounds: f32 1e-4, f64 1e-9, f16 1e-2, bf16 5e-2 (--rtol overrides). Integers and i1 must
- * match exactly. Exit 1 when any output fails. */
+ * match exactly. Exit 1 when any output fails.
+ *
+ * With --mesh=SPEC nothing is compiled: the module is partitioned for the mesh
+ * (shard-partition), every rank's program is simulated with the reference interpreter
+ * (tools/braze/mesh-sim.h), and the assembled outputs are compared with the reference
+ * run of the unpartitioned function, with the same metric and bounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
+#include "tools/braze/mesh-sim.h"
 #include "tools/braze/ort-oracle.h"
 
 static const char help_head[] =
@@ -31,13 +37,16 @@ static const char help_head[] =
     "  --oracle=WHICH          auto (default: ONNX Runtime for .onnx models when node can\n"
     "                          load onnxruntime-node, else the reference interpreter),\n"
     "                          reference, or onnxruntime\n"
+    "  --mesh=NAME:SIZE[,...]|func  compile nothing: partition for this mesh (func: each\n"
+    "                          function's braze.mesh), simulate every rank with the reference\n"
+    "                          and compare with the unpartitioned reference (docs/sharding.md)\n"
     "  --load-pass-plugin=LIB  load a plugin (its targets for --target; repeatable)\n"
     "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n"
     "Without --func every public function is checked.\n";
 
 typedef struct {
   BrazeCommonFlags common;
-  const char *target, *pipeline, *rtol, *oracle, *fusion_plan;
+  const char *target, *pipeline, *rtol, *oracle, *fusion_plan, *mesh;
 } CheckFlags;
 
 typedef struct {
@@ -179,7 +188,8 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
     if (!r && !(r = braze_cli_flag_value("check", argc, argv, &i, "--target", &f->target)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--pipeline", &f->pipeline)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol)) &&
-        !(r = braze_cli_flag_value("check", argc, argv, &i, "--fusion-plan", &f->fusion_plan)))
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--fusion-plan", &f->fusion_plan)) &&
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh", &f->mesh)))
       r = braze_cli_flag_value("check", argc, argv, &i, "--oracle", &f->oracle);
     if (r < 0)
       return -1;
@@ -212,11 +222,85 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
   return 0;
 }
 
+/* ---- --mesh: the partitioned program simulated against the unpartitioned reference ---- */
+
+static bool check_func_on_mesh(MlirOperation func, MlirOperation partitioned, const CheckFlags *f) {
+  MlirStringRef ref = braze_cli_func_name(func);
+  char *name = strndup(ref.data, ref.length), mesh[160];
+  BrazeHostTensor *inputs = NULL, *want = NULL, *got = NULL;
+  size_t n_in = 0, n_want = 0, n_got = 0;
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, braze_ref("braze.partitioned")))) {
+    fprintf(stderr, "braze check: @%s is already partitioned: --mesh compares a function with its partition "
+                    "(`braze run --mesh=func` runs a partitioned one)\n", name);
+    free(name);
+    return false;
+  }
+  bool ok = braze_cli_make_inputs("check", func, &f->common, &inputs, &n_in) &&
+            braze_reference_run(func, inputs, n_in, &want, &n_want) &&
+            braze_mesh_run("check", partitioned, inputs, n_in, &got, &n_got);
+  if (ok && n_got != n_want) {
+    fprintf(stderr, "braze check: @%s: the mesh gives %zu outputs, the reference %zu\n", name, n_got, n_want);
+    ok = false;
+  }
+  if (ok && f->common.save_outputs)
+    ok = braze_cli_save_tensors("check", f->common.save_outputs, "out", got, n_got);
+  if (ok) {
+    braze_mesh_describe_func(partitioned, mesh, sizeof mesh);
+    printf("oracle: reference (unpartitioned); simulated on %s\n", mesh);
+    ok = report(name, got, want, n_want, "reference", f);
+  }
+  braze_tensors_free(inputs, n_in);
+  braze_tensors_free(want, n_want);
+  braze_tensors_free(got, n_got);
+  free(name);
+  return ok;
+}
+
+/* Every public function of `module` (or --func) against its copy in `partitioned`. */
+static bool check_module_on_mesh(MlirOperation module, MlirOperation partitioned, const CheckFlags *f) {
+  bool ok = true;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!is_public_definition(op))
+      continue;
+    MlirStringRef name = braze_cli_func_name(op);
+    char *text = strndup(name.data, name.length);
+    bool wanted = !f->common.func || strcmp(f->common.func, text) == 0;
+    MlirOperation twin = wanted ? braze_cli_find_func("check", partitioned, text) : (MlirOperation){NULL};
+    free(text);
+    if (wanted)
+      ok = !mlirOperationIsNull(twin) && check_func_on_mesh(op, twin, f) && ok;
+  }
+  return ok;
+}
+
+static int check_on_mesh(const CheckFlags *f) {
+  BrazeCliModule m, p;
+  if (!braze_cli_load("check", f->common.file, &m))
+    return 1;
+  bool ok = braze_cli_load("check", f->common.file, &p);
+  if (ok) {
+    ok = braze_mesh_partition("check", p.module, f->mesh) && check_module_on_mesh(m.module, p.module, f);
+    ok = ok && m.sink.num_errors == 0 && p.sink.num_errors == 0;
+    braze_cli_unload(&p);
+  }
+  braze_cli_unload(&m);
+  printf("%s\n", ok ? "check passed" : "check FAILED");
+  return ok ? 0 : 1;
+}
+
 int braze_cmd_check(int argc, char **argv) {
   CheckFlags f = {0};
   int r = parse_flags(argc, argv, &f);
   if (r)
     return r == -2 ? 0 : 1;
+  if (f.mesh && (f.target || f.pipeline || f.fusion_plan || f.oracle)) {
+    fprintf(stderr, "braze check: --mesh compiles nothing: it takes no --target, --pipeline, --fusion-plan or --oracle\n");
+    return 1;
+  }
+  if (f.mesh)
+    return check_on_mesh(&f);
   braze_compile_set_fusion_plan(f.fusion_plan);
   BrazeCompiled compiled;
   if (!braze_compiled_build("check", f.common.file, f.target, f.pipeline, &compiled))

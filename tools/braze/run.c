@@ -2,6 +2,11 @@
  *
  *   braze run FILE.mlir [--func NAME] [--seed N] [--inputs a.npy,b.npy]
  *             [--save-inputs DIR] [--save-outputs DIR] [--print N] [--quiet]
+ *             [--mesh NAME:SIZE[,...]|func]
+ *
+ * With --mesh the module is partitioned (shard-partition) and every rank's program is
+ * run with the collectives simulated (tools/braze/mesh-sim.h); inputs and outputs are
+ * the global tensors.
  *
  * Prints, per output, its name (out0, out1, ...), type, min/max/mean/std and the
  * first N values. */
@@ -13,6 +18,7 @@
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
+#include "tools/braze/mesh-sim.h"
 
 typedef struct {
   BrazeCommonFlags common;
@@ -20,6 +26,7 @@ typedef struct {
   bool quiet;
   const char *target;
   const char *pipeline;
+  const char *mesh; /* --mesh: simulate the partitioned program on this mesh */
 } RunFlags;
 
 static void run_usage(FILE *to) {
@@ -32,6 +39,8 @@ static void run_usage(FILE *to) {
           "  --quiet              print nothing (use with --save-outputs)\n"
           "  --target NAME        where to evaluate: reference (default) or a compile target (cpu, cuda, a plugin's)\n"
           "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n"
+          "  --mesh NAME:SIZE[,...]|func  partition for this mesh (func: the function's braze.mesh) and\n"
+          "                       simulate every rank with the reference (docs/sharding.md)\n"
           "  --load-pass-plugin=LIB, --target-costs=FILE  as for braze compile\n",
           braze_cli_common_help);
 }
@@ -53,6 +62,7 @@ static int parse_run_flags(int argc, char **argv, RunFlags *f) {
     int r = braze_cli_common_flag("run", argc, argv, &i, &f->common);
     if (r == 0 && (r = braze_cli_flag_value("run", argc, argv, &i, "--target", &f->target)) == 0 &&
         (r = braze_cli_flag_value("run", argc, argv, &i, "--pipeline", &f->pipeline)) == 0 &&
+        (r = braze_cli_flag_value("run", argc, argv, &i, "--mesh", &f->mesh)) == 0 &&
         (r = braze_cli_flag_value("run", argc, argv, &i, "--print", &v)) == 1) {
       char *end;
       long n = strtol(v, &end, 10);
@@ -75,6 +85,10 @@ static int parse_run_flags(int argc, char **argv, RunFlags *f) {
     run_usage(stderr);
     return 1;
   }
+  if (f->mesh && strcmp(f->target, "reference") != 0) {
+    fprintf(stderr, "braze run: --mesh simulates the mesh with the reference interpreter; it takes no --target\n");
+    return 1;
+  }
   if (strcmp(f->target, "reference") != 0 && !braze_target_lookup(f->target)) {
     BrazeStr known = {0};
     braze_target_names(&known);
@@ -90,6 +104,11 @@ static void print_outputs(const RunFlags *f, MlirOperation func, const BrazeHost
     return;
   MlirStringRef name = braze_cli_func_name(func);
   printf("@%.*s: %zu output%s\n", (int)name.length, name.data, n_out, n_out == 1 ? "" : "s");
+  if (f->mesh) {
+    char mesh[160];
+    braze_mesh_describe_func(func, mesh, sizeof mesh);
+    printf("simulated on %s\n", mesh);
+  }
   for (size_t i = 0; i < n_out; ++i) {
     char label[32];
     snprintf(label, sizeof label, "out%zu", i);
@@ -102,9 +121,14 @@ static bool run_function(const RunFlags *f, MlirOperation func) {
   size_t n_in = 0, n_out = 0;
   if (!braze_cli_make_inputs("run", func, &f->common, &inputs, &n_in))
     return false;
-  bool ok = strcmp(f->target, "reference") == 0
-                ? braze_reference_run(func, inputs, n_in, &outs, &n_out)
-                : braze_run_compiled("run", f->common.file, f->target, f->pipeline, func, inputs, n_in, &outs, &n_out);
+  bool ok;
+  if (f->mesh) /* inputs were made for the global types: partition after */
+    ok = braze_mesh_partition("run", mlirOperationGetParentOperation(func), f->mesh) &&
+         braze_mesh_run("run", func, inputs, n_in, &outs, &n_out);
+  else
+    ok = strcmp(f->target, "reference") == 0
+             ? braze_reference_run(func, inputs, n_in, &outs, &n_out)
+             : braze_run_compiled("run", f->common.file, f->target, f->pipeline, func, inputs, n_in, &outs, &n_out);
   if (ok && f->common.save_outputs)
     ok = braze_cli_save_tensors("run", f->common.save_outputs, "out", outs, n_out);
   if (ok)

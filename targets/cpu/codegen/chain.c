@@ -218,6 +218,13 @@ int cg_chain_kernel(MlirOperation func, MlirOperation module) {
   if (!cg_is_chain_kernel(func))
     return 0;
   MlirStringRef nref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, braze_ref("kernel.online")))) {
+    braze_emit_error(mlirOperationGetLocation(func),
+                     "cpu-codegen: chain kernel @%.*s is in the online form, which cpu-codegen does not compile: form "
+                     "chains with form-row-chains{target=cpu} (or no-online)",
+                     (int)nref.length, nref.data);
+    return -1;
+  }
   char *name = strndup(nref.data, nref.length);
   Chain c = {.module = module, .name = name};
   MlirBlock old_entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));

@@ -248,6 +248,18 @@ void cu_lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points);
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *plan, const char **reason);
 /* The kernel's gpu.func from the template (creates K->fn). False after a diagnostic. */
 bool cu_emit_wgmma(CuKernel *K, const CuWgmma *plan);
+/* The templates' dynamic shared memory, @braze_smem (1024-aligned for TMA's swizzle), in
+ * gpu_module: found or created. */
+MlirOperation cu_smem_global(MlirOperation gpu_module);
+/* A template's `gpu.func` text parsed (with @braze_smem in scope) and appended to
+ * gpu_module; null when it does not parse (after MLIR's diagnostics). */
+MlirOperation cu_parse_gpu_func(MlirOperation gpu_module, const char *func_text, const char *source);
+
+/* ---- targets/cuda/matmul/flash.c ---- */
+/* A `chain` kernel in the online form (passes/chains/online.h) as one flash-attention
+ * kernel on TMA and wgmma: 1 when converted, -1 after a diagnostic, 0 when `func` is
+ * no chain kernel. */
+int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptions *opts);
 
 /* ---- targets/cuda/matmul/extern.c ---- */
 /* Whether matmul kernel K's contraction can go to cuBLASLt; its plan, or why not. */

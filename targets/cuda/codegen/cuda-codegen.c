@@ -300,14 +300,9 @@ static bool add_extern_alternative(MlirOperation func, MlirOperation module, con
 }
 
 static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOptions *opts) {
-  MlirAttribute kind = mlirOperationGetAttributeByName(func, braze_ref("kernel.kind"));
-  if (!mlirAttributeIsNull(kind) && braze_ref_eq(mlirStringAttrGetValue(kind), "chain")) {
-    braze_emit_error(mlirOperationGetLocation(func),
-                     "cuda-codegen: kernel @%s: chain kernels (form-row-chains) are CPU-only; leave the pass "
-                     "out of CUDA pipelines",
-                     func_name(func));
-    return false;
-  }
+  int chain = cu_convert_chain(func, kernels_module(module), opts);
+  if (chain != 0)
+    return chain > 0;
   int ext = cu_convert_user_kernel(func, module, kernels_module(module), opts);
   if (ext != 0)
     return ext > 0;

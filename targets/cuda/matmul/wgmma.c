@@ -426,37 +426,46 @@ static void epilogue_run(CuKernel *K, const CuWgmma *w, CgBuilder *b, const Mark
   cu_scope_close(K, mark);
 }
 
-static MlirOperation smem_global(CuKernel *K) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(K->gpu_module, 0));
+MlirOperation cu_smem_global(MlirOperation gpu_module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute name = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
     if (braze_op_is(op, "memref.global") && braze_ref_eq(mlirStringAttrGetValue(name), "braze_smem"))
       return op;
   }
-  MlirOperation g = mlirOperationCreateParse(K->ctx, braze_ref(SMEM_GLOBAL), braze_ref("braze-wgmma"));
+  MlirOperation g = mlirOperationCreateParse(mlirOperationGetContext(gpu_module), braze_ref(SMEM_GLOBAL),
+                                             braze_ref("braze-smem"));
   mlirBlockInsertOwnedOperation(body, 0, g);
   return g;
 }
 
-bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
+MlirOperation cu_parse_gpu_func(MlirOperation gpu_module, const char *func_text, const char *source) {
   /* parsed inside a gpu.module of its own (a gpu.func verifies only there), then moved */
   BrazeStr text = {0};
-  braze_str_puts(&text, "gpu.module @braze_wgmma_text {\n"
-                        SMEM_GLOBAL "\n");
-  kernel_text(K, w, &text);
-  braze_str_puts(&text, "}\n");
-  MlirOperation holder = mlirOperationCreateParse(K->ctx, braze_ref(braze_str_cstr(&text)), braze_ref("braze-wgmma"));
+  braze_str_printf(&text, "gpu.module @braze_template_text {\n" SMEM_GLOBAL "\n%s}\n", func_text);
+  MlirContext ctx = mlirOperationGetContext(gpu_module);
+  MlirOperation holder = mlirOperationCreateParse(ctx, braze_ref(braze_str_cstr(&text)), braze_ref(source));
   braze_str_free(&text);
   if (mlirOperationIsNull(holder))
-    return cu_fail(K, K->old, "internal error: the tensor-core template's text does not parse");
+    return holder;
   MlirBlock held = mlirRegionGetFirstBlock(mlirOperationGetRegion(holder, 0));
   MlirOperation fn = mlirOperationGetNextInBlock(mlirBlockGetFirstOperation(held));
   mlirOperationRemoveFromParent(fn);
   mlirOperationDestroy(holder);
+  cu_smem_global(gpu_module);
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0)), fn);
+  return fn;
+}
+
+bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
+  BrazeStr text = {0};
+  kernel_text(K, w, &text);
+  MlirOperation fn = cu_parse_gpu_func(K->gpu_module, braze_str_cstr(&text), "braze-wgmma");
+  braze_str_free(&text);
+  if (mlirOperationIsNull(fn))
+    return cu_fail(K, K->old, "internal error: the tensor-core template's text does not parse");
   MlirLocation loc = mlirOperationGetLocation(K->old);
-  smem_global(K);
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(K->gpu_module, 0)), fn);
   for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(K->old); ++i) {
     MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(K->old, i);
     mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);

@@ -36,6 +36,9 @@ def examples(doc):
             yield stmt
 
 
+COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "all_slice"}
+
+
 def main():
     doc = open(sys.argv[1]).read()
     count = 0
@@ -47,7 +50,9 @@ def main():
         types = split_types(in_types)
         args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types))
         uses = ", ".join(f"%a{i}" for i in range(len(types)))
-        print(f"func.func @example{count}({args}) -> {result} {{")
+        # Collectives need a mesh on their function (docs/dialect-graph.md "Collectives").
+        mesh = ' attributes {braze.mesh = [["dp", 2], ["tp", 2]]}' if name[7:-1] in COLLECTIVES else ""
+        print(f"func.func @example{count}({args}) -> {result}{mesh} {{")
         print(f"  %r = {name}({uses}){attrs}: ({in_types}) -> {result}")
         print(f"  return %r : {result}")
         print("}")

@@ -6,7 +6,7 @@
 // RUN: braze-opt %S/Inputs/attention-4x256x32.mlir --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks rows=7})' >/dev/null
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{rows=-1})' 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{block=4})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// OPTION: form-row-chains: rows must be >= 0, max-scratch-bytes and min-blocks >= 1
+// OPTION: form-row-chains: rows must be >= 0, max-scratch-bytes, min-blocks and key-block >= 1
 // UNKNOWN: form-row-chains{{.*}}block
 
 // Formed: 4 heads of 256 rows; the largest block keeping 8 blocks is 128 rows (2 x 1 KiB
@@ -66,12 +66,13 @@ func.func @scores_returned(%q: tensor<4x256x32xf32>, %k: tensor<4x256x32xf32>, %
 // -----
 
 // The probabilities read transposed (p^T @ v) by the second product: each of its output
-// rows needs a column of p, every row of the block before it.
+// rows needs a column of p, every row of the block before it. The chain stops before it:
+// q @ k^T and the softmax form one (the longest prefix that fits), the remark says where
+// and why it stopped.
 func.func @transposed_p(%q: tensor<4x256x32xf32>, %k: tensor<4x256x32xf32>, %v: tensor<4x256x32xf32>) -> tensor<4x256x32xf32> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x32xf32>) -> tensor<4x32x256xf32>
-  // expected-remark@+1 {{form-row-chains: no chain @cpu_tem_fused_batch_matmul_0 -> @cpu_per_fused_softmax_1 -> @cpu_tem_fused_batch_matmul_2: intermediate-not-read-by-rows}}
+  // expected-remark@+1 {{form-row-chains: 2 kernels as @cpu_chain_fused_batch_matmul_softmax_0: blocks of 128 rows; stops before @cpu_tem_fused_batch_matmul_2 (intermediate-not-read-by-rows)}}
   %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x32xf32>, tensor<4x32x256xf32>) -> tensor<4x256x256xf32>
-  // expected-remark@+1 {{form-row-chains: no chain @cpu_per_fused_softmax_1 -> @cpu_tem_fused_batch_matmul_2: intermediate-not-read-by-rows}}
   %p = "graph.softmax"(%s) {dim = 2 : i64} : (tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
   %pt = "graph.transpose"(%p) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x256xf32>) -> tensor<4x256x256xf32>
   %y = "graph.batch_matmul"(%pt, %v) : (tensor<4x256x256xf32>, tensor<4x256x32xf32>) -> tensor<4x256x32xf32>

@@ -1,7 +1,10 @@
 // cpu-codegen refuses chain kernels it cannot read: no scf.forall, or ops in the loop
 // other than the slices, the block kernel calls and the terminator (form-row-chains
-// writes only those).
+// writes only those), and a chain in the online form (form-row-chains with a target other
+// than cpu writes it for that target's template).
 // RUN: braze-opt %s --split-input-file --verify-diagnostics --cpu-codegen -o /dev/null
+// RUN: not braze-opt %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{target=cuda},cpu-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLINE
+// ONLINE: attention-4x256x32.mlir:6:8: error: cpu-codegen: chain kernel @cuda_chain_fused_batch_matmul_softmax_0 is in the online form, which cpu-codegen does not compile
 
 // expected-error @below {{cpu-codegen: chain kernel @cpu_chain_fused_x_0: expected one scf.forall}}
 func.func private @cpu_chain_fused_x_0(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {kernel.kind = "chain"} {

@@ -1,0 +1,69 @@
+/* form-row-chains internals: the online-softmax rewrite of an attention chain
+ * (passes/chains/online.c).
+ *
+ * An attention chain is four kernels of the graph function, found from their bodies:
+ *
+ *   %s = call @scores(%q, %k)      a contraction over the head dim: s[b, m, n] = q[b, m, :] . k[b, n, :]
+ *   %x = call @rowmax(%s)          max over n of f(s), f a scaling (mul or div by a constant,
+ *                                  roundings to the graph's element type)
+ *   %p = call @probs(%s, %x)       e = exp(f(s) - x), then e / sum over n of e
+ *                                  (or %p = call @probs(%s) with the row max inside)
+ *   %y = call @output(%p, %v)      a contraction over the keys: y[b, m, :] = p[b, m, :] . v[b, :, :]
+ *
+ * and the probabilities %p used by %y alone. f may keep the scores by a constant mask
+ * (select(mask[m, n], f(s), -inf)) when the mask is causal: row i keeps keys j <= i + c,
+ * and add a bias tensor read by (batch..., m, n), any of them broadcast (0), n last. The rewrite runs the keys in blocks with a
+ * running max and sum per row and a rescaled partial output, normalized once at the end
+ * (the flash-attention recurrence), so no row of scores is ever whole: see
+ * online_print for the IR. */
+#ifndef BRAZE_PASSES_CHAINS_ONLINE_H
+#define BRAZE_PASSES_CHAINS_ONLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+#include "support/strbuf.h"
+
+enum { ONLINE_MAX_BATCH = 4 };
+
+typedef struct {
+  MlirOperation calls[4];   /* scores, rowmax (null: inside probs), probs, output: the graph function's calls */
+  MlirOperation kernels[4]; /* their kernels */
+  MlirValue q, k, v;        /* the chain's arguments */
+  double scale;             /* f(s) = scale * s */
+  int nb;                   /* batch dims */
+  int64_t batch[ONLINE_MAX_BATCH];
+  unsigned kv_broadcast;    /* bit i: k and v have extent 1 in batch dim i (heads sharing them) */
+  int64_t m, n, d, dv;      /* query rows, keys, head dims of q/k and of v */
+  MlirType elem;            /* the element type of q, k and v */
+  MlirType result;          /* the chain's result type (the output kernel's) */
+  MlirAttribute mask;       /* the constant keep-mask the scores are selected by, or null */
+  MlirValue bias;           /* a tensor added to the scaled scores (an additive mask, a
+                             * position bias), or null: the chain's fourth argument */
+  int bias_rank;
+  int8_t bias_dims[ONLINE_MAX_BATCH + 2]; /* the loop (batch..., m, n) each bias dim reads, -1: 0 */
+  bool causal;              /* the mask keeps keys j <= i + causal_offset of query i */
+  int64_t causal_offset;
+  bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:
+                             * a refusal is worth a remark */
+} OnlineChain;
+
+typedef MlirOperation (*OnlineCallee)(void *user, MlirOperation call);
+
+/* Whether the calls starting at `scores` form an attention chain; NULL and `oc` filled
+ * when they do, else the named reason (a static string for remarks). `callee` maps a
+ * func.call to its kernel. */
+const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, OnlineChain *oc);
+
+/* The chain kernel's text: `func.func private @name(q, k, v) -> result` in the online
+ * form, `rows` query rows and `key_block` keys per step; `ops` is the kernel.ops
+ * attribute and `score` the bytes it saves. */
+void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t rows, int64_t key_block,
+                  const char *ops, int64_t score);
+
+/* Bytes of the intermediates the rewrite keeps out of memory (scores, row maxima,
+ * probabilities: each written once and read back). */
+int64_t online_saved_bytes(const OnlineChain *oc);
+
+#endif

@@ -1,0 +1,710 @@
+/* cuda-codegen, attention chains in the online form (passes/chains/online.h) as one
+ * kernel on TMA and wgmma: the flash-attention recurrence with S and O in registers.
+ *
+ * One block of 256 threads (two warpgroups) takes 128 query rows of one batch,
+ * warpgroup w the rows [64 w, 64 w + 64). Q (128 x D) is loaded once by TMA; K and V
+ * come in blocks of BN keys through two shared-memory stages (an mbarrier each, thread
+ * 0 issuing the first loads; a stage is refilled by whichever warpgroup is the second to
+ * be past it, counted in shared memory, so the warpgroups need no common barrier). Per
+ * key block, each warpgroup:
+ *
+ *   S = Q_w K^T        wgmma m64nBNk16 over D (A and B both K-major in shared memory)
+ *   m' = max(m, rowmax(S * scale))      the scale folded with log2(e): exp2 below
+ *   P = exp2(S * scale - m'),  l = l * exp2(m - m') + rowsum(P),  O *= exp2(m - m')
+ *   P -> shared memory as bf16/f16 in the 128-byte swizzle wgmma reads
+ *   O += P V           wgmma m64nDvk16 over the keys (V MN-major, as the GEMM template's B:
+ *                    <row>, imm-trans-b 1)
+ *
+ * A thread holds S's and O's values at rows 16 warp + lane / 4 (+ 8) and columns
+ * 8 j + 2 (lane % 4) (+ 1) of its warpgroup's 64 rows (wgmma's accumulator layout):
+ * row maxima and sums reduce over its own values, then over the 4 lanes of a row by
+ * shuffles. Keys past N in the last block are masked to -inf; rows past M are not
+ * stored. The output is O / l, written from the registers. */
+#include "targets/cuda/codegen/codegen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/strbuf.h"
+
+enum { BM = 128, WG_ROWS = 64, THREADS = 256, STAGES = 2, BOX_BYTES_V = 64 * 64 * 2 };
+
+typedef struct {
+  int64_t batch, m, n, d, dv;  /* batch (flattened), query rows, keys, head dims */
+  int nb;                      /* batch dims */
+  int64_t q_batch[8], kv_batch[8]; /* their extents in q, and in k and v (1: shared) */
+  int bn;                      /* keys per step */
+  double scale;
+  bool causal;                 /* query i keeps keys j <= i + offset */
+  int64_t offset;
+  int n_in;                    /* 3, or 4 with a bias (added to the scaled scores) */
+  int bias_rank;
+  int64_t bias_dims[8], bias_shape[8]; /* the loop each bias dim reads (-1: none), its extents */
+  const char *bias_el;
+  const char *el;              /* bf16 or f16 */
+  int64_t q_off, kv_off, stage_bytes, k_bytes, p_off, p_bytes, cnt_off, smem;
+  int64_t tiles, blocks;       /* query tiles per batch, key blocks */
+} Flash;
+
+/* ---- the plan ---- */
+
+static MlirType arg_type(MlirOperation func, int i) {
+  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("function_type")));
+  return i < 0 ? mlirFunctionTypeGetResult(fn, 0) : mlirFunctionTypeGetInput(fn, i);
+}
+
+static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
+  MlirAttribute online = mlirOperationGetAttributeByName(func, braze_ref("kernel.online"));
+  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("function_type")));
+  if (mlirAttributeIsNull(online) || !mlirAttributeIsADictionary(online))
+    return "not-in-the-online-form (form-row-chains with a target other than cpu writes it)";
+  f->n_in = (int)mlirFunctionTypeGetNumInputs(fn);
+  MlirAttribute bias = mlirDictionaryAttrGetElementByName(online, braze_ref("bias"));
+  if (f->n_in != (mlirAttributeIsNull(bias) ? 3 : 4) || mlirFunctionTypeGetNumResults(fn) != 1)
+    return "not-q-k-v-(bias)-to-one-result";
+  if (!mlirAttributeIsNull(bias)) {
+    MlirType bt = mlirFunctionTypeGetInput(fn, 3), be = mlirShapedTypeGetElementType(bt);
+    f->bias_rank = (int)mlirDenseArrayGetNumElements(bias);
+    if (f->bias_rank != mlirShapedTypeGetRank(bt) || f->bias_rank > 8 || !(mlirTypeIsABF16(be) || mlirTypeIsAF16(be) || mlirTypeIsAF32(be)))
+      return "bias-not-a-bf16-f16-or-f32-tensor-of-its-dims";
+    f->bias_el = mlirTypeIsABF16(be) ? "bf16" : mlirTypeIsAF16(be) ? "f16" : "f32";
+    for (int r = 0; r < f->bias_rank; ++r) {
+      f->bias_dims[r] = mlirDenseI64ArrayGetElement(bias, r);
+      f->bias_shape[r] = mlirShapedTypeGetDimSize(bt, r);
+    }
+  }
+  MlirAttribute kb = mlirDictionaryAttrGetElementByName(online, braze_ref("key_block"));
+  MlirAttribute sc = mlirDictionaryAttrGetElementByName(online, braze_ref("scale"));
+  if (mlirAttributeIsNull(kb) || mlirAttributeIsNull(sc) || !mlirAttributeIsAInteger(kb) || !mlirAttributeIsAFloat(sc))
+    return "kernel.online lacks key_block or scale";
+  f->bn = (int)mlirIntegerAttrGetValueInt(kb);
+  f->scale = mlirFloatAttrGetValueDouble(sc);
+  MlirAttribute causal = mlirDictionaryAttrGetElementByName(online, braze_ref("causal"));
+  f->causal = !mlirAttributeIsNull(causal) && mlirAttributeIsAInteger(causal);
+  f->offset = f->causal ? mlirIntegerAttrGetValueInt(causal) : 0;
+  MlirType q = arg_type(func, 0), k = arg_type(func, 1), v = arg_type(func, 2), y = arg_type(func, -1);
+  MlirType el = mlirShapedTypeGetElementType(q);
+  if (!mlirTypeIsABF16(el) && !mlirTypeIsAF16(el))
+    return "inputs-not-bf16-or-f16";
+  if (!mlirTypeEqual(el, mlirShapedTypeGetElementType(k)) || !mlirTypeEqual(el, mlirShapedTypeGetElementType(v)) ||
+      !mlirTypeEqual(el, mlirShapedTypeGetElementType(y)))
+    return "q-k-v-and-result-not-of-one-type";
+  f->el = mlirTypeIsABF16(el) ? "bf16" : "f16";
+  intptr_t r = mlirShapedTypeGetRank(q);
+  f->batch = 1;
+  f->nb = (int)r - 2;
+  if (f->nb > 8 || mlirShapedTypeGetRank(k) != r || mlirShapedTypeGetRank(v) != r)
+    return "q-k-v-of-different-ranks";
+  for (intptr_t i = 0; i + 2 < r; ++i) {
+    f->batch *= mlirShapedTypeGetDimSize(q, i);
+    f->q_batch[i] = mlirShapedTypeGetDimSize(q, i);
+    f->kv_batch[i] = mlirShapedTypeGetDimSize(k, i);
+    if (f->kv_batch[i] != mlirShapedTypeGetDimSize(v, i) || (f->kv_batch[i] != f->q_batch[i] && f->kv_batch[i] != 1))
+      return "k-v-batch-dims-neither-q-s-nor-1";
+  }
+  f->m = mlirShapedTypeGetDimSize(q, r - 2);
+  f->d = mlirShapedTypeGetDimSize(q, r - 1);
+  f->n = mlirShapedTypeGetDimSize(k, r - 2);
+  f->dv = mlirShapedTypeGetDimSize(v, r - 1);
+  if ((f->d != 64 && f->d != 128) || (f->dv != 64 && f->dv != 128))
+    return "head-dims-not-64-or-128";
+  if (f->bn != 64 && f->bn != 128)
+    return "key-block-not-64-or-128";
+  f->tiles = (f->m + BM - 1) / BM;
+  f->blocks = (f->n + f->bn - 1) / f->bn;
+  f->q_off = 0;
+  f->kv_off = (int64_t)BM * f->d * 2;
+  f->k_bytes = (int64_t)f->bn * f->d * 2;
+  f->stage_bytes = f->k_bytes + (int64_t)f->bn * f->dv * 2;
+  f->p_off = f->kv_off + STAGES * f->stage_bytes;
+  f->p_bytes = (int64_t)WG_ROWS * f->bn * 2; /* per warpgroup */
+  f->cnt_off = f->p_off + 2 * f->p_bytes; /* a counter per stage: who releases it last */
+  f->smem = f->cnt_off + 16;
+  if (f->smem + 1024 > opts->smem_block)
+    return "shared-memory-exceeds-the-limit";
+  if (f->tiles > 0x7fffffff || f->batch > 65535)
+    return "grid-too-large";
+  return NULL;
+}
+
+static int64_t bias_elements(const Flash *f) {
+  int64_t n = 1;
+  for (int r = 0; r < f->bias_rank; ++r)
+    n *= f->bias_shape[r];
+  return n;
+}
+
+/* ---- the kernel's text ---- */
+
+typedef struct {
+  BrazeStr *s;
+  const Flash *f;
+  char tmq[192], tmk[192], tmv[192], mbar[128], sacc[1024], oacc[1024];
+  BrazeStr out_type; /* the result's memref type */
+} Text;
+
+static void struct_type(char *out, size_t size, int n) {
+  int len = snprintf(out, size, "!llvm.struct<(");
+  for (int i = 0; i < n; ++i)
+    len += snprintf(out + len, size - (size_t)len, "%sf32", i ? ", " : "");
+  snprintf(out + len, size - (size_t)len, ")>");
+}
+
+static void types(Text *t) {
+  const Flash *f = t->f;
+  snprintf(t->tmq, sizeof t->tmq, "!nvgpu.tensormap.descriptor<tensor = memref<%dx64x%s, 3>, swizzle = swizzle_128b, "
+           "l2promo = l2promo_256b, oob = zero, interleave = none>", BM, f->el);
+  snprintf(t->tmk, sizeof t->tmk, "!nvgpu.tensormap.descriptor<tensor = memref<%dx64x%s, 3>, swizzle = swizzle_128b, "
+           "l2promo = l2promo_256b, oob = zero, interleave = none>", f->bn, f->el);
+  snprintf(t->tmv, sizeof t->tmv, "!nvgpu.tensormap.descriptor<tensor = memref<64x64x%s, 3>, swizzle = swizzle_128b, "
+           "l2promo = l2promo_256b, oob = zero, interleave = none>", f->el);
+  snprintf(t->mbar, sizeof t->mbar, "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = %d>",
+           STAGES + 1);
+  struct_type(t->sacc, sizeof t->sacc, f->bn / 2);
+  struct_type(t->oacc, sizeof t->oacc, (int)f->dv / 2);
+}
+
+static void print_memref(BrazeStr *s, MlirType tensor) {
+  braze_str_puts(s, "memref<");
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(tensor); ++i)
+    braze_str_printf(s, "%lldx", (long long)mlirShapedTypeGetDimSize(tensor, i));
+  BrazeStr el = {0};
+  mlirTypePrint(mlirShapedTypeGetElementType(tensor), braze_str_callback, &el);
+  braze_str_printf(s, "%s>", braze_str_cstr(&el));
+  braze_str_free(&el);
+}
+
+/* %krow0: the first row of this block's k and v ([batch * N][D] views): q's batch index
+ * %bh, with the batch dims that k and v share (extent 1) dropped. */
+static void kv_batch_row(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  bool shared = false;
+  for (int i = 0; i < f->nb; ++i)
+    shared |= f->kv_batch[i] != f->q_batch[i];
+  if (!shared) {
+    braze_str_puts(s, "  %krow0 = arith.muli %bh, %cN : index\n");
+    return;
+  }
+  braze_str_puts(s, "  %kvb_0 = arith.addi %c0, %c0 : index\n");
+  int64_t inner = 1, kv_inner = 1;
+  for (int i = f->nb - 1; i >= 0; --i) { /* idx_i = (bh / inner) % extent_i, weighted by k's stride */
+    if (f->kv_batch[i] != 1)
+      braze_str_printf(s, "  %%bi%d = arith.constant %lld : index\n  %%be%d = arith.constant %lld : index\n"
+                          "  %%bw%d = arith.constant %lld : index\n  %%bq%d = arith.divui %%bh, %%bi%d : index\n"
+                          "  %%bx%d = arith.remui %%bq%d, %%be%d : index\n  %%by%d = arith.muli %%bx%d, %%bw%d : index\n"
+                          "  %%kvb_%d = arith.addi %%kvb_%d, %%by%d : index\n",
+                       i, (long long)inner, i, (long long)f->q_batch[i], i, (long long)kv_inner, i, i, i, i, i, i, i, i,
+                       f->nb - i, f->nb - i - 1, i);
+    else
+      braze_str_printf(s, "  %%kvb_%d = arith.addi %%kvb_%d, %%c0 : index\n", f->nb - i, f->nb - i - 1);
+    inner *= f->q_batch[i];
+    kv_inner *= f->kv_batch[i];
+  }
+  braze_str_printf(s, "  %%krow0 = arith.muli %%kvb_%d, %%cN : index\n", f->nb);
+}
+
+static void header(Text *t, MlirOperation func, const char *name) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_printf(s, "gpu.func @%s(", name);
+  for (int i = 0; i <= f->n_in; ++i) { /* the inputs, then the result */
+    braze_str_printf(s, "%%arg%d: ", i);
+    print_memref(s, arg_type(func, i < f->n_in ? i : -1));
+    braze_str_puts(s, ", ");
+  }
+  int maps = f->n_in + 1; /* the TMA descriptors follow the memrefs */
+  braze_str_printf(s, "%%tq: !llvm.ptr, %%tk: !llvm.ptr, %%tv: !llvm.ptr) kernel attributes {known_block_size = "
+                      "array<i32: %d, 1, 1>, braze.grid_constants = array<i64: %d, %d, %d>, braze.dynamic_smem = %lld : i64, "
+                      "braze.tma_boxes = [array<i64: 0, 64, %d>, array<i64: 1, 64, %d>, array<i64: 2, 64, 64>], "
+                      "braze.grid = array<i64: %lld, %lld, 1>} {\n",
+                   THREADS, maps, maps + 1, maps + 2, (long long)f->smem, BM, f->bn, (long long)f->tiles, (long long)f->batch);
+  braze_str_printf(s, "  %%dq = builtin.unrealized_conversion_cast %%tq : !llvm.ptr to %s\n"
+                      "  %%dk = builtin.unrealized_conversion_cast %%tk : !llvm.ptr to %s\n"
+                      "  %%dv = builtin.unrealized_conversion_cast %%tv : !llvm.ptr to %s\n", t->tmq, t->tmk, t->tmv);
+  braze_str_printf(s, "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
+                      "  %%c2 = arith.constant 2 : index\n  %%cSTG = arith.constant %d : index\n"
+                      "  %%ticks = arith.constant 10000000 : index\n  %%cNB = arith.constant %lld : index\n"
+                      "  %%cM = arith.constant %lld : index\n  %%cN = arith.constant %lld : index\n"
+                      "  %%cBN = arith.constant %d : index\n  %%c64 = arith.constant 64 : index\n"
+                      "  %%c128 = arith.constant 128 : index\n  %%c32 = arith.constant 32 : index\n"
+                      "  %%c4 = arith.constant 4 : index\n  %%c16 = arith.constant 16 : index\n",
+                   STAGES, (long long)f->blocks, (long long)f->m, (long long)f->n, f->bn);
+  braze_str_puts(s, "  %tid = gpu.thread_id x\n  %pid = gpu.block_id x\n  %bh = gpu.block_id y\n"
+                    "  %is0 = arith.cmpi eq, %tid, %c0 : index\n  %wg = arith.divui %tid, %c128 : index\n"
+                    "  %lt = arith.remui %tid, %c128 : index\n  %warp = arith.divui %lt, %c32 : index\n"
+                    "  %lane = arith.remui %tid, %c32 : index\n  %l4 = arith.divui %lane, %c4 : index\n"
+                    "  %lm = arith.remui %lane, %c4 : index\n"
+                    "  %bm = arith.muli %bh, %cM : index\n  %m0 = arith.muli %pid, %c128 : index\n"
+                    "  %qrow = arith.addi %bm, %m0 : index\n");
+  kv_batch_row(t);
+  if (f->causal) /* the tile's last row keeps keys up to m0 + 127 + offset: later blocks are skipped */
+    braze_str_printf(s, "  %%cKE = arith.constant %lld : index\n  %%ke0 = arith.addi %%m0, %%cKE : index\n"
+                        "  %%ke1 = arith.maxsi %%ke0, %%c0 : index\n  %%ke = arith.minsi %%ke1, %%cN : index\n"
+                        "  %%cBN1 = arith.constant %d : index\n  %%ke2 = arith.addi %%ke, %%cBN1 : index\n"
+                        "  %%nbt = arith.divui %%ke2, %%cBN : index\n",
+                     (long long)(BM + f->offset), f->bn - 1);
+  else
+    braze_str_puts(s, "  %nbt = arith.addi %cNB, %c0 : index\n");
+  braze_str_printf(s, "  %%bar = nvgpu.mbarrier.create -> %s\n"
+                      "  scf.for %%i = %%c0 to %%cSTG step %%c1 {\n"
+                      "    nvgpu.mbarrier.init %%bar[%%i], %%c1, predicate = %%is0 : %s\n  }\n"
+                      "  nvgpu.mbarrier.init %%bar[%%cSTG], %%c1, predicate = %%is0 : %s\n",
+                   t->mbar, t->mbar, t->mbar);
+  braze_str_printf(s, "  nvgpu.tma.prefetch.descriptor %%dq, predicate = %%is0 : %s\n"
+                      "  nvgpu.tma.prefetch.descriptor %%dk, predicate = %%is0 : %s\n"
+                      "  nvgpu.tma.prefetch.descriptor %%dv, predicate = %%is0 : %s\n",
+                   t->tmq, t->tmk, t->tmv);
+  braze_str_printf(s, "  %%smem = memref.get_global @braze_smem : memref<0xi8, 3>\n  %%cCNT = arith.constant %lld : index\n"
+                      "  %%cnt = memref.view %%smem[%%cCNT][] : memref<0xi8, 3> to memref<%dxi32, 3>\n"
+                      "  %%zi = arith.constant 0 : i32\n  scf.if %%is0 {\n    memref.store %%zi, %%cnt[%%c0] : memref<%dxi32, 3>\n"
+                      "    memref.store %%zi, %%cnt[%%c1] : memref<%dxi32, 3>\n  }\n  gpu.barrier\n",
+                   (long long)f->cnt_off, STAGES, STAGES, STAGES);
+}
+
+/* Thread 0's TMA loads of key block `blk` into stage `st` (index values), names
+ * suffixed by `x`. */
+static void load_kv(Text *t, const char *blk, const char *st, const char *x) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_printf(s, "    %%so_%s = arith.muli %s, %%cSB : index\n    %%sb_%s = arith.addi %%so_%s, %%cKV : index\n"
+                      "    %%kb_%s = arith.muli %s, %%cBN : index\n    %%kr_%s = arith.addi %%krow0, %%kb_%s : index\n"
+                      "    nvgpu.mbarrier.arrive.expect_tx %%bar[%s], %%cTX : %s\n",
+                   x, st, x, x, x, blk, x, x, st, t->mbar);
+  for (int dc = 0; dc < f->d / 64; ++dc)
+    braze_str_printf(s, "    %%ko%d_%s = arith.addi %%sb_%s, %%cK%d : index\n"
+                        "    %%kv%d_%s = memref.view %%smem[%%ko%d_%s][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n"
+                        "    nvgpu.tma.async.load %%dk[%%cD%d, %%kr_%s], %%bar[%s] to %%kv%d_%s : %s, %s -> memref<%dx64x%s, 3>\n",
+                     dc, x, x, dc, dc, x, dc, x, f->bn, f->el, dc, x, st, dc, x, t->tmk, t->mbar, f->bn, f->el);
+  for (int kc = 0; kc < f->bn / 64; ++kc) {
+    braze_str_printf(s, "    %%vr%d_%s = arith.addi %%kr_%s, %%cR%d : index\n", kc, x, x, kc);
+    for (int dc = 0; dc < f->dv / 64; ++dc) {
+      int box = kc * (int)(f->dv / 64) + dc;
+      braze_str_printf(s, "    %%vo%d_%s = arith.addi %%sb_%s, %%cV%d : index\n"
+                          "    %%vv%d_%s = memref.view %%smem[%%vo%d_%s][] : memref<0xi8, 3> to memref<64x64x%s, 3>\n"
+                          "    nvgpu.tma.async.load %%dv[%%cD%d, %%vr%d_%s], %%bar[%s] to %%vv%d_%s : %s, %s -> "
+                          "memref<64x64x%s, 3>\n",
+                       box, x, x, box, box, x, box, x, f->el, dc, kc, x, st, box, x, t->tmv, t->mbar, f->el);
+    }
+  }
+}
+
+static void loads(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_printf(s, "  %%cSB = arith.constant %lld : index\n  %%cKV = arith.constant %lld : index\n"
+                      "  %%cTX = arith.constant %lld : index\n  %%cQTX = arith.constant %lld : index\n",
+                   (long long)f->stage_bytes, (long long)f->kv_off, (long long)f->stage_bytes, (long long)f->kv_off);
+  for (int dc = 0; dc < 2; ++dc)
+    braze_str_printf(s, "  %%cD%d = arith.constant %d : index\n  %%cK%d = arith.constant %lld : index\n"
+                        "  %%cQ%d = arith.constant %d : index\n  %%cR%d = arith.constant %d : index\n",
+                     dc, dc * 64, dc, (long long)dc * f->bn * 128, dc, dc * BM * 128, dc, dc * 64);
+  for (int box = 0; box < (f->bn / 64) * (f->dv / 64); ++box)
+    braze_str_printf(s, "  %%cV%d = arith.constant %lld : index\n", box, (long long)(f->k_bytes + box * BOX_BYTES_V));
+  braze_str_puts(s, "  scf.if %is0 {\n");
+  braze_str_printf(s, "    nvgpu.mbarrier.arrive.expect_tx %%bar[%%cSTG], %%cQTX : %s\n", t->mbar);
+  for (int dc = 0; dc < f->d / 64; ++dc)
+    braze_str_printf(s, "    %%qv%d = memref.view %%smem[%%cQ%d][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n"
+                        "    nvgpu.tma.async.load %%dq[%%cD%d, %%qrow], %%bar[%%cSTG] to %%qv%d : %s, %s -> memref<%dx64x%s, 3>\n",
+                     dc, dc, BM, f->el, dc, dc, t->tmq, t->mbar, BM, f->el);
+  braze_str_puts(s, "    %pro = arith.minui %cSTG, %nbt : index\n    scf.for %p = %c0 to %pro step %c1 {\n");
+  load_kv(t, "%p", "%p", "p");
+  braze_str_puts(s, "    }\n  }\n");
+  braze_str_printf(s, "  %%false = arith.constant false\n"
+                      "  nvgpu.mbarrier.try_wait.parity %%bar[%%cSTG], %%false, %%ticks : %s\n", t->mbar);
+}
+
+/* Shared-memory matrix descriptors (i64): start address >> 4 in bits 0-13, the leading
+ * byte offset >> 4 in 16-29, the stride byte offset >> 4 in 32-45 (1024: eight 128-byte
+ * rows), 128-byte swizzle in 62-63. K-major operands ignore the leading offset;
+ * V (MN-major) has its 64-column boxes 8 KiB apart. */
+static void descriptors(Text *t) {
+  BrazeStr *s = t->s;
+  uint64_t k_major = (64ull << 32) | (1ull << 62) | (1ull << 16);
+  uint64_t mn_major = (64ull << 32) | (1ull << 62) | ((uint64_t)(BOX_BYTES_V >> 4) << 16);
+  braze_str_printf(s, "  %%sp = memref.extract_aligned_pointer_as_index %%smem : memref<0xi8, 3> -> index\n"
+                      "  %%spi = arith.index_cast %%sp : index to i64\n  %%m18 = arith.constant 262143 : i64\n"
+                      "  %%spm = arith.andi %%spi, %%m18 : i64\n  %%c4i = arith.constant 4 : i64\n"
+                      "  %%sp4 = arith.shrui %%spm, %%c4i : i64\n"
+                      "  %%hiK = arith.constant %lld : i64\n  %%hiV = arith.constant %lld : i64\n"
+                      "  %%dK = arith.ori %%sp4, %%hiK : i64\n  %%dV = arith.ori %%sp4, %%hiV : i64\n",
+                   (long long)k_major, (long long)mn_major);
+  /* this warpgroup's rows of Q (64 rows of 128 bytes into each box) and its P tile */
+  braze_str_printf(s, "  %%wgi = arith.index_cast %%wg : index to i64\n  %%cQW = arith.constant %d : i64\n"
+                      "  %%qw = arith.muli %%wgi, %%cQW : i64\n  %%dQ = arith.addi %%dK, %%qw : i64\n"
+                      "  %%cPW = arith.constant %lld : i64\n  %%pw = arith.muli %%wgi, %%cPW : i64\n"
+                      "  %%cPO = arith.constant %lld : i64\n  %%pw1 = arith.addi %%pw, %%cPO : i64\n"
+                      "  %%dP = arith.addi %%dK, %%pw1 : i64\n",
+                   WG_ROWS * 128 >> 4, (long long)(t->f->p_bytes >> 4), (long long)(t->f->p_off >> 4));
+}
+
+/* S = Q K^T from the stage whose K descriptor is %dKs. */
+static void scores(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_printf(s, "      nvvm.wgmma.fence.aligned\n      %%s_0 = llvm.mlir.undef : %s\n", t->sacc);
+  int step = 0;
+  for (int dc = 0; dc < f->d / 64; ++dc)
+    for (int kk = 0; kk < 4; ++kk, ++step) {
+      braze_str_printf(s, "      %%qa%d = arith.constant %lld : i64\n      %%kb%d = arith.constant %lld : i64\n", step,
+                       (long long)(((int64_t)dc * BM * 128 + kk * 32) >> 4), step,
+                       (long long)(((int64_t)dc * f->bn * 128 + kk * 32) >> 4));
+      braze_str_printf(s, "      %%da%d = arith.addi %%dQ, %%qa%d : i64\n      %%db%d = arith.addi %%dKs, %%kb%d : i64\n",
+                       step, step, step, step);
+      braze_str_printf(s, "      %%s_%d = nvvm.wgmma.mma_async %%da%d, %%db%d, %%s_%d, #nvvm.shape<m = 64, n = %d, k = 16>, "
+                          "D [<f32>, #nvvm.wgmma_scale_out<%s>], A [<%s>, #nvvm.wgmma_scale_in<one>, <row>], "
+                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <col>] : %s -> %s\n",
+                       step + 1, step, step, step, f->bn, step ? "one" : "zero", f->el, f->el, t->sacc, t->sacc);
+    }
+  braze_str_puts(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n");
+  for (int r = 0; r < f->bn / 2; ++r)
+    braze_str_printf(s, "      %%v%d = llvm.extractvalue %%s_%d[%d] : %s\n", r, step, r, t->sacc);
+}
+
+/* Fold the values in<r> of row half i (accumulator register r holds row half (r / 2) % 2)
+ * with `op` into %out; with `lanes`, over the row's 4 lanes too (shuffles). */
+static void fold_row(BrazeStr *s, const char *out, const char *in, int n_vals, int i, const char *op, bool lanes) {
+  char names[128][24];
+  int n = 0, level = 0;
+  for (int r = 0; r < n_vals && n < 128; ++r)
+    if (((r / 2) & 1) == i)
+      snprintf(names[n++], sizeof names[0], "%%%s%d", in, r);
+  while (n > 1) { /* a tree, for independent operations in flight */
+    int m = 0;
+    for (int k = 0; k + 1 < n; k += 2, ++m) {
+      char name[24];
+      if (n == 2 && !lanes)
+        snprintf(name, sizeof name, "%%%s", out); /* the thread's own values only: the result */
+      else
+        snprintf(name, sizeof name, "%%%s_%d_%d", out, level, m);
+      braze_str_printf(s, "      %s = %s %s, %s : f32\n", name, op, names[k], names[k + 1]);
+      snprintf(names[m], sizeof names[0], "%s", name);
+    }
+    if (n % 2)
+      memmove(names[m++], names[n - 1], sizeof names[0]); /* the odd one out, to the next level */
+    n = m;
+    ++level;
+  }
+  if (!lanes)
+    return;
+  braze_str_printf(s, "      %%%s_x1, %%%s_v1 = gpu.shuffle xor %s, %%i1, %%i32 : f32\n"
+                      "      %%%s_y1 = %s %s, %%%s_x1 : f32\n"
+                      "      %%%s_x2, %%%s_v2 = gpu.shuffle xor %%%s_y1, %%i2, %%i32 : f32\n"
+                      "      %%%s = %s %%%s_y1, %%%s_x2 : f32\n",
+                   out, out, names[0], out, op, names[0], out, out, out, out, out, op, out, out);
+}
+
+/* The online softmax on S's registers %v<r>: %e<r> = exp2(S scale - m'), the new max
+ * %mn<i>, the factor %al<i> and the new partial sums %ln<i>, O rescaled into %oi. */
+static void softmax(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  int nv = f->bn / 2;
+  bool tail = f->n % f->bn != 0, bias = f->n_in == 4;
+  if (tail || f->causal || bias)
+    braze_str_puts(s, "      %kb = arith.muli %j, %cBN : index\n      %lim = arith.subi %cN, %kb : index\n");
+  if (bias)
+    braze_str_puts(s, "      %bk0 = arith.addi %brow0, %kb : index\n      %bk1 = arith.addi %brow1, %kb : index\n"
+                      "      %lim1 = arith.subi %lim, %c1 : index\n");
+  if (f->causal) /* key kb + c is kept for row r when c <= r + offset - kb */
+    braze_str_puts(s, "      %cl0 = arith.subi %rl0, %kb : index\n      %cl1 = arith.subi %rl1, %kb : index\n");
+  for (int r = 0; r < nv; ++r) { /* %x<r>: the scaled score, + the bias, -inf where masked */
+    int col = 8 * (r / 4) + (r & 1);
+    bool masked = tail || f->causal;
+    braze_str_printf(s, "      %%%s%d = arith.mulf %%v%d, %%sc : f32\n", bias ? "w" : masked ? "y" : "x", r, r);
+    if (!masked && !bias)
+      continue;
+    braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, col);
+    if (bias) { /* the bias at the key, clamped into the tensor (keys past N are masked) */
+      braze_str_printf(s, "      %%bc%d = arith.minui %%cc%d, %%lim1 : index\n      %%bi%d = arith.addi %%bk%d, %%bc%d : index\n"
+                          "      %%bl%d = memref.load %%biasf[%%bi%d] : memref<%lldx%s>\n",
+                       r, r, r, (r / 2) & 1, r, r, r, (long long)bias_elements(f), f->bias_el);
+      if (strcmp(f->bias_el, "f32") != 0)
+        braze_str_printf(s, "      %%bx%d = arith.extf %%bl%d : %s to f32\n", r, r, f->bias_el);
+      /* the scores are in the log2 domain (exp2 below): the bias too */
+      braze_str_printf(s, "      %%bs%d = arith.mulf %%%s%d, %%log2e : f32\n      %%%s%d = arith.addf %%w%d, %%bs%d : f32\n",
+                       r, strcmp(f->bias_el, "f32") != 0 ? "bx" : "bl", r, masked ? "y" : "x", r, r, r);
+    }
+    if (tail)
+      braze_str_printf(s, "      %%ok%d = arith.cmpi ult, %%cc%d, %%lim : index\n"
+                          "      %%%s%d = arith.select %%ok%d, %%y%d, %%ninf : f32\n", r, r, f->causal ? "z" : "x", r, r, r);
+    if (f->causal)
+      braze_str_printf(s, "      %%kp%d = arith.cmpi sle, %%cc%d, %%cl%d : index\n"
+                          "      %%x%d = arith.select %%kp%d, %%%s%d, %%ninf : f32\n", r, r, (r / 2) & 1, r, r, tail ? "z" : "y", r);
+  }
+  for (int i = 0; i < 2; ++i) {
+    char out[8];
+    snprintf(out, sizeof out, "mx%d", i);
+    fold_row(s, out, "x", nv, i, "arith.maximumf", true);
+    braze_str_printf(s, "      %%mn%d = arith.maximumf %%m_%d, %%mx%d : f32\n      %%dm%d = arith.subf %%m_%d, %%mn%d : f32\n"
+                        "      %%al%d = math.exp2 %%dm%d : f32\n", i, i, i, i, i, i, i, i);
+  }
+  for (int r = 0; r < nv; ++r)
+    braze_str_printf(s, "      %%t%d = arith.subf %%x%d, %%mn%d : f32\n      %%e%d = math.exp2 %%t%d : f32\n", r, r,
+                     (r / 2) & 1, r, r);
+  for (int i = 0; i < 2; ++i) {
+    char out[8];
+    snprintf(out, sizeof out, "rs%d", i);
+    fold_row(s, out, "e", nv, i, "arith.addf", false);
+    braze_str_printf(s, "      %%lp%d = arith.mulf %%l_%d, %%al%d : f32\n      %%ln%d = arith.addf %%lp%d, %%rs%d : f32\n",
+                     i, i, i, i, i, i);
+  }
+  braze_str_printf(s, "      %%oi0 = llvm.mlir.undef : %s\n", t->oacc);
+  for (int r = 0; r < f->dv / 2; ++r)
+    braze_str_printf(s, "      %%ov%d = llvm.extractvalue %%o[%d] : %s\n      %%os%d = arith.mulf %%ov%d, %%al%d : f32\n"
+                        "      %%oi%d = llvm.insertvalue %%os%d, %%oi%d[%d] : %s\n",
+                     r, r, t->oacc, r, r, (r / 2) & 1, r + 1, r, r, r, t->oacc);
+}
+
+/* P to shared memory in q's element type, in the layout wgmma reads a K-major A with
+ * 128-byte swizzle: 64-key boxes of 64 rows x 128 bytes, the 16-byte chunk c of row r
+ * at chunk c ^ (r % 8). A thread's pair (row, col..col+1) is 4 bytes of chunk col / 8. */
+static void store_p(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  for (int j8 = 0; j8 < f->bn / 8; ++j8)
+    for (int i = 0; i < 2; ++i) {
+      int r = j8 * 4 + i * 2, slot = (j8 / 8) * 2 + i; /* %cP<slot>: the 64-key box and the row half */
+      braze_str_printf(s, "      %%pp%d = vector.from_elements %%e%d, %%e%d : vector<2xf32>\n"
+                          "      %%ph%d = arith.truncf %%pp%d : vector<2xf32> to vector<2x%s>\n"
+                          "      %%px%d = arith.xori %%l4, %%cX%d : index\n      %%py%d = arith.muli %%px%d, %%c16 : index\n"
+                          "      %%pz%d = arith.addi %%pt, %%py%d : index\n      %%pa%d = arith.addi %%pz%d, %%cP%d : index\n"
+                          "      %%pe%d = arith.divui %%pa%d, %%c2 : index\n"
+                          "      vector.store %%ph%d, %%pview[%%pe%d] : memref<%lldx%s, 3>, vector<2x%s>\n",
+                       r, r, r + 1, r, r, f->el, r, j8 % 8, r, r, r, r, r, r, slot, r, r, r, r,
+                       (long long)(f->smem / 2), f->el, f->el);
+    }
+  braze_str_puts(s, "      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}\n"
+                    "      nvvm.barrier id = %bid number_of_threads = %n128\n");
+}
+
+/* O += P V from this warpgroup's P tile and the stage's V boxes. */
+static void output_product(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_puts(s, "      nvvm.wgmma.fence.aligned\n");
+  int step = 0, last = (int)(f->dv / 2);
+  char prev[16];
+  snprintf(prev, sizeof prev, "%%oi%d", last);
+  for (int kc = 0; kc < f->bn / 64; ++kc)
+    for (int kk = 0; kk < 4; ++kk, ++step) {
+      braze_str_printf(s, "      %%pc%d = arith.constant %lld : i64\n      %%vc%d = arith.constant %lld : i64\n", step,
+                       (long long)(((int64_t)kc * 8192 + kk * 32) >> 4), step,
+                       (long long)((f->k_bytes + (int64_t)kc * (f->dv / 64) * BOX_BYTES_V + kk * 2048) >> 4));
+      braze_str_printf(s, "      %%dpa%d = arith.addi %%dP, %%pc%d : i64\n      %%dvb%d = arith.addi %%dVs, %%vc%d : i64\n",
+                       step, step, step, step);
+      braze_str_printf(s, "      %%o_%d = nvvm.wgmma.mma_async %%dpa%d, %%dvb%d, %s, #nvvm.shape<m = 64, n = %lld, k = 16>, "
+                          "D [<f32>, #nvvm.wgmma_scale_out<one>], A [<%s>, #nvvm.wgmma_scale_in<one>, <row>], "
+                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <row>] : %s -> %s\n",
+                       step, step, step, prev, (long long)f->dv, f->el, f->el, t->oacc, t->oacc);
+      snprintf(prev, sizeof prev, "%%o_%d", step);
+    }
+  braze_str_printf(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n");
+  /* this warpgroup is past the stage: its first thread counts it, and the second warpgroup
+   * to get here refills it with block j + STAGES (no block-wide barrier: the warpgroups
+   * drift, one's softmax overlapping the other's products) */
+  braze_str_printf(s, "      %%nx = arith.addi %%j, %%cSTG : index\n      %%has = arith.cmpi ult, %%nx, %%nbt : index\n"
+                      "      %%lead = arith.cmpi eq, %%lt, %%c0 : index\n      %%lh = arith.andi %%has, %%lead : i1\n"
+                      "      scf.if %%lh {\n        %%old = memref.atomic_rmw addi %%i1, %%cnt[%%st] : (i32, memref<%dxi32, 3>) -> i32\n"
+                      "        %%odd = arith.andi %%old, %%i1 : i32\n        %%go = arith.cmpi eq, %%odd, %%i1 : i32\n"
+                      "      scf.if %%go {\n", STAGES);
+  load_kv(t, "%nx", "%st", "q");
+  braze_str_printf(s, "      }\n      }\n      scf.yield %%mn0, %%mn1, %%ln0, %%ln1, %s : f32, f32, f32, f32, %s\n    }\n", prev, t->oacc);
+}
+
+/* The bias's flat index of this thread's two rows at key 0: %brow0, %brow1. Each bias
+ * dim adds its index times its stride: a batch dim the block's batch index (from %bh),
+ * the row dim the row (clamped to M - 1: rows past M are not stored), a broadcast 0. */
+static void bias_rows(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  braze_str_puts(s, "  %bb_0 = arith.addi %c0, %c0 : index\n  %cM1 = arith.subi %cM, %c1 : index\n"
+                    "  %br0 = arith.addi %rw, %prow : index\n  %br1 = arith.addi %m0, %br0 : index\n"
+                    "  %bra = arith.minui %br1, %cM1 : index\n  %c8b = arith.constant 8 : index\n"
+                    "  %brb0 = arith.addi %br1, %c8b : index\n  %brb = arith.minui %brb0, %cM1 : index\n");
+  int64_t stride = 1, row_stride = 0;
+  for (int r = f->bias_rank - 1; r >= 0; --r) {
+    int64_t d = f->bias_dims[r];
+    if (d >= 0 && d < f->nb) { /* batch dim d: (bh / inner) % extent */
+      int64_t inner = 1;
+      for (int i = (int)d + 1; i < f->nb; ++i)
+        inner *= f->q_batch[i];
+      braze_str_printf(s, "  %%bdi%d = arith.constant %lld : index\n  %%bde%d = arith.constant %lld : index\n"
+                          "  %%bds%d = arith.constant %lld : index\n  %%bdq%d = arith.divui %%bh, %%bdi%d : index\n"
+                          "  %%bdx%d = arith.remui %%bdq%d, %%bde%d : index\n  %%bdy%d = arith.muli %%bdx%d, %%bds%d : index\n"
+                          "  %%bb_%d = arith.addi %%bb_%d, %%bdy%d : index\n",
+                       r, (long long)inner, r, (long long)f->q_batch[d], r, (long long)stride, r, r, r, r, r, r, r, r,
+                       f->bias_rank - r, f->bias_rank - r - 1, r);
+    } else {
+      if (d == f->nb)
+        row_stride = stride;
+      braze_str_printf(s, "  %%bb_%d = arith.addi %%bb_%d, %%c0 : index\n", f->bias_rank - r, f->bias_rank - r - 1);
+    }
+    stride *= f->bias_shape[r];
+  }
+  braze_str_printf(s, "  %%bRS = arith.constant %lld : index\n  %%bro0 = arith.muli %%bra, %%bRS : index\n"
+                      "  %%bro1 = arith.muli %%brb, %%bRS : index\n  %%brow0 = arith.addi %%bb_%d, %%bro0 : index\n"
+                      "  %%brow1 = arith.addi %%bb_%d, %%bro1 : index\n"
+                      "  %%biasf = memref.reinterpret_cast %%arg3 to offset: [0], sizes: [%lld], strides: [1] : ",
+                   (long long)row_stride, f->bias_rank, f->bias_rank, (long long)bias_elements(f));
+  BrazeStr bt = {0};
+  braze_str_puts(&bt, "memref<");
+  for (int r = 0; r < f->bias_rank; ++r)
+    braze_str_printf(&bt, "%lldx", (long long)f->bias_shape[r]);
+  braze_str_printf(s, "%s%s> to memref<%lldx%s>\n", braze_str_cstr(&bt), f->bias_el, (long long)bias_elements(f), f->bias_el);
+  braze_str_free(&bt);
+}
+
+/* Per-thread constants of the loop: the mask's column offset, P's address, the barrier. */
+static void loop_constants(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  double log2e = 1.4426950408889634;
+  braze_str_printf(s, "  %%ninf = arith.constant 0xFF800000 : f32\n  %%fz = arith.constant 0.000000e+00 : f32\n"
+                      "  %%sc = arith.constant %.9e : f32\n  %%i1 = arith.constant 1 : i32\n"
+                      "  %%i2 = arith.constant 2 : i32\n  %%i32 = arith.constant 32 : i32\n"
+                      "  %%n128 = arith.constant 128 : i32\n  %%wgi32 = arith.index_cast %%wg : index to i32\n"
+                      "  %%bid = arith.addi %%wgi32, %%i1 : i32\n  %%l2 = arith.muli %%lm, %%c2 : index\n",
+                   f->scale * log2e);
+  for (int c = 0; c < f->bn; ++c)
+    if ((c % 8) < 2 && (f->n % f->bn != 0 || f->causal || f->n_in == 4))
+      braze_str_printf(s, "  %%cC%d = arith.constant %d : index\n", c, c);
+  for (int x = 0; x < 8; ++x)
+    braze_str_printf(s, "  %%cX%d = arith.constant %d : index\n", x, x);
+  for (int a = 0; a < f->bn / 64; ++a)
+    for (int i = 0; i < 2; ++i)
+      braze_str_printf(s, "  %%cP%d = arith.constant %d : index\n", a * 2 + i, a * 8192 + i * 1024);
+  /* P's bytes for this thread's row (16 warp + lane / 4) and 4-byte slot (lane % 4) */
+  braze_str_printf(s, "  %%cPB = arith.constant %lld : index\n  %%cPOFF = arith.constant %lld : index\n"
+                      "  %%pwg = arith.muli %%wg, %%cPB : index\n  %%prow0 = arith.muli %%warp, %%c16 : index\n"
+                      "  %%prow = arith.addi %%prow0, %%l4 : index\n  %%prb = arith.muli %%prow, %%c128 : index\n"
+                      "  %%p4 = arith.muli %%lm, %%c4 : index\n  %%pt0 = arith.addi %%cPOFF, %%pwg : index\n"
+                      "  %%pt1 = arith.addi %%pt0, %%prb : index\n  %%pt = arith.addi %%pt1, %%p4 : index\n"
+                      "  %%pview = memref.view %%smem[%%c0][] : memref<0xi8, 3> to memref<%lldx%s, 3>\n"
+                      "  %%o_init = llvm.mlir.zero : %s\n",
+                   (long long)f->p_bytes, (long long)f->p_off, (long long)(f->smem / 2), f->el, t->oacc);
+  braze_str_puts(s, "  %rw = arith.muli %wg, %c64 : index\n");
+  if (f->n_in == 4) {
+    braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", log2e);
+    bias_rows(t);
+  }
+  if (f->causal) /* the last key each of the thread's two rows keeps: m0 + 64 wg + row + 8 i + offset */
+    braze_str_printf(s, "  %%cOFF = arith.constant %lld : index\n  %%c8r = arith.constant 8 : index\n"
+                        "  %%rr0 = arith.addi %%m0, %%rw : index\n"
+                        "  %%rr1 = arith.addi %%rr0, %%prow : index\n  %%rl0 = arith.addi %%rr1, %%cOFF : index\n"
+                        "  %%rl1 = arith.addi %%rl0, %%c8r : index\n", (long long)f->offset);
+}
+
+static void main_loop(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  loop_constants(t);
+  braze_str_printf(s, "  %%cSB4 = arith.constant %lld : i64\n  %%cKV4 = arith.constant %lld : i64\n",
+                   (long long)(f->stage_bytes >> 4), (long long)(f->kv_off >> 4));
+  braze_str_printf(s, "  %%res:5 = scf.for %%j = %%c0 to %%nbt step %%c1 iter_args(%%m_0 = %%ninf, %%m_1 = %%ninf, "
+                      "%%l_0 = %%fz, %%l_1 = %%fz, %%o = %%o_init) -> (f32, f32, f32, f32, %s) {\n", t->oacc);
+  braze_str_printf(s, "      %%st = arith.remui %%j, %%cSTG : index\n      %%rnd = arith.divui %%j, %%cSTG : index\n"
+                      "      %%rb = arith.index_cast %%rnd : index to i64\n      %%rbit = arith.trunci %%rb : i64 to i1\n"
+                      "      nvgpu.mbarrier.try_wait.parity %%bar[%%st], %%rbit, %%ticks : %s\n"
+                      "      %%sti = arith.index_cast %%st : index to i64\n      %%stg0 = arith.muli %%sti, %%cSB4 : i64\n"
+                      "      %%stg = arith.addi %%stg0, %%cKV4 : i64\n      %%dKs = arith.addi %%dK, %%stg : i64\n"
+                      "      %%dVs = arith.addi %%dV, %%stg : i64\n", t->mbar);
+  scores(t);
+  softmax(t);
+  store_p(t);
+  output_product(t);
+}
+
+/* O / l, rounded to the element type, stored from the registers (rows past M skipped). */
+static void epilogue(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  int64_t total = f->batch * f->m * f->dv;
+  braze_str_printf(s, "  %%one = arith.constant 1.000000e+00 : f32\n  %%cDV = arith.constant %lld : index\n"
+                      "  %%outf = memref.reinterpret_cast %%arg%d to offset: [0], sizes: [%lld], strides: [1] : ",
+                   (long long)f->dv, f->n_in, (long long)total);
+  braze_str_printf(s, "%s to memref<%lldx%s>\n", braze_str_cstr(&t->out_type), (long long)total, f->el);
+  braze_str_puts(s, "  %wr = arith.muli %wg, %c64 : index\n  %orow0 = arith.addi %m0, %wr : index\n"
+                    "  %orow1 = arith.addi %orow0, %prow : index\n  %c8 = arith.constant 8 : index\n");
+  for (int i = 0; i < 2; ++i) {
+    braze_str_printf(s, "  %%L%d_x1, %%L%d_v1 = gpu.shuffle xor %%res#%d, %%i1, %%i32 : f32\n"
+                        "  %%L%d_y = arith.addf %%res#%d, %%L%d_x1 : f32\n"
+                        "  %%L%d_x2, %%L%d_v2 = gpu.shuffle xor %%L%d_y, %%i2, %%i32 : f32\n"
+                        "  %%L%d = arith.addf %%L%d_y, %%L%d_x2 : f32\n  %%inv%d = arith.divf %%one, %%L%d : f32\n",
+                     i, i, 2 + i, i, 2 + i, i, i, i, i, i, i, i, i, i);
+    braze_str_printf(s, "  %%row%d = arith.addi %%orow1, %%c%s : index\n  %%ok%d = arith.cmpi ult, %%row%d, %%cM : index\n"
+                        "  %%grow%d = arith.addi %%bm, %%row%d : index\n  %%gbase%d = arith.muli %%grow%d, %%cDV : index\n"
+                        "  %%gidx%d = arith.addi %%gbase%d, %%l2 : index\n  scf.if %%ok%d {\n",
+                     i, i ? "8" : "0", i, i, i, i, i, i, i, i, i);
+    for (int j8 = 0; j8 < f->dv / 8; ++j8) {
+      int r = j8 * 4 + i * 2;
+      braze_str_printf(s, "    %%fa%d = llvm.extractvalue %%res#4[%d] : %s\n    %%fb%d = llvm.extractvalue %%res#4[%d] : %s\n"
+                          "    %%ga%d = arith.mulf %%fa%d, %%inv%d : f32\n    %%gb%d = arith.mulf %%fb%d, %%inv%d : f32\n"
+                          "    %%gv%d = vector.from_elements %%ga%d, %%gb%d : vector<2xf32>\n"
+                          "    %%gh%d = arith.truncf %%gv%d : vector<2xf32> to vector<2x%s>\n"
+                          "    %%gc%d = arith.constant %d : index\n    %%gi%d = arith.addi %%gidx%d, %%gc%d : index\n"
+                          "    vector.store %%gh%d, %%outf[%%gi%d] : memref<%lldx%s>, vector<2x%s>\n",
+                       r, r, t->oacc, r, r + 1, t->oacc, r, r, i, r, r, i, r, r, r, r, r, f->el, r, 8 * j8, r, i, r, r,
+                       r, (long long)total, f->el, f->el);
+    }
+    braze_str_puts(s, "  }\n");
+  }
+  braze_str_puts(s, "  gpu.return\n}\n");
+}
+
+/* Text of the whole gpu.func. */
+static void kernel_text(Text *t, MlirOperation func, const char *name) {
+  types(t);
+  print_memref(&t->out_type, arg_type(func, -1));
+  header(t, func, name);
+  loads(t);
+  descriptors(t);
+  main_loop(t);
+  epilogue(t);
+}
+
+int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptions *opts) {
+  MlirAttribute kind = mlirOperationGetAttributeByName(func, braze_ref("kernel.kind"));
+  if (mlirAttributeIsNull(kind) || !braze_ref_eq(mlirStringAttrGetValue(kind), "chain"))
+    return 0;
+  MlirStringRef name_ref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  char name[256];
+  snprintf(name, sizeof name, "%.*s", (int)name_ref.length, name_ref.data);
+  Flash f = {0};
+  const char *why = plan(func, opts, &f);
+  if (why) {
+    braze_emit_error(mlirOperationGetLocation(func), "cuda-codegen: chain kernel @%s: no flash kernel: %s", name, why);
+    return -1;
+  }
+  BrazeStr text = {0};
+  Text t = {.s = &text, .f = &f};
+  kernel_text(&t, func, name);
+  braze_str_free(&t.out_type);
+  MlirOperation fn = cu_parse_gpu_func(gpu_module, braze_str_cstr(&text), "braze-flash");
+  braze_str_free(&text);
+  if (mlirOperationIsNull(fn)) {
+    braze_emit_error(mlirOperationGetLocation(func), "cuda-codegen: internal error: the flash kernel of @%s does not parse",
+                     name);
+    return -1;
+  }
+  if (opts->remarks)
+    braze_emit_remark(mlirOperationGetLocation(func),
+                      "cuda-codegen: kernel @%s: flash kernel (online chain), grid (%lld, %lld, 1), block %d, %d keys "
+                      "per step, %d stages, %lld bytes of shared memory",
+                      name, (long long)f.tiles, (long long)f.batch, THREADS, f.bn, STAGES, (long long)f.smem);
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirType types_[5];
+  for (int i = 0; i <= f.n_in; ++i) {
+    BrazeStr m = {0};
+    print_memref(&m, arg_type(func, i < f.n_in ? i : -1));
+    types_[i] = mlirTypeParseGet(ctx, braze_ref(braze_str_cstr(&m)));
+    braze_str_free(&m);
+  }
+  cu_replace_by_declaration(func, f.n_in + 1, types_, f.n_in);
+  return 1;
+}
