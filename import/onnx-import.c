@@ -264,7 +264,8 @@ const OnnxOpEntry *onnx_find_op(const char *op_type) {
   const OnnxOpEntry *tables[] = {onnx_elementwise_ops, onnx_reduce_ops,     onnx_shape_ops,
                                  onnx_matmul_ops,      onnx_fold_ops,       onnx_activation_ops,
                                  onnx_misc_ops,        onnx_index_ops,      onnx_layout_ops,
-                                 onnx_pool_ops,        onnx_scatter_ops,    onnx_contract_ops};
+                                 onnx_pool_ops,        onnx_scatter_ops,    onnx_contract_ops,
+                                 onnx_conv_ops};
   for (size_t t = 0; t < sizeof tables / sizeof *tables; ++t)
     for (const OnnxOpEntry *e = tables[t]; e->op_type; ++e)
       if (strcmp(e->op_type, op_type) == 0)

@@ -193,6 +193,8 @@ typedef struct {
 extern const OnnxOpEntry onnx_elementwise_ops[], onnx_reduce_ops[], onnx_shape_ops[],
     onnx_matmul_ops[], onnx_fold_ops[], onnx_activation_ops[], onnx_misc_ops[], onnx_index_ops[],
     onnx_layout_ops[], onnx_pool_ops[], onnx_scatter_ops[], onnx_contract_ops[];
+/* import/onnx-ops-conv.c: Conv, ConvTranspose, ConvInteger */
+extern const OnnxOpEntry onnx_conv_ops[];
 /* The table entry for a default-domain op type, or NULL. */
 const OnnxOpEntry *onnx_find_op(const char *op_type);
 

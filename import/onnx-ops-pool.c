@@ -25,7 +25,8 @@ typedef struct {
 static bool ints_attr(OnnxImporter *im, const char *name, int64_t *out, size_t want, int64_t dflt) {
   size_t n = 0;
   bool given = false;
-  if (!onnx_attr_ints(im, name, out, 2 * MAX_SPATIAL, &n, &given))
+  int64_t buf[2 * MAX_SPATIAL]; /* `out` may hold only `want` entries: read into room for the most */
+  if (!onnx_attr_ints(im, name, buf, 2 * MAX_SPATIAL, &n, &given))
     return false;
   if (!given) {
     for (size_t i = 0; i < want; ++i)
@@ -34,6 +35,7 @@ static bool ints_attr(OnnxImporter *im, const char *name, int64_t *out, size_t w
   }
   if (n != want)
     return onnx_node_error(im, "attribute '%s' has %zu entries, expected %zu", name, n, want);
+  memcpy(out, buf, want * sizeof *out);
   return true;
 }
 

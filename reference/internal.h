@@ -79,6 +79,9 @@ bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n
 /* gather.c */
 bool ref_gather(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_gather_elements(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+/* conv.c */
+bool ref_conv(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+bool ref_conv_transpose(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 
 /* Collectives (collective.c): args[r] is rank r's operand, results[r] rank r's result
  * (allocated with the op's result type), for every rank of `mesh`. */

@@ -43,6 +43,7 @@ static const RefOpEntry op_table[] = {
     {"transpose", ref_transpose, 1, 1}, {"broadcast_to", ref_broadcast_to, 1, 1}, {"reshape", ref_reshape, 1, 1},
     {"slice", ref_slice, 1, 1}, {"concat", ref_concat, 2, 2}, {"constant", ref_constant, 0, 0},
     {"gather", ref_gather, 2, 2}, {"gather_elements", ref_gather_elements, 2, 2},
+    {"conv", ref_conv, 2, 2}, {"conv_transpose", ref_conv_transpose, 2, 2},
 };
 
 static const RefOpEntry *find_op(const char *mnemonic) {

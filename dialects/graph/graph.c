@@ -31,6 +31,8 @@ static const OpClassEntry op_classes[] = {
     {"slice", GRAPH_SHAPE}, {"concat", GRAPH_SHAPE},
     {"constant", GRAPH_CONSTANT},
     {"gather", GRAPH_GATHER}, {"gather_elements", GRAPH_GATHER},
+    /* convolutions: graph-decompose expands them (passes/graph/decompose-conv.c) */
+    {"conv", GRAPH_COMPOSITE}, {"conv_transpose", GRAPH_COMPOSITE},
     /* collectives (decision 0015) */
     {"all_reduce", GRAPH_COLLECTIVE}, {"all_gather", GRAPH_COLLECTIVE}, {"reduce_scatter", GRAPH_COLLECTIVE},
     {"all_to_all", GRAPH_COLLECTIVE}, {"all_slice", GRAPH_COLLECTIVE},

@@ -393,6 +393,34 @@ irdl.dialect @graph {
     irdl.results(res: %res)
     irdl.attributes {"value" = %a_value}
   }
+  // Convolutions (docs/dialect-graph.md "Convolutions"): NCHW input x [N, C, S...],
+  // weight w [OC, C/groups, K...] (conv_transpose: [C, OC/groups, K...]); a bias is
+  // a following `add`. pads = begins then ends, one per spatial dim.
+  irdl.operation @conv {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_strides = irdl.base "#builtin.dense_array"
+    %a_pads = irdl.base "#builtin.dense_array"
+    %a_dilations = irdl.base "#builtin.dense_array"
+    %a_groups = irdl.base "#builtin.integer"
+    irdl.operands(x: %x, w: %w)
+    irdl.results(res: %res)
+    irdl.attributes {"strides" = %a_strides, "pads" = %a_pads, "dilations" = %a_dilations, "groups" = %a_groups}
+  }
+  irdl.operation @conv_transpose {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_strides = irdl.base "#builtin.dense_array"
+    %a_pads = irdl.base "#builtin.dense_array"
+    %a_dilations = irdl.base "#builtin.dense_array"
+    %a_groups = irdl.base "#builtin.integer"
+    %a_output_padding = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %x, w: %w)
+    irdl.results(res: %res)
+    irdl.attributes {"strides" = %a_strides, "pads" = %a_pads, "dilations" = %a_dilations, "groups" = %a_groups, "output_padding" = %a_output_padding}
+  }
 
   // ---- Collectives (docs/dialect-graph.md "Collectives", decision 0015) ----
   // Ops of partitioned (per-device, SPMD) programs, on local shapes. mesh_axes names

@@ -86,6 +86,9 @@ bool gv_verify_constant(const GvOp *v);
 bool gv_verify_gather(const GvOp *v);
 bool gv_verify_gather_elements(const GvOp *v);
 
+/* verify-conv.c: conv and conv_transpose */
+bool gv_verify_conv(const GvOp *v);
+
 /* verify-collective.c: the collectives' local shape rules, and a func.func's
  * braze.mesh and its arguments' and results' braze.sharding (decision 0015). */
 bool gv_verify_collective(const GvOp *v);

@@ -78,6 +78,9 @@ static const GvOpRules op_rules[] = {
     {"constant", 0, false, gv_verify_constant},
     {"gather", 2, false, gv_verify_gather},
     {"gather_elements", 2, false, gv_verify_gather_elements},
+    /* convolutions: dialects/graph/verify-conv.c */
+    {"conv", 2, true, gv_verify_conv},
+    {"conv_transpose", 2, true, gv_verify_conv},
     /* collectives: dialects/graph/verify-collective.c */
     {"all_reduce", 1, false, gv_verify_collective},
     {"all_gather", 1, false, gv_verify_collective},

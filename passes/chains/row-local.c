@@ -117,7 +117,20 @@ static void note_use(Classifier *c, MlirValue v, const RcSlice *slice) {
     refuse(c, "not-row-local");
 }
 
+/* linalg.index in a body: its loop indices would be the block's, not the kernel's. */
+static MlirWalkResult find_index(MlirOperation op, void *found) {
+  if (braze_op_is(op, "linalg.index")) {
+    *(bool *)found = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
 static void classify_generic(Classifier *c, MlirOperation op) {
+  bool uses_index = false;
+  mlirOperationWalk(op, find_index, &uses_index, MlirWalkPreOrder);
+  if (uses_index) /* a gather computes the positions it reads from its loop indices */
+    return refuse(c, "loop-index");
   MlirAttribute maps = mlirOperationGetAttributeByName(op, braze_ref("indexing_maps"));
   intptr_t n = mlirOperationGetNumOperands(op), nr = c->rows->nr;
   if (mlirArrayAttrGetNumElements(maps) != n || mlirOperationGetNumResults(op) < 1)

@@ -185,6 +185,10 @@ static bool map_in_group(const FkGraph *g, const Plan *plan, int node, MlirAffin
   MlirAffineExpr rename[total + 1];
   for (intptr_t d = 0; d < total; ++d) {
     int loop = d < dims ? merged_loop(g, plan, node, (int)d) : (int)d;
+    /* A unit loop only takes index 0, on either side of an edge: a contraction's
+     * [1, 1, M, N] batch loops are its own loops, its epilogue's are unit loops. */
+    if (d < dims && n->space[d] == 1)
+      loop = -1;
     rename[d] = loop < 0 ? mlirAffineConstantExprGet(ctx, 0) : mlirAffineDimExprGet(ctx, loop);
   }
   MlirAffineMap sub = mlirAffineMapGet(ctx, total, 0, total, rename);

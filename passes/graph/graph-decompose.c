@@ -11,7 +11,10 @@
  *   decompose-mean   also expand reduce_mean into reduce_sum * (1/n); off by default
  *                    because graph-to-loops lowers reduce_mean itself
  *   remarks          a remark per composite: expanded (into how many ops), erased
- *                    (unused) or kept (keep=)
+ *                    (unused) or kept (keep=), and per batch_norm folded into a conv
+ *   fold-batch-norm  (default true) fold a batch_norm over a conv with constant f32
+ *                    weights and parameters into the conv's weights and a bias add
+ *                    (passes/graph/fold-batch-norm.c); =false expands it instead
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -26,6 +29,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/graph/builder.h"
+#include "passes/graph/decompose-conv.h"
 #include "passes/graph/graph-passes.h"
 #include "support/context.h"
 #include "support/diag.h"
@@ -41,6 +45,8 @@ typedef struct {
 
 typedef struct {
   bool remarks;
+  bool fold_batch_norm; /* batch_norm over a constant-weight conv folds into it */
+  MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
 } DecomposeRun;
@@ -236,6 +242,11 @@ static MlirValue rewrite_rms_norm(MlirOperation op, GraphBuilder *b, DecomposeRu
 }
 
 static MlirValue rewrite_batch_norm(MlirOperation op, GraphBuilder *b, DecomposeRun *run) {
+  if (run->fold_batch_norm && braze_batch_norm_folds(op)) {
+    if (run->remarks)
+      braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: folded batch_norm into the constant weights and bias of the conv it reads");
+    return braze_fold_batch_norm(op, b, run->dead);
+  }
   double eps;
   if (!check_operands(run, op, 5, true) || !check_eps(run, op, &eps))
     return no_value();
@@ -415,6 +426,26 @@ static MlirValue rewrite_reduce_mean(MlirOperation op, GraphBuilder *b, Decompos
   return mul_scalar(b, sum, 1.0 / (double)count);
 }
 
+/* conv and conv_transpose: passes/graph/decompose-conv.c. A conv whose batch_norm
+ * reader will fold it waits for the fold (a refusal without a report). */
+static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *run) {
+  if (run->fold_batch_norm && braze_conv_awaits_fold(op))
+    return no_value();
+  char why[256];
+  MlirValue v = braze_decompose_conv(op, b, why, sizeof why);
+  if (mlirValueIsNull(v))
+    report(run, op, "%s", why);
+  return v;
+}
+
+static MlirValue rewrite_conv_transpose(MlirOperation op, GraphBuilder *b, DecomposeRun *run) {
+  char why[256];
+  MlirValue v = braze_decompose_conv_transpose(op, b, why, sizeof why);
+  if (mlirValueIsNull(v))
+    report(run, op, "%s", why);
+  return v;
+}
+
 /* ---- the table ---- */
 
 struct Decomposition {
@@ -429,6 +460,7 @@ static const Decomposition decompositions[] = {
     {"batch_norm", rewrite_batch_norm, false}, {"gelu", rewrite_gelu, false},
     {"silu", rewrite_silu, false},             {"linear", rewrite_linear, false},
     {"reduce_var", rewrite_reduce_var, false}, {"reduce_mean", rewrite_reduce_mean, true},
+    {"conv", rewrite_conv, false},             {"conv_transpose", rewrite_conv_transpose, false},
 };
 enum { NUM_DECOMPOSITIONS = sizeof decompositions / sizeof *decompositions };
 
@@ -438,6 +470,7 @@ typedef struct {
   bool active[NUM_DECOMPOSITIONS]; /* false: kept whole (keep=, or opt-in not asked for) */
   bool kept[NUM_DECOMPOSITIONS];   /* named in keep= */
   bool remarks;
+  bool fold_batch_norm;
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -481,7 +514,7 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
 }
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
-  static const char *const allowed[] = {"keep", "decompose-mean", "remarks", NULL};
+  static const char *const allowed[] = {"keep", "decompose-mean", "remarks", "fold-batch-norm", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
   DecomposeOptions *opts = calloc(1, sizeof *opts);
@@ -489,7 +522,10 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   const BrazeOption *mean = braze_option_find(options, "decompose-mean");
   const BrazeOption *keep = braze_option_find(options, "keep");
   const BrazeOption *remarks = braze_option_find(options, "remarks");
-  if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error))) {
+  const BrazeOption *fold = braze_option_find(options, "fold-batch-norm");
+  opts->fold_batch_norm = true;
+  if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error)) ||
+      (fold && !parse_bool(fold, &opts->fold_batch_norm, error))) {
     free(opts);
     return NULL;
   }
@@ -534,6 +570,10 @@ static MlirLogicalResult match_and_rewrite(MlirRewritePattern pattern, MlirOpera
   if (mlirValueIsNull(replacement))
     return mlirLogicalResultFailure();
   braze_gb_replace(&b, op, replacement);
+  for (int i = 0; i < 2; ++i) /* what a batch_norm fold left unused: its old bias add, then conv */
+    if (!mlirOperationIsNull(data->run->dead[i]))
+      mlirRewriterBaseEraseOp(base, data->run->dead[i]);
+  data->run->dead[0] = data->run->dead[1] = (MlirOperation){NULL};
   if (data->run->remarks)
     braze_emit_remark(loc, "graph-decompose: expanded %s into %zu primitive ops", name, b.num_created);
   return mlirLogicalResultSuccess();
@@ -578,7 +618,10 @@ static MlirWalkResult check_leftover(MlirOperation op, void *user_data) {
 static bool run(MlirOperation func, void *state) {
   const DecomposeOptions *opts = state;
   MlirContext ctx = mlirOperationGetContext(func);
-  DecomposeRun run = {.remarks = opts->remarks};
+  /* The fold needs both composites expanded here (a kept batch_norm keeps its conv whole). */
+  int conv = find_decomposition("conv", 4), bn = find_decomposition("batch_norm", 10);
+  DecomposeRun run = {.remarks = opts->remarks,
+                      .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn]};
   PatternData data[NUM_DECOMPOSITIONS];
   MlirFrozenRewritePatternSet patterns = build_patterns(ctx, opts, data, &run);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
@@ -594,10 +637,11 @@ static bool run(MlirOperation func, void *state) {
 
 const BrazePassInfo braze_pass_graph_decompose = {
     .argument = "graph-decompose",
-    .summary = "Rewrite composite graph ops (softmax, layer_norm, gelu, linear, ...) into primitives",
+    .summary = "Rewrite composite graph ops (softmax, layer_norm, gelu, linear, conv, ...) into primitives",
     .options_help = "    keep=OP,...          leave these composites whole (names as in the graph dialect)\n"
                     "    decompose-mean       also expand reduce_mean into reduce_sum * (1/n)\n"
-                    "    remarks              a remark per composite: expanded, erased (unused) or kept\n",
+                    "    remarks              a remark per composite: expanded, erased (unused) or kept\n"
+                    "    fold-batch-norm      fold batch_norm into a constant-weight conv (default true; =false: expand)\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -3,9 +3,11 @@
  *   graph-verify     the C verifier of the graph dialect as a pass (graph-verify.c)
  *   graph-decompose  composite ops -> primitive ops, table-driven (graph-decompose.c),
  *                    built with builder.h; each new op's location names its composite
- *                    (ir/origins.h)
+ *                    (ir/origins.h); the convolutions in decompose-conv.c, the fold of
+ *                    batch_norm into a constant-weight conv in fold-batch-norm.c
  *   graph-simplify   rewrites and folds on graph ops (graph-simplify.c: the driver and
- *                    options; simplify-rules.c, simplify-fold.c: the pattern tables;
+ *                    options; simplify-rules.c, simplify-fold.c, simplify-conv.c: the
+ *                    pattern tables;
  *                    simplify-cse.c: CSE and DCE of graph ops; simplify.h between them)
  *
  * In: graph ops as written or imported. Out: primitive graph ops (docs/dialect-graph.md). */

@@ -109,11 +109,12 @@ static size_t add_patterns(MlirContext ctx, MlirRewritePatternSet set, const Sim
 
 static void apply_patterns(MlirOperation func, SimplifyRun *run) {
   MlirContext ctx = mlirOperationGetContext(func);
-  size_t max = simplify_num_rule_patterns + simplify_num_fold_patterns;
+  size_t max = simplify_num_rule_patterns + simplify_num_fold_patterns + simplify_num_conv_patterns;
   PatternData *data = malloc(max * sizeof *data);
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   size_t n = add_patterns(ctx, set, simplify_rule_patterns, simplify_num_rule_patterns, data, run);
-  add_patterns(ctx, set, simplify_fold_patterns, simplify_num_fold_patterns, data + n, run);
+  n += add_patterns(ctx, set, simplify_fold_patterns, simplify_num_fold_patterns, data + n, run);
+  add_patterns(ctx, set, simplify_conv_patterns, simplify_num_conv_patterns, data + n, run);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
   /* Freezing moves the patterns out but does not free the set object itself. */
   mlirRewritePatternSetDestroy(set);
@@ -153,7 +154,7 @@ const BrazePassInfo braze_pass_graph_simplify = {
     .argument = "graph-simplify",
     .summary = "Simplify graph ops: identities, transpose/reshape chains, constant folding, CSE, DCE",
     .options_help = "    disable=RULE,...     turn rules off: add-zero sub-zero mul-one div-one double-transpose\n"
-                    "                         transpose-of-broadcast reshape-chain broadcast-noop select-const\n"
+                    "                         transpose-of-broadcast reshape-chain broadcast-noop select-const conv-epilogue\n"
                     "                         const-fold cse dce\n"
                     "    fold-limit=N         fold constants of at most N elements (default 64)\n"
                     "    remarks              emit a remark naming the rule for every rewrite\n",

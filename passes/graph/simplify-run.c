@@ -14,6 +14,7 @@ const char *const simplify_rule_names[NUM_RULES] = {
     [RULE_TRANSPOSE_OF_BROADCAST] = "transpose-of-broadcast",
     [RULE_RESHAPE_CHAIN] = "reshape-chain",
     [RULE_BROADCAST_NOOP] = "broadcast-noop",
+    [RULE_CONV_EPILOGUE] = "conv-epilogue",
     [RULE_SELECT_CONST] = "select-const",
     [RULE_CONST_FOLD] = "const-fold",
     [RULE_CSE] = "cse",

@@ -23,6 +23,7 @@ typedef enum {
   RULE_RESHAPE_CHAIN,
   RULE_BROADCAST_NOOP,
   RULE_SELECT_CONST,
+  RULE_CONV_EPILOGUE,
   RULE_CONST_FOLD,
   RULE_CSE,
   RULE_DCE,
@@ -62,6 +63,9 @@ extern const SimplifyPattern simplify_rule_patterns[];
 extern const size_t simplify_num_rule_patterns;
 extern const SimplifyPattern simplify_fold_patterns[];
 extern const size_t simplify_num_fold_patterns;
+/* passes/graph/simplify-conv.c: conv-epilogue */
+extern const SimplifyPattern simplify_conv_patterns[];
+extern const size_t simplify_num_conv_patterns;
 
 /* CSE of graph ops under `root`, block by block; returns how many were merged. */
 size_t simplify_cse(MlirOperation root, SimplifyRun *run);

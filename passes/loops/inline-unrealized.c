@@ -30,7 +30,10 @@
  * cloned there, its inputs read by tensor.extract at the extracted position
  * through their maps, so it is computed only for the elements gathered. A gather
  * reading more elements than the producer has realizes it instead (inlined, the
- * producer would be computed more often than once per element). A producer body
+ * producer would be computed more often than once per element), unless the producer
+ * is a plain copy (a materialized view: a load either way). A producer read by such a
+ * copy that only gathers read is realized (inlined, it would be computed once per
+ * gathered element: a conv's relu read by the next conv's im2col). A producer body
  * holding `linalg.index` (a gather inlined into its consumer) gets its loop
  * indices computed from the consumer's (arith on index values).
  *
@@ -189,6 +192,33 @@ static bool persistent_row(MlirOperation producer, const Options *o, intptr_t re
   return true;
 }
 
+/* A copy generic: one input, a body that yields it (a materialized view). Recomputing
+ * it costs a load wherever it is read, so an indexed read of it is always inlined (the
+ * im2col gather of a conv reads its data viewed [N, G, Cg L] about KK times over). */
+static bool is_view_copy(MlirOperation producer) {
+  if (mlirOperationGetNumOperands(producer) != 2)
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(producer, 0));
+  MlirOperation first = mlirBlockGetFirstOperation(body);
+  return braze_op_is(first, "linalg.yield") && mlirOperationGetNumOperands(first) == 1 &&
+         mlirValueEqual(mlirOperationGetOperand(first, 0), mlirBlockGetArgument(body, 0));
+}
+
+/* A view copy read only by gathers (tensor.extract): it is inlined at the extracts, so
+ * a producer inlined into it would be recomputed per gathered element. */
+static bool is_gathered_view_copy(MlirOperation user) {
+  if (!braze_is_generic(user) || !is_view_copy(user))
+    return false;
+  MlirValue r = mlirOperationGetResult(user, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(r);
+  if (mlirOpOperandIsNull(use))
+    return false;
+  for (; !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (!is_indexed_read_use(use))
+      return false;
+  return true;
+}
+
 /* Why `producer` must be realized (written into `reason`), or false when it can be
  * inlined into every consumer. `*reads` gets the number of uses. */
 static bool must_realize(MlirOperation producer, const Options *o, char *reason, intptr_t *reads) {
@@ -207,7 +237,7 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
     ++*reads;
     if (braze_op_is(user, "func.return"))
       return snprintf(reason, REASON_LEN, "function result"), true;
-    if (is_indexed_read_use(use) && indexed_reads_of(use) > numel(result))
+    if (is_indexed_read_use(use) && !is_view_copy(producer) && indexed_reads_of(use) > numel(result))
       return snprintf(reason, REASON_LEN, "indexed read of %lld elements > its %lld", (long long)indexed_reads_of(use),
                       (long long)numel(result)),
              true;
@@ -219,6 +249,8 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
     }
     if (is_contraction(user))
       return snprintf(reason, REASON_LEN, "read by a contraction"), true;
+    if (!is_view_copy(producer) && is_gathered_view_copy(user))
+      return snprintf(reason, REASON_LEN, "read by a view that gathers read"), true;
     if (o->realize_broadcast && is_broadcast_read(use))
       return snprintf(reason, REASON_LEN, "broadcast into a larger consumer (realize-broadcast)"), true;
   }

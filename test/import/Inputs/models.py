@@ -272,8 +272,9 @@ def const_arr(rng, shape):
 
 # ---- error cases ----
 def unsupported_op():
-    return model([node("Relu", ["x"], ["r"], name="ok"), node("Conv", ["r", "w"], ["y"], name="conv1")],
-                 [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 2, 2])], [const("w", np.ones((1, 1, 3, 3), np.float32))])
+    return model([node("Relu", ["x"], ["r"], name="ok"), node("RoiAlign", ["r", "rois", "idx"], ["y"], name="roi1")],
+                 [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 2, 2])],
+                 [const("rois", np.ones((1, 4), np.float32)), const("idx", np.zeros((1,), np.int64))])
 
 
 def unnamed_unsupported():

@@ -1,0 +1,368 @@
+/* graph-decompose: the convolutions (see passes/graph/decompose-conv.h).
+ *
+ * conv is an implicit GEMM made explicit: with G groups, Cg = C / G input and
+ * OCg = OC / G output channels per group, KK kernel positions, L input and P result
+ * positions,
+ *   cols = gather(reshape(x, [N, G, Cg L]), idx, axis 2)   [N, G, P, KK Cg], idx a
+ *          constant [P, KK Cg] of positions; where a window reads the padding idx is -1
+ *          and select(idx >= 0, cols, 0) zeroes it (no padded copy of x)
+ *   y    = batch_matmul(cols, Wt [G, KK Cg, OCg])           [N, G, P, OCg]
+ *   conv = reshape(transpose(y, [0, 1, 3, 2]), [N, OC, out...])
+ * so the product is the matmul template's with the long dim (P) as its M and the
+ * weight as its B (a constant weight permuted here, then packed into panels at
+ * compile time), and the im2col is one pointwise indexed-read kernel. A
+ * 1x1 kernel with unit strides and no padding reads x itself (a view, no gather).
+ * conv_transpose is the conv of the input stuffed with stride - 1 zeros between
+ * elements, cropped or padded by dilation (k - 1) - pads (+ output_padding at the
+ * end), with the weight's group dims swapped and its kernel flipped (gathers at
+ * reversed positions). The fold of batch_norm into a conv with constant weights is in
+ * passes/graph/fold-batch-norm.c. Decision 0016 weighs the forms. */
+#include "passes/graph/decompose-conv.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialects/graph/conv-geometry.h"
+#include "dialects/graph/graph.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+
+/* The largest im2col position table (elements) graph-decompose builds: 2^26 i32. */
+enum { MAX_INDEX_TABLE = 1 << 26 };
+
+static bool refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool refuse(char *why, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, n, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static MlirValue null_value(void) { return (MlirValue){NULL}; }
+
+/* ---- small builders ---- */
+
+static MlirValue make(GraphBuilder *b, const char *mnemonic, const MlirValue *operands, intptr_t n,
+                      const int64_t *shape, intptr_t rank, MlirType elem, const MlirNamedAttribute *attrs,
+                      intptr_t num_attrs) {
+  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
+  return mlirOperationGetResult(braze_gb_create(b, mnemonic, operands, n, type, attrs, num_attrs), 0);
+}
+
+static MlirType elem_of(MlirValue v) { return braze_element_type(mlirValueGetType(v)); }
+
+static MlirValue zeros(GraphBuilder *b, const int64_t *shape, intptr_t rank, MlirType elem) {
+  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
+  return braze_gb_constant(b, mlirDenseElementsAttrSplatGet(type, mlirFloatAttrDoubleGet(b->ctx, elem, 0.0)));
+}
+
+static MlirValue concat(GraphBuilder *b, MlirValue lhs, MlirValue rhs, int64_t dim) {
+  int64_t shape[BRAZE_MAX_RANK], other[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(lhs), shape);
+  braze_shape(mlirValueGetType(rhs), other);
+  shape[dim] += other[dim];
+  MlirValue ops[2] = {lhs, rhs};
+  MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("dim")),
+                                                  mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), dim));
+  return make(b, "concat", ops, 2, shape, rank, elem_of(lhs), &attr, 1);
+}
+
+/* x[start:limit] along `axis` (unit stride). */
+static MlirValue slice_axis(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t start, int64_t limit) {
+  int64_t shape[BRAZE_MAX_RANK], starts[BRAZE_MAX_RANK] = {0}, strides[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(x), shape);
+  for (intptr_t i = 0; i < rank; ++i)
+    strides[i] = 1;
+  starts[axis] = start;
+  int64_t limits[BRAZE_MAX_RANK];
+  memcpy(limits, shape, sizeof limits);
+  limits[axis] = limit;
+  MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "starts", starts, rank),
+                                 braze_gb_attr_i64_array(b->ctx, "limits", limits, rank),
+                                 braze_gb_attr_i64_array(b->ctx, "strides", strides, rank)};
+  shape[axis] = limit - start;
+  return make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
+}
+
+/* gather(data, indices, axis). */
+static MlirValue gather_at(GraphBuilder *b, MlirValue data, MlirValue indices, int64_t axis) {
+  MlirValue ops[2] = {data, indices};
+  int64_t idx_shape[BRAZE_MAX_RANK];
+  intptr_t idx_rank = braze_shape(mlirValueGetType(indices), idx_shape);
+  int64_t shape[BRAZE_MAX_RANK], out[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(data), shape), n = 0;
+  for (intptr_t d = 0; d < rank; ++d) {
+    if (d != axis) {
+      out[n++] = shape[d];
+      continue;
+    }
+    for (intptr_t j = 0; j < idx_rank; ++j)
+      out[n++] = idx_shape[j];
+  }
+  MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
+                                                  mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
+  return make(b, "gather", ops, 2, out, n, elem_of(data), &attr, 1);
+}
+
+/* gather(data, a constant of i32 positions of shape idx_shape, axis). */
+static MlirValue gather_const(GraphBuilder *b, MlirValue data, const int32_t *idx, const int64_t *idx_shape,
+                              intptr_t idx_rank, int64_t axis) {
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, idx_rank, mlirIntegerTypeGet(b->ctx, 32));
+  return gather_at(b, data, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, braze_num_elements(it), idx)), axis);
+}
+
+static int64_t product(const int64_t *v, int n) {
+  int64_t p = 1;
+  for (int i = 0; i < n; ++i)
+    p *= v[i];
+  return p;
+}
+
+/* ---- conv ---- */
+
+static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, size_t n) {
+  MlirType xt = mlirValueGetType(mlirOperationGetOperand(op, 0)), wt = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  if (mlirOperationGetNumOperands(op) != 2 || !braze_is_ranked_tensor(xt) || !braze_is_ranked_tensor(wt) ||
+      braze_rank(xt) > BRAZE_MAX_RANK || braze_rank(wt) > BRAZE_MAX_RANK)
+    return refuse(why, n, "expects two ranked tensor operands (x, w)");
+  MlirType e = braze_element_type(xt);
+  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e) && !mlirTypeIsAF16(e) && !mlirTypeIsABF16(e))
+    return refuse(why, n, "expects a float input");
+  int64_t xs[BRAZE_MAX_RANK], ws[BRAZE_MAX_RANK], rs[BRAZE_MAX_RANK];
+  intptr_t xr = braze_shape(xt, xs), wr = braze_shape(wt, ws);
+  if (!braze_conv_geometry(op, xs, xr, ws, wr, g, why, n))
+    return false;
+  intptr_t rr = braze_conv_result_shape(g, rs);
+  MlirType res = mlirValueGetType(mlirOperationGetResult(op, 0));
+  for (intptr_t d = 0; d < rr; ++d)
+    if (braze_rank(res) != rr || mlirShapedTypeGetDimSize(res, d) != rs[d])
+      return refuse(why, n, "the result type does not match the attributes");
+  return true;
+}
+
+/* The im2col positions: idx[p][kk Cg + c] = the position in x viewed [N, G, Cg L] that
+ * window position kk of result position p reads in channel c of its group, or -1 where
+ * it falls in the padding (*padded then). A row of the table is one result position's
+ * window, channels innermost (what the channels-last product reads). NULL (with why)
+ * when the table is too large. */
+static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *padded, char *why, size_t n) {
+  int64_t kk_count = product(g->kernel, g->n), p_count = product(g->out, g->n), l = product(g->in, g->n);
+  int64_t entries = 0, span = 0;
+  if (__builtin_mul_overflow(cg, kk_count, &entries) || __builtin_mul_overflow(entries, p_count, &entries) ||
+      __builtin_mul_overflow(cg, l, &span) || entries > MAX_INDEX_TABLE || span >= INT32_MAX) {
+    refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries", (long long)p_count,
+           (long long)(cg * kk_count), MAX_INDEX_TABLE);
+    return NULL;
+  }
+  int32_t *idx = malloc((size_t)(cg * kk_count * p_count) * sizeof *idx);
+  *padded = false;
+  for (int64_t p = 0; p < p_count; ++p)
+    for (int64_t kk = 0; kk < kk_count; ++kk) {
+      int64_t krest = kk, prest = p, pos = 0, stride = 1;
+      bool inside = true;
+      for (int i = g->n; i-- > 0;) {
+        int64_t k = krest % g->kernel[i], o = prest % g->out[i];
+        krest /= g->kernel[i];
+        prest /= g->out[i];
+        int64_t at = o * g->stride[i] + k * g->dilation[i] - g->pad_begin[i];
+        inside = inside && at >= 0 && at < g->in[i];
+        pos += at * stride;
+        stride *= g->in[i];
+      }
+      *padded |= !inside;
+      for (int64_t c = 0; c < cg; ++c)
+        idx[(p * kk_count + kk) * cg + c] = inside ? (int32_t)(c * l + pos) : -1;
+    }
+  return idx;
+}
+
+static bool is_pointwise(const BrazeConvGeometry *g) {
+  for (int i = 0; i < g->n; ++i)
+    if (g->kernel[i] != 1 || g->stride[i] != 1 || g->pad_begin[i] || g->pad_end[i])
+      return false;
+  return true;
+}
+
+/* cols [N, G, P, KK Cg] = x viewed [N, G, Cg L] gathered at the position table along
+ * dim 2, zero where the table says -1 (select on idx >= 0: the gather reads some
+ * element there, as it clamps, and the select drops it). One pointwise kernel. */
+static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g, const int32_t *idx, bool padded) {
+  int64_t groups = g->groups, cg = g->in_channels / groups;
+  int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n), l = product(g->in, g->n);
+  int64_t data_shape[3] = {g->batch, groups, cg * l}, idx_shape[2] = {p, kk * cg};
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 2, i32);
+  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, cg * kk * p, idx));
+  MlirValue cols = gather_at(b, braze_gb_reshape(b, x, data_shape, 3), positions, 2);
+  if (!padded)
+    return cols;
+  MlirNamedAttribute pred = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("predicate")),
+                                                  mlirStringAttrGet(b->ctx, braze_ref("ge")));
+  MlirValue cmp_ops[2] = {positions, braze_gb_scalar(b, i32, 0.0)};
+  MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
+  MlirValue sel[3] = {inside, cols, braze_gb_scalar(b, elem_of(x), 0.0)};
+  int64_t shape[4] = {g->batch, groups, p, kk * cg};
+  return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
+}
+
+/* The f32 values of a constant weight (dense, splat or dense_resource, seen through
+ * reshapes), or NULL. */
+static float *constant_weight(MlirValue w, int64_t count) {
+  for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(w, "reshape"));) /* same data order */
+    w = mlirOperationGetOperand(r, 0);
+  MlirOperation def = braze_gb_defining(w, "constant");
+  if (mlirOperationIsNull(def) || !mlirTypeIsAF32(elem_of(w)))
+    return NULL;
+  MlirAttribute a = mlirOperationGetAttributeByName(def, braze_ref("value"));
+  bool resource = !mlirAttributeIsNull(a) && mlirAttributeIsADenseResourceElements(a);
+  if (!resource && (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a)))
+    return NULL;
+  bool splat = !resource && mlirDenseElementsAttrIsSplat(a);
+  float *v = malloc((size_t)count * sizeof *v);
+  for (int64_t i = 0; i < count; ++i)
+    v[i] = resource ? mlirDenseFloatResourceElementsAttrGetValue(a, i)
+           : splat  ? (float)mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a))
+                    : mlirDenseElementsAttrGetFloatValue(a, i);
+  return v;
+}
+
+/* The weight as the product's B, [G, KK Cg, OCg]: Wt[g][kk Cg + c][oc] = w[g OCg + oc][c][kk].
+ * A constant is permuted here, at compile time (then packed into the template's panels
+ * at compile time too); anything else is a reshape, transpose, reshape. */
+static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int64_t ocg, int64_t cg, int64_t kk) {
+  int64_t shape[3] = {groups, kk * cg, ocg}, count = groups * ocg * cg * kk;
+  float *v = constant_weight(w, count);
+  if (v) {
+    float *t = malloc((size_t)count * sizeof *t);
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t oc = 0; oc < ocg; ++oc)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t k = 0; k < kk; ++k)
+            t[(g * kk * cg + k * cg + c) * ocg + oc] = v[((g * ocg + oc) * cg + c) * kk + k];
+    MlirType type = braze_gb_tensor_type(b->ctx, shape, 3, elem_of(w));
+    MlirValue c = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(type, count, t));
+    free(v);
+    free(t);
+    return c;
+  }
+  int64_t split[4] = {groups, ocg, cg, kk}, perm[4] = {0, 3, 2, 1};
+  return braze_gb_reshape(b, braze_gb_transpose(b, braze_gb_reshape(b, w, split, 4), perm), shape, 3);
+}
+
+MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
+  BrazeConvGeometry g;
+  if (!read_geometry(op, &g, why, why_size))
+    return null_value();
+  MlirValue x = mlirOperationGetOperand(op, 0), w = mlirOperationGetOperand(op, 1);
+  MlirType e = elem_of(x);
+  int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
+  int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
+  bool pointwise = is_pointwise(&g), padded = false;
+  int32_t *idx = pointwise ? NULL : im2col_positions(&g, cg, &padded, why, why_size);
+  if (!pointwise && !idx)
+    return null_value();
+  int64_t swap[4] = {0, 1, 3, 2}, channels_first[4] = {g.batch, groups, cg, p};
+  MlirValue cols = pointwise ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
+                             : im2col(b, x, &g, idx, padded);
+  free(idx);
+  MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk)};
+  int64_t y_shape[4] = {g.batch, groups, p, ocg};
+  MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
+  int64_t out[BRAZE_MAX_RANK];
+  intptr_t rank = braze_conv_result_shape(&g, out);
+  return braze_gb_reshape(b, braze_gb_transpose(b, y, swap), out, rank);
+}
+
+/* ---- conv_transpose ---- */
+
+/* x with stride - 1 zeros after each element along `axis` but the last. */
+static MlirValue stuff_zeros(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t stride) {
+  int64_t shape[BRAZE_MAX_RANK + 1], up[BRAZE_MAX_RANK + 1];
+  intptr_t rank = braze_shape(mlirValueGetType(x), shape);
+  int64_t size = shape[axis];
+  for (intptr_t d = 0, j = 0; d < rank; ++d) {
+    up[j++] = shape[d];
+    if (d == axis)
+      up[j++] = 1;
+  }
+  MlirValue v = braze_gb_reshape(b, x, up, rank + 1);
+  up[axis + 1] = stride - 1;
+  v = concat(b, v, zeros(b, up, rank + 1, elem_of(x)), axis + 1);
+  shape[axis] = size * stride;
+  v = braze_gb_reshape(b, v, shape, rank);
+  return slice_axis(b, v, axis, 0, (size - 1) * stride + 1);
+}
+
+/* w [C, OCg, K...] -> [OC, Cg, K...] with each kernel dim reversed. */
+static MlirValue transposed_weight(GraphBuilder *b, MlirValue w, const BrazeConvGeometry *g) {
+  int64_t groups = g->groups, cg = g->in_channels / groups, ocg = g->out_channels / groups;
+  int64_t split[BRAZE_MAX_RANK + 1] = {groups, cg, ocg}, perm[BRAZE_MAX_RANK + 1] = {0, 2, 1};
+  for (int i = 0; i < g->n; ++i) {
+    split[3 + i] = g->kernel[i];
+    perm[3 + i] = 3 + i;
+  }
+  MlirValue v = braze_gb_transpose(b, braze_gb_reshape(b, w, split, g->n + 3), perm);
+  int64_t shape[BRAZE_MAX_RANK] = {g->out_channels, cg};
+  for (int i = 0; i < g->n; ++i)
+    shape[2 + i] = g->kernel[i];
+  v = braze_gb_reshape(b, v, shape, g->n + 2);
+  for (int i = 0; i < g->n; ++i) {
+    if (g->kernel[i] == 1)
+      continue;
+    int32_t rev[4096];
+    for (int64_t k = 0; k < g->kernel[i]; ++k)
+      rev[k] = (int32_t)(g->kernel[i] - 1 - k);
+    v = gather_const(b, v, rev, &g->kernel[i], 1, 2 + i);
+  }
+  return v;
+}
+
+MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
+  BrazeConvGeometry g;
+  if (!read_geometry(op, &g, why, why_size))
+    return null_value();
+  int64_t lo[BRAZE_CONV_MAX_SPATIAL], hi[BRAZE_CONV_MAX_SPATIAL];
+  for (int i = 0; i < g.n; ++i) {
+    if (g.kernel[i] > 4096)
+      return refuse(why, why_size, "kernel sizes above 4096 are not supported"), null_value();
+    if (g.stride[i] > 1 && g.n + 2 == BRAZE_MAX_RANK)
+      return refuse(why, why_size, "strides above 1 need rank <= %d", BRAZE_MAX_RANK - 1), null_value();
+    int64_t reach = g.dilation[i] * (g.kernel[i] - 1), stuffed = (g.in[i] - 1) * g.stride[i] + 1;
+    lo[i] = reach - g.pad_begin[i];
+    hi[i] = reach - g.pad_end[i] + g.output_padding[i];
+    int64_t kept = stuffed + (lo[i] < 0 ? lo[i] : 0) + (hi[i] < 0 ? hi[i] : 0);
+    if (kept < 1)
+      return refuse(why, why_size, "spatial dim %d: the pads crop the whole input", i), null_value();
+  }
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  for (int i = 0; i < g.n; ++i) {
+    intptr_t axis = 2 + i;
+    if (g.stride[i] > 1)
+      x = stuff_zeros(b, x, axis, g.stride[i]);
+    int64_t size = mlirShapedTypeGetDimSize(mlirValueGetType(x), axis);
+    int64_t start = lo[i] < 0 ? -lo[i] : 0, limit = size + (hi[i] < 0 ? hi[i] : 0);
+    if (start > 0 || limit < size)
+      x = slice_axis(b, x, axis, start, limit);
+  }
+  MlirValue ops[2] = {x, transposed_weight(b, mlirOperationGetOperand(op, 1), &g)};
+  int64_t ones[BRAZE_CONV_MAX_SPATIAL], pads[2 * BRAZE_CONV_MAX_SPATIAL];
+  for (int i = 0; i < g.n; ++i) {
+    ones[i] = 1;
+    pads[i] = lo[i] > 0 ? lo[i] : 0;
+    pads[g.n + i] = hi[i] > 0 ? hi[i] : 0;
+  }
+  MlirNamedAttribute attrs[4] = {
+      braze_gb_attr_i64_array(b->ctx, "strides", ones, g.n),
+      braze_gb_attr_i64_array(b->ctx, "pads", pads, 2 * g.n),
+      braze_gb_attr_i64_array(b->ctx, "dilations", g.dilation, g.n),
+      mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("groups")),
+                            mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), g.groups)),
+  };
+  MlirType res = mlirValueGetType(mlirOperationGetResult(op, 0));
+  return mlirOperationGetResult(braze_gb_create(b, "conv", ops, 2, res, attrs, 4), 0);
+}
