@@ -179,6 +179,17 @@ static void print_memref(BrazeStr *s, MlirType tensor) {
   braze_str_free(&el);
 }
 
+/* %<acc>_<n> = %<acc>_<n - 1> + ((%bh / inner) % extent) * stride: one batch dim's part of
+ * a flat index, from the block's flattened batch index %bh (names suffixed by `id`). */
+static void batch_term(BrazeStr *s, const char *acc, int id, int64_t inner, int64_t extent, int64_t stride, int n) {
+  braze_str_printf(s, "  %%%si%d = arith.constant %lld : index\n  %%%se%d = arith.constant %lld : index\n"
+                      "  %%%sw%d = arith.constant %lld : index\n  %%%sq%d = arith.divui %%bh, %%%si%d : index\n"
+                      "  %%%sx%d = arith.remui %%%sq%d, %%%se%d : index\n  %%%sy%d = arith.muli %%%sx%d, %%%sw%d : index\n"
+                      "  %%%s_%d = arith.addi %%%s_%d, %%%sy%d : index\n",
+                   acc, id, (long long)inner, acc, id, (long long)extent, acc, id, (long long)stride, acc, id, acc, id,
+                   acc, id, acc, id, acc, id, acc, id, acc, id, acc, id, acc, n, acc, n - 1, acc, id);
+}
+
 /* %krow0: the first row of this block's k and v ([batch * N][D] views): q's batch index
  * %bh, with the batch dims that k and v share (extent 1) dropped. */
 static void kv_batch_row(Text *t) {
@@ -191,22 +202,17 @@ static void kv_batch_row(Text *t) {
     braze_str_puts(s, "  %krow0 = arith.muli %bh, %cN : index\n");
     return;
   }
-  braze_str_puts(s, "  %kvb_0 = arith.addi %c0, %c0 : index\n");
+  braze_str_puts(s, "  %kv_0 = arith.addi %c0, %c0 : index\n");
   int64_t inner = 1, kv_inner = 1;
   for (int i = f->nb - 1; i >= 0; --i) { /* idx_i = (bh / inner) % extent_i, weighted by k's stride */
     if (f->kv_batch[i] != 1)
-      braze_str_printf(s, "  %%bi%d = arith.constant %lld : index\n  %%be%d = arith.constant %lld : index\n"
-                          "  %%bw%d = arith.constant %lld : index\n  %%bq%d = arith.divui %%bh, %%bi%d : index\n"
-                          "  %%bx%d = arith.remui %%bq%d, %%be%d : index\n  %%by%d = arith.muli %%bx%d, %%bw%d : index\n"
-                          "  %%kvb_%d = arith.addi %%kvb_%d, %%by%d : index\n",
-                       i, (long long)inner, i, (long long)f->q_batch[i], i, (long long)kv_inner, i, i, i, i, i, i, i, i,
-                       f->nb - i, f->nb - i - 1, i);
+      batch_term(s, "kv", i, inner, f->q_batch[i], kv_inner, f->nb - i);
     else
-      braze_str_printf(s, "  %%kvb_%d = arith.addi %%kvb_%d, %%c0 : index\n", f->nb - i, f->nb - i - 1);
+      braze_str_printf(s, "  %%kv_%d = arith.addi %%kv_%d, %%c0 : index\n", f->nb - i, f->nb - i - 1);
     inner *= f->q_batch[i];
     kv_inner *= f->kv_batch[i];
   }
-  braze_str_printf(s, "  %%krow0 = arith.muli %%kvb_%d, %%cN : index\n", f->nb);
+  braze_str_printf(s, "  %%krow0 = arith.muli %%kv_%d, %%cN : index\n", f->nb);
 }
 
 static void header(Text *t, MlirOperation func, const char *name) {
@@ -534,12 +540,7 @@ static void bias_rows(Text *t) {
       int64_t inner = 1;
       for (int i = (int)d + 1; i < f->nb; ++i)
         inner *= f->q_batch[i];
-      braze_str_printf(s, "  %%bdi%d = arith.constant %lld : index\n  %%bde%d = arith.constant %lld : index\n"
-                          "  %%bds%d = arith.constant %lld : index\n  %%bdq%d = arith.divui %%bh, %%bdi%d : index\n"
-                          "  %%bdx%d = arith.remui %%bdq%d, %%bde%d : index\n  %%bdy%d = arith.muli %%bdx%d, %%bds%d : index\n"
-                          "  %%bb_%d = arith.addi %%bb_%d, %%bdy%d : index\n",
-                       r, (long long)inner, r, (long long)f->q_batch[d], r, (long long)stride, r, r, r, r, r, r, r, r,
-                       f->bias_rank - r, f->bias_rank - r - 1, r);
+      batch_term(s, "bb", r, inner, f->q_batch[d], stride, f->bias_rank - r);
     } else {
       if (d == f->nb)
         row_stride = stride;
