@@ -206,6 +206,12 @@ static bool read_generic(CgKernel *K, MlirOperation op) {
   for (int d = 0; d < it->n_dims; ++d)
     if (it->ext[d] < 0)
       return fail(op, K, "a loop's extent is not given by any operand dimension");
+  /* the output is written once per parallel point: indexed by a reduction loop it would
+   * have no index while initialized (found by fuzz-mlir-pipeline) */
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(it->maps[it->n_in]); ++r)
+    for (int d = 0; d < it->n_dims; ++d)
+      if (!it->par[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(it->maps[it->n_in], r), d))
+        return fail(op, K, "linalg.generic's output is indexed by a reduction loop");
   classify_generic(it);
   it->out_val = add_val(K, mlirOperationGetResult(op, 0), ST_NONE);
   K->vals[it->out_val].producer = K->n_items - 1;

@@ -133,6 +133,10 @@ static bool read_generic(CuKernel *K, MlirOperation op) {
   }
   if (it->par_prefix < 0)
     it->par_prefix = it->n_dims;
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(it->maps[it->n_in]); ++r)
+    for (int d = 0; d < it->n_dims; ++d) /* written once per parallel point (found by fuzzing) */
+      if (!it->par[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(it->maps[it->n_in], r), d))
+        return cu_fail(K, op, "the generic's output is indexed by a reduction loop");
   if (!loop_extents(K, it))
     return false;
   if (it->reduction) {
