@@ -11,9 +11,10 @@
  *   S = Q_w K^T        wgmma m64nBNk16 over D (A and B both K-major in shared memory)
  *   m' = max(m, rowmax(S * scale))      the scale folded with log2(e): exp2 below
  *   P = exp2(S * scale - m'),  l = l * exp2(m - m') + rowsum(P),  O *= exp2(m - m')
- *   P -> shared memory as bf16/f16 in the 128-byte swizzle wgmma reads
- *   O += P V           wgmma m64nDvk16 over the keys (V MN-major, as the GEMM template's B:
- *                    <row>, imm-trans-b 1)
+ *   O += P V           wgmma m64nDvk16 over the keys with A in registers: P rounded to
+ *                    bf16/f16 pairs, since wgmma's A fragment has S's layout (inline
+ *                    PTX: NVVM's op takes A from shared memory only); V MN-major, as the
+ *                    GEMM template's B (imm-trans-b 1)
  *
  * A thread holds S's and O's values at rows 16 warp + lane / 4 (+ 8) and columns
  * 8 j + 2 (lane % 4) (+ 1) of its warpgroup's 64 rows (wgmma's accumulator layout):
@@ -47,7 +48,7 @@ typedef struct {
   int64_t bias_dims[8], bias_shape[8]; /* the loop each bias dim reads (-1: none), its extents */
   const char *bias_el;
   const char *el;              /* bf16 or f16 */
-  int64_t q_off, kv_off, stage_bytes, k_bytes, p_off, p_bytes, cnt_off, smem;
+  int64_t q_off, kv_off, stage_bytes, k_bytes, cnt_off, smem;
   int64_t tiles, blocks;       /* query tiles per batch, key blocks */
 } Flash;
 
@@ -121,9 +122,7 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   f->kv_off = (int64_t)BM * f->d * 2;
   f->k_bytes = (int64_t)f->bn * f->d * 2;
   f->stage_bytes = f->k_bytes + (int64_t)f->bn * f->dv * 2;
-  f->p_off = f->kv_off + STAGES * f->stage_bytes;
-  f->p_bytes = (int64_t)WG_ROWS * f->bn * 2; /* per warpgroup */
-  f->cnt_off = f->p_off + 2 * f->p_bytes; /* a counter per stage: who releases it last */
+  f->cnt_off = f->kv_off + STAGES * f->stage_bytes; /* a counter per stage: who releases it last */
   f->smem = f->cnt_off + 16;
   if (f->smem + 1024 > opts->smem_block)
     return "shared-memory-exceeds-the-limit";
@@ -340,13 +339,10 @@ static void descriptors(Text *t) {
                       "  %%hiK = arith.constant %lld : i64\n  %%hiV = arith.constant %lld : i64\n"
                       "  %%dK = arith.ori %%sp4, %%hiK : i64\n  %%dV = arith.ori %%sp4, %%hiV : i64\n",
                    (long long)k_major, (long long)mn_major);
-  /* this warpgroup's rows of Q (64 rows of 128 bytes into each box) and its P tile */
+  /* this warpgroup's rows of Q (64 rows of 128 bytes into each box) */
   braze_str_printf(s, "  %%wgi = arith.index_cast %%wg : index to i64\n  %%cQW = arith.constant %d : i64\n"
-                      "  %%qw = arith.muli %%wgi, %%cQW : i64\n  %%dQ = arith.addi %%dK, %%qw : i64\n"
-                      "  %%cPW = arith.constant %lld : i64\n  %%pw = arith.muli %%wgi, %%cPW : i64\n"
-                      "  %%cPO = arith.constant %lld : i64\n  %%pw1 = arith.addi %%pw, %%cPO : i64\n"
-                      "  %%dP = arith.addi %%dK, %%pw1 : i64\n",
-                   WG_ROWS * 128 >> 4, (long long)(t->f->p_bytes >> 4), (long long)(t->f->p_off >> 4));
+                      "  %%qw = arith.muli %%wgi, %%cQW : i64\n  %%dQ = arith.addi %%dK, %%qw : i64\n",
+                   WG_ROWS * 128 >> 4);
 }
 
 /* S = Q K^T from the stage whose K descriptor is %dKs. */
@@ -460,56 +456,68 @@ static void softmax(Text *t) {
     braze_str_printf(s, "      %%lp%d = arith.mulf %%l_%d, %%al%d : f32\n      %%ln%d = arith.addf %%lp%d, %%rs%d : f32\n",
                      i, i, i, i, i, i);
   }
-  braze_str_printf(s, "      %%oi0 = llvm.mlir.undef : %s\n", t->oacc);
-  for (int r = 0; r < f->dv / 2; ++r)
-    braze_str_printf(s, "      %%ov%d = llvm.extractvalue %%o[%d] : %s\n      %%os%d = arith.mulf %%ov%d, %%al%d : f32\n"
-                        "      %%oi%d = llvm.insertvalue %%os%d, %%oi%d[%d] : %s\n",
-                     r, r, t->oacc, r, r, (r / 2) & 1, r + 1, r, r, r, t->oacc);
+  for (int r = 0; r < f->dv / 2; ++r) /* O rescaled, the first P V's accumulator inputs */
+    braze_str_printf(s, "      %%ov%d = llvm.extractvalue %%o[%d] : %s\n      %%os%d = arith.mulf %%ov%d, %%al%d : f32\n",
+                     r, r, t->oacc, r, r, (r / 2) & 1);
 }
 
-/* P to shared memory in q's element type, in the layout wgmma reads a K-major A with
- * 128-byte swizzle: 64-key boxes of 64 rows x 128 bytes, the 16-byte chunk c of row r
- * at chunk c ^ (r % 8). A thread's pair (row, col..col+1) is 4 bytes of chunk col / 8. */
-static void store_p(Text *t) {
+/* One wgmma m64nDvk16 with A in registers (P's four bf16x2 words), as inline PTX: NVVM's
+ * wgmma op takes A from shared memory only. `acc` names the 64 (Dv / 2) accumulator
+ * inputs by a printf pattern over r. */
+static void pv_register_a(Text *t, int step, const char *acc_fmt, int kc) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
-  for (int j8 = 0; j8 < f->bn / 8; ++j8)
-    for (int i = 0; i < 2; ++i) {
-      int r = j8 * 4 + i * 2, slot = (j8 / 8) * 2 + i; /* %cP<slot>: the 64-key box and the row half */
-      braze_str_printf(s, "      %%pp%d = vector.from_elements %%e%d, %%e%d : vector<2xf32>\n"
-                          "      %%ph%d = arith.truncf %%pp%d : vector<2xf32> to vector<2x%s>\n"
-                          "      %%px%d = arith.xori %%l4, %%cX%d : index\n      %%py%d = arith.muli %%px%d, %%c16 : index\n"
-                          "      %%pz%d = arith.addi %%pt, %%py%d : index\n      %%pa%d = arith.addi %%pz%d, %%cP%d : index\n"
-                          "      %%pe%d = arith.divui %%pa%d, %%c2 : index\n"
-                          "      vector.store %%ph%d, %%pview[%%pe%d] : memref<%lldx%s, 3>, vector<2x%s>\n",
-                       r, r, r + 1, r, r, f->el, r, j8 % 8, r, r, r, r, r, r, slot, r, r, r, r,
-                       (long long)(f->smem / 2), f->el, f->el);
-    }
-  braze_str_puts(s, "      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}\n"
-                    "      nvvm.barrier id = %bid number_of_threads = %n128\n");
+  int nd = (int)f->dv / 2;
+  braze_str_printf(s, "      %%o_%d = llvm.inline_asm has_side_effects asm_dialect = att \"{\\0A.reg .pred p;\\0A"
+                      "setp.ne.b32 p, $%d, 0;\\0Awgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {",
+                   step, 2 * nd + 5, nd * 2, f->el, f->el);
+  for (int r = 0; r < nd; ++r)
+    braze_str_printf(s, "%s$%d", r ? ", " : "", r);
+  braze_str_printf(s, "}, {$%d, $%d, $%d, $%d}, $%d, p, 1, 1, 1;\\0A}\\0A\", \"", 2 * nd, 2 * nd + 1, 2 * nd + 2,
+                   2 * nd + 3, 2 * nd + 4);
+  for (int r = 0; r < nd; ++r)
+    braze_str_printf(s, "=f,");
+  for (int r = 0; r < nd; ++r)
+    braze_str_printf(s, "%d,", r);
+  braze_str_puts(s, "r,r,r,r,l,r\" ");
+  for (int r = 0; r < nd; ++r) {
+    braze_str_printf(s, r ? ", " : "");
+    braze_str_printf(s, acc_fmt, r);
+  }
+  braze_str_printf(s, ", %%pw%d, %%pw%d, %%pw%d, %%pw%d, %%dvb%d, %%i1 : (", 8 * kc, 8 * kc + 2, 8 * kc + 4, 8 * kc + 6, step);
+  for (int r = 0; r < nd; ++r)
+    braze_str_puts(s, "f32, ");
+  braze_str_printf(s, "i32, i32, i32, i32, i64, i32) -> %s\n", t->oacc);
 }
 
-/* O += P V from this warpgroup's P tile and the stage's V boxes. */
+/* O += P V: P from the registers (its bf16 pairs, A's fragment layout is S's), V from
+ * the stage's boxes. */
 static void output_product(Text *t) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
+  for (int r = 0; r < f->bn / 2; r += 2) /* P's pairs as 32-bit words */
+    braze_str_printf(s, "      %%pp%d = vector.from_elements %%e%d, %%e%d : vector<2xf32>\n"
+                        "      %%ph%d = arith.truncf %%pp%d : vector<2xf32> to vector<2x%s>\n"
+                        "      %%pw%d = llvm.bitcast %%ph%d : vector<2x%s> to i32\n",
+                     r, r, r + 1, r, r, f->el, r, r, f->el);
   braze_str_puts(s, "      nvvm.wgmma.fence.aligned\n");
-  int step = 0, last = (int)(f->dv / 2);
-  char prev[16];
-  snprintf(prev, sizeof prev, "%%oi%d", last);
-  for (int kc = 0; kc < f->bn / 64; ++kc)
-    for (int kk = 0; kk < 4; ++kk, ++step) {
-      braze_str_printf(s, "      %%pc%d = arith.constant %lld : i64\n      %%vc%d = arith.constant %lld : i64\n", step,
-                       (long long)(((int64_t)kc * 8192 + kk * 32) >> 4), step,
-                       (long long)((f->k_bytes + (int64_t)kc * (f->dv / 64) * BOX_BYTES_V + kk * 2048) >> 4));
-      braze_str_printf(s, "      %%dpa%d = arith.addi %%dP, %%pc%d : i64\n      %%dvb%d = arith.addi %%dVs, %%vc%d : i64\n",
-                       step, step, step, step);
-      braze_str_printf(s, "      %%o_%d = nvvm.wgmma.mma_async %%dpa%d, %%dvb%d, %s, #nvvm.shape<m = 64, n = %lld, k = 16>, "
-                          "D [<f32>, #nvvm.wgmma_scale_out<one>], A [<%s>, #nvvm.wgmma_scale_in<one>, <row>], "
-                          "B [<%s>, #nvvm.wgmma_scale_in<one>, <row>] : %s -> %s\n",
-                       step, step, step, prev, (long long)f->dv, f->el, f->el, t->oacc, t->oacc);
-      snprintf(prev, sizeof prev, "%%o_%d", step);
+  int step = 0;
+  char prev[16] = "";
+  for (int kc = 0; kc < f->bn / 16; ++kc, ++step) {
+    braze_str_printf(s, "      %%vc%d = arith.constant %lld : i64\n      %%dvb%d = arith.addi %%dVs, %%vc%d : i64\n", step,
+                     (long long)((f->k_bytes + (int64_t)(kc / 4) * (f->dv / 64) * BOX_BYTES_V + (kc % 4) * 2048) >> 4),
+                     step, step);
+    if (kc == 0) {
+      pv_register_a(t, step, "%%os%d", kc);
+    } else {
+      for (int r = 0; r < f->dv / 2; ++r)
+        braze_str_printf(s, "      %%ox%d_%d = llvm.extractvalue %s[%d] : %s\n", step, r, prev, r, t->oacc);
+      char fmt[32];
+      snprintf(fmt, sizeof fmt, "%%%%ox%d_%%d", step);
+      pv_register_a(t, step, fmt, kc);
     }
+    snprintf(prev, sizeof prev, "%%o_%d", step);
+  }
   braze_str_printf(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n");
   /* this warpgroup is past the stage: its first thread counts it, and the second warpgroup
    * to get here refills it with block j + STAGES (no block-wide barrier: the warpgroups
@@ -561,7 +569,7 @@ static void bias_rows(Text *t) {
   braze_str_free(&bt);
 }
 
-/* Per-thread constants of the loop: the mask's column offset, P's address, the barrier. */
+/* Per-thread constants of the loop: the mask's column offsets, the thread's row. */
 static void loop_constants(Text *t) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
@@ -569,26 +577,14 @@ static void loop_constants(Text *t) {
   braze_str_printf(s, "  %%ninf = arith.constant 0xFF800000 : f32\n  %%fz = arith.constant 0.000000e+00 : f32\n"
                       "  %%sc = arith.constant %.9e : f32\n  %%i1 = arith.constant 1 : i32\n"
                       "  %%i2 = arith.constant 2 : i32\n  %%i32 = arith.constant 32 : i32\n"
-                      "  %%n128 = arith.constant 128 : i32\n  %%wgi32 = arith.index_cast %%wg : index to i32\n"
-                      "  %%bid = arith.addi %%wgi32, %%i1 : i32\n  %%l2 = arith.muli %%lm, %%c2 : index\n",
+                      "  %%l2 = arith.muli %%lm, %%c2 : index\n",
                    f->scale * log2e);
   for (int c = 0; c < f->bn; ++c)
     if ((c % 8) < 2 && (f->n % f->bn != 0 || f->causal || f->n_in == 4))
       braze_str_printf(s, "  %%cC%d = arith.constant %d : index\n", c, c);
-  for (int x = 0; x < 8; ++x)
-    braze_str_printf(s, "  %%cX%d = arith.constant %d : index\n", x, x);
-  for (int a = 0; a < f->bn / 64; ++a)
-    for (int i = 0; i < 2; ++i)
-      braze_str_printf(s, "  %%cP%d = arith.constant %d : index\n", a * 2 + i, a * 8192 + i * 1024);
-  /* P's bytes for this thread's row (16 warp + lane / 4) and 4-byte slot (lane % 4) */
-  braze_str_printf(s, "  %%cPB = arith.constant %lld : index\n  %%cPOFF = arith.constant %lld : index\n"
-                      "  %%pwg = arith.muli %%wg, %%cPB : index\n  %%prow0 = arith.muli %%warp, %%c16 : index\n"
-                      "  %%prow = arith.addi %%prow0, %%l4 : index\n  %%prb = arith.muli %%prow, %%c128 : index\n"
-                      "  %%p4 = arith.muli %%lm, %%c4 : index\n  %%pt0 = arith.addi %%cPOFF, %%pwg : index\n"
-                      "  %%pt1 = arith.addi %%pt0, %%prb : index\n  %%pt = arith.addi %%pt1, %%p4 : index\n"
-                      "  %%pview = memref.view %%smem[%%c0][] : memref<0xi8, 3> to memref<%lldx%s, 3>\n"
-                      "  %%o_init = llvm.mlir.zero : %s\n",
-                   (long long)f->p_bytes, (long long)f->p_off, (long long)(f->smem / 2), f->el, t->oacc);
+  /* this thread's first row in its warpgroup: 16 warp + lane / 4 */
+  braze_str_printf(s, "  %%prow0 = arith.muli %%warp, %%c16 : index\n  %%prow = arith.addi %%prow0, %%l4 : index\n"
+                      "  %%o_init = llvm.mlir.zero : %s\n", t->oacc);
   braze_str_puts(s, "  %rw = arith.muli %wg, %c64 : index\n");
   if (f->n_in == 4) {
     braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", log2e);
@@ -617,7 +613,6 @@ static void main_loop(Text *t) {
                       "      %%dVs = arith.addi %%dV, %%stg : i64\n", t->mbar);
   scores(t);
   softmax(t);
-  store_p(t);
   output_product(t);
 }
 
