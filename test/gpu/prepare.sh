@@ -16,9 +16,7 @@ build=${2:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 braze="$build/braze"
-# conv.mlir: convolutions are CPU-only so far (issue 22: cuda-codegen refuses a grouped
-# conv's contraction, "contraction inputs must read (m, k) and (k, n)").
-files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue -e /conv.mlir) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
+files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
 # Causal attention: the mask is a constant S x S literal, generated rather than stored
 # (rows that keep keys j <= i, and j <= i - 3: three fully masked rows, NaN as in the
 # reference).

@@ -325,6 +325,13 @@ bool cu_twin_contraction(const CuKernel *K) {
   return true;
 }
 
+static bool map_reads_dim(MlirAffineMap map, int d) {
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, r), d))
+      return true;
+  return false;
+}
+
 static bool choose_matmul(CuKernel *K) {
   if (K->n_items < 1 || !K->items[0].contraction)
     return false;
@@ -340,6 +347,11 @@ static bool choose_matmul(CuKernel *K) {
     if (!mlirAffineExprIsADim(e) || mlirAffineDimExprGetPosition(e) != r)
       return false;
   }
+  /* one input reads m and not n, the other n (the tiles' roles); any other contraction
+   * (a convolution's grouped or windowed views) runs as an element kernel */
+  int role_a = map_reads_dim(c->maps[0], n_par - 2) ? 0 : 1;
+  if (c->n_in != 2 || map_reads_dim(c->maps[role_a], n_par - 1) || !map_reads_dim(c->maps[1 - role_a], n_par - 1))
+    return false;
   for (int i = 1; i < K->n_items; ++i) {
     const CuItem *it = &K->items[i];
     if (i == 1 && cu_twin_contraction(K)) /* horizontal-templates' pair sharing A: SIMT evaluates it per element */

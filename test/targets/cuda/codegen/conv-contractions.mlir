@@ -1,0 +1,20 @@
+// Convolutions on CUDA (graph-decompose: an im2col gather and a contraction): the
+// contraction of a depthwise conv reads the weight through a view that is not (k, n), so
+// it does not take the tiled matmul kernel (which would refuse it) but a row kernel
+// reducing each output element; a plain conv's contraction takes the matmul kernel.
+// (Correctness on a GPU: test/e2e/conv.mlir through test/gpu/prepare.sh.)
+// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze compile %s --target=cuda --no-header -o %t.so
+// CHECK: conv-contractions.mlir:[[@LINE+3]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: row kernel
+// CHECK: conv-contractions.mlir:[[@LINE+8]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel
+func.func @depthwise(%x: tensor<2x6x8x8xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<2x6x8x8xf32> {
+  %y = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 6 : i64}
+      : (tensor<2x6x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<2x6x8x8xf32>
+  return %y : tensor<2x6x8x8xf32>
+}
+
+func.func @dense(%x: tensor<2x3x9x8xf32>, %w: tensor<8x3x3x2xf32>) -> tensor<2x8x4x4xf32> {
+  %y = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 1>, dilations = array<i64: 1, 2>, groups = 1 : i64}
+      : (tensor<2x3x9x8xf32>, tensor<8x3x3x2xf32>) -> tensor<2x8x4x4xf32>
+  return %y : tensor<2x8x4x4xf32>
+}
