@@ -51,6 +51,28 @@ bool onnx_attr_ints(OnnxImporter *im, const char *name, int64_t *out, size_t max
   return true;
 }
 
+bool onnx_attr_ints_exact(OnnxImporter *im, const char *name, int64_t *out, size_t want, int64_t dflt, bool *given) {
+  enum { MOST = 2 * (ONNX_MAX_RANK - 2) }; /* a pads list: two per spatial dim */
+  size_t n = 0;
+  bool present = false;
+  int64_t buf[MOST]; /* `out` may hold only `want` entries: read into room for the most */
+  if (want > MOST)
+    return onnx_node_error(im, "attribute '%s': %zu entries expected (at most %d)", name, want, MOST);
+  if (!onnx_attr_ints(im, name, buf, MOST, &n, &present))
+    return false;
+  if (given)
+    *given = present;
+  if (!present) {
+    for (size_t i = 0; i < want; ++i)
+      out[i] = dflt;
+    return true;
+  }
+  if (n != want)
+    return onnx_node_error(im, "attribute '%s' has %zu entries, expected %zu", name, n, want);
+  memcpy(out, buf, want * sizeof *out);
+  return true;
+}
+
 bool onnx_norm_axis(OnnxImporter *im, int64_t axis, size_t rank, const char *what, int64_t *out) {
   int64_t r = (int64_t)rank;
   if (axis < -r || axis >= r)

@@ -143,6 +143,10 @@ const char *onnx_attr_string(const Onnx__NodeProto *node, const char *name, cons
 /* Ints attribute: true when present; *count elements copied (error when > max). */
 bool onnx_attr_ints(OnnxImporter *im, const char *name, int64_t *out, size_t max, size_t *count,
                     bool *present);
+/* Ints attribute of exactly `want` entries (at most two per spatial dim of the largest
+ * rank: a pads list) into out, error otherwise, or `dflt` in every entry when absent;
+ * *given (may be NULL) says which. */
+bool onnx_attr_ints_exact(OnnxImporter *im, const char *name, int64_t *out, size_t want, int64_t dflt, bool *given);
 /* Normalize an axis into [0, rank); error naming `what` when out of range. */
 bool onnx_norm_axis(OnnxImporter *im, int64_t axis, size_t rank, const char *what, int64_t *out);
 /* Normalize, sort and check uniqueness of axes. */

@@ -19,27 +19,6 @@ typedef struct {
   int64_t groups;
 } ConvAttrs;
 
-/* Attribute `name` of exactly `want` entries (at most 2 * MAX_SPATIAL) into out, or
- * `dflt` everywhere when absent. */
-static bool ints_attr(OnnxImporter *im, const char *name, int64_t *out, size_t want, int64_t dflt, bool *given) {
-  size_t n = 0;
-  bool present = false;
-  int64_t buf[2 * MAX_SPATIAL];
-  if (!onnx_attr_ints(im, name, buf, 2 * MAX_SPATIAL, &n, &present))
-    return false;
-  if (given)
-    *given = present;
-  if (!present) {
-    for (size_t i = 0; i < want; ++i)
-      out[i] = dflt;
-    return true;
-  }
-  if (n != want)
-    return onnx_node_error(im, "attribute '%s' has %zu entries, expected %zu", name, n, want);
-  memcpy(out, buf, want * sizeof *out);
-  return true;
-}
-
 typedef enum { PAD_EXPLICIT, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID } AutoPad;
 
 static bool read_auto_pad(OnnxImporter *im, AutoPad *out) {
@@ -66,9 +45,10 @@ static bool common_attrs(OnnxImporter *im, const OnnxType *x, const OnnxType *w,
   int64_t kernel[MAX_SPATIAL];
   bool given = false;
   a->groups = onnx_attr_int(im->node, "group", 1);
-  if (!ints_attr(im, "kernel_shape", kernel, a->n, 0, &given) || !ints_attr(im, "strides", a->s, a->n, 1, NULL) ||
-      !ints_attr(im, "dilations", a->d, a->n, 1, NULL) || !ints_attr(im, "pads", a->pads, 2 * a->n, 0, NULL) ||
-      !read_auto_pad(im, pad))
+  if (!onnx_attr_ints_exact(im, "kernel_shape", kernel, a->n, 0, &given) ||
+      !onnx_attr_ints_exact(im, "strides", a->s, a->n, 1, NULL) ||
+      !onnx_attr_ints_exact(im, "dilations", a->d, a->n, 1, NULL) ||
+      !onnx_attr_ints_exact(im, "pads", a->pads, 2 * a->n, 0, NULL) || !read_auto_pad(im, pad))
     return false;
   for (size_t i = 0; given && i < a->n; ++i)
     if (kernel[i] != w->dims[2 + i])
@@ -122,8 +102,8 @@ static bool conv_transpose_geometry(OnnxImporter *im, const OnnxType *x, const O
                            (long long)x->dims[1]);
   int64_t shape[MAX_SPATIAL];
   bool has_shape = false;
-  if (!ints_attr(im, "output_padding", a->out_pad, a->n, 0, NULL) ||
-      !ints_attr(im, "output_shape", shape, a->n, 0, &has_shape))
+  if (!onnx_attr_ints_exact(im, "output_padding", a->out_pad, a->n, 0, NULL) ||
+      !onnx_attr_ints_exact(im, "output_shape", shape, a->n, 0, &has_shape))
     return false;
   for (size_t i = 0; i < a->n; ++i) {
     int64_t in = x->dims[2 + i], span = (w->dims[2 + i] - 1) * a->d[i] + 1;

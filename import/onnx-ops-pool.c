@@ -22,23 +22,6 @@ typedef struct {
   int64_t out[MAX_SPATIAL];
 } PoolGeometry;
 
-static bool ints_attr(OnnxImporter *im, const char *name, int64_t *out, size_t want, int64_t dflt) {
-  size_t n = 0;
-  bool given = false;
-  int64_t buf[2 * MAX_SPATIAL]; /* `out` may hold only `want` entries: read into room for the most */
-  if (!onnx_attr_ints(im, name, buf, 2 * MAX_SPATIAL, &n, &given))
-    return false;
-  if (!given) {
-    for (size_t i = 0; i < want; ++i)
-      out[i] = dflt;
-    return true;
-  }
-  if (n != want)
-    return onnx_node_error(im, "attribute '%s' has %zu entries, expected %zu", name, n, want);
-  memcpy(out, buf, want * sizeof *out);
-  return true;
-}
-
 static bool pool_geometry(OnnxImporter *im, const OnnxType *t, PoolGeometry *g) {
   if (t->rank < 3)
     return onnx_node_error(im, "the input must have rank >= 3 (N, C, D1, ...)");
@@ -50,8 +33,9 @@ static bool pool_geometry(OnnxImporter *im, const OnnxType *t, PoolGeometry *g) 
     return false;
   if (!given || nk != g->n)
     return onnx_node_error(im, "kernel_shape must give %zu sizes", g->n);
-  if (!ints_attr(im, "strides", g->s, g->n, 1) || !ints_attr(im, "dilations", g->d, g->n, 1) ||
-      !ints_attr(im, "pads", pads, 2 * g->n, 0))
+  if (!onnx_attr_ints_exact(im, "strides", g->s, g->n, 1, NULL) ||
+      !onnx_attr_ints_exact(im, "dilations", g->d, g->n, 1, NULL) ||
+      !onnx_attr_ints_exact(im, "pads", pads, 2 * g->n, 0, NULL))
     return false;
   bool ceil_mode = onnx_attr_int(im->node, "ceil_mode", 0) != 0;
   char auto_pad_buf[32];
