@@ -172,6 +172,9 @@ bool cu_analyze(CuKernel *K);
 /* Whether K's items 0 and 1 are two contractions of one A with two Bs of one shape (form-kernels'
  * horizontal-templates: W6's gate and up projections). */
 bool cu_twin_contraction(const CuKernel *K);
+/* Whether contraction c's inputs take the tiles' roles, one reading m and not n (A: input
+ * *role_a), the other n; what the matmul kernels need. */
+bool cu_matmul_roles(const CuItem *c, int dim_m, int dim_n, int *role_a);
 /* The element shape for K's generics (after the extern GEMM took its contraction). */
 bool cu_choose_element(CuKernel *K);
 void cu_kernel_free(CuKernel *K);

@@ -327,9 +327,14 @@ bool cu_twin_contraction(const CuKernel *K) {
 
 static bool map_reads_dim(MlirAffineMap map, int d) {
   for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r)
-    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, r), d))
+    if (cg_affine_dims(mlirAffineMapGetResult(map, r)) & (1ull << d))
       return true;
   return false;
+}
+
+bool cu_matmul_roles(const CuItem *c, int dim_m, int dim_n, int *role_a) {
+  *role_a = map_reads_dim(c->maps[0], dim_m) ? 0 : 1;
+  return c->n_in == 2 && !map_reads_dim(c->maps[*role_a], dim_n) && map_reads_dim(c->maps[1 - *role_a], dim_n);
 }
 
 static bool choose_matmul(CuKernel *K) {
@@ -349,8 +354,8 @@ static bool choose_matmul(CuKernel *K) {
   }
   /* one input reads m and not n, the other n (the tiles' roles); any other contraction
    * (a convolution's grouped or windowed views) runs as an element kernel */
-  int role_a = map_reads_dim(c->maps[0], n_par - 2) ? 0 : 1;
-  if (c->n_in != 2 || map_reads_dim(c->maps[role_a], n_par - 1) || !map_reads_dim(c->maps[1 - role_a], n_par - 1))
+  int role_a;
+  if (!cu_matmul_roles(c, n_par - 2, n_par - 1, &role_a))
     return false;
   for (int i = 1; i < K->n_items; ++i) {
     const CuItem *it = &K->items[i];

@@ -26,13 +26,6 @@ typedef struct {
   MlirValue smem[2]; /* A tile [STEP][TILE], B tile [STEP][TILE] */
 } Mm;
 
-static bool reads_dim(MlirAffineMap map, int d) {
-  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r)
-    if (cg_affine_dims(mlirAffineMapGetResult(map, r)) & (1ull << d))
-      return true;
-  return false;
-}
-
 /* Whether input `in`'s innermost index walks k (then threads walk k when staging). */
 static bool k_contiguous(const Mm *mm, int in) {
   MlirAffineMap map = mm->c->maps[in];
@@ -168,8 +161,7 @@ bool cu_emit_matmul(CuKernel *K) {
   mm.m = c->ext[mm.dim_m];
   mm.n = c->ext[mm.dim_n];
   mm.k = c->ext[mm.dim_k];
-  mm.role_a = reads_dim(c->maps[0], mm.dim_m) ? 0 : 1;
-  if (reads_dim(c->maps[mm.role_a], mm.dim_n) || !reads_dim(c->maps[1 - mm.role_a], mm.dim_n))
+  if (!cu_matmul_roles(c, mm.dim_m, mm.dim_n, &mm.role_a)) /* choose_matmul checked it */
     return cu_fail(K, c->op, "contraction inputs must read (m, k) and (k, n)");
   MlirValue bx = K->bid, by = cu_gpu_id(b, "gpu.block_id"), bz = cu_gpu_id(b, "gpu.block_id");
   /* cu_gpu_id gives dim x: rewrite the two others' dimension attribute */
