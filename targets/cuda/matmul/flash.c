@@ -48,7 +48,7 @@ typedef struct {
   int64_t bias_dims[8], bias_shape[8]; /* the loop each bias dim reads (-1: none), its extents */
   const char *bias_el;
   const char *el;              /* bf16 or f16 */
-  int64_t q_off, kv_off, stage_bytes, k_bytes, cnt_off, smem;
+  int64_t kv_off, stage_bytes, k_bytes, cnt_off, smem; /* shared memory: Q at 0, then K/V stages */
   int64_t tiles, blocks;       /* query tiles per batch, key blocks */
 } Flash;
 
@@ -118,7 +118,6 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
     return "key-block-not-64-or-128";
   f->tiles = (f->m + BM - 1) / BM;
   f->blocks = (f->n + f->bn - 1) / f->bn;
-  f->q_off = 0;
   f->kv_off = (int64_t)BM * f->d * 2;
   f->k_bytes = (int64_t)f->bn * f->d * 2;
   f->stage_bytes = f->k_bytes + (int64_t)f->bn * f->dv * 2;
