@@ -8,6 +8,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/affine-bounds.h"
 #include "support/context.h"
 #include "support/oplist.h"
 #include "support/strbuf.h"
@@ -234,13 +235,7 @@ MlirValue cg_affine(CgBuilder *b, MlirAffineExpr expr, const MlirValue *dims) {
   return cg_op(b, name, cg_index_type(b->ctx), 2, ops);
 }
 
-uint64_t cg_affine_dims(MlirAffineExpr expr) {
-  if (mlirAffineExprIsADim(expr))
-    return 1ull << mlirAffineDimExprGetPosition(expr);
-  if (mlirAffineExprIsABinary(expr))
-    return cg_affine_dims(mlirAffineBinaryOpExprGetLHS(expr)) | cg_affine_dims(mlirAffineBinaryOpExprGetRHS(expr));
-  return 0;
-}
+uint64_t cg_affine_dims(MlirAffineExpr expr) { return braze_affine_dims(expr); }
 
 bool cg_attr_bool(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref(name)));

@@ -113,13 +113,47 @@ static int external_args(const Chain *c, MlirValue *args) {
   return n;
 }
 
-/* "[offsets] [sizes] [1, ...]" of a slice of `block`'s shape: the block's iv as the
- * offset of each dim read by a row dim, else 0. */
-static void print_slice_spec(BrazeStr *s, const RcSlice *slice, MlirType block) {
+/* The offsets of RC_AFFINE slice dims, each an affine.apply of the row ivs printed once:
+ * %o<k> is expr[k]. */
+typedef struct {
+  int n;
+  MlirAffineExpr expr[RC_MAX_ARGS * 2];
+} Offsets;
+
+static int offset_index(const Offsets *o, MlirAffineExpr e) {
+  for (int k = 0; k < o->n; ++k)
+    if (mlirAffineExprEqual(o->expr[k], e))
+      return k;
+  return -1;
+}
+
+/* Print the affine.apply of each RC_AFFINE offset of `slice` not printed yet. */
+static void print_offsets(BrazeStr *s, const RcSlice *slice, int nr, Offsets *o) {
+  for (int d = 0; d < slice->rank; ++d) {
+    if (slice->row_of[d] != RC_AFFINE || offset_index(o, slice->offset[d]) >= 0 || o->n == RC_MAX_ARGS * 2)
+      continue;
+    o->expr[o->n] = slice->offset[d];
+    braze_str_printf(s, "      %%o%d = affine.apply affine_map<(", o->n++);
+    for (int i = 0; i < nr; ++i)
+      braze_str_printf(s, "%sd%d", i ? ", " : "", i);
+    braze_str_puts(s, ") -> (");
+    mlirAffineExprPrint(slice->offset[d], braze_str_callback, s);
+    braze_str_puts(s, ")>(");
+    for (int i = 0; i < nr; ++i)
+      braze_str_printf(s, "%s%%i%d", i ? ", " : "", i);
+    braze_str_puts(s, ")\n");
+  }
+}
+
+/* "[offsets] [sizes] [strides]" of a slice of `block`'s shape: the block's iv as the
+ * offset of each dim read by a row dim, its %o<k> for an RC_AFFINE dim, else 0. */
+static void print_slice_spec(BrazeStr *s, const RcSlice *slice, MlirType block, const Offsets *o) {
   braze_str_puts(s, "[");
   for (int d = 0; d < slice->rank; ++d) {
     braze_str_puts(s, d ? ", " : "");
-    if (slice->row_of[d] >= 0)
+    if (slice->row_of[d] == RC_AFFINE)
+      braze_str_printf(s, "%%o%d", offset_index(o, slice->offset[d]));
+    else if (slice->row_of[d] >= 0)
       braze_str_printf(s, "%%i%d", slice->row_of[d]);
     else
       braze_str_puts(s, "0");
@@ -128,8 +162,10 @@ static void print_slice_spec(BrazeStr *s, const RcSlice *slice, MlirType block) 
   for (int d = 0; d < slice->rank; ++d)
     braze_str_printf(s, "%s%lld", d ? ", " : "", (long long)mlirShapedTypeGetDimSize(block, d));
   braze_str_puts(s, "] [");
-  for (int d = 0; d < slice->rank; ++d)
-    braze_str_puts(s, d ? ", 1" : "1");
+  for (int d = 0; d < slice->rank; ++d) {
+    bool strided = slice->row_of[d] == RC_AFFINE && slice->m_stride[d] > 1;
+    braze_str_printf(s, "%s%lld", d ? ", " : "", strided ? (long long)slice->m_stride[d] : 1LL);
+  }
   braze_str_puts(s, "]");
 }
 
@@ -152,6 +188,7 @@ static int slice_index(SliceSet *set, int k, const RcSlice *slice, bool add) {
 }
 
 static void print_slices(BrazeStr *s, const Chain *c, const MlirValue *args, int n_args, SliceSet *set) {
+  Offsets offsets = {0};
   for (int i = 0; i < c->n; ++i)
     for (intptr_t j = 0; j < mlirOperationGetNumOperands(c->links[i].call); ++j) {
       const RcSlice *slice = &c->links[i].slices[j];
@@ -160,8 +197,9 @@ static void print_slices(BrazeStr *s, const Chain *c, const MlirValue *args, int
         continue;
       int n = slice_index(set, k, slice, true);
       MlirType t = mlirValueGetType(args[k]), block = rc_block_type(t, slice, c->mc, &c->rows);
+      print_offsets(s, slice, c->rows.nr, &offsets);
       braze_str_printf(s, "      %%s%d = tensor.extract_slice %%arg%d", n, k);
-      print_slice_spec(s, slice, block);
+      print_slice_spec(s, slice, block, &offsets);
       braze_str_puts(s, " : ");
       print_type(s, t);
       braze_str_puts(s, " to ");
@@ -260,7 +298,7 @@ static void print_chain(BrazeStr *s, const Chain *c, const char *name, const Mli
   print_slices(s, c, args, n_args, &set);
   print_calls(s, c, args, n_args, block_names, &set);
   braze_str_printf(s, "      scf.forall.in_parallel {\n        tensor.parallel_insert_slice %%v%d into %%out", c->n - 1);
-  print_slice_spec(s, &as_rows, block);
+  print_slice_spec(s, &as_rows, block, NULL);
   braze_str_puts(s, " : ");
   print_type(s, block);
   braze_str_puts(s, " into ");

@@ -104,27 +104,59 @@ static bool chainable(MlirOperation kernel) {
   return kind_is(kernel, "tem") || kind_is(kernel, "per") || kind_is(kernel, "red") || kind_is(kernel, "poi");
 }
 
-/* The one user of `v`, or null when it has none or several. */
-static MlirOperation only_user(MlirValue v) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
-    return (MlirOperation){NULL};
-  return mlirOpOperandGetOwner(use);
+/* The first user of `v` in `block` (in block order), or null when a user is elsewhere. */
+static MlirOperation first_user(MlirValue v, MlirBlock block) {
+  MlirOperation first = {NULL};
+  for (MlirOpOperand use = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (!mlirBlockEqual(mlirOperationGetBlock(user), block))
+      return (MlirOperation){NULL};
+    if (mlirOperationIsNull(first) || mlirOperationIsBeforeInBlock(user, first))
+      first = user;
+  }
+  return first;
 }
 
-/* Grow the chain from `call` along single-use results. */
+static bool is_link_from(const Chain *c, int from, MlirOperation op) {
+  for (int i = from; i < c->n; ++i)
+    if (mlirOperationEqual(c->links[i].call, op))
+      return true;
+  return false;
+}
+
+/* The longest prefix whose links' results are read only by later links of it (a result
+ * read outside the chain would have to be written whole). */
+static int closed_prefix(const Chain *c) {
+  for (int n = c->n; n >= 2; --n) {
+    bool closed = true;
+    for (int i = 0; i + 1 < n && closed; ++i)
+      for (MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(c->links[i].call, 0));
+           closed && !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+        Chain prefix = *c;
+        prefix.n = n;
+        closed = is_link_from(&prefix, i + 1, mlirOpOperandGetOwner(use));
+      }
+    if (closed)
+      return n;
+  }
+  return c->n < 2 ? c->n : 1;
+}
+
+/* Grow the chain from `call` along results to their first user: a result may also feed
+ * later links (a residual read by the chain's last kernel), but nothing outside it. */
 static void collect_links(Chain *c, MlirOperation call) {
   c->n = 0;
+  MlirBlock block = mlirOperationGetBlock(call);
   while (c->n < MAX_LINKS && braze_op_is(call, "func.call") && mlirOperationGetNumResults(call) == 1) {
     MlirOperation kernel = callee_of(c->sym, call);
     if (!chainable(kernel))
       break;
     c->links[c->n++] = (Link){.call = call, .kernel = kernel};
-    call = only_user(mlirOperationGetResult(call, 0));
-    if (mlirOperationIsNull(call) ||
-        !mlirBlockEqual(mlirOperationGetBlock(call), mlirOperationGetBlock(c->links[0].call)))
+    call = first_user(mlirOperationGetResult(call, 0), block);
+    if (mlirOperationIsNull(call))
       break;
   }
+  c->n = closed_prefix(c);
 }
 
 /* ---- checking a chain ---- */
@@ -137,6 +169,14 @@ static bool same_rows(const RcRows *a, const RcRows *b) {
  * whole operand, one batch's slice of k or v). */
 static int64_t repack_bytes(const Chain *c, MlirValue v, const RcSlice *slice) {
   return chain_tensor_bytes(rc_block_type(mlirValueGetType(v), slice, c->mc > 0 ? c->mc : 1, &c->rows));
+}
+
+/* Whether a tem link's whole operand `v` costs no packing per block: cpu-codegen packs a
+ * constant matmul B once, at compile time (decision 0008), also when a chain's block
+ * kernel reads it through the chain's argument. */
+static bool packed_at_compile_time(const Chain *c, MlirValue v) {
+  return strcmp(c->o->target, "cpu") == 0 && mlirValueIsAOpResult(v) &&
+         braze_op_is(mlirOpResultGetOwner(v), "arith.constant");
 }
 
 static const char *check_links(Chain *c) {
@@ -160,7 +200,8 @@ static const char *check_links(Chain *c) {
       const RcSlice *slice = &l->slices[j];
       if (chain_is_intermediate(c, i, v) && !rc_slice_is_rows(slice, &c->rows))
         return "intermediate-not-read-by-rows";
-      if (tem && slice->used && !rc_slice_is_rows(slice, &c->rows) && repack_bytes(c, v, slice) > c->o->max_repack)
+      if (tem && slice->used && !rc_slice_is_rows(slice, &c->rows) && !packed_at_compile_time(c, v) &&
+          repack_bytes(c, v, slice) > c->o->max_repack)
         return "operand-too-large-to-repack";
     }
   }
@@ -179,18 +220,31 @@ static int64_t repack_extra(const Chain *c) {
     const Link *l = &c->links[i];
     for (intptr_t j = 0; kind_is(l->kernel, "tem") && j < mlirOperationGetNumOperands(l->call); ++j) {
       MlirValue v = mlirOperationGetOperand(l->call, j);
-      if (l->slices[j].used && !rc_slice_is_rows(&l->slices[j], &c->rows))
+      if (l->slices[j].used && !rc_slice_is_rows(&l->slices[j], &c->rows) && !packed_at_compile_time(c, v))
         extra += blocks * repack_bytes(c, v, &l->slices[j]) - chain_tensor_bytes(mlirValueGetType(v));
     }
   }
   return extra;
 }
 
+/* A block of a chain with a matmul holds at least one register tile of rows (the cpu
+ * template's 6): fewer would leave most of every tile idle, and the matmul streams its
+ * whole weight once per block. */
+enum { TEMPLATE_TILE_ROWS = 6 };
+
+static int64_t min_block_rows(const Chain *c) {
+  int64_t m = c->rows.dims[c->rows.nr - 1];
+  for (int i = 0; i < c->n; ++i)
+    if (kind_is(c->links[i].kernel, "tem"))
+      return m < TEMPLATE_TILE_ROWS ? m : TEMPLATE_TILE_ROWS;
+  return 1;
+}
+
 /* The largest divisor of m whose intermediates fit `budget` bytes while keeping
  * min-blocks parallel iterations (else the largest that fits); 0 when none fits. */
 static int64_t rows_within(const Chain *c, int64_t budget, int64_t per_row, int64_t batches) {
   int64_t m = c->rows.dims[c->rows.nr - 1], best = 0;
-  for (int64_t mc = m; mc >= 1; --mc) {
+  for (int64_t mc = m; mc >= min_block_rows(c); --mc) {
     if (m % mc || mc * per_row > budget)
       continue;
     if (!best)

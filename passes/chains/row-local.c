@@ -5,6 +5,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/affine-bounds.h"
 #include "support/context.h"
 
 static bool is_row_shaped(MlirType type, const RcRows *rows) {
@@ -44,7 +45,13 @@ RcSlice rc_row_slice(const RcRows *rows, int rank) {
 }
 
 bool rc_slice_equal(const RcSlice *a, const RcSlice *b) {
-  return a->rank == b->rank && memcmp(a->row_of, b->row_of, (size_t)a->rank) == 0;
+  if (a->rank != b->rank || memcmp(a->row_of, b->row_of, (size_t)a->rank) != 0)
+    return false;
+  for (int d = 0; d < a->rank; ++d)
+    if (a->row_of[d] == RC_AFFINE && (!mlirAffineExprEqual(a->offset[d], b->offset[d]) || a->size[d] != b->size[d] ||
+                                      a->m_stride[d] != b->m_stride[d]))
+      return false;
+  return true;
 }
 
 bool rc_slice_is_rows(const RcSlice *s, const RcRows *rows) {
@@ -54,29 +61,103 @@ bool rc_slice_is_rows(const RcSlice *s, const RcRows *rows) {
 
 bool rc_slice_is_whole(const RcSlice *s) {
   for (int d = 0; d < s->rank; ++d)
-    if (s->row_of[d] >= 0)
+    if (s->row_of[d] != -1)
       return false;
   return true;
 }
 
+/* The loops' extents of a generic, from the operand dims read by a bare loop dim. */
+static intptr_t generic_extents(MlirOperation generic, int64_t *extents) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
+  intptr_t n_loops = mlirAffineMapGetNumDims(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0)));
+  for (intptr_t d = 0; d < n_loops && d < RC_MAX_LOOPS; ++d)
+    extents[d] = -1;
+  for (intptr_t j = 0; j < mlirArrayAttrGetNumElements(maps); ++j) {
+    MlirAffineMap map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, j));
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(generic, j));
+    for (intptr_t r = 0; mlirTypeIsARankedTensor(t) && r < mlirAffineMapGetNumResults(map); ++r) {
+      int d = dim_of(mlirAffineMapGetResult(map, r));
+      if (d >= 0 && d < RC_MAX_LOOPS && extents[d] < 0)
+        extents[d] = mlirShapedTypeGetDimSize(t, r);
+    }
+  }
+  return n_loops;
+}
+
+/* `e` with each row loop rowdims[i] renamed to d_i (and any other loop to 0). */
+static MlirAffineExpr in_row_dims(MlirAffineExpr e, const int *rowdims, int nr, intptr_t n_loops) {
+  MlirContext ctx = mlirAffineExprGetContext(e);
+  MlirAffineExpr subst[RC_MAX_LOOPS];
+  for (intptr_t d = 0; d < n_loops; ++d)
+    subst[d] = mlirAffineConstantExprGet(ctx, 0);
+  for (int i = 0; i < nr; ++i)
+    subst[rowdims[i]] = mlirAffineDimExprGet(ctx, i);
+  MlirAffineMap map = mlirAffineMapGet(ctx, nr, 0, n_loops, subst);
+  return mlirSimplifyAffineExpr(mlirAffineExprCompose(e, map), (uint32_t)nr, 0);
+}
+
+/* A result of a map read through row and other loops (RC_AFFINE, see row-local.h):
+ * its offset (row dims), window size or m stride, and the block's own index expression
+ * (*local, over the generic's loops). False when it does not split so. */
+static bool affine_read(MlirAffineExpr e, const int *rowdims, int nr, const int64_t *extents, intptr_t n_loops,
+                        MlirAffineExpr *offset, int64_t *size, int64_t *m_stride, MlirAffineExpr *local) {
+  MlirContext ctx = mlirAffineExprGetContext(e);
+  uint64_t rows = 0, m = 1ull << rowdims[nr - 1];
+  for (int i = 0; i < nr; ++i)
+    rows |= 1ull << rowdims[i];
+  MlirAffineExpr with, without, by_m, by_batch;
+  if (!braze_affine_split(e, rows, &with, &without) || !braze_affine_split(with, m, &by_m, &by_batch))
+    return false;
+  int64_t lo, hi;
+  if (!braze_affine_range(without, extents, n_loops, &lo, &hi))
+    return false;
+  MlirAffineExpr m_dim = mlirAffineDimExprGet(ctx, rowdims[nr - 1]);
+  *m_stride = 0;
+  if (!(mlirAffineExprIsAConstant(by_m) && mlirAffineConstantExprGetValue(by_m) == 0)) {
+    /* m, times a stride, with no other loop: the block's mc rows that far apart */
+    if (mlirAffineExprEqual(by_m, m_dim))
+      *m_stride = 1;
+    else if (mlirAffineExprIsAMul(by_m) && mlirAffineExprEqual(mlirAffineBinaryOpExprGetLHS(by_m), m_dim) &&
+             mlirAffineExprIsAConstant(mlirAffineBinaryOpExprGetRHS(by_m)))
+      *m_stride = mlirAffineConstantExprGetValue(mlirAffineBinaryOpExprGetRHS(by_m));
+    if (*m_stride <= 0 || lo != hi)
+      return false;
+    *local = m_dim;
+  } else {
+    *local = mlirSimplifyAffineExpr(mlirAffineAddExprGet(without, mlirAffineConstantExprGet(ctx, -lo)),
+                                    (uint32_t)n_loops, 0);
+  }
+  *size = hi - lo + 1;
+  *offset = in_row_dims(mlirAffineAddExprGet(with, mlirAffineConstantExprGet(ctx, lo)), rowdims, nr, n_loops);
+  return true;
+}
+
 /* The slice `map` reads an operand with, the generic's row loops being rowdims: each
- * result is one row loop alone or reads none of them; each row loop read at most once. */
-static bool slice_of_map(MlirAffineMap map, const int *rowdims, int nr, RcSlice *out) {
+ * result is one row loop alone (each row loop read at most once so), reads none of
+ * them, or is an RC_AFFINE read. */
+static bool slice_of_map(MlirAffineMap map, const int *rowdims, int nr, const int64_t *extents, intptr_t n_loops,
+                         RcSlice *out) {
   intptr_t n = mlirAffineMapGetNumResults(map);
   if (n > RC_MAX_RANK)
     return false;
   *out = (RcSlice){.used = true, .rank = (int)n};
   int seen = 0;
   for (intptr_t r = 0; r < n; ++r) {
-    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r), local;
     out->row_of[r] = -1;
+    int bare = -1;
+    bool reads_rows = false;
     for (int i = 0; i < nr; ++i) {
-      if (!mlirAffineExprIsFunctionOfDim(e, rowdims[i]))
-        continue;
-      if (dim_of(e) != rowdims[i] || (seen & (1 << i)))
+      reads_rows |= mlirAffineExprIsFunctionOfDim(e, rowdims[i]);
+      bare = dim_of(e) == rowdims[i] && !(seen & (1 << i)) ? i : bare;
+    }
+    if (bare >= 0) {
+      seen |= 1 << bare;
+      out->row_of[r] = (int8_t)bare;
+    } else if (reads_rows) {
+      if (!affine_read(e, rowdims, nr, extents, n_loops, &out->offset[r], &out->size[r], &out->m_stride[r], &local))
         return false;
-      seen |= 1 << i;
-      out->row_of[r] = (int8_t)i;
+      out->row_of[r] = RC_AFFINE;
     }
   }
   return true;
@@ -136,6 +217,10 @@ static void classify_generic(Classifier *c, MlirOperation op) {
   if (mlirArrayAttrGetNumElements(maps) != n || mlirOperationGetNumResults(op) < 1)
     return refuse(c, "unsupported-op");
   MlirAffineMap out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
+  int64_t extents[RC_MAX_LOOPS];
+  intptr_t n_loops = generic_extents(op, extents);
+  if (n_loops > RC_MAX_LOOPS)
+    return refuse(c, "too-many-loops");
   int rowdims[RC_MAX_RANK];
   for (intptr_t i = 0; i < nr; ++i)
     if (mlirAffineMapGetNumResults(out_map) < nr ||
@@ -144,7 +229,8 @@ static void classify_generic(Classifier *c, MlirOperation op) {
   for (intptr_t j = 0; j < n; ++j) {
     MlirAffineMap map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, j));
     RcSlice slice;
-    note_use(c, mlirOperationGetOperand(op, j), slice_of_map(map, rowdims, (int)nr, &slice) ? &slice : NULL);
+    bool sliced = slice_of_map(map, rowdims, (int)nr, extents, n_loops, &slice);
+    note_use(c, mlirOperationGetOperand(op, j), sliced ? &slice : NULL);
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
     if (!is_row_shaped(mlirValueGetType(mlirOperationGetResult(op, r)), c->rows))
@@ -190,14 +276,63 @@ MlirType rc_block_type(MlirType type, const RcSlice *slice, int64_t mc, const Rc
   int64_t shape[RC_MAX_RANK];
   for (intptr_t d = 0; d < rank && d < RC_MAX_RANK; ++d) {
     int r = slice->used && d < slice->rank ? slice->row_of[d] : -1;
-    shape[d] = r < 0 ? mlirShapedTypeGetDimSize(type, d) : r == rows->nr - 1 ? mc : 1;
+    if (r == RC_AFFINE)
+      shape[d] = slice->m_stride[d] > 0 ? mc : slice->size[d];
+    else
+      shape[d] = r < 0 ? mlirShapedTypeGetDimSize(type, d) : r == rows->nr - 1 ? mc : 1;
   }
   return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(type), mlirAttributeGetNull());
+}
+
+/* The generic's reads of arguments with RC_AFFINE dims by the block's own indices (the
+ * slice holds the window at the block's offset). Before retyping: the extents are the
+ * kernel's. */
+static void localize_affine_reads(MlirOperation generic, MlirBlock entry, const RcRows *rows, const RcSlice *slices) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
+  intptr_t n = mlirArrayAttrGetNumElements(maps), nr = rows->nr;
+  int64_t extents[RC_MAX_LOOPS];
+  intptr_t n_loops = generic_extents(generic, extents);
+  MlirAffineMap out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
+  int rowdims[RC_MAX_RANK];
+  for (intptr_t i = 0; i < nr; ++i)
+    rowdims[i] = dim_of(mlirAffineMapGetResult(out_map, i));
+  MlirAttribute new_maps[RC_MAX_ARGS + 1];
+  bool changed = false;
+  for (intptr_t j = 0; j < n && j <= RC_MAX_ARGS; ++j) {
+    MlirValue v = mlirOperationGetOperand(generic, j);
+    new_maps[j] = mlirArrayAttrGetElement(maps, j);
+    if (!mlirValueIsABlockArgument(v) || !mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry))
+      continue;
+    const RcSlice *slice = &slices[mlirBlockArgumentGetArgNumber(v)];
+    MlirAffineMap map = mlirAffineMapAttrGetValue(new_maps[j]);
+    MlirAffineExpr exprs[RC_MAX_RANK];
+    bool affine = false;
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map) && r < RC_MAX_RANK; ++r) {
+      exprs[r] = mlirAffineMapGetResult(map, r);
+      MlirAffineExpr offset;
+      int64_t size, m_stride;
+      if (r < slice->rank && slice->row_of[r] == RC_AFFINE &&
+          affine_read(exprs[r], rowdims, (int)nr, extents, n_loops, &offset, &size, &m_stride, &exprs[r]))
+        affine = true;
+    }
+    if (affine) {
+      new_maps[j] = mlirAffineMapAttrGet(mlirAffineMapGet(mlirAttributeGetContext(maps), mlirAffineMapGetNumDims(map), 0,
+                                                          mlirAffineMapGetNumResults(map), exprs));
+      changed = true;
+    }
+  }
+  if (changed)
+    mlirOperationSetAttributeByName(generic, braze_ref("indexing_maps"),
+                                    mlirArrayAttrGet(mlirAttributeGetContext(maps), n, new_maps));
 }
 
 void rc_make_block(MlirOperation clone, const RcRows *rows, const RcSlice *slices, int64_t mc) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   intptr_t n_args = mlirBlockGetNumArguments(entry);
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (braze_op_is(op, "linalg.generic"))
+      localize_affine_reads(op, entry, rows, slices);
   MlirType arg_types[RC_MAX_ARGS], result_type = {NULL};
   for (intptr_t i = 0; i < n_args; ++i) {
     MlirValue a = mlirBlockGetArgument(entry, i);

@@ -12,9 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mlir-c/AffineExpr.h"
 #include "mlir-c/IR.h"
 
-enum { RC_MAX_ARGS = 32, RC_MAX_RANK = 8 };
+enum { RC_MAX_ARGS = 32, RC_MAX_RANK = 8, RC_MAX_LOOPS = 16 };
 
 /* The row shape shared by a chain: `nr` leading dims (batch dims then m). */
 typedef struct {
@@ -26,11 +27,24 @@ typedef struct {
  * indexed by row dim r (sliced to the block: one batch, or the block's mc rows for m),
  * -1 when by no row dim (kept whole). ROW values (row_of[r] = r for r < nr: scores,
  * q) are sliced to the block's rows; BATCH ones (k, v: the batch dims only) to its
- * batch; a [S, S] mask read by (m, n) to its rows of every batch. */
+ * batch; a [S, S] mask read by (m, n) to its rows of every batch.
+ *
+ * RC_AFFINE: the dim is read through an expression of row dims and other loops, as
+ * views write it: q's heads inside a [S, B, 3E] projection are read at
+ * `(b*h mod 4) * 8 + d` (support/affine-bounds.h). It splits into an offset of the
+ * row dims (offset[d], over dims d0.. = row dims 0.., the block's first rows) and a
+ * part of the other loops that spans size[d] elements (the block reads that window),
+ * or m times a stride (m_stride[d] > 0: the block reads mc elements that far apart,
+ * as a [S * B, E] result read by (b, s) at row s * B + b). */
+enum { RC_AFFINE = -2 };
+
 typedef struct {
   bool used;
   int rank;
   int8_t row_of[RC_MAX_RANK];
+  MlirAffineExpr offset[RC_MAX_RANK]; /* RC_AFFINE dims */
+  int64_t size[RC_MAX_RANK];          /* RC_AFFINE dims without m */
+  int64_t m_stride[RC_MAX_RANK];      /* RC_AFFINE dims read by m */
 } RcSlice;
 
 /* The slice of a value read as rows (the row dims leading, in order). */

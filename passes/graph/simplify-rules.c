@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dialects/graph/graph.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "passes/graph/simplify.h"
 
 static MlirValue operand(MlirOperation op, intptr_t i) { return mlirOperationGetOperand(op, i); }
@@ -147,6 +148,41 @@ static bool select_const(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   return apply(op, b, run, RULE_SELECT_CONST, chosen);
 }
 
+/* ---- contractions ---- */
+
+/* batch_matmul(a[..., M, K], w[K, N]) -> reshape(matmul(reshape(a, [P * M, K]), w))
+ * when M < SHARED_WEIGHT_MAX_ROWS: a weight shared by every batch is one matmul of
+ * P * M rows. Exporters write a linear layer on [S, B, E] activations so (PyTorch's
+ * attention in-projection with its sequence-first layout), and as a batch_matmul the
+ * template would run P products of M = B rows each (B = 2: most of every register tile
+ * idle, the weight streamed P times). The reshapes are views. With M at least a
+ * register tile's rows the batch_matmul stays: its epilogues (bias, activation) read
+ * it directly, where through the reshape they would not fuse. */
+enum { SHARED_WEIGHT_MAX_ROWS = 16 };
+
+static bool shared_weight_matmul(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
+  MlirType at = mlirValueGetType(operand(op, 0)), wt = mlirValueGetType(operand(op, 1));
+  MlirType rt = mlirValueGetType(result(op));
+  intptr_t rank = braze_rank(at);
+  if (braze_rank(wt) != 2 || rank < 3 || rank > BRAZE_MAX_RANK || braze_rank(rt) != rank ||
+      !mlirTypeEqual(braze_element_type(at), braze_element_type(rt)) || !mlirShapedTypeHasStaticShape(at))
+    return false;
+  int64_t shape[BRAZE_MAX_RANK], rows[2];
+  braze_shape(at, shape);
+  if (shape[rank - 2] >= SHARED_WEIGHT_MAX_ROWS)
+    return false;
+  rows[0] = 1;
+  for (intptr_t d = 0; d + 1 < rank; ++d)
+    rows[0] *= shape[d];
+  rows[1] = shape[rank - 1];
+  MlirValue flat = braze_gb_reshape(b, operand(op, 0), rows, 2);
+  MlirValue product = mlirValueIsNull(flat) ? flat : braze_gb_matmul(b, flat, operand(op, 1));
+  if (mlirValueIsNull(product))
+    return false;
+  braze_shape(rt, shape);
+  return apply(op, b, run, RULE_SHARED_WEIGHT_MATMUL, braze_gb_reshape(b, product, shape, rank));
+}
+
 const SimplifyPattern simplify_rule_patterns[] = {
     {RULE_ADD_ZERO, "add", add_zero},
     {RULE_SUB_ZERO, "sub", sub_zero},
@@ -157,5 +193,6 @@ const SimplifyPattern simplify_rule_patterns[] = {
     {RULE_RESHAPE_CHAIN, "reshape", reshape_chain},
     {RULE_BROADCAST_NOOP, "broadcast_to", broadcast_noop},
     {RULE_SELECT_CONST, "select", select_const},
+    {RULE_SHARED_WEIGHT_MATMUL, "batch_matmul", shared_weight_matmul},
 };
 const size_t simplify_num_rule_patterns = sizeof simplify_rule_patterns / sizeof *simplify_rule_patterns;

@@ -16,6 +16,7 @@ const char *const simplify_rule_names[NUM_RULES] = {
     [RULE_BROADCAST_NOOP] = "broadcast-noop",
     [RULE_CONV_EPILOGUE] = "conv-epilogue",
     [RULE_SELECT_CONST] = "select-const",
+    [RULE_SHARED_WEIGHT_MATMUL] = "shared-weight-matmul",
     [RULE_CONST_FOLD] = "const-fold",
     [RULE_CSE] = "cse",
     [RULE_DCE] = "dce",

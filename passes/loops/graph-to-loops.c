@@ -25,6 +25,7 @@
 #include "passes/loops/loop-passes.h"
 #include "passes/loops/signless.h"
 #include "passes/loops/view-maps.h"
+#include "support/affine-bounds.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/oplist.h"
@@ -145,7 +146,12 @@ static void add_read(Lowering *L, Reads *r, intptr_t k, MlirValue v, MlirAffineM
   r->arg_of[k] = -1;
   if (!mlirAttributeIsNull(r->splat_of[k]))
     return;
-  MlirAffineMap map = fix_partial_dims(L, r, braze_map_compose(view_map, logical), mlirValueGetType(base));
+  /* a reshape's floordiv/mod, with the loop extents known, often splits into plain
+   * terms (support/affine-bounds.h): simpler for the codegens and for form-row-chains */
+  MlirAffineMap composed = braze_map_compose(view_map, logical);
+  if (mlirAffineMapGetNumDims(composed) == r->num_loops)
+    composed = braze_map_simplify_bounded(composed, r->extents);
+  MlirAffineMap map = fix_partial_dims(L, r, composed, mlirValueGetType(base));
   for (intptr_t i = 0; i < r->num_inputs; ++i) {
     if (mlirValueEqual(r->inputs[i], base) && mlirAffineMapEqual(r->maps[i], map)) {
       r->arg_of[k] = i;

@@ -71,12 +71,12 @@ static bool fail(const Chain *c, MlirOperation op, const char *what) {
 
 /* ---- subviews ---- */
 
-/* memref<sizes x elem, strided<[source strides], offset: ?>>. */
-static MlirType subview_type(MlirType source, MlirAttribute sizes) {
+/* memref<sizes x elem, strided<[source strides * slice strides], offset: ?>>. */
+static MlirType subview_type(MlirType source, MlirAttribute sizes, MlirAttribute slice_strides) {
   intptr_t rank = mlirShapedTypeGetRank(source);
   int64_t shape[CH_MAX_RANK], strides[CH_MAX_RANK], stride = 1;
   for (intptr_t d = rank - 1; d >= 0; --d) {
-    strides[d] = stride;
+    strides[d] = stride * mlirDenseI64ArrayGetElement(slice_strides, d);
     stride *= mlirShapedTypeGetDimSize(source, d);
     shape[d] = mlirDenseI64ArrayGetElement(sizes, d);
   }
@@ -107,7 +107,7 @@ static MlirValue subview(Chain *c, MlirOperation slice, MlirValue source, intptr
       cg_named(ctx, "static_offsets", offs), cg_named(ctx, "static_sizes", sizes),
       cg_named(ctx, "static_strides", strides),
       cg_named(ctx, "operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 4, segments))};
-  MlirType type = subview_type(mlirValueGetType(source), sizes);
+  MlirType type = subview_type(mlirValueGetType(source), sizes, strides);
   return mlirOperationGetResult(cg_create(&c->body, "memref.subview", 1 + n_dyn, operands, 1, &type, 4, attrs), 0);
 }
 
@@ -179,6 +179,21 @@ static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirVa
 
 /* ---- the forall ---- */
 
+/* A slice offset computed from the row ivs (a view read by form-row-chains as an
+ * RC_AFFINE slice: passes/chains/row-local.h). */
+static bool emit_offset(Chain *c, MlirOperation apply) {
+  MlirAffineMap map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(apply, braze_ref("map")));
+  intptr_t n = mlirOperationGetNumOperands(apply);
+  MlirValue dims[CH_MAX_RANK];
+  if (n > CH_MAX_RANK || mlirAffineMapGetNumResults(map) != 1 || mlirAffineMapGetNumSymbols(map) != 0)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    if (mlirValueIsNull(dims[i] = lookup(c, mlirOperationGetOperand(apply, i))))
+      return false;
+  map_value(c, mlirOperationGetResult(apply, 0), cg_affine(&c->body, mlirAffineMapGetResult(map, 0), dims));
+  return true;
+}
+
 static bool emit_forall(Chain *c, MlirOperation forall, MlirBlock entry, CgBuilder *fb, intptr_t n_in) {
   MlirAttribute lbs = mlirOperationGetAttributeByName(forall, braze_ref("staticLowerBound"));
   MlirAttribute ubs = mlirOperationGetAttributeByName(forall, braze_ref("staticUpperBound"));
@@ -213,11 +228,14 @@ static bool emit_forall(Chain *c, MlirOperation forall, MlirBlock entry, CgBuild
       if (mlirValueIsNull(source) || mlirValueIsNull(view = subview(c, op, source, 1)))
         return fail(c, op, "a slice must be of an argument at the loop's offsets");
       map_value(c, mlirOperationGetResult(op, 0), view);
+    } else if (braze_op_is(op, "affine.apply")) {
+      if (!emit_offset(c, op))
+        return fail(c, op, "an offset must be an affine.apply of the loop's ivs");
     } else if (braze_op_is(op, "func.call")) {
       if (!emit_call(c, forall, op, result_mem))
         return false;
     } else if (!braze_op_is(op, "scf.forall.in_parallel")) {
-      return fail(c, op, "expected tensor.extract_slice, func.call and scf.forall.in_parallel in the loop");
+      return fail(c, op, "expected affine.apply, tensor.extract_slice, func.call and scf.forall.in_parallel in the loop");
     }
   }
   for (int i = 0; i < c->n_heap; ++i)

@@ -70,41 +70,58 @@ static float element(MlirAttribute a, MlirType elem, int64_t pos) {
   return half_to_f32(h, mlirTypeIsABF16(elem));
 }
 
-/* The constant bound to kernel argument `arg` in every call of the kernel, or null. */
-static MlirAttribute bound_constant(TmPlan *p, int arg) {
-  MlirAttribute found = {NULL};
-  MlirStringRef kname = mlirStringAttrGetValue(mlirOperationGetAttributeByName(p->old, braze_ref("sym_name")));
-  MlirBlock mod = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->module, 0));
-  int calls = 0;
-  for (MlirOperation f = mlirBlockGetFirstOperation(mod); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    if (!braze_op_is(f, "func.func") || mlirRegionIsNull(mlirOperationGetRegion(f, 0)))
+/* The constant bound to argument `arg` of `kernel` in every call of it, or null. A call
+ * from a chain kernel (form-row-chains, inside its scf.forall) passes one of the
+ * chain's own arguments: the constant is the one bound to that argument in every call
+ * of the chain. */
+typedef struct {
+  MlirOperation module, caller;
+  MlirStringRef callee;
+  intptr_t arg;
+  int depth, calls;
+  bool mismatch;
+  MlirAttribute found;
+} Binding;
+
+static MlirAttribute bound_constant(MlirOperation module, MlirOperation kernel, intptr_t arg, int depth);
+
+static MlirWalkResult note_binding(MlirOperation call, void *user) {
+  Binding *b = user;
+  if (!braze_op_is(call, "func.call") ||
+      !mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(call, braze_ref("callee"))),
+                          b->callee))
+    return MlirWalkResultAdvance;
+  ++b->calls;
+  MlirValue v = mlirOperationGetOperand(call, b->arg);
+  MlirAttribute value = {NULL};
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(b->caller, 0));
+  if (mlirValueIsAOpResult(v) && braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    value = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
+  else if (mlirValueIsABlockArgument(v) && mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry) && b->depth < 2)
+    value = bound_constant(b->module, b->caller, mlirBlockArgumentGetArgNumber(v), b->depth + 1);
+  b->mismatch |= mlirAttributeIsNull(value) || (!mlirAttributeIsNull(b->found) && !mlirAttributeEqual(b->found, value));
+  b->found = value;
+  return b->mismatch ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
+}
+
+static MlirAttribute bound_constant(MlirOperation module, MlirOperation kernel, intptr_t arg, int depth) {
+  Binding b = {.module = module, .arg = arg, .depth = depth,
+               .callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name")))};
+  MlirBlock mod = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(mod); !mlirOperationIsNull(f) && !b.mismatch;
+       f = mlirOperationGetNextInBlock(f)) {
+    if (!braze_op_is(f, "func.func") || mlirRegionIsNull(mlirOperationGetRegion(f, 0)) ||
+        mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0))))
       continue;
-    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
-    if (mlirBlockIsNull(body))
-      continue;
-    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-         op = mlirOperationGetNextInBlock(op)) {
-      if (!braze_op_is(op, "func.call"))
-        continue;
-      MlirAttribute callee = mlirOperationGetAttributeByName(op, braze_ref("callee"));
-      if (!mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(callee), kname))
-        continue;
-      ++calls;
-      MlirValue v = mlirOperationGetOperand(op, arg);
-      if (!mlirValueIsAOpResult(v) || !braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
-        return (MlirAttribute){NULL};
-      MlirAttribute value = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
-      if (!mlirAttributeIsNull(found) && !mlirAttributeEqual(found, value))
-        return (MlirAttribute){NULL};
-      found = value;
-    }
+    b.caller = f;
+    mlirOperationWalk(f, note_binding, &b, MlirWalkPreOrder);
   }
-  return calls > 0 ? found : (MlirAttribute){NULL};
+  return b.calls > 0 && !b.mismatch ? b.found : (MlirAttribute){NULL};
 }
 
 bool tm_find_constant_b(TmPlan *p) {
   TmVal *b = &p->vals[p->b_val];
-  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? bound_constant(p, b->arg) : (MlirAttribute){NULL};
+  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? bound_constant(p->module, p->old, b->arg, 0) : (MlirAttribute){NULL};
   if (mlirAttributeIsNull(dense))
     return false;
   bool resource = mlirAttributeIsADenseResourceElements(dense);

@@ -21,7 +21,7 @@ func.func private @cpu_chain_fused_y_0(%x: tensor<4x8xf32>) -> tensor<4x8xf32> a
   %e = tensor.empty() : tensor<4x8xf32>
   %r = scf.forall (%i) = (0) to (4) step (2) shared_outs(%o = %e) -> (tensor<4x8xf32>) {
     %s = tensor.extract_slice %x[%i, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
-    // expected-error @below {{cpu-codegen: chain kernel @cpu_chain_fused_y_0: expected tensor.extract_slice, func.call and scf.forall.in_parallel in the loop}}
+    // expected-error @below {{cpu-codegen: chain kernel @cpu_chain_fused_y_0: expected affine.apply, tensor.extract_slice, func.call and scf.forall.in_parallel in the loop}}
     %t = tensor.empty() : tensor<2x8xf32>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %s into %o[%i, 0] [2, 8] [1, 1] : tensor<2x8xf32> into tensor<4x8xf32>
