@@ -243,6 +243,10 @@ MlirAffineMap braze_map_simplify_bounded(MlirAffineMap map, const int64_t *exten
   return mlirAffineMapGet(mlirAffineMapGetContext(map), dims, mlirAffineMapGetNumSymbols(map), n, exprs);
 }
 
+MlirAffineExpr braze_affine_plus(MlirAffineExpr e, int64_t k) {
+  return add(e, mlirAffineConstantExprGet(mlirAffineExprGetContext(e), k));
+}
+
 /* ---- splitting by dims ---- */
 
 uint64_t braze_affine_dims(MlirAffineExpr e) {

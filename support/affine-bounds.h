@@ -34,6 +34,10 @@ MlirAffineMap braze_map_simplify_bounded(MlirAffineMap map, const int64_t *exten
  * term mixes dims in and out of the mask (a floordiv of both, a product). */
 bool braze_affine_split(MlirAffineExpr e, uint64_t mask, MlirAffineExpr *with, MlirAffineExpr *without);
 
+/* e + k, folded when e is a constant or k is 0 (no mlirSimplifyAffineExpr, which would
+ * expand every mod into e - c * (e floordiv c)). */
+MlirAffineExpr braze_affine_plus(MlirAffineExpr e, int64_t k);
+
 /* Bit d set for each dim d that `e` reads (dims >= 64 are not tracked). */
 uint64_t braze_affine_dims(MlirAffineExpr e);
 

@@ -130,14 +130,14 @@ static int offset_index(const Offsets *o, MlirAffineExpr e) {
 /* Print the affine.apply of each RC_AFFINE offset of `slice` not printed yet. */
 static void print_offsets(BrazeStr *s, const RcSlice *slice, int nr, Offsets *o) {
   for (int d = 0; d < slice->rank; ++d) {
-    if (slice->row_of[d] != RC_AFFINE || offset_index(o, slice->offset[d]) >= 0 || o->n == RC_MAX_ARGS * 2)
+    if (slice->row_of[d] != RC_AFFINE || offset_index(o, slice->window[d].offset) >= 0 || o->n == RC_MAX_ARGS * 2)
       continue;
-    o->expr[o->n] = slice->offset[d];
+    o->expr[o->n] = slice->window[d].offset;
     braze_str_printf(s, "      %%o%d = affine.apply affine_map<(", o->n++);
     for (int i = 0; i < nr; ++i)
       braze_str_printf(s, "%sd%d", i ? ", " : "", i);
     braze_str_puts(s, ") -> (");
-    mlirAffineExprPrint(slice->offset[d], braze_str_callback, s);
+    mlirAffineExprPrint(slice->window[d].offset, braze_str_callback, s);
     braze_str_puts(s, ")>(");
     for (int i = 0; i < nr; ++i)
       braze_str_printf(s, "%s%%i%d", i ? ", " : "", i);
@@ -152,7 +152,7 @@ static void print_slice_spec(BrazeStr *s, const RcSlice *slice, MlirType block, 
   for (int d = 0; d < slice->rank; ++d) {
     braze_str_puts(s, d ? ", " : "");
     if (slice->row_of[d] == RC_AFFINE)
-      braze_str_printf(s, "%%o%d", offset_index(o, slice->offset[d]));
+      braze_str_printf(s, "%%o%d", offset_index(o, slice->window[d].offset));
     else if (slice->row_of[d] >= 0)
       braze_str_printf(s, "%%i%d", slice->row_of[d]);
     else
@@ -163,8 +163,8 @@ static void print_slice_spec(BrazeStr *s, const RcSlice *slice, MlirType block, 
     braze_str_printf(s, "%s%lld", d ? ", " : "", (long long)mlirShapedTypeGetDimSize(block, d));
   braze_str_puts(s, "] [");
   for (int d = 0; d < slice->rank; ++d) {
-    bool strided = slice->row_of[d] == RC_AFFINE && slice->m_stride[d] > 1;
-    braze_str_printf(s, "%s%lld", d ? ", " : "", strided ? (long long)slice->m_stride[d] : 1LL);
+    bool affine = slice->row_of[d] == RC_AFFINE;
+    braze_str_printf(s, "%s%lld", d ? ", " : "", affine ? (long long)slice->window[d].stride : 1LL);
   }
   braze_str_puts(s, "]");
 }
@@ -380,7 +380,7 @@ bool chain_build(Chain *c) {
       if (c->stopped) {
         braze_str_puts(&stop, "; stops before @");
         chain_print_name(&stop, c->stopped_at);
-        braze_str_printf(&stop, " (%s)", c->stopped);
+        braze_str_printf(&stop, " (%s%s%s)", c->stopped, c->stopped_detail[0] ? ": " : "", c->stopped_detail);
       }
       braze_emit_remark(mlirOperationGetLocation(c->links[0].call), "form-row-chains: %d kernels as @%s: blocks of %lld rows%s",
                         c->n, name, (long long)c->mc, braze_str_cstr(&stop));

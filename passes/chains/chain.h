@@ -42,7 +42,9 @@ typedef struct {
   int n;
   RcRows rows;
   int64_t mc;
+  char detail[256];          /* what the last check's refusal was about (a link's view), or "" */
   const char *stopped;       /* why the chain ends before the next link (stopped_at), or NULL */
+  char stopped_detail[256];
   MlirOperation stopped_at;
 } Chain;
 

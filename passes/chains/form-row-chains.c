@@ -191,7 +191,16 @@ static const char *check_links(Chain *c) {
       c->rows = rows;
     else if (!same_rows(&rows, &c->rows))
       return "different-rows";
-    if ((why = rc_classify(l->kernel, &c->rows, l->slices)))
+    BrazeStr detail = {0};
+    why = rc_classify(l->kernel, &c->rows, l->slices, &detail);
+    if (why && detail.data) {
+      BrazeStr name = {0};
+      chain_print_name(&name, l->kernel);
+      snprintf(c->detail, sizeof c->detail, "@%s reads %s", braze_str_cstr(&name), braze_str_cstr(&detail));
+      braze_str_free(&name);
+    }
+    braze_str_free(&detail);
+    if (why)
       return why;
     bool tem = kind_is(l->kernel, "tem");
     has_template |= tem;
@@ -321,13 +330,14 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
 }
 
 static const char *chain_fits(Chain *c) {
+  c->detail[0] = 0;
   const char *why = check_links(c);
   return why ? why : choose_rows(c);
 }
 
 /* ---- the pass ---- */
 
-static void remark_refusal(const Chain *c, const char *why) {
+static void remark_refusal(const Chain *c, const char *why, const char *detail) {
   if (!c->o->remarks)
     return;
   BrazeStr names = {0};
@@ -335,8 +345,8 @@ static void remark_refusal(const Chain *c, const char *why) {
     braze_str_puts(&names, i ? " -> @" : "@");
     chain_print_name(&names, c->links[i].kernel);
   }
-  braze_emit_remark(mlirOperationGetLocation(c->links[0].call), "form-row-chains: no chain %s: %s",
-                    braze_str_cstr(&names), why);
+  braze_emit_remark(mlirOperationGetLocation(c->links[0].call), "form-row-chains: no chain %s: %s%s%s%s",
+                    braze_str_cstr(&names), why, *detail ? " (" : "", detail, *detail ? ")" : "");
   braze_str_free(&names);
 }
 
@@ -359,15 +369,18 @@ static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, Ml
      * (W7-style attention followed by an output projection through a view) ends it */
     int full = c.n;
     const char *why = chain_fits(&c), *first = why, *longer = why; /* longer: the prefix one link longer */
+    char first_detail[sizeof c.detail];
+    memcpy(first_detail, c.detail, sizeof c.detail);
     while (why && c.n > 2) {
       longer = why;
+      memcpy(c.stopped_detail, c.detail, sizeof c.detail);
       --c.n;
       why = chain_fits(&c);
     }
     if (why) {
       c.n = full;
       if (strcmp(first, "no-template") != 0)
-        remark_refusal(&c, first);
+        remark_refusal(&c, first, first_detail);
       op = mlirOperationGetNextInBlock(op);
       continue;
     }

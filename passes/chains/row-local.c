@@ -48,8 +48,9 @@ bool rc_slice_equal(const RcSlice *a, const RcSlice *b) {
   if (a->rank != b->rank || memcmp(a->row_of, b->row_of, (size_t)a->rank) != 0)
     return false;
   for (int d = 0; d < a->rank; ++d)
-    if (a->row_of[d] == RC_AFFINE && (!mlirAffineExprEqual(a->offset[d], b->offset[d]) || a->size[d] != b->size[d] ||
-                                      a->m_stride[d] != b->m_stride[d]))
+    if (a->row_of[d] == RC_AFFINE &&
+        (!mlirAffineExprEqual(a->window[d].offset, b->window[d].offset) || a->window[d].size != b->window[d].size ||
+         a->window[d].stride != b->window[d].stride || a->window[d].by_m != b->window[d].by_m))
       return false;
   return true;
 }
@@ -92,15 +93,14 @@ static MlirAffineExpr in_row_dims(MlirAffineExpr e, const int *rowdims, int nr, 
     subst[d] = mlirAffineConstantExprGet(ctx, 0);
   for (int i = 0; i < nr; ++i)
     subst[rowdims[i]] = mlirAffineDimExprGet(ctx, i);
-  MlirAffineMap map = mlirAffineMapGet(ctx, nr, 0, n_loops, subst);
-  return mlirSimplifyAffineExpr(mlirAffineExprCompose(e, map), (uint32_t)nr, 0);
+  return mlirAffineExprCompose(e, mlirAffineMapGet(ctx, nr, 0, n_loops, subst));
 }
 
-/* A result of a map read through row and other loops (RC_AFFINE, see row-local.h):
- * its offset (row dims), window size or m stride, and the block's own index expression
- * (*local, over the generic's loops). False when it does not split so. */
+/* A result of a map read through row and other loops (RC_AFFINE, see row-local.h): its
+ * window (offset over the row dims; size and stride, or m's stride), and the block's own
+ * index expression (*local, over the generic's loops). False when it does not split so. */
 static bool affine_read(MlirAffineExpr e, const int *rowdims, int nr, const int64_t *extents, intptr_t n_loops,
-                        MlirAffineExpr *offset, int64_t *size, int64_t *m_stride, MlirAffineExpr *local) {
+                        RcWindow *w, MlirAffineExpr *local) {
   MlirContext ctx = mlirAffineExprGetContext(e);
   uint64_t rows = 0, m = 1ull << rowdims[nr - 1];
   for (int i = 0; i < nr; ++i)
@@ -112,23 +112,32 @@ static bool affine_read(MlirAffineExpr e, const int *rowdims, int nr, const int6
   if (!braze_affine_range(without, extents, n_loops, &lo, &hi))
     return false;
   MlirAffineExpr m_dim = mlirAffineDimExprGet(ctx, rowdims[nr - 1]);
-  *m_stride = 0;
+  MlirAffineExpr rest = braze_affine_plus(without, -lo);
+  *w = (RcWindow){.size = hi - lo + 1, .stride = 1};
   if (!(mlirAffineExprIsAConstant(by_m) && mlirAffineConstantExprGetValue(by_m) == 0)) {
     /* m, times a stride, with no other loop: the block's mc rows that far apart */
+    w->by_m = true;
+    w->stride = 0;
     if (mlirAffineExprEqual(by_m, m_dim))
-      *m_stride = 1;
+      w->stride = 1;
     else if (mlirAffineExprIsAMul(by_m) && mlirAffineExprEqual(mlirAffineBinaryOpExprGetLHS(by_m), m_dim) &&
              mlirAffineExprIsAConstant(mlirAffineBinaryOpExprGetRHS(by_m)))
-      *m_stride = mlirAffineConstantExprGetValue(mlirAffineBinaryOpExprGetRHS(by_m));
-    if (*m_stride <= 0 || lo != hi)
+      w->stride = mlirAffineConstantExprGetValue(mlirAffineBinaryOpExprGetRHS(by_m));
+    if (w->stride <= 0 || lo != hi)
       return false;
     *local = m_dim;
   } else {
-    *local = mlirSimplifyAffineExpr(mlirAffineAddExprGet(without, mlirAffineConstantExprGet(ctx, -lo)),
+    /* the other loops' part, divided by its stride (keys at rows n * B + b: every B-th) */
+    int64_t stride = mlirAffineExprGetLargestKnownDivisor(rest);
+    if (stride > 1 && (hi - lo) % stride == 0) {
+      w->stride = stride;
+      w->size = (hi - lo) / stride + 1;
+      rest = mlirSimplifyAffineExpr(mlirAffineFloorDivExprGet(rest, mlirAffineConstantExprGet(ctx, stride)),
                                     (uint32_t)n_loops, 0);
+    }
+    *local = rest;
   }
-  *size = hi - lo + 1;
-  *offset = in_row_dims(mlirAffineAddExprGet(with, mlirAffineConstantExprGet(ctx, lo)), rowdims, nr, n_loops);
+  w->offset = in_row_dims(braze_affine_plus(with, lo), rowdims, nr, n_loops);
   return true;
 }
 
@@ -155,7 +164,7 @@ static bool slice_of_map(MlirAffineMap map, const int *rowdims, int nr, const in
       seen |= 1 << bare;
       out->row_of[r] = (int8_t)bare;
     } else if (reads_rows) {
-      if (!affine_read(e, rowdims, nr, extents, n_loops, &out->offset[r], &out->size[r], &out->m_stride[r], &local))
+      if (!affine_read(e, rowdims, nr, extents, n_loops, &out->window[r], &local))
         return false;
       out->row_of[r] = RC_AFFINE;
     }
@@ -168,6 +177,7 @@ typedef struct {
   MlirBlock entry;
   RcSlice *slices;
   const char *reason;
+  BrazeStr *detail;
 } Classifier;
 
 static void refuse(Classifier *c, const char *reason) {
@@ -229,8 +239,13 @@ static void classify_generic(Classifier *c, MlirOperation op) {
   for (intptr_t j = 0; j < n; ++j) {
     MlirAffineMap map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, j));
     RcSlice slice;
+    MlirValue v = mlirOperationGetOperand(op, j);
     bool sliced = slice_of_map(map, rowdims, (int)nr, extents, n_loops, &slice);
-    note_use(c, mlirOperationGetOperand(op, j), sliced ? &slice : NULL);
+    if (!sliced && !c->reason && c->detail && mlirValueIsABlockArgument(v)) {
+      braze_str_printf(c->detail, "argument #%d through ", (int)mlirBlockArgumentGetArgNumber(v));
+      mlirAffineMapPrint(map, braze_str_callback, c->detail);
+    }
+    note_use(c, v, sliced ? &slice : NULL);
   }
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
     if (!is_row_shaped(mlirValueGetType(mlirOperationGetResult(op, r)), c->rows))
@@ -255,14 +270,14 @@ static void classify_op(Classifier *c, MlirOperation op) {
   refuse(c, "unsupported-op");
 }
 
-const char *rc_classify(MlirOperation kernel, const RcRows *rows, RcSlice *slices) {
+const char *rc_classify(MlirOperation kernel, const RcRows *rows, RcSlice *slices, BrazeStr *detail) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   intptr_t n_args = mlirBlockGetNumArguments(entry);
   if (n_args > RC_MAX_ARGS)
     return "too-many-arguments";
   for (intptr_t i = 0; i < n_args; ++i)
     slices[i] = (RcSlice){.used = false};
-  Classifier c = {rows, entry, slices, NULL};
+  Classifier c = {rows, entry, slices, NULL, detail};
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !c.reason;
        op = mlirOperationGetNextInBlock(op))
     classify_op(&c, op);
@@ -277,7 +292,7 @@ MlirType rc_block_type(MlirType type, const RcSlice *slice, int64_t mc, const Rc
   for (intptr_t d = 0; d < rank && d < RC_MAX_RANK; ++d) {
     int r = slice->used && d < slice->rank ? slice->row_of[d] : -1;
     if (r == RC_AFFINE)
-      shape[d] = slice->m_stride[d] > 0 ? mc : slice->size[d];
+      shape[d] = slice->window[d].by_m ? mc : slice->window[d].size;
     else
       shape[d] = r < 0 ? mlirShapedTypeGetDimSize(type, d) : r == rows->nr - 1 ? mc : 1;
   }
@@ -309,10 +324,9 @@ static void localize_affine_reads(MlirOperation generic, MlirBlock entry, const 
     bool affine = false;
     for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map) && r < RC_MAX_RANK; ++r) {
       exprs[r] = mlirAffineMapGetResult(map, r);
-      MlirAffineExpr offset;
-      int64_t size, m_stride;
+      RcWindow window;
       if (r < slice->rank && slice->row_of[r] == RC_AFFINE &&
-          affine_read(exprs[r], rowdims, (int)nr, extents, n_loops, &offset, &size, &m_stride, &exprs[r]))
+          affine_read(exprs[r], rowdims, (int)nr, extents, n_loops, &window, &exprs[r]))
         affine = true;
     }
     if (affine) {

@@ -14,6 +14,7 @@
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/IR.h"
+#include "support/strbuf.h"
 
 enum { RC_MAX_ARGS = 32, RC_MAX_RANK = 8, RC_MAX_LOOPS = 16 };
 
@@ -32,19 +33,23 @@ typedef struct {
  * RC_AFFINE: the dim is read through an expression of row dims and other loops, as
  * views write it: q's heads inside a [S, B, 3E] projection are read at
  * `(b*h mod 4) * 8 + d` (support/affine-bounds.h). It splits into an offset of the
- * row dims (offset[d], over dims d0.. = row dims 0.., the block's first rows) and a
- * part of the other loops that spans size[d] elements (the block reads that window),
- * or m times a stride (m_stride[d] > 0: the block reads mc elements that far apart,
- * as a [S * B, E] result read by (b, s) at row s * B + b). */
+ * row dims (over dims d0.. = row dims 0.., the block's first rows) and a part of the
+ * other loops spanning `size` elements `stride` apart (the block reads that window),
+ * or m times a stride (by_m: the block's mc rows that far apart, as a [S * B, E] result
+ * read by (b, s) at row s * B + b). */
 enum { RC_AFFINE = -2 };
+
+typedef struct {
+  MlirAffineExpr offset;
+  int64_t size, stride;
+  bool by_m;
+} RcWindow;
 
 typedef struct {
   bool used;
   int rank;
   int8_t row_of[RC_MAX_RANK];
-  MlirAffineExpr offset[RC_MAX_RANK]; /* RC_AFFINE dims */
-  int64_t size[RC_MAX_RANK];          /* RC_AFFINE dims without m */
-  int64_t m_stride[RC_MAX_RANK];      /* RC_AFFINE dims read by m */
+  RcWindow window[RC_MAX_RANK]; /* RC_AFFINE dims */
 } RcSlice;
 
 /* The slice of a value read as rows (the row dims leading, in order). */
@@ -60,8 +65,10 @@ bool rc_slice_is_whole(const RcSlice *s);
 const char *rc_kernel_rows(MlirOperation kernel, RcRows *rows);
 
 /* How `kernel` reads each argument (slices[i]; .used false when unread), against
- * `rows`. NULL when the kernel is row-local, else the reason. */
-const char *rc_classify(MlirOperation kernel, const RcRows *rows, RcSlice *slices);
+ * `rows`. NULL when the kernel is row-local, else the reason; for an argument read
+ * through a map that is no window of the block's rows (a view that mixes the rows
+ * with other loops), `detail` (when not NULL) gets which argument and the map. */
+const char *rc_classify(MlirOperation kernel, const RcRows *rows, RcSlice *slices, BrazeStr *detail);
 
 /* The type of `type` sliced by `slice` to one block of mc rows. */
 MlirType rc_block_type(MlirType type, const RcSlice *slice, int64_t mc, const RcRows *rows);

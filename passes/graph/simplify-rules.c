@@ -151,14 +151,14 @@ static bool select_const(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
 /* ---- contractions ---- */
 
 /* batch_matmul(a[..., M, K], w[K, N]) -> reshape(matmul(reshape(a, [P * M, K]), w))
- * when M < SHARED_WEIGHT_MAX_ROWS: a weight shared by every batch is one matmul of
- * P * M rows. Exporters write a linear layer on [S, B, E] activations so (PyTorch's
+ * when M < SHARED_WEIGHT_MAX_ROWS and P >= SHARED_WEIGHT_MIN_PRODUCTS: a weight shared
+ * by many batches of few rows is one matmul of P * M rows. Exporters write a linear layer on [S, B, E] activations so (PyTorch's
  * attention in-projection with its sequence-first layout), and as a batch_matmul the
  * template would run P products of M = B rows each (B = 2: most of every register tile
  * idle, the weight streamed P times). The reshapes are views. With M at least a
  * register tile's rows the batch_matmul stays: its epilogues (bias, activation) read
  * it directly, where through the reshape they would not fuse. */
-enum { SHARED_WEIGHT_MAX_ROWS = 16 };
+enum { SHARED_WEIGHT_MAX_ROWS = 16, SHARED_WEIGHT_MIN_PRODUCTS = 16 };
 
 static bool shared_weight_matmul(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   MlirType at = mlirValueGetType(operand(op, 0)), wt = mlirValueGetType(operand(op, 1));
@@ -169,11 +169,11 @@ static bool shared_weight_matmul(MlirOperation op, GraphBuilder *b, SimplifyRun 
     return false;
   int64_t shape[BRAZE_MAX_RANK], rows[2];
   braze_shape(at, shape);
-  if (shape[rank - 2] >= SHARED_WEIGHT_MAX_ROWS)
-    return false;
   rows[0] = 1;
   for (intptr_t d = 0; d + 1 < rank; ++d)
     rows[0] *= shape[d];
+  if (shape[rank - 2] >= SHARED_WEIGHT_MAX_ROWS || rows[0] / shape[rank - 2] < SHARED_WEIGHT_MIN_PRODUCTS)
+    return false;
   rows[1] = shape[rank - 1];
   MlirValue flat = braze_gb_reshape(b, operand(op, 0), rows, 2);
   MlirValue product = mlirValueIsNull(flat) ? flat : braze_gb_matmul(b, flat, operand(op, 1));
