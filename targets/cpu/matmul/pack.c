@@ -131,10 +131,20 @@ bool tm_find_constant_b(TmPlan *p) {
   return true;
 }
 
+/* Whether B's map reads batch dim d: a weight shared by the batches (a [K, N] B of a
+ * batch_matmul) is packed once, not once per batch position. */
+static bool b_reads_batch(const TmPlan *p, int d) {
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(p->b_map); ++r)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(p->b_map, r), d))
+      return true;
+  return false;
+}
+
+/* The batch positions B's packed panels are kept for: the batch dims B reads. */
 static int64_t batch_positions(const TmPlan *p) {
   int64_t n = 1;
   for (int d = 0; d < p->nb; ++d)
-    n *= p->batch[d];
+    n *= b_reads_batch(p, d) ? p->batch[d] : 1;
   return n;
 }
 
@@ -153,8 +163,9 @@ static float *pack_values(const TmPlan *p, int64_t *count) {
   int64_t dims[TM_MAX_DIMS] = {0};
   for (int64_t b = 0; b < bp; ++b) {
     for (int64_t rest = b, d = p->nb - 1; d >= 0; --d) {
-      dims[d] = rest % p->batch[d];
-      rest /= p->batch[d];
+      int64_t extent = b_reads_batch(p, (int)d) ? p->batch[d] : 1;
+      dims[d] = rest % extent;
+      rest /= extent;
     }
     for (int64_t n = 0; n < p->N; ++n) {
       dims[p->nb + 1] = n;
@@ -187,6 +198,7 @@ MlirValue tm_packed_panel_index(TmEmit *E, CgBuilder *b, const MlirValue *ivs) {
   int64_t nt = (p->N + p->nr - 1) / p->nr;
   MlirValue lin = cg_index(b, 0);
   for (int d = 0; d < p->nb; ++d)
-    lin = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, p->batch[d])), ivs[d]);
+    if (b_reads_batch(p, d))
+      lin = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, p->batch[d])), ivs[d]);
   return tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", lin, cg_index(b, nt)), ivs[p->nb + 1]);
 }
