@@ -201,6 +201,21 @@ static void batch_dims(int nb, int *dims) {
     dims[i] = i;
 }
 
+/* Whether an input of generic g is read through a view: a map result that is neither a
+ * dim nor a constant (q's heads sliced out of one in-projection). */
+static bool reads_through_view(MlirOperation g) {
+  for (intptr_t i = 0; !mlirOperationIsNull(g) && i < num_inputs(g); ++i) {
+    MlirAffineMap map = mlirAffineMapAttrGetValue(
+        mlirArrayAttrGetElement(mlirOperationGetAttributeByName(g, braze_ref("indexing_maps")), i));
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
+        return true;
+    }
+  }
+  return false;
+}
+
 /* scores: s[b, m, n] = sum_k q[b, m, k] k[b, n, k], returned as it is. */
 static const char *match_scores(OnlineChain *oc, int nb) {
   MlirOperation g = returned_generic(oc->kernels[SCORES]);
@@ -210,7 +225,9 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
   if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast))
-    return "scores-not-a-plain-contraction-over-the-head-dim";
+    return reads_through_view(g) ? "q-or-k-read-through-a-view: the online form takes q, k and v as [batch..., rows, "
+                                   "head dim] tensors (materialize the heads first)"
+                                 : "scores-not-a-plain-contraction-over-the-head-dim";
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
   oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
   return NULL;
