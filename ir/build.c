@@ -341,18 +341,25 @@ size_t cg_collect_functions(MlirOperation module, bool kernels, MlirOperation *o
 
 /* One scf.parallel without reductions as nested scf.for, its body in a
  * memref.alloca_scope (stack buffers it allocates are freed per iteration, as the
- * OpenMP lowering's outlined bodies free them). */
+ * OpenMP lowering's outlined bodies free them). Static stack buffers (a row kernel's
+ * row buffers, rewritten by every iteration) are hoisted before the loops instead:
+ * scf.for is an automatic allocation scope, so canonicalize inlines the alloca_scope,
+ * but the lowering frees nothing per iteration, and a chain's 512-row block kernel
+ * grew its stack by 32 KiB per row until it overflowed. */
 static void serialize(MlirOperation par) {
   intptr_t n = mlirOperationGetNumOperands(par) / 3;
   MlirBlock old = mlirRegionGetFirstBlock(mlirOperationGetRegion(par, 0));
   CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(par), mlirOperationGetLocation(par));
   b.ctx = mlirOperationGetContext(par);
   b.before = par;
+  MlirOperation outer = {NULL};
   for (intptr_t d = 0; d < n; ++d) {
     MlirValue iv;
     CgBuilder body;
-    for_op(&b, mlirOperationGetOperand(par, d), mlirOperationGetOperand(par, n + d),
-           mlirOperationGetOperand(par, 2 * n + d), 0, NULL, &body, &iv, NULL);
+    MlirOperation loop = for_op(&b, mlirOperationGetOperand(par, d), mlirOperationGetOperand(par, n + d),
+                                mlirOperationGetOperand(par, 2 * n + d), 0, NULL, &body, &iv, NULL);
+    if (d == 0)
+      outer = loop;
     body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
     mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(old, d), iv);
     b = body;
@@ -368,7 +375,8 @@ static void serialize(MlirOperation par) {
   MlirOperation term = mlirBlockGetTerminator(old);
   for (MlirOperation op = mlirBlockGetFirstOperation(old); !mlirOperationEqual(op, term);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationMoveBefore(op, ret);
+    bool hoist = braze_op_is(op, "memref.alloca") && mlirOperationGetNumOperands(op) == 0 && !mlirOperationIsNull(outer);
+    mlirOperationMoveBefore(op, hoist ? outer : ret);
     op = next;
   }
   mlirOperationDestroy(par);

@@ -5,7 +5,18 @@
 // the stack and crashed. Against the reference.
 // RUN: braze check %s --seed 3 --pipeline=%S/Inputs/cpu-row-chains-rows128.pipeline | FileCheck %s
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=128},cpu-codegen)' | FileCheck %s --check-prefix=IR
+// A block kernel's row buffers (the softmax's exp and quotient rows, 8 KiB each) are
+// allocated once, before its serial row loop: scf.for is an automatic allocation scope,
+// so canonicalize drops the per-iteration alloca_scope, and the lowering frees nothing
+// per iteration (256-row blocks: 128 x 16 KiB of stack; W7 at S = 4096 in 512-row
+// blocks overflowed it and crashed).
+// RUN: braze check %s --seed 4 --pipeline=%S/Inputs/cpu-row-chains-rows256.pipeline | FileCheck %s
+// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=256},cpu-codegen,canonicalize)' | FileCheck %s --check-prefix=HOIST
 // UNSUPPORTED: asan
+// HOIST-LABEL: func.func private @cpu_red_fused_softmax_1_rows(
+// HOIST: memref.alloca() {alignment = 64 : i64} : memref<2048xf32>
+// HOIST-NEXT: memref.alloca() {alignment = 64 : i64} : memref<2048xf32>
+// HOIST-NEXT: scf.for
 // CHECK: PASS  @long_rows
 // IR: scf.parallel
 // IR: memref.alloc() {alignment = 64 : i64} : memref<1x128x2048xf32>
