@@ -119,18 +119,12 @@ def main():
     with torch.no_grad():
         for _ in range(ARGS.rounds):
             for key, fn in systems.items():
-                time.sleep(bench.GAP_S)  # the previous system's spinning threads go to sleep
                 if fn is None:
+                    time.sleep(bench.GAP_S)
                     ort.call(f"time enc {max(1, ARGS.iters // 2)}")
                     times[key] += ort.call(f"time enc {ARGS.iters}")["ms"]
-                    continue
-                warm_until = time.perf_counter() + bench.WARM_MS / 1e3
-                while time.perf_counter() < warm_until:
-                    fn()
-                for _ in range(ARGS.iters):
-                    t0 = time.perf_counter()
-                    fn()
-                    times[key].append((time.perf_counter() - t0) * 1e3)
+                else:
+                    bench.timed_calls(fn, times[key], ARGS.iters)
     med = {k: float(np.median(v)) for k, v in times.items()}
     print(", ".join(f"{k} {v:.2f} ms" for k, v in med.items()))
     if ort:
