@@ -2,7 +2,8 @@
 // heuristics read. The vector width sets the matmul template's register tile (nr = 2
 // vectors, vector<VWxf32> accumulators) and the cores its row blocks (mc); the L2 sets
 // form-row-chains' per-block scratch, so a small one shrinks the blocks or refuses the
-// chain with a named reason. Bad files are errors naming the file and the fact.
+// chain with a named reason (a 1 KiB L2: not even a 6-row block, one register tile, fits).
+// Bad files are errors naming the file and the fact.
 // RUN: braze-opt %s --target-costs=%S/Inputs/costs-avx2.json --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen | FileCheck %s --check-prefix=AVX2
 // RUN: braze-opt %s --target-costs=%S/Inputs/costs-sse.json --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen | FileCheck %s --check-prefix=SSE
 // RUN: braze compile %s --target-costs=%S/Inputs/costs-sse.json --emit=mlir | FileCheck %s --check-prefix=SSE
@@ -23,7 +24,7 @@
 // RUN: braze-opt %S/../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --target-costs=%S/Inputs/costs-l2-1k.json --target=cpu --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks})' 2>&1 >/dev/null | FileCheck %s --check-prefix=L2-1K
 // L2-1M: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_softmax_0: blocks of 128 rows
 // L2-64K: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_softmax_0: blocks of 64 rows
-// L2-1K: remark: form-row-chains: no chain @cpu_tem_fused_batch_matmul_0 -> @cpu_per_fused_softmax_1 -> @cpu_tem_fused_batch_matmul_2: repacking-exceeds-savings
+// L2-1K: remark: form-row-chains: no chain @cpu_tem_fused_batch_matmul_0 -> @cpu_per_fused_softmax_1 -> @cpu_tem_fused_batch_matmul_2: rows-exceed-scratch
 
 // RUN: not braze-opt %s --target-costs=%S/Inputs/costs-bad-width.json 2>&1 | FileCheck %s --check-prefix=BAD-WIDTH
 // RUN: not braze-opt %s --target-costs=%S/Inputs/costs-unknown-key.json 2>&1 | FileCheck %s --check-prefix=UNKNOWN
