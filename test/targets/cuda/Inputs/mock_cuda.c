@@ -268,6 +268,19 @@ static CUresult impl_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t 
   return CUDA_SUCCESS;
 }
 
+/* Strided copies (the collectives' staging, runtime/cuda/nccl-mesh.c). */
+static CUresult impl_cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) {
+  char from[64], to[64];
+  describe(c->srcDevice, from, sizeof from);
+  describe(c->dstDevice, to, sizeof to);
+  printf("mock: copy2d %s (pitch %zu) -> %s (pitch %zu) %zu bytes x %zu rows stream %d\n", from, c->srcPitch, to,
+         c->dstPitch, c->WidthInBytes, c->Height, stream ? stream->id : 0);
+  for (size_t r = 0; r < c->Height; ++r)
+    memmove((unsigned char *)(uintptr_t)c->dstDevice + r * c->dstPitch,
+            (const unsigned char *)(uintptr_t)c->srcDevice + r * c->srcPitch, c->WidthInBytes);
+  return CUDA_SUCCESS;
+}
+
 static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
   static int next = 100;
   *s = calloc(1, sizeof **s);
@@ -371,6 +384,7 @@ CUresult cuMemFree(CUdeviceptr p) { LOCKED(impl_cuMemFree(p)); }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) { LOCKED(impl_cuMemcpyHtoD(dst, src, bytes)); }
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) { LOCKED(impl_cuMemcpyDtoH(dst, src, bytes)); }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) { LOCKED(impl_cuMemcpyDtoDAsync(dst, src, bytes, stream)); }
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) { LOCKED(impl_cuMemcpy2DAsync(c, stream)); }
 CUresult cuStreamCreate(CUstream *s, unsigned flags) { LOCKED(impl_cuStreamCreate(s, flags)); }
 CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) { LOCKED(impl_cuStreamBeginCapture(s, mode)); }
 CUresult cuStreamEndCapture(CUstream s, CUgraph *g) { LOCKED(impl_cuStreamEndCapture(s, g)); }
