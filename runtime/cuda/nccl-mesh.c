@@ -80,6 +80,8 @@ static int braze_nccl_check(ncclResult_t r, const char *what) {
 enum { BRAZE_CU_MESH_MAX_AXES = 4, BRAZE_CU_MESH_MAX_GROUPS = 16 };
 
 typedef struct {
+  int num_mesh_axes;
+  int64_t sizes[BRAZE_CU_MESH_MAX_AXES]; /* the mesh of the entries using it */
   int num_axes;
   int axes[BRAZE_CU_MESH_MAX_AXES]; /* in the collective's listed order */
 } BrazeCuGroup;
@@ -104,10 +106,10 @@ static struct {
 } braze_mesh_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .rank = -1};
 
 /* Whether group `g` is the whole mesh in row-major order: the world serves it. */
-static int braze_cu_group_is_world(const BrazeCuMesh *m, const BrazeCuGroup *g) {
+static int braze_cu_group_is_world(const BrazeCuGroup *g) {
   int n = 0;
-  for (int a = 0; a < m->num_axes; ++a)
-    if (m->sizes[a] > 1) {
+  for (int a = 0; a < g->num_mesh_axes; ++a)
+    if (g->sizes[a] > 1) {
       int i = 0;
       while (i < g->num_axes && g->axes[i] != a)
         ++i;
@@ -115,7 +117,7 @@ static int braze_cu_group_is_world(const BrazeCuMesh *m, const BrazeCuGroup *g) 
         return 0; /* an axis of the mesh the group lacks */
     }
   for (int i = 0; i < g->num_axes; ++i) /* the group's non-unit axes in mesh order */
-    if (m->sizes[g->axes[i]] > 1) {
+    if (g->sizes[g->axes[i]] > 1) {
       if (g->axes[i] < n)
         return 0;
       n = g->axes[i];
@@ -125,26 +127,25 @@ static int braze_cu_group_is_world(const BrazeCuMesh *m, const BrazeCuGroup *g) 
 
 /* The group's color (coordinates off its axes, row-major) and key (position on its
  * axes, row-major in the listed order) for `rank`, and its size. */
-static void braze_cu_group_split(const BrazeCuMesh *m, const BrazeCuGroup *g, int rank, int *color, int *key,
-                                 int *size) {
+static void braze_cu_group_split(const BrazeCuGroup *g, int rank, int *color, int *key, int *size) {
   int64_t coords[BRAZE_CU_MESH_MAX_AXES];
   int64_t r = rank;
-  for (int a = m->num_axes - 1; a >= 0; --a) {
-    coords[a] = r % m->sizes[a];
-    r /= m->sizes[a];
+  for (int a = g->num_mesh_axes - 1; a >= 0; --a) {
+    coords[a] = r % g->sizes[a];
+    r /= g->sizes[a];
   }
   int in_group[BRAZE_CU_MESH_MAX_AXES] = {0};
   *key = 0;
   *size = 1;
   for (int i = 0; i < g->num_axes; ++i) {
     in_group[g->axes[i]] = 1;
-    *key = (int)(*key * m->sizes[g->axes[i]] + coords[g->axes[i]]);
-    *size *= (int)m->sizes[g->axes[i]];
+    *key = (int)(*key * g->sizes[g->axes[i]] + coords[g->axes[i]]);
+    *size *= (int)g->sizes[g->axes[i]];
   }
   *color = 0;
-  for (int a = 0; a < m->num_axes; ++a)
+  for (int a = 0; a < g->num_mesh_axes; ++a)
     if (!in_group[a])
-      *color = (int)(*color * m->sizes[a] + coords[a]);
+      *color = (int)(*color * g->sizes[a] + coords[a]);
 }
 
 static void braze_cu_mesh_release(void) {
@@ -176,10 +177,10 @@ static int braze_cu_mesh_split(const BrazeCuMesh *m, ncclComm_t world, int owns_
   braze_mesh_state.rank = rank;
   for (int g = 0; g < m->num_groups; ++g) {
     int color, key, size;
-    braze_cu_group_split(m, &m->groups[g], rank, &color, &key, &size);
+    braze_cu_group_split(&m->groups[g], rank, &color, &key, &size);
     braze_mesh_state.size[g] = size;
     braze_mesh_state.position[g] = key;
-    if (size == 1 || braze_cu_group_is_world(m, &m->groups[g])) {
+    if (size == 1 || braze_cu_group_is_world(&m->groups[g])) {
       braze_mesh_state.comms[g] = size == 1 ? NULL : world;
       continue;
     }

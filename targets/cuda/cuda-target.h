@@ -41,14 +41,17 @@ typedef struct {
 bool braze_cuda_images(MlirOperation module, BrazeCudaImages *out, BrazeStr *error);
 
 /* host-collective.c: the mesh of a partitioned library (decision 0018), filled while
- * the entries are translated: the mesh, and the groups (axis lists) its collectives use. */
+ * the entries are translated: the mesh (the first partitioned entry's; every one has
+ * as many devices), and the groups its collectives use, each an axis list on its
+ * entry's mesh. */
 enum { BRAZE_CUDA_MESH_MAX_GROUPS = 16 };
 typedef struct {
   bool partitioned; /* some entry is partitioned over more than one device */
   BrazeMesh mesh;
   int num_groups;
   struct {
-    int num_axes, axes[BRAZE_MESH_MAX_AXES];
+    int num_mesh_axes, num_axes, axes[BRAZE_MESH_MAX_AXES];
+    int64_t sizes[BRAZE_MESH_MAX_AXES]; /* the entry's mesh */
   } groups[BRAZE_CUDA_MESH_MAX_GROUPS];
 } BrazeCudaMesh;
 /* Note the entry function's mesh: *partitioned when it is a partitioned program over

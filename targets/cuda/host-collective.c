@@ -31,15 +31,12 @@ bool braze_cuda_mesh_note(BrazeCudaMesh *m, MlirOperation func, bool *partitione
     return fail_at(func, "a partitioned entry needs a well-formed braze.mesh");
   if (braze_mesh_devices(&mesh) == 1)
     return true; /* nothing communicates: an ordinary entry */
-  if (m->partitioned) {
-    bool same = m->mesh.num_axes == mesh.num_axes;
-    for (int a = 0; same && a < mesh.num_axes; ++a)
-      same = m->mesh.sizes[a] == mesh.sizes[a] && strcmp(m->mesh.names[a], mesh.names[a]) == 0;
-    if (!same)
-      return fail_at(func, "the partitioned entries of a CUDA library must share one mesh (decision 0018)");
-  }
+  if (m->partitioned && braze_mesh_devices(&m->mesh) != braze_mesh_devices(&mesh))
+    return fail_at(func, "the partitioned entries of a CUDA library must have meshes of one device count (decision "
+                         "0018)");
+  if (!m->partitioned)
+    m->mesh = mesh;
   m->partitioned = true;
-  m->mesh = mesh;
   *partitioned = true;
   return true;
 }
@@ -55,19 +52,24 @@ static bool str_attr_is(MlirOperation op, const char *name, const char *value) {
 }
 
 /* The group's index in the library's table (added when new); -1 when the table is full. */
-static int group_index(BrazeCudaMesh *m, const int64_t *axes, int n) {
+static int group_index(BrazeCudaMesh *m, const int64_t *sizes, int num_mesh_axes, const int64_t *axes, int n) {
   for (int g = 0; g < m->num_groups; ++g) {
-    bool same = m->groups[g].num_axes == n;
+    bool same = m->groups[g].num_axes == n && m->groups[g].num_mesh_axes == num_mesh_axes;
     for (int i = 0; same && i < n; ++i)
       same = m->groups[g].axes[i] == axes[i];
+    for (int a = 0; same && a < num_mesh_axes; ++a)
+      same = m->groups[g].sizes[a] == sizes[a];
     if (same)
       return g;
   }
   if (m->num_groups == BRAZE_CUDA_MESH_MAX_GROUPS)
     return -1;
   m->groups[m->num_groups].num_axes = n;
+  m->groups[m->num_groups].num_mesh_axes = num_mesh_axes;
   for (int i = 0; i < n; ++i)
     m->groups[m->num_groups].axes[i] = (int)axes[i];
+  for (int a = 0; a < num_mesh_axes; ++a)
+    m->groups[m->num_groups].sizes[a] = sizes[a];
   return m->num_groups++;
 }
 
@@ -107,24 +109,30 @@ static int64_t product(MlirType t, int64_t from, int64_t to) {
 static int64_t type_bytes(MlirType t) {
   MlirType e = mlirShapedTypeGetElementType(t);
   int64_t bits = mlirTypeIsAInteger(e) ? mlirIntegerTypeGetWidth(e) : mlirFloatTypeGetWidth(e);
-  return product(t, 0, mlirShapedTypeGetRank(t)) * (bits + 7) / 8;
+  return product(t, 0, mlirShapedTypeGetRank(t)) * ((bits + 7) / 8);
 }
 
 bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t index, const char *x, const char *y,
                                   const char *scratch, BrazeStr *decls, BrazeStr *body) {
   MlirType tx = mlirValueGetType(mlirOperationGetOperand(op, 0)), ty = mlirValueGetType(mlirOperationGetOperand(op, 1));
   MlirAttribute axes_attr = mlirOperationGetAttributeByName(op, braze_ref("axes"));
-  if (!m->partitioned || mlirAttributeIsNull(axes_attr) || !mlirAttributeIsADenseI64Array(axes_attr))
+  MlirAttribute shape_attr = mlirOperationGetAttributeByName(op, braze_ref("mesh_shape"));
+  if (!m->partitioned || mlirAttributeIsNull(axes_attr) || !mlirAttributeIsADenseI64Array(axes_attr) ||
+      mlirAttributeIsNull(shape_attr) || !mlirAttributeIsADenseI64Array(shape_attr))
     return fail_at(op, "kernel.collective outside the entry of a partitioned function (braze.partitioned, braze.mesh)");
-  int n = (int)mlirDenseArrayGetNumElements(axes_attr);
-  int64_t axes[BRAZE_MESH_MAX_AXES], G = 1;
+  int n = (int)mlirDenseArrayGetNumElements(axes_attr), num_mesh_axes = (int)mlirDenseArrayGetNumElements(shape_attr);
+  if (num_mesh_axes < 1 || num_mesh_axes > BRAZE_MESH_MAX_AXES)
+    return fail_at(op, "kernel.collective's mesh_shape must have 1 to 4 axes");
+  int64_t axes[BRAZE_MESH_MAX_AXES], sizes[BRAZE_MESH_MAX_AXES], G = 1;
+  for (int a = 0; a < num_mesh_axes; ++a)
+    sizes[a] = mlirDenseI64ArrayGetElement(shape_attr, a);
   for (int i = 0; i < n && i < BRAZE_MESH_MAX_AXES; ++i) {
     axes[i] = mlirDenseI64ArrayGetElement(axes_attr, i);
-    if (axes[i] < 0 || axes[i] >= m->mesh.num_axes)
+    if (axes[i] < 0 || axes[i] >= num_mesh_axes)
       return fail_at(op, "kernel.collective names an axis the mesh does not have");
-    G *= m->mesh.sizes[axes[i]];
+    G *= sizes[axes[i]];
   }
-  int group = n >= 1 && n <= BRAZE_MESH_MAX_AXES ? group_index(m, axes, n) : -1;
+  int group = n >= 1 && n <= BRAZE_MESH_MAX_AXES ? group_index(m, sizes, num_mesh_axes, axes, n) : -1;
   if (group < 0)
     return fail_at(op, "too many collective groups in one CUDA library (at most 16)");
   bool reduces = !str_attr_is(op, "reduction", "none");
@@ -182,7 +190,10 @@ void braze_cuda_mesh_tables(const BrazeCudaMesh *m, BrazeStr *out) {
     braze_str_printf(out, "%s%" PRId64, a ? ", " : "", mesh->sizes[a]);
   braze_str_printf(out, "}, %" PRId64 ", %d, {", braze_mesh_devices(mesh), m->num_groups);
   for (int g = 0; g < m->num_groups; ++g) {
-    braze_str_printf(out, "%s{%d, {", g ? ", " : "", m->groups[g].num_axes);
+    braze_str_printf(out, "%s{%d, {", g ? ", " : "", m->groups[g].num_mesh_axes);
+    for (int a = 0; a < m->groups[g].num_mesh_axes; ++a)
+      braze_str_printf(out, "%s%" PRId64, a ? ", " : "", m->groups[g].sizes[a]);
+    braze_str_printf(out, "}, %d, {", m->groups[g].num_axes);
     for (int i = 0; i < m->groups[g].num_axes; ++i)
       braze_str_printf(out, "%s%d", i ? ", " : "", m->groups[g].axes[i]);
     braze_str_puts(out, "}}");

@@ -76,6 +76,11 @@ static void describe(unsigned long long addr, char *out, size_t n) {
   snprintf(out, n, "%llu", addr);
 }
 
+/* For the stand-in NCCL (mock_nccl.c), which names buffers the same way. */
+__attribute__((visibility("default"))) void mock_cuda_describe(unsigned long long addr, char *out, size_t n) {
+  describe(addr, out, n);
+}
+
 static CUresult impl_cuInit(unsigned int flags) {
   (void)flags;
   printf("mock: cuInit\n");
