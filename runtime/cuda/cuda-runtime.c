@@ -64,6 +64,9 @@ static int braze_cu_fail(const char *fmt, ...) {
   X(MemcpyDtoDAsync, cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                        \
   X(Memcpy2DAsync, cuMemcpy2DAsync, "cuMemcpy2DAsync_v2")                                                              \
   X(StreamCreate, cuStreamCreate, "cuStreamCreate")                                                                    \
+  X(StreamCreateWithPriority, cuStreamCreateWithPriority, "cuStreamCreateWithPriority")                                \
+  X(CtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange")                             \
+  X(StreamWaitEvent, cuStreamWaitEvent, "cuStreamWaitEvent")                                                           \
   X(StreamIsCapturing, cuStreamIsCapturing, "cuStreamIsCapturing")                                                     \
   X(EventCreate, cuEventCreate, "cuEventCreate")                                                                       \
   X(EventRecord, cuEventRecord, "cuEventRecord")                                                                       \
@@ -488,12 +491,12 @@ static int braze_cu_call(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, 
   braze_cu_message[0] = '\0';
   CUstream s = (CUstream)stream;
   CUdeviceptr ws = (CUdeviceptr)(uintptr_t)workspace;
-  if (braze_cu_check_pointers(e, args, ws) || braze_cu_ready(p))
-    return 1;
 #ifdef BRAZE_CUDA_MESH
   if (e->partitioned && braze_cu_mesh_check(e->name))
     return 1;
 #endif
+  if (braze_cu_check_pointers(e, args, ws) || braze_cu_ready(p))
+    return 1;
   if (e->workspace_bytes > 0) {
     if (kept && braze_cu_kept_workspace(e, s, &ws))
       return 1;

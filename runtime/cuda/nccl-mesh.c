@@ -11,8 +11,11 @@
  * and splits one communicator per group: color = the rank's coordinates off the
  * group's axes, key = its position on them (row-major in the listed order), so NCCL's
  * rank in the group communicator is the position docs/dialect-graph.md defines.
- * A collective runs on the entry's stream; a split dim that is not the outermost one
- * is staged through the entry's workspace with strided copies (cuMemcpy2DAsync). */
+ * A collective runs on the entry's stream, or, where the entry has independent work
+ * before the collective's result is read, on a second stream of its own (the host code
+ * decides: braze_cu_collective_async, braze_cu_join below); a split dim that is not the
+ * outermost one is staged through the entry's workspace with strided copies
+ * (cuMemcpy2DAsync). */
 #include <nccl.h>
 
 #define BRAZE_NCCL_FUNCTIONS(X)                                                                                        \
@@ -359,4 +362,96 @@ static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdevi
     return braze_cu_copy2d(y, c->row, x + (size_t)p * c->row, (size_t)G * c->row, c->row, c->outer, s);
   }
   return braze_cu_fail("unknown collective kind %d", (int)c->kind);
+}
+
+/* ---- overlap: collectives on a second stream ----
+ *
+ * An entry whose collective is followed by work that does not read its result runs the
+ * collective on a communication stream: an event recorded on the entry's stream after
+ * the collective's producers, which the communication stream waits for; the collective;
+ * an event recorded after it, which the entry's stream waits for before the first step
+ * that reads the result (and at the entry's end). The entry conversion keeps every
+ * buffer the collective touches (its operand, result and staging) from being reused
+ * until then (targets/common/entry-graph.c). One communication stream and one pair of
+ * events per async collective for each stream an entry is called on, made at the first
+ * call on it and kept; the communication stream has the highest priority, so NCCL's
+ * blocks are scheduled as soon as the GEMMs' blocks leave room. BRAZE_CUDA_OVERLAP=0 in
+ * the environment (read at each call) runs them on the entry's stream instead, to
+ * measure what the overlap gains. */
+typedef struct {
+  CUstream main, comm;
+  CUevent *ready, *done;
+  int serial; /* this call: BRAZE_CUDA_OVERLAP=0 */
+} BrazeCuOverlapSlot;
+
+typedef struct {
+  pthread_mutex_t lock;
+  int num_async; /* the entry's async collectives */
+  BrazeCuOverlapSlot *slots;
+  int num_slots, cap_slots;
+} BrazeCuOverlap;
+
+static int braze_cu_overlap_make(BrazeCuOverlap *o, CUstream main, BrazeCuOverlapSlot *slot) {
+  int least = 0, greatest = 0;
+  *slot = (BrazeCuOverlapSlot){.main = main};
+  slot->ready = calloc((size_t)o->num_async, sizeof *slot->ready);
+  slot->done = calloc((size_t)o->num_async, sizeof *slot->done);
+  if (!slot->ready || !slot->done)
+    return braze_cu_fail("out of host memory");
+  if (braze_cu_check(braze_cu.CtxGetStreamPriorityRange(&least, &greatest), "cuCtxGetStreamPriorityRange") ||
+      braze_cu_check(braze_cu.StreamCreateWithPriority(&slot->comm, CU_STREAM_NON_BLOCKING, greatest),
+                     "cuStreamCreateWithPriority"))
+    return 1;
+  for (int i = 0; i < o->num_async; ++i)
+    if (braze_cu_check(braze_cu.EventCreate(&slot->ready[i], CU_EVENT_DISABLE_TIMING), "cuEventCreate") ||
+        braze_cu_check(braze_cu.EventCreate(&slot->done[i], CU_EVENT_DISABLE_TIMING), "cuEventCreate"))
+      return 1;
+  return 0;
+}
+
+/* The communication stream and events for calls on `main` (made at the first). */
+static int braze_cu_overlap_slot(BrazeCuOverlap *o, CUstream main, BrazeCuOverlapSlot **out) {
+  pthread_mutex_lock(&o->lock);
+  int i = 0, failed = 0;
+  while (i < o->num_slots && o->slots[i].main != main)
+    ++i;
+  if (i == o->num_slots) {
+    if (o->num_slots == o->cap_slots) {
+      int cap = o->cap_slots ? 2 * o->cap_slots : 4;
+      BrazeCuOverlapSlot *grown = realloc(o->slots, (size_t)cap * sizeof *grown);
+      failed = grown ? 0 : braze_cu_fail("out of host memory");
+      if (grown) {
+        o->slots = grown;
+        o->cap_slots = cap;
+      }
+    }
+    /* a slot that failed half way is kept out of the table (its resources leak) */
+    if (!failed && !(failed = braze_cu_overlap_make(o, main, &o->slots[i])))
+      o->num_slots++;
+  }
+  if (!failed) {
+    const char *overlap = getenv("BRAZE_CUDA_OVERLAP");
+    *out = &o->slots[i];
+    (*out)->serial = overlap && strcmp(overlap, "0") == 0;
+  }
+  pthread_mutex_unlock(&o->lock);
+  return failed;
+}
+
+/* Collective i of the entry on the communication stream, after the entry's work so far. */
+static int braze_cu_collective_async(BrazeCuOverlapSlot *ov, int i, const BrazeCuCollective *c, CUdeviceptr x,
+                                     CUdeviceptr y, CUdeviceptr scratch, CUstream s) {
+  if (ov->serial)
+    return braze_cu_collective(c, x, y, scratch, s);
+  return braze_cu_check(braze_cu.EventRecord(ov->ready[i], s), "cuEventRecord") ||
+         braze_cu_check(braze_cu.StreamWaitEvent(ov->comm, ov->ready[i], 0), "cuStreamWaitEvent") ||
+         braze_cu_collective(c, x, y, scratch, ov->comm) ||
+         braze_cu_check(braze_cu.EventRecord(ov->done[i], ov->comm), "cuEventRecord");
+}
+
+/* The entry's stream waits for collective i. */
+static int braze_cu_join(BrazeCuOverlapSlot *ov, int i, CUstream s) {
+  if (ov->serial)
+    return 0;
+  return braze_cu_check(braze_cu.StreamWaitEvent(s, ov->done[i], 0), "cuStreamWaitEvent");
 }

@@ -42,6 +42,8 @@ typedef struct {
   MlirValue mem;  /* argument, out argument, global, or a view of a buffer */
   int def;        /* defining call, -1 for arguments and constants */
   int last_use;   /* last call reading it, -1 when none */
+  int first_use;  /* first call reading it, -1 when none */
+  int hold;       /* kept until this call at least: an async collective uses it, -1 */
   int buf;        /* buffer index, -1 */
   int out_index;  /* graph result written in place, -1 */
   bool handed_over; /* its buffer went on to an in-place collective's result */
@@ -79,7 +81,7 @@ static int add_gval(Graph *G, MlirValue v, int def) {
   G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
   bool tensor = mlirTypeIsAShaped(mlirValueGetType(v));
   G->vals[G->n_vals] = (GVal){.tensor = v, .bytes = tensor ? value_bytes(v) : 0, .def = def, .last_use = -1,
-                              .buf = -1, .out_index = -1};
+                              .first_use = -1, .hold = -1, .buf = -1, .out_index = -1};
   braze_ptrmap_put(&G->index, braze_ptr_key(v.ptr), G->n_vals);
   return G->n_vals++;
 }
@@ -92,8 +94,8 @@ static void add_call(Graph *G, MlirOperation op, int64_t scratch_bytes) {
   G->scratch[G->n_calls] = -1;
   if (scratch_bytes > 0) {
     G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
-    G->vals[G->n_vals] = (GVal){.bytes = scratch_bytes, .def = G->n_calls, .last_use = G->n_calls, .buf = -1,
-                                .out_index = -1};
+    G->vals[G->n_vals] = (GVal){.bytes = scratch_bytes, .def = G->n_calls, .last_use = G->n_calls,
+                                .first_use = G->n_calls, .hold = -1, .buf = -1, .out_index = -1};
     G->scratch[G->n_calls] = G->n_vals++;
   }
   G->n_calls++;
@@ -109,6 +111,12 @@ static MlirStringRef func_name(MlirOperation f) {
   return mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, braze_ref("sym_name")));
 }
 
+static void note_use(GVal *v, int call) {
+  v->last_use = call;
+  if (v->first_use < 0)
+    v->first_use = call;
+}
+
 static bool is_collective(MlirOperation op) { return braze_graph_op_class(op) == GRAPH_COLLECTIVE; }
 
 /* A collective: a step reading its operand and defining its result. */
@@ -116,7 +124,7 @@ static bool read_collective(Graph *G, MlirOperation op) {
   int v = gval(G, mlirOperationGetOperand(op, 0));
   if (v < 0)
     return gfail(G, op, "%s: '%.*s' has an operand not produced in the graph function", braze_op_name(op));
-  G->vals[v].last_use = G->n_calls;
+  note_use(&G->vals[v], G->n_calls);
   add_gval(G, mlirOperationGetResult(op, 0), G->n_calls);
   add_call(G, op, cg_collective_scratch_bytes(op));
   return true;
@@ -149,7 +157,7 @@ static bool read_graph(Graph *G) {
           ok = gfail(G, op, "%s: call of @%.*s has an operand not produced in the graph function",
                      mlirFlatSymbolRefAttrGetValue(callee));
         else
-          G->vals[v].last_use = G->n_calls;
+          note_use(&G->vals[v], G->n_calls);
       }
       for (intptr_t r = 0; ok && r < mlirOperationGetNumResults(op); ++r)
         add_gval(G, mlirOperationGetResult(op, r), G->n_calls);
@@ -198,6 +206,29 @@ static int take_buffer(Graph *G, int64_t bytes, int call) {
   return best;
 }
 
+/* The call after which a value's buffer may be reused: its last use, or a later one an
+ * async collective needs it until; a value nothing reads dies at its definition. */
+static int release_call(const GVal *v) {
+  int end = v->last_use > v->hold ? v->last_use : v->hold;
+  return end >= 0 ? end : v->def;
+}
+
+/* A collective may run on a second stream until the first step reading its result (the
+ * CUDA host code waits for it there: host-collective.c), so its operand's and staging
+ * space's buffers are kept that long (the result's are anyway). */
+static void hold_for_collectives(Graph *G) {
+  for (int c = 0; c < G->n_calls; ++c) {
+    if (!is_collective(G->calls[c]))
+      continue;
+    const GVal *y = &G->vals[gval(G, mlirOperationGetResult(G->calls[c], 0))];
+    int join = y->first_use >= 0 ? y->first_use : G->n_calls; /* none: the entry's end */
+    GVal *x = &G->vals[gval(G, mlirOperationGetOperand(G->calls[c], 0))];
+    x->hold = x->hold > join ? x->hold : join;
+    if (G->scratch[c] >= 0)
+      G->vals[G->scratch[c]].hold = join;
+  }
+}
+
 /* An all_reduce whose operand's buffer dies at it reduces in place: its result takes
  * the buffer over. */
 static void hand_over_in_place(Graph *G, int c) {
@@ -211,7 +242,7 @@ static void hand_over_in_place(Graph *G, int c) {
   y->buf = x->buf;
   x->handed_over = true;
   Buf *b = &G->bufs[y->buf];
-  b->last = b->last > y->last_use ? b->last : y->last_use;
+  b->last = b->last > release_call(y) ? b->last : release_call(y);
 }
 
 /* Assign out arguments and buffers in call order (the free-list simulation). */
@@ -224,13 +255,13 @@ static void plan_buffers(Graph *G) {
         continue;
       v->buf = take_buffer(G, v->bytes, c);
       Buf *b = &G->bufs[v->buf];
-      int end = v->last_use > c ? v->last_use : c;
+      int end = release_call(v) > c ? release_call(v) : c;
       b->last = b->last > end ? b->last : end;
     }
     /* Release after the call's outputs are placed: a call never writes a buffer it reads. */
     for (int i = 0; i < G->n_vals; ++i) {
       GVal *v = &G->vals[i];
-      if (v->buf >= 0 && !v->handed_over && ((v->def == c && v->last_use < 0) || v->last_use == c))
+      if (v->buf >= 0 && !v->handed_over && release_call(v) == c)
         G->bufs[v->buf].is_free = true;
     }
   }
@@ -389,6 +420,7 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass
   MlirOperation fn = mlirBlockGetParentOperation(G.entry);
   bool ok = read_graph(&G);
   if (ok) {
+    hold_for_collectives(&G);
     plan_buffers(&G);
     layout_workspace(&G);
     add_workspace_argument(&G);

@@ -59,9 +59,28 @@ typedef struct {
  * when its mesh is malformed or differs from another entry's. */
 bool braze_cuda_mesh_note(BrazeCudaMesh *m, MlirOperation func, bool *partitioned);
 /* A `kernel.collective` whose operands are the C expressions x, y and scratch (NULL:
- * none): its descriptor `braze_collective_INDEX` into decls, the call into body. */
+ * none): its descriptor `braze_collective_INDEX` into decls, the call into body; with
+ * `async` >= 0 the call runs it on the entry's communication stream as its async
+ * collective number `async` (runtime/cuda/nccl-mesh.c). */
 bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t index, const char *x, const char *y,
-                                  const char *scratch, BrazeStr *decls, BrazeStr *body);
+                                  const char *scratch, int async, BrazeStr *decls, BrazeStr *body);
+/* Overlap (decision 0018): a collective runs async when the entry's next step does not
+ * read its result; the entry's stream then waits for it before the first op that does
+ * (or an alias of it), and at the end. The entry's pending collectives: */
+typedef struct {
+  MlirValue *values; /* a result or an alias of it */
+  int *slots;        /* its async number */
+  size_t count, cap;
+  int num_async;     /* async collectives so far in the entry */
+} BrazeCudaPending;
+/* Whether the collective `op` has independent work after it (the next op that is not
+ * a constant, a view or an alias reads none of its result). */
+bool braze_cuda_collective_overlaps(MlirOperation op);
+void braze_cuda_pending_add(BrazeCudaPending *p, MlirValue v, int slot);
+/* Before `op`: a join for each pending collective `op` reads (into body); an alias op
+ * of a pending value makes its result pending instead; func.return joins them all. */
+void braze_cuda_pending_before(BrazeCudaPending *p, MlirOperation op, BrazeStr *body);
+void braze_cuda_pending_free(BrazeCudaPending *p);
 /* The mesh table, exported tables and braze_cuda_mesh_* functions (nothing when the
  * library is not partitioned); and their declarations for the header. */
 void braze_cuda_mesh_tables(const BrazeCudaMesh *m, BrazeStr *out);

@@ -4,6 +4,7 @@
  * (runtime/cuda/nccl-mesh.c), and the mesh functions and tables the library exports. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dialects/graph/mesh.h"
@@ -113,7 +114,7 @@ static int64_t type_bytes(MlirType t) {
 }
 
 bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t index, const char *x, const char *y,
-                                  const char *scratch, BrazeStr *decls, BrazeStr *body) {
+                                  const char *scratch, int async, BrazeStr *decls, BrazeStr *body) {
   MlirType tx = mlirValueGetType(mlirOperationGetOperand(op, 0)), ty = mlirValueGetType(mlirOperationGetOperand(op, 1));
   MlirAttribute axes_attr = mlirOperationGetAttributeByName(op, braze_ref("axes"));
   MlirAttribute shape_attr = mlirOperationGetAttributeByName(op, braze_ref("mesh_shape"));
@@ -176,9 +177,90 @@ bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t ind
                    "static const BrazeCuCollective braze_collective_%zu = {%s, %d, %s, %s, %" PRId64 "u, %" PRId64
                    "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u};\n",
                    index, kind, group, dtype, red, count, xb, yb, outer, row, outer2, row2);
-  braze_str_printf(body, "  if (braze_cu_collective(&braze_collective_%zu, %s, %s, %s, stream))\n    return 1;\n", index,
-                   x, y, scratch ? scratch : "0");
+  if (async >= 0)
+    braze_str_printf(body, "  if (braze_cu_collective_async(ov, %d, &braze_collective_%zu, %s, %s, %s, stream))\n    return 1;\n",
+                     async, index, x, y, scratch ? scratch : "0");
+  else
+    braze_str_printf(body, "  if (braze_cu_collective(&braze_collective_%zu, %s, %s, %s, stream))\n    return 1;\n",
+                     index, x, y, scratch ? scratch : "0");
   return true;
+}
+
+/* ---- overlap ---- */
+
+/* Ops that touch no device memory: constants, views of the workspace, aliases. */
+static bool no_access(MlirOperation op) {
+  return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.get_global") ||
+         braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") ||
+         braze_op_is(op, "memref.expand_shape");
+}
+
+static bool is_alias(MlirOperation op) {
+  return braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") ||
+         braze_op_is(op, "memref.expand_shape");
+}
+
+static bool reads_any(MlirOperation op, const MlirValue *values, size_t n) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    for (size_t k = 0; k < n; ++k)
+      if (mlirValueEqual(mlirOperationGetOperand(op, i), values[k]))
+        return true;
+  return false;
+}
+
+bool braze_cuda_collective_overlaps(MlirOperation op) {
+  MlirValue seen[16] = {mlirOperationGetOperand(op, 1)};
+  size_t n = 1;
+  for (MlirOperation next = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(next);
+       next = mlirOperationGetNextInBlock(next)) {
+    if (!no_access(next))
+      return !braze_op_is(next, "func.return") && !reads_any(next, seen, n);
+    if (is_alias(next) && reads_any(next, seen, n) && n < 16)
+      seen[n++] = mlirOperationGetResult(next, 0);
+  }
+  return false;
+}
+
+void braze_cuda_pending_add(BrazeCudaPending *p, MlirValue v, int slot) {
+  if (p->count == p->cap) {
+    p->cap = p->cap ? 2 * p->cap : 8;
+    p->values = realloc(p->values, p->cap * sizeof *p->values);
+    p->slots = realloc(p->slots, p->cap * sizeof *p->slots);
+  }
+  p->values[p->count] = v;
+  p->slots[p->count++] = slot;
+}
+
+/* Join async collective `slot`: the wait, and every pending value of it dropped. */
+static void join(BrazeCudaPending *p, int slot, BrazeStr *body) {
+  braze_str_printf(body, "  if (braze_cu_join(ov, %d, stream))\n    return 1;\n", slot);
+  size_t kept = 0;
+  for (size_t i = 0; i < p->count; ++i)
+    if (p->slots[i] != slot) {
+      p->values[kept] = p->values[i];
+      p->slots[kept++] = p->slots[i];
+    }
+  p->count = kept;
+}
+
+void braze_cuda_pending_before(BrazeCudaPending *p, MlirOperation op, BrazeStr *body) {
+  bool all = braze_op_is(op, "func.return");
+  for (size_t i = 0; i < p->count;) {
+    bool reads = all || reads_any(op, &p->values[i], 1);
+    if (reads && is_alias(op)) {
+      braze_cuda_pending_add(p, mlirOperationGetResult(op, 0), p->slots[i]);
+      ++i;
+    } else if (reads && !no_access(op)) {
+      join(p, p->slots[i], body); /* removes entries: look at index i again */
+    } else {
+      ++i;
+    }
+  }
+}
+
+void braze_cuda_pending_free(BrazeCudaPending *p) {
+  free(p->values);
+  free(p->slots);
 }
 
 void braze_cuda_mesh_tables(const BrazeCudaMesh *m, BrazeStr *out) {

@@ -64,6 +64,7 @@ typedef struct {
   int64_t site; /* -1 when none is open */
   BrazeStr alt[2];
   char alt_name[128]; /* the first kernel alternative 0 launches */
+  BrazeCudaPending pending; /* async collectives not joined yet (host-collective.c) */
 } Entry;
 
 static bool fail_at(MlirOperation op, const char *fmt, const char *detail) {
@@ -408,8 +409,11 @@ static bool op_collective(Entry *e, MlirOperation op) {
     if (!(v[i] = operand(e, op, i, VAL_ADDR)))
       return false;
   Host *h = e->h;
+  int async = braze_cuda_collective_overlaps(op) ? e->pending.num_async++ : -1;
+  if (async >= 0)
+    braze_cuda_pending_add(&e->pending, mlirOperationGetOperand(op, 1), async);
   return braze_cuda_collective_source(h->opts->mesh, op, h->num_collectives++, v[0]->expr, v[1]->expr,
-                                      n > 2 ? v[2]->expr : NULL, &h->gemms, &e->body);
+                                      n > 2 ? v[2]->expr : NULL, async, &h->gemms, &e->body);
 }
 
 static bool translate_op(Entry *e, MlirOperation op) {
@@ -497,6 +501,8 @@ static bool translate_tagged(Entry *e, MlirOperation op) {
     return fail_at(op, "%s", "braze.alternative must be [site >= 0, choice 0 or 1, outputs]");
   if (e->site >= 0 && (tagged ? site != e->site : !names_only(op)))
     close_alternatives(e);
+  /* into the outer code, before an open group's block: every alternative reads after it */
+  braze_cuda_pending_before(&e->pending, op, &e->body);
   if (!tagged)
     return translate_op(e, op);
   e->site = site;
@@ -546,12 +552,19 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig, bool *partitioned
     ok = translate_tagged(&e, op);
   if (ok && e.site >= 0)
     close_alternatives(&e);
+  if (ok && e.pending.num_async) { /* the communication stream and events (runtime/cuda/nccl-mesh.c) */
+    braze_str_printf(&h->gemms, "static BrazeCuOverlap braze_overlap_%s = {PTHREAD_MUTEX_INITIALIZER, %d, NULL, 0, 0};\n",
+                     sig->name, e.pending.num_async);
+  }
   if (ok) {
     braze_str_printf(h->out,
                      "static int braze_run_%s(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, "
-                     "CUstream stream) {\n  (void)p;\n  (void)args;\n  (void)workspace;\n  (void)stream;\n%s  "
-                     "return 0;\n}\n\n",
-                     sig->name, braze_str_cstr(&e.body));
+                     "CUstream stream) {\n  (void)p;\n  (void)args;\n  (void)workspace;\n  (void)stream;\n",
+                     sig->name);
+    if (e.pending.num_async)
+      braze_str_printf(h->out, "  BrazeCuOverlapSlot *ov = NULL;\n  if (braze_cu_overlap_slot(&braze_overlap_%s, "
+                               "stream, &ov))\n    return 1;\n", sig->name);
+    braze_str_printf(h->out, "%s  return 0;\n}\n\n", braze_str_cstr(&e.body));
   }
   for (size_t i = 0; i < e.count; ++i)
     free(e.vals[i].expr);
@@ -560,6 +573,7 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig, bool *partitioned
   braze_str_free(&e.body);
   braze_str_free(&e.alt[0]);
   braze_str_free(&e.alt[1]);
+  braze_cuda_pending_free(&e.pending);
   return ok;
 }
 

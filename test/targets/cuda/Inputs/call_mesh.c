@@ -53,6 +53,11 @@ int main(int argc, char **argv) {
   print("a2a", y, 2, 12);
   report("slice1", slice1(x, y));
   print("slice1", y, 4, 3);
+  void *z;
+  if (braze_cuda_malloc(&z, sizeof host))
+    return 1;
+  for (int call = 0; call < 2; ++call) /* the second call reuses the stream and events */
+    report("overlap", overlap(x, x, y, z));
   report("finalize", braze_cuda_mesh_finalize());
   report("ar after finalize", ar(x, y));
   return 0;

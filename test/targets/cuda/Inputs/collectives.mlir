@@ -21,3 +21,12 @@ func.func @slice1(%x: tensor<4x6xf32>) -> tensor<4x3xf32> attributes {braze.mesh
   %r = "graph.all_slice"(%x) {dim = 1 : i64, mesh_axes = ["tp"]} : (tensor<4x6xf32>) -> tensor<4x3xf32>
   return %r : tensor<4x3xf32>
 }
+// The all_reduce has independent work after it (exp of z): it runs on the entry's
+// communication stream while exp runs, and the entry's stream waits for it before add.
+func.func @overlap(%x: tensor<4x6xf32>, %z: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>)
+    attributes {braze.mesh = [["tp", 2]], braze.partitioned} {
+  %r = "graph.all_reduce"(%x) {mesh_axes = ["tp"], reduction = "sum"} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  %e = "graph.exp"(%z) : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  %y = "graph.add"(%r, %x) : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %y, %e : tensor<4x6xf32>, tensor<4x6xf32>
+}

@@ -298,18 +298,37 @@ static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
  * MOCK_CUDA_EVENT_MS milliseconds given. */
 struct CUevent_st {
   int recorded;
+  int id, stream; /* its number; the stream of its last record */
 };
 
 static CUresult impl_cuEventCreate(CUevent *e, unsigned flags) {
+  static int next = 1;
   (void)flags;
   *e = calloc(1, sizeof **e);
+  (*e)->id = next++;
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuEventRecord(CUevent e, CUstream s) {
-  (void)s;
   e->recorded = 1;
+  e->stream = s ? s->id : 0;
   return CUDA_SUCCESS;
+}
+
+/* A second stream for collectives (runtime/cuda/nccl-mesh.c): created, then the streams
+ * wait for each other's events. */
+static CUresult impl_cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority) {
+  static int next = 200;
+  *s = calloc(1, sizeof **s);
+  (*s)->id = next++;
+  printf("mock: stream %d created (flags %u, priority %d)\n", (*s)->id, flags, priority);
+  return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+  (void)flags;
+  printf("mock: stream %d waits for event %d (recorded on stream %d)\n", s ? s->id : 0, e->id, e->stream);
+  return e->recorded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 static CUresult impl_cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
@@ -391,6 +410,9 @@ CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) { LOCKED(impl_cu
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) { LOCKED(impl_cuMemcpyDtoDAsync(dst, src, bytes, stream)); }
 CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) { LOCKED(impl_cuMemcpy2DAsync(c, stream)); }
 CUresult cuStreamCreate(CUstream *s, unsigned flags) { LOCKED(impl_cuStreamCreate(s, flags)); }
+CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority) { LOCKED(impl_cuStreamCreateWithPriority(s, flags, priority)); }
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least = 0; *greatest = -5; return CUDA_SUCCESS; }
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) { LOCKED(impl_cuStreamWaitEvent(s, e, flags)); }
 CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) { LOCKED(impl_cuStreamBeginCapture(s, mode)); }
 CUresult cuStreamEndCapture(CUstream s, CUgraph *g) { LOCKED(impl_cuStreamEndCapture(s, g)); }
 CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags) { LOCKED(impl_cuGraphInstantiate(e, g, flags)); }
