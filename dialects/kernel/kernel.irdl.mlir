@@ -52,4 +52,29 @@ irdl.dialect @kernel {
     irdl.attributes {"m" = %im, "n" = %in, "k" = %ik, "batch" = %ib, "stride_a" = %isa, "stride_b" = %isb,
                      "trans_a" = %ta, "trans_b" = %tb}
   }
+  // A collective of a partitioned program's entry (decision 0018), on the entry's
+  // buffers: y = kind(x) over the group of `axes` (indices into the mesh of sizes
+  // `mesh_shape`, in the listed order) with the semantics of the graph op of that name
+  // (docs/dialect-graph.md "Collectives"). `reduction` is "sum", "max", "min" or
+  // "none"; `dim`, `split_dim`, `concat_dim` are -1 where the kind has none;
+  // `unsigned` (0 or 1) says how integer max/min compare. The optional third operand
+  // is workspace for staging (a split dim that is not the outermost). Entries of the
+  // CUDA target call NCCL for it (targets/cuda/host.c).
+  irdl.operation @collective {
+    %mx = irdl.base "!builtin.memref"
+    %my = irdl.base "!builtin.memref"
+    %ms = irdl.base "!builtin.memref"
+    %kind = irdl.base "#builtin.string"
+    %red = irdl.base "#builtin.string"
+    %axes = irdl.base "#builtin.dense_array"
+    %shape = irdl.base "#builtin.dense_array"
+    %dim = irdl.base "#builtin.integer"
+    %sdim = irdl.base "#builtin.integer"
+    %cdim = irdl.base "#builtin.integer"
+    %uns = irdl.base "#builtin.integer"
+    irdl.operands(x: %mx, y: %my, scratch: variadic %ms)
+    irdl.results()
+    irdl.attributes {"kind" = %kind, "reduction" = %red, "axes" = %axes, "mesh_shape" = %shape, "dim" = %dim,
+                     "split_dim" = %sdim, "concat_dim" = %cdim, "unsigned" = %uns}
+  }
 }

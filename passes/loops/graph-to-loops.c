@@ -711,8 +711,13 @@ static bool run(MlirOperation func, void *state) {
     }
     if (is_absorbed_concat(op))
       continue; /* lowered with the concat that uses it */
-    if (braze_graph_op_class(op) == GRAPH_COLLECTIVE)
-      continue; /* a fusion boundary: stays a graph op between kernels (decision 0015) */
+    if (braze_graph_op_class(op) == GRAPH_COLLECTIVE) {
+      /* a fusion boundary: stays a graph op between kernels (decision 0015); an integer
+       * max/min must remember it compares unsigned (decision 0018) */
+      if (braze_ptrmap_get(&L.sign, braze_ptr_key(op.ptr), 0) & BRAZE_UNSIGNED_OPERANDS)
+        mlirOperationSetDiscardableAttributeByName(op, braze_ref("braze.unsigned"), mlirUnitAttrGet(mlirOperationGetContext(op)));
+      continue;
+    }
     MlirValue lowered = lower_op(&L, op);
     if (mlirValueIsNull(lowered)) {
       ok = false;

@@ -12,7 +12,9 @@
  * program (its modules, loaded once per process into the context current at the
  * first call, or device 0's primary context when none is; its kernels; its
  * constants, uploaded once), and per entry its kept device workspaces (one per
- * stream) and, with --cuda-graphs, the CUDA graphs of its last four sets of pointers. */
+ * stream) and, with --cuda-graphs, the CUDA graphs of its last four sets of pointers.
+ * A partitioned library (the generated code defines BRAZE_CUDA_MESH) also has its
+ * mesh and collectives over NCCL: nccl-mesh.c, decision 0018. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -60,7 +62,11 @@ static int braze_cu_fail(const char *fmt, ...) {
   X(MemcpyHtoD, cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                                       \
   X(MemcpyDtoH, cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                                       \
   X(MemcpyDtoDAsync, cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                        \
+  X(Memcpy2DAsync, cuMemcpy2DAsync, "cuMemcpy2DAsync_v2")                                                              \
   X(StreamCreate, cuStreamCreate, "cuStreamCreate")                                                                    \
+  X(StreamCreateWithPriority, cuStreamCreateWithPriority, "cuStreamCreateWithPriority")                                \
+  X(CtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange")                             \
+  X(StreamWaitEvent, cuStreamWaitEvent, "cuStreamWaitEvent")                                                           \
   X(StreamIsCapturing, cuStreamIsCapturing, "cuStreamIsCapturing")                                                     \
   X(EventCreate, cuEventCreate, "cuEventCreate")                                                                       \
   X(EventRecord, cuEventRecord, "cuEventRecord")                                                                       \
@@ -324,6 +330,11 @@ static int braze_cu_copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstrea
   return braze_cu_check(braze_cu.MemcpyDtoDAsync(dst, src, bytes, stream), "cuMemcpyDtoDAsync");
 }
 
+#ifdef BRAZE_CUDA_MESH
+/* The mesh and the collectives over NCCL, in their own file beside this one. */
+#include "nccl-mesh.c"
+#endif
+
 typedef int (*BrazeCuRun)(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, CUstream stream);
 
 typedef struct {
@@ -346,6 +357,7 @@ typedef struct {
   size_t workspace_bytes;
   BrazeCuRun run;
   int graph_replay;
+  int partitioned; /* runs only once the mesh is initialized (nccl-mesh.c) */
   pthread_mutex_t lock;
   BrazeCuKept *kept; /* one workspace per stream the entry was called on without one */
   int num_kept, cap_kept;
@@ -479,6 +491,10 @@ static int braze_cu_call(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, 
   braze_cu_message[0] = '\0';
   CUstream s = (CUstream)stream;
   CUdeviceptr ws = (CUdeviceptr)(uintptr_t)workspace;
+#ifdef BRAZE_CUDA_MESH
+  if (e->partitioned && braze_cu_mesh_check(e->name))
+    return 1;
+#endif
   if (braze_cu_check_pointers(e, args, ws) || braze_cu_ready(p))
     return 1;
   if (e->workspace_bytes > 0) {

@@ -7,11 +7,17 @@
  * `braze.workspace_bytes = N`): each at the lowest 64-byte-aligned offset free
  * during its lifetime, each value a `memref.view` at its buffer's offset. The entry
  * allocates nothing, so a caller (the C ABI wrapper keeps one workspace across
- * calls) pays for the memory once, not a fresh mmap and its page faults per call. */
+ * calls) pays for the memory once, not a fresh mmap and its page faults per call.
+ * A partitioned function's collectives (where the target takes them) are steps like
+ * the calls: `kernel.collective` on the buffers (entry-collective.c), an all_reduce in
+ * place over its operand's buffer when the operand dies there, staging space in the
+ * workspace where one is needed. */
 #include "targets/common/entry-graph.h"
 
 #include "ir/build.h"
+#include "targets/common/entry-collective.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +37,16 @@ typedef struct {
 } Buf;
 
 typedef struct {
-  MlirValue tensor;
+  MlirValue tensor; /* null for a collective's staging space */
+  int64_t bytes;
   MlirValue mem;  /* argument, out argument, global, or a view of a buffer */
   int def;        /* defining call, -1 for arguments and constants */
   int last_use;   /* last call reading it, -1 when none */
+  int first_use;  /* first call reading it, -1 when none */
+  int hold;       /* kept until this call at least: an async collective uses it, -1 */
   int buf;        /* buffer index, -1 */
   int out_index;  /* graph result written in place, -1 */
+  bool handed_over; /* its buffer went on to an in-place collective's result */
 } GVal;
 
 typedef struct {
@@ -48,8 +58,10 @@ typedef struct {
   BrazePtrMap index; /* value -> its index in vals */
   Buf *bufs;
   int n_bufs;
-  MlirOperation *calls;
+  MlirOperation *calls; /* kernel calls and collectives, in order */
+  int *scratch;         /* per call: its staging GVal, -1 */
   int n_calls;
+  bool collectives;     /* the target compiles collectives */
   MlirBlock entry;
   CgBuilder b;
   CgConstPool pool;
@@ -60,11 +72,33 @@ typedef struct {
 
 static int gval(Graph *G, MlirValue v) { return braze_ptrmap_get(&G->index, braze_ptr_key(v.ptr), -1); }
 
+static int64_t value_bytes(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return cg_num_elements(t) * cg_elem_bytes(mlirShapedTypeGetElementType(t));
+}
+
 static int add_gval(Graph *G, MlirValue v, int def) {
   G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
-  G->vals[G->n_vals] = (GVal){.tensor = v, .def = def, .last_use = -1, .buf = -1, .out_index = -1};
+  bool tensor = mlirTypeIsAShaped(mlirValueGetType(v));
+  G->vals[G->n_vals] = (GVal){.tensor = v, .bytes = tensor ? value_bytes(v) : 0, .def = def, .last_use = -1,
+                              .first_use = -1, .hold = -1, .buf = -1, .out_index = -1};
   braze_ptrmap_put(&G->index, braze_ptr_key(v.ptr), G->n_vals);
   return G->n_vals++;
+}
+
+/* A step of the entry: a kernel call or a collective (its staging bytes, or 0). */
+static void add_call(Graph *G, MlirOperation op, int64_t scratch_bytes) {
+  G->calls = realloc(G->calls, (size_t)(G->n_calls + 1) * sizeof *G->calls);
+  G->scratch = realloc(G->scratch, (size_t)(G->n_calls + 1) * sizeof *G->scratch);
+  G->calls[G->n_calls] = op;
+  G->scratch[G->n_calls] = -1;
+  if (scratch_bytes > 0) {
+    G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
+    G->vals[G->n_vals] = (GVal){.bytes = scratch_bytes, .def = G->n_calls, .last_use = G->n_calls,
+                                .first_use = G->n_calls, .hold = -1, .buf = -1, .out_index = -1};
+    G->scratch[G->n_calls] = G->n_vals++;
+  }
+  G->n_calls++;
 }
 
 /* An error at `op` prefixed with the pass name (fmt's first conversion is %s). */
@@ -75,6 +109,25 @@ static bool gfail(const Graph *G, MlirOperation op, const char *fmt, MlirStringR
 
 static MlirStringRef func_name(MlirOperation f) {
   return mlirStringAttrGetValue(mlirOperationGetAttributeByName(f, braze_ref("sym_name")));
+}
+
+static void note_use(GVal *v, int call) {
+  v->last_use = call;
+  if (v->first_use < 0)
+    v->first_use = call;
+}
+
+static bool is_collective(MlirOperation op) { return braze_graph_op_class(op) == GRAPH_COLLECTIVE; }
+
+/* A collective: a step reading its operand and defining its result. */
+static bool read_collective(Graph *G, MlirOperation op) {
+  int v = gval(G, mlirOperationGetOperand(op, 0));
+  if (v < 0)
+    return gfail(G, op, "%s: '%.*s' has an operand not produced in the graph function", braze_op_name(op));
+  note_use(&G->vals[v], G->n_calls);
+  add_gval(G, mlirOperationGetResult(op, 0), G->n_calls);
+  add_call(G, op, cg_collective_scratch_bytes(op));
+  return true;
 }
 
 static bool static_tensor(MlirType t) { return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t); }
@@ -104,12 +157,11 @@ static bool read_graph(Graph *G) {
           ok = gfail(G, op, "%s: call of @%.*s has an operand not produced in the graph function",
                      mlirFlatSymbolRefAttrGetValue(callee));
         else
-          G->vals[v].last_use = G->n_calls;
+          note_use(&G->vals[v], G->n_calls);
       }
       for (intptr_t r = 0; ok && r < mlirOperationGetNumResults(op); ++r)
         add_gval(G, mlirOperationGetResult(op, r), G->n_calls);
-      G->calls = realloc(G->calls, (size_t)(G->n_calls + 1) * sizeof *G->calls);
-      G->calls[G->n_calls++] = op;
+      add_call(G, op, 0);
     } else if (braze_op_is(op, "arith.constant") && mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)))) {
       int v = add_gval(G, mlirOperationGetResult(op, 0), -1);
       MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
@@ -125,20 +177,18 @@ static bool read_graph(Graph *G) {
         if (v->def >= 0 && v->out_index < 0)
           v->out_index = (int)r;
       }
-    } else if (braze_graph_op_class(op) == GRAPH_COLLECTIVE) { /* decision 0015 */
-      ok = gfail(G, op, "%s: '%.*s' is a collective: partitioned programs are not compiled yet; simulate them with "
-                        "`braze run --mesh` / `braze check --mesh` (docs/sharding.md)", braze_op_name(op));
+    } else if (is_collective(op) && G->collectives) { /* decisions 0015, 0018 */
+      ok = read_collective(G, op);
+    } else if (is_collective(op)) {
+      ok = gfail(G, op, "%s: '%.*s' is a collective: this target does not compile partitioned programs (the cuda "
+                        "target does, over NCCL); simulate them with `braze run --mesh` / `braze check --mesh` "
+                        "(docs/sharding.md)", braze_op_name(op));
     } else {
       ok = gfail(G, op, "%s: unsupported op '%.*s' in a graph function", braze_op_name(op));
     }
   }
   mlirSymbolTableDestroy(table);
   return ok;
-}
-
-static int64_t value_bytes(MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  return cg_num_elements(t) * cg_elem_bytes(mlirShapedTypeGetElementType(t));
 }
 
 /* Best fit among free buffers, else a new one. */
@@ -156,22 +206,62 @@ static int take_buffer(Graph *G, int64_t bytes, int call) {
   return best;
 }
 
+/* The call after which a value's buffer may be reused: its last use, or a later one an
+ * async collective needs it until; a value nothing reads dies at its definition. */
+static int release_call(const GVal *v) {
+  int end = v->last_use > v->hold ? v->last_use : v->hold;
+  return end >= 0 ? end : v->def;
+}
+
+/* A collective may run on a second stream until the first step reading its result (the
+ * CUDA host code waits for it there: host-collective.c), so its operand's and staging
+ * space's buffers are kept that long (the result's are anyway). */
+static void hold_for_collectives(Graph *G) {
+  for (int c = 0; c < G->n_calls; ++c) {
+    if (!is_collective(G->calls[c]))
+      continue;
+    const GVal *y = &G->vals[gval(G, mlirOperationGetResult(G->calls[c], 0))];
+    int join = y->first_use >= 0 ? y->first_use : G->n_calls; /* none: the entry's end */
+    GVal *x = &G->vals[gval(G, mlirOperationGetOperand(G->calls[c], 0))];
+    x->hold = x->hold > join ? x->hold : join;
+    if (G->scratch[c] >= 0)
+      G->vals[G->scratch[c]].hold = join;
+  }
+}
+
+/* An all_reduce whose operand's buffer dies at it reduces in place: its result takes
+ * the buffer over. */
+static void hand_over_in_place(Graph *G, int c) {
+  MlirOperation op = G->calls[c];
+  if (!is_collective(op) || !cg_collective_in_place(op))
+    return;
+  GVal *x = &G->vals[gval(G, mlirOperationGetOperand(op, 0))];
+  GVal *y = &G->vals[gval(G, mlirOperationGetResult(op, 0))];
+  if (x->buf < 0 || x->last_use != c || y->out_index >= 0 || x->bytes != y->bytes)
+    return;
+  y->buf = x->buf;
+  x->handed_over = true;
+  Buf *b = &G->bufs[y->buf];
+  b->last = b->last > release_call(y) ? b->last : release_call(y);
+}
+
 /* Assign out arguments and buffers in call order (the free-list simulation). */
 static void plan_buffers(Graph *G) {
   for (int c = 0; c < G->n_calls; ++c) {
+    hand_over_in_place(G, c);
     for (int i = 0; i < G->n_vals; ++i) {
       GVal *v = &G->vals[i];
-      if (v->def != c || v->out_index >= 0)
+      if (v->def != c || v->out_index >= 0 || v->buf >= 0)
         continue;
-      v->buf = take_buffer(G, value_bytes(v->tensor), c);
+      v->buf = take_buffer(G, v->bytes, c);
       Buf *b = &G->bufs[v->buf];
-      int end = v->last_use > c ? v->last_use : c;
+      int end = release_call(v) > c ? release_call(v) : c;
       b->last = b->last > end ? b->last : end;
     }
     /* Release after the call's outputs are placed: a call never writes a buffer it reads. */
     for (int i = 0; i < G->n_vals; ++i) {
       GVal *v = &G->vals[i];
-      if (v->buf >= 0 && ((v->def == c && v->last_use < 0) || v->last_use == c))
+      if (v->buf >= 0 && !v->handed_over && release_call(v) == c)
         G->bufs[v->buf].is_free = true;
     }
   }
@@ -233,24 +323,40 @@ static int64_t peak_bytes(const Graph *G) {
   return peak;
 }
 
-static void emit_call(Graph *G, int c) {
+/* The memref a value defined by a step lives in: its out argument or a view of its
+ * buffer (staging space: i8). */
+static MlirValue place_value(Graph *G, GVal *v) {
+  if (v->out_index >= 0) {
+    v->mem = mlirBlockGetArgument(G->entry, G->n_in + v->out_index);
+  } else {
+    MlirValue shift = cg_index(&G->b, G->bufs[v->buf].offset);
+    MlirValue view_ops[2] = {G->workspace, shift};
+    MlirType type = mlirValueIsNull(v->tensor) ? cg_memref_of(mlirIntegerTypeGet(G->ctx, 8), 1, &v->bytes)
+                                               : cg_memref_like(mlirValueGetType(v->tensor));
+    v->mem = cg_op(&G->b, "memref.view", type, 2, view_ops);
+  }
+  return v->mem;
+}
+
+static bool emit_collective(Graph *G, int c) {
+  MlirOperation op = G->calls[c];
+  MlirValue x = G->vals[gval(G, mlirOperationGetOperand(op, 0))].mem;
+  MlirValue y = place_value(G, &G->vals[gval(G, mlirOperationGetResult(op, 0))]);
+  MlirValue scratch = G->scratch[c] >= 0 ? place_value(G, &G->vals[G->scratch[c]]) : (MlirValue){NULL};
+  return cg_emit_collective(&G->b, op, G->old, x, y, scratch);
+}
+
+static bool emit_call(Graph *G, int c) {
   MlirContext ctx = G->ctx;
   MlirOperation call = G->calls[c];
+  if (is_collective(call))
+    return emit_collective(G, c);
   intptr_t n_in = mlirOperationGetNumOperands(call), n_out = mlirOperationGetNumResults(call);
   MlirValue *operands = malloc((size_t)(n_in + n_out + 1) * sizeof *operands);
   for (intptr_t i = 0; i < n_in; ++i)
     operands[i] = G->vals[gval(G, mlirOperationGetOperand(call, i))].mem;
-  for (intptr_t r = 0; r < n_out; ++r) {
-    GVal *v = &G->vals[gval(G, mlirOperationGetResult(call, r))];
-    if (v->out_index >= 0) {
-      v->mem = mlirBlockGetArgument(G->entry, G->n_in + v->out_index);
-    } else {
-      MlirValue shift = cg_index(&G->b, G->bufs[v->buf].offset);
-      MlirValue view_ops[2] = {G->workspace, shift};
-      v->mem = cg_op(&G->b, "memref.view", cg_memref_like(mlirValueGetType(v->tensor)), 2, view_ops);
-    }
-    operands[n_in + r] = v->mem;
-  }
+  for (intptr_t r = 0; r < n_out; ++r)
+    operands[n_in + r] = place_value(G, &G->vals[gval(G, mlirOperationGetResult(call, r))]);
   MlirNamedAttribute callee = cg_named(ctx, "callee", mlirOperationGetAttributeByName(call, braze_ref("callee")));
   G->b.loc = mlirOperationGetLocation(call);
   MlirOperation converted = cg_create(&G->b, "func.call", n_in + n_out, operands, 0, NULL, 1, &callee);
@@ -259,6 +365,7 @@ static void emit_call(Graph *G, int c) {
   if (!mlirAttributeIsNull(alt))
     mlirOperationSetDiscardableAttributeByName(converted, braze_ref("braze.alternative"), alt);
   free(operands);
+  return true;
 }
 
 /* Graph results not written in place (inputs, constants, a value returned twice). */
@@ -286,6 +393,13 @@ static bool build_entry(Graph *G) {
   if (ok) {
     MlirOperation fn = cg_new_func(G->old, n_in, n_out, types, &G->entry);
     mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.entry"), mlirUnitAttrGet(G->ctx));
+    /* a partitioned program keeps its mesh: the target's runtime needs it (decision 0018) */
+    static const char *const kept[] = {"braze.mesh", "braze.partitioned"};
+    for (int i = 0; i < 2; ++i) {
+      MlirAttribute a = mlirOperationGetAttributeByName(G->old, braze_ref(kept[i]));
+      if (!mlirAttributeIsNull(a))
+        mlirOperationSetDiscardableAttributeByName(fn, braze_ref(kept[i]), a);
+    }
     G->b = cg_builder_at_end(G->entry, mlirOperationGetLocation(G->old));
     G->pool.block = G->entry;
     G->b.pool = &G->pool;
@@ -298,28 +412,38 @@ static bool build_entry(Graph *G) {
   return ok;
 }
 
-bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass, bool remarks) {
-  Graph G = {.old = func, .module = module, .pass = pass, .ctx = mlirOperationGetContext(func)};
+bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass, bool remarks, bool collectives) {
+  Graph G = {.old = func, .module = module, .pass = pass, .ctx = mlirOperationGetContext(func),
+             .collectives = collectives};
   if (!build_entry(&G))
     return false;
   MlirOperation fn = mlirBlockGetParentOperation(G.entry);
   bool ok = read_graph(&G);
   if (ok) {
+    hold_for_collectives(&G);
     plan_buffers(&G);
     layout_workspace(&G);
     add_workspace_argument(&G);
-    for (int c = 0; c < G.n_calls; ++c)
-      emit_call(&G, c);
+    for (int c = 0; ok && c < G.n_calls; ++c)
+      ok = emit_call(&G, c);
+  }
+  if (ok) {
     G.b.loc = mlirOperationGetLocation(func);
     emit_result_copies(&G, mlirBlockGetTerminator(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0))));
     cg_create(&G.b, "func.return", 0, NULL, 0, NULL, 0, NULL);
     if (remarks) {
       MlirStringRef name = func_name(func);
+      int n_collectives = 0;
+      for (int c = 0; c < G.n_calls; ++c)
+        n_collectives += is_collective(G.calls[c]);
+      char extra[48] = "";
+      if (n_collectives)
+        snprintf(extra, sizeof extra, ", %d collective(s)", n_collectives);
       braze_emit_remark(mlirOperationGetLocation(func),
                         "%s: entry @%.*s: peak intermediate bytes %lld in %d buffer(s), workspace %lld "
-                        "bytes, %d kernel call(s)",
+                        "bytes, %d kernel call(s)%s",
                         pass, (int)name.length, name.data, (long long)peak_bytes(&G), G.n_bufs,
-                        (long long)G.workspace_bytes, G.n_calls);
+                        (long long)G.workspace_bytes, G.n_calls - n_collectives, extra);
     }
     mlirOperationDestroy(func);
   } else {
@@ -329,5 +453,6 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass
   braze_ptrmap_free(&G.index);
   free(G.bufs);
   free(G.calls);
+  free(G.scratch);
   return ok;
 }

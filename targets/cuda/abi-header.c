@@ -77,8 +77,8 @@ static const char helpers[] =
     "int braze_cuda_memcpy_dtoh(void *dst, const void *src, size_t bytes);\n"
     "int braze_cuda_synchronize(void); /* also reports errors of kernels that ran */\n\n";
 
-void braze_cuda_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
-                           BrazeStr *out) {
+void braze_cuda_abi_header(const BrazeEntrySet *entries, const BrazeCudaMesh *mesh, const char *source_name,
+                           const char *guard_hint, BrazeStr *out) {
   BrazeStr guard = {0};
   braze_str_puts(&guard, "BRAZE_GENERATED_");
   for (const char *p = guard_hint; *p; ++p) {
@@ -95,6 +95,7 @@ void braze_cuda_abi_header(const BrazeEntrySet *entries, const char *source_name
   braze_str_puts(out, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                       "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   braze_str_puts(out, helpers);
+  braze_cuda_mesh_header(mesh, out);
   braze_str_puts(out, "extern const char *const braze_entry_names[];\n\n");
   for (size_t i = 0; i < entries->count; ++i)
     entry_decl(&entries->items[i], out);

@@ -105,7 +105,7 @@ static void tables(const BrazeEntrySig *sig, BrazeStr *out) {
                    (long long)sig->workspace_bytes);
 }
 
-void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, BrazeStr *out) {
+void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, const bool *partitioned, BrazeStr *out) {
   for (size_t i = 0; i < entries->count; ++i) {
     const BrazeEntrySig *sig = &entries->items[i];
     int n = sig->num_inputs + sig->num_outputs;
@@ -114,10 +114,10 @@ void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, B
       braze_str_printf(out, "%s%zuu", a ? ", " : "", sig->args[a].bytes);
     braze_str_printf(out,
                      "%s};\nstatic BrazeCuEntry braze_entry_%s = {.name = \"%s\", .num_args = %d, .arg_bytes = "
-                     "braze_bytes_%s, .workspace_bytes = %lluu, .run = braze_run_%s, .graph_replay = %d, .lock = "
-                     "PTHREAD_MUTEX_INITIALIZER};\n",
+                     "braze_bytes_%s, .workspace_bytes = %lluu, .run = braze_run_%s, .graph_replay = %d, .partitioned = "
+                     "%d, .lock = PTHREAD_MUTEX_INITIALIZER};\n",
                      n ? "" : "0", sig->name, sig->name, n, sig->name, (unsigned long long)sig->workspace_bytes,
-                     sig->name, graph_replay);
+                     sig->name, graph_replay, partitioned && partitioned[i]);
     wrapper(sig, "_ws_stream", "void *workspace, void *stream", "workspace, 0, stream", out);
     wrapper(sig, "_ws", "void *workspace", "workspace, 0, NULL", out);
     wrapper(sig, "_stream", "void *stream", "NULL, 1, stream", out);

@@ -10,6 +10,7 @@
 #ifndef BRAZE_TARGETS_CUDA_CUDA_TARGET_H
 #define BRAZE_TARGETS_CUDA_CUDA_TARGET_H
 
+#include "dialects/graph/mesh.h"
 #include "targets/target.h"
 
 #ifndef BRAZE_CUDA_PATH
@@ -39,6 +40,52 @@ typedef struct {
  * its cubin or its PTX. */
 bool braze_cuda_images(MlirOperation module, BrazeCudaImages *out, BrazeStr *error);
 
+/* host-collective.c: the mesh of a partitioned library (decision 0018), filled while
+ * the entries are translated: the mesh (the first partitioned entry's; every one has
+ * as many devices), and the groups its collectives use, each an axis list on its
+ * entry's mesh. */
+enum { BRAZE_CUDA_MESH_MAX_GROUPS = 16 };
+typedef struct {
+  bool partitioned; /* some entry is partitioned over more than one device */
+  BrazeMesh mesh;
+  int num_groups;
+  struct {
+    int num_mesh_axes, num_axes, axes[BRAZE_MESH_MAX_AXES];
+    int64_t sizes[BRAZE_MESH_MAX_AXES]; /* the entry's mesh */
+  } groups[BRAZE_CUDA_MESH_MAX_GROUPS];
+} BrazeCudaMesh;
+/* Note the entry function's mesh: *partitioned when it is a partitioned program over
+ * more than one device (it then needs the mesh's init). False (error at the function)
+ * when its mesh is malformed or differs from another entry's. */
+bool braze_cuda_mesh_note(BrazeCudaMesh *m, MlirOperation func, bool *partitioned);
+/* A `kernel.collective` whose operands are the C expressions x, y and scratch (NULL:
+ * none): its descriptor `braze_collective_INDEX` into decls, the call into body; with
+ * `async` >= 0 the call runs it on the entry's communication stream as its async
+ * collective number `async` (runtime/cuda/nccl-mesh.c). */
+bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t index, const char *x, const char *y,
+                                  const char *scratch, int async, BrazeStr *decls, BrazeStr *body);
+/* Overlap (decision 0018): a collective runs async when the entry's next step does not
+ * read its result; the entry's stream then waits for it before the first op that does
+ * (or an alias of it), and at the end. The entry's pending collectives: */
+typedef struct {
+  MlirValue *values; /* a result or an alias of it */
+  int *slots;        /* its async number */
+  size_t count, cap;
+  int num_async;     /* async collectives so far in the entry */
+} BrazeCudaPending;
+/* Whether the collective `op` has independent work after it (the next op that is not
+ * a constant, a view or an alias reads none of its result). */
+bool braze_cuda_collective_overlaps(MlirOperation op);
+void braze_cuda_pending_add(BrazeCudaPending *p, MlirValue v, int slot);
+/* Before `op`: a join for each pending collective `op` reads (into body); an alias op
+ * of a pending value makes its result pending instead; func.return joins them all. */
+void braze_cuda_pending_before(BrazeCudaPending *p, MlirOperation op, BrazeStr *body);
+void braze_cuda_pending_free(BrazeCudaPending *p);
+/* The mesh table, exported tables and braze_cuda_mesh_* functions (nothing when the
+ * library is not partitioned); and their declarations for the header. */
+void braze_cuda_mesh_tables(const BrazeCudaMesh *m, BrazeStr *out);
+void braze_cuda_mesh_header(const BrazeCudaMesh *m, BrazeStr *out);
+
 /* host.c: the C source of the library's host side: for each entry, its launches as
  * calls into the runtime, its ABI functions and tables (include/braze/runtime.h), and
  * the program tables (images, kernels, constants). Binary data is referenced through
@@ -49,6 +96,8 @@ typedef struct {
   const char *blob_dir;   /* an existing private directory */
   const char *source_name;
   bool graph_replay;      /* --cuda-graphs */
+  BrazeCudaMesh *mesh;    /* out: the library's mesh */
+  bool *partitioned;      /* out: per entry, whether it needs the mesh */
 } BrazeCudaHostOptions;
 bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, const BrazeCudaHostOptions *opts,
                             BrazeStr *out, BrazeStr *error);
@@ -56,13 +105,13 @@ bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, 
 /* abi.c: the exported functions and tables of every entry (after the host code's
  * braze_run_NAME functions and braze_program), and the check that entry names leave
  * the ABI's and the runtime's names free. */
-void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, BrazeStr *out);
+void braze_cuda_abi_functions(const BrazeEntrySet *entries, bool graph_replay, const bool *partitioned, BrazeStr *out);
 bool braze_cuda_abi_check(const BrazeEntrySet *entries, BrazeStr *error);
 
 /* abi_header.c: the C header declaring the entries (device pointers), the exported
  * tables and the runtime's helpers. */
-void braze_cuda_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
-                           BrazeStr *out);
+void braze_cuda_abi_header(const BrazeEntrySet *entries, const BrazeCudaMesh *mesh, const char *source_name,
+                           const char *guard_hint, BrazeStr *out);
 
 /* ptx.c: write DIR/KERNEL.ptx for every .entry of `ptx` (the module's declarations,
  * then that kernel). */
@@ -76,5 +125,7 @@ bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const B
 extern const char braze_cuda_runtime_source[];
 /* runtime/cuda/cublaslt-gemm.c, which the runtime includes (embedded likewise). */
 extern const char braze_cuda_gemm_source[];
+/* runtime/cuda/nccl-mesh.c, which the runtime includes in partitioned libraries. */
+extern const char braze_cuda_mesh_source[];
 
 #endif

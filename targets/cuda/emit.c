@@ -112,10 +112,11 @@ static bool build_artifact(const char *dir, const BrazeEmitOptions *opts, BrazeS
   return ok;
 }
 
-static bool write_header(const BrazeEntrySet *entries, const BrazeEmitOptions *opts, BrazeStr *error) {
+static bool write_header(const BrazeEntrySet *entries, const BrazeCudaMesh *mesh, const BrazeEmitOptions *opts,
+                         BrazeStr *error) {
   const char *base = strrchr(opts->header, '/');
   BrazeStr text = {0};
-  braze_cuda_abi_header(entries, opts->source_name, base ? base + 1 : opts->header, &text);
+  braze_cuda_abi_header(entries, mesh, opts->source_name, base ? base + 1 : opts->header, &text);
   bool ok = braze_write_file(opts->header, text.data, text.len);
   if (!ok)
     braze_str_printf(error, "cannot write '%s'", opts->header);
@@ -136,16 +137,19 @@ static bool dump_ptx(const BrazeCudaImages *images, const char *dir, BrazeStr *e
 
 /* The generated source and the runtime, in `dir`. */
 static bool write_sources(MlirOperation module, const BrazeEntrySet *entries, const BrazeCudaImages *images,
-                          const BrazeEmitOptions *opts, const char *dir, BrazeStr *error) {
+                          const BrazeEmitOptions *opts, const char *dir, BrazeCudaMesh *mesh, BrazeStr *error) {
+  bool *partitioned = calloc(entries->count + 1, sizeof *partitioned);
   BrazeCudaHostOptions host = {.images = images, .blob_dir = dir, .source_name = opts->source_name,
-                               .graph_replay = opts->graph_replay};
+                               .graph_replay = opts->graph_replay, .mesh = mesh, .partitioned = partitioned};
   BrazeStr source = {0};
   bool ok = braze_cuda_host_source(module, entries, &host, &source, error) &&
             write_text(dir, "host.c", braze_str_cstr(&source), source.len, error) &&
             write_text(dir, "braze_cuda_runtime.c", braze_cuda_runtime_source, strlen(braze_cuda_runtime_source),
                        error) &&
-            write_text(dir, "cublaslt-gemm.c", braze_cuda_gemm_source, strlen(braze_cuda_gemm_source), error);
+            write_text(dir, "cublaslt-gemm.c", braze_cuda_gemm_source, strlen(braze_cuda_gemm_source), error) &&
+            write_text(dir, "nccl-mesh.c", braze_cuda_mesh_source, strlen(braze_cuda_mesh_source), error);
   braze_str_free(&source);
+  free(partitioned);
   return ok;
 }
 
@@ -165,14 +169,15 @@ bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const B
   bool ok = mkdtemp(dir.data) != NULL;
   if (!ok)
     braze_str_printf(error, "cannot create a temporary directory: %s", strerror(errno));
-  ok = ok && write_sources(module, entries, &images, opts, dir.data, error);
+  BrazeCudaMesh mesh = {0};
+  ok = ok && write_sources(module, entries, &images, opts, dir.data, &mesh, error);
   if (ok && opts->dump_kernels)
     ok = dump_ptx(&images, opts->dump_kernels, error);
   /* The header first: if the artifact then fails, the header is removed again, so a
    * failed compile leaves neither. */
   bool header_written = false;
   if (ok && opts->header)
-    ok = header_written = write_header(entries, opts, error);
+    ok = header_written = write_header(entries, &mesh, opts, error);
   ok = ok && build_artifact(dir.data, opts, error);
   if (!ok && header_written)
     unlink(opts->header);

@@ -7,7 +7,8 @@
  * constant global, memref.cast/collapse_shape/expand_shape (the same pointer),
  * gpu.launch_func with constant grid, block and dynamic shared memory, memref.copy
  * (device to device), kernel.tensor_map (a TMA descriptor, encoded at each call and
- * passed by value) and func.return. Every value is then a compile-time constant
+ * passed by value), kernel.collective (a partitioned program's collective: a runtime
+ * call over NCCL, host-collective.c) and func.return. Every value is then a compile-time constant
  * or a device address: an entry argument, the workspace, a constant, plus a byte
  * offset, which is what the generated code computes. */
 #include <inttypes.h>
@@ -33,6 +34,7 @@ typedef struct {
   const BrazeCudaHostOptions *opts;
   BrazeStr gemms; /* the extern GEMM sites (BrazeLtGemm) and matmul=auto choices (BrazeCuPick) */
   size_t num_gemms;
+  size_t num_collectives;
   int64_t *picks; /* the choice sites already declared */
   size_t num_picks;
   Kernel *kernels;
@@ -62,6 +64,7 @@ typedef struct {
   int64_t site; /* -1 when none is open */
   BrazeStr alt[2];
   char alt_name[128]; /* the first kernel alternative 0 launches */
+  BrazeCudaPending pending; /* async collectives not joined yet (host-collective.c) */
 } Entry;
 
 static bool fail_at(MlirOperation op, const char *fmt, const char *detail) {
@@ -398,6 +401,21 @@ static bool op_gemm(Entry *e, MlirOperation op) {
   return true;
 }
 
+/* kernel.collective %x, %y[, %scratch]: host-collective.c writes the call. */
+static bool op_collective(Entry *e, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  const Val *v[3] = {NULL, NULL, NULL};
+  for (intptr_t i = 0; i < n && i < 3; ++i)
+    if (!(v[i] = operand(e, op, i, VAL_ADDR)))
+      return false;
+  Host *h = e->h;
+  int async = braze_cuda_collective_overlaps(op) ? e->pending.num_async++ : -1;
+  if (async >= 0)
+    braze_cuda_pending_add(&e->pending, mlirOperationGetOperand(op, 1), async);
+  return braze_cuda_collective_source(h->opts->mesh, op, h->num_collectives++, v[0]->expr, v[1]->expr,
+                                      n > 2 ? v[2]->expr : NULL, async, &h->gemms, &e->body);
+}
+
 static bool translate_op(Entry *e, MlirOperation op) {
   if (braze_op_is(op, "arith.constant"))
     return op_constant(e, op);
@@ -416,13 +434,16 @@ static bool translate_op(Entry *e, MlirOperation op) {
     return op_tensor_map(e, op);
   if (braze_op_is(op, "kernel.gemm"))
     return op_gemm(e, op);
+  if (braze_op_is(op, "kernel.collective"))
+    return op_collective(e, op);
   if (braze_op_is(op, "func.return"))
     return true;
   MlirStringRef name = braze_op_name(op);
   char *text = str_of_ref(name);
   fail_at(op,
           "'%s' is not allowed in a CUDA host entry (only arith.constant, memref.view, memref.get_global, "
-          "gpu.launch_func, memref.copy, kernel.tensor_map, kernel.gemm and func.return; see docs/targets-cuda.md)",
+          "gpu.launch_func, memref.copy, kernel.tensor_map, kernel.gemm, kernel.collective and func.return; see "
+          "docs/targets-cuda.md)",
           text);
   free(text);
   return false;
@@ -480,6 +501,8 @@ static bool translate_tagged(Entry *e, MlirOperation op) {
     return fail_at(op, "%s", "braze.alternative must be [site >= 0, choice 0 or 1, outputs]");
   if (e->site >= 0 && (tagged ? site != e->site : !names_only(op)))
     close_alternatives(e);
+  /* into the outer code, before an open group's block: every alternative reads after it */
+  braze_cuda_pending_before(&e->pending, op, &e->body);
   if (!tagged)
     return translate_op(e, op);
   e->site = site;
@@ -505,7 +528,7 @@ static MlirOperation find_func(MlirOperation module, const char *name) {
 }
 
 /* static int braze_run_NAME(p, args, ws, stream): the entry's launches and copies. */
-static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
+static bool translate_entry(Host *h, const BrazeEntrySig *sig, bool *partitioned) {
   MlirOperation func = find_func(h->module, sig->name);
   if (mlirOperationIsNull(func)) {
     braze_str_printf(h->error, "internal error: entry '%s' disappeared in the pipeline", sig->name);
@@ -514,6 +537,8 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
   MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (mlirBlockIsNull(block) || mlirBlockGetNextInRegion(block).ptr)
     return fail_at(func, "%s", "a CUDA host entry must be one block of launches");
+  if (!braze_cuda_mesh_note(h->opts->mesh, func, partitioned))
+    return false;
   Entry e = {.h = h};
   int n = sig->num_inputs + sig->num_outputs;
   for (int i = 0; i < n; ++i)
@@ -527,12 +552,19 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
     ok = translate_tagged(&e, op);
   if (ok && e.site >= 0)
     close_alternatives(&e);
+  if (ok && e.pending.num_async) { /* the communication stream and events (runtime/cuda/nccl-mesh.c) */
+    braze_str_printf(&h->gemms, "static BrazeCuOverlap braze_overlap_%s = {PTHREAD_MUTEX_INITIALIZER, %d, NULL, 0, 0};\n",
+                     sig->name, e.pending.num_async);
+  }
   if (ok) {
     braze_str_printf(h->out,
                      "static int braze_run_%s(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, "
-                     "CUstream stream) {\n  (void)p;\n  (void)args;\n  (void)workspace;\n  (void)stream;\n%s  "
-                     "return 0;\n}\n\n",
-                     sig->name, braze_str_cstr(&e.body));
+                     "CUstream stream) {\n  (void)p;\n  (void)args;\n  (void)workspace;\n  (void)stream;\n",
+                     sig->name);
+    if (e.pending.num_async)
+      braze_str_printf(h->out, "  BrazeCuOverlapSlot *ov = NULL;\n  if (braze_cu_overlap_slot(&braze_overlap_%s, "
+                               "stream, &ov))\n    return 1;\n", sig->name);
+    braze_str_printf(h->out, "%s  return 0;\n}\n\n", braze_str_cstr(&e.body));
   }
   for (size_t i = 0; i < e.count; ++i)
     free(e.vals[i].expr);
@@ -541,6 +573,7 @@ static bool translate_entry(Host *h, const BrazeEntrySig *sig) {
   braze_str_free(&e.body);
   braze_str_free(&e.alt[0]);
   braze_str_free(&e.alt[1]);
+  braze_cuda_pending_free(&e.pending);
   return ok;
 }
 
@@ -664,9 +697,11 @@ bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, 
   h.out = &launches;
   bool ok = true;
   for (size_t i = 0; ok && i < entries->count; ++i)
-    ok = translate_entry(&h, &entries->items[i]);
+    ok = translate_entry(&h, &entries->items[i], &opts->partitioned[i]);
   if (ok) {
     braze_str_printf(out, "/* Generated by braze from %s. Do not edit. */\n", opts->source_name ? opts->source_name : "<stdin>");
+    if (opts->mesh->partitioned) /* the runtime's mesh and collectives (runtime/cuda/nccl-mesh.c) */
+      braze_str_puts(out, "#define BRAZE_CUDA_MESH 1\n");
     braze_str_puts(out, "#include \"braze_cuda_runtime.c\"\n#include <stdbool.h>\n\n");
     h.out = out;
     ok = emit_program(&h);
@@ -674,7 +709,8 @@ bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, 
   if (ok) {
     braze_str_append(out, h.gemms.data ? h.gemms.data : "", h.gemms.len);
     braze_str_append(out, launches.data ? launches.data : "", launches.len);
-    braze_cuda_abi_functions(entries, opts->graph_replay, out);
+    braze_cuda_mesh_tables(opts->mesh, out);
+    braze_cuda_abi_functions(entries, opts->graph_replay, opts->partitioned, out);
   }
   braze_str_free(&launches);
   braze_str_free(&h.gemms);

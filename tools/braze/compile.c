@@ -3,7 +3,7 @@
  *
  *   braze compile FILE.mlir [--target=cpu] [--pipeline=NAME|FILE] [-o OUT]
  *                 [-c | --emit=so|obj|mlir|llvm] [--header=FILE | --no-header]
- *                 [--dump-kernels=DIR] [--fusion-plan=FILE] */
+ *                 [--dump-kernels=DIR] [--fusion-plan=FILE] [--mesh=NAME:SIZE,...|func] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
+#include "tools/braze/mesh-sim.h"
 #include "tools/braze/pipeline-edit.h"
 
 static const char help[] =
@@ -32,12 +33,15 @@ static const char help[] =
     "                          first call per set of pointers and replays it after\n"
     "  --fusion-plan=FILE      form the kernels a fusion plan lists: form-kernels{plan=FILE}\n"
     "                          in the pipeline (docs/fusion-plans.md)\n"
+    "  --mesh=NAME:SIZE,...    partition the module for this mesh first (shard-partition{mesh=...};\n"
+    "                          func: each function's own braze.mesh): the per-device program,\n"
+    "                          its collectives over NCCL (cuda; docs/sharding.md, decision 0018)\n"
     "  --list-targets          print each target's pipelines, runtime and cost facts\n"
     "  --load-pass-plugin=LIB  load a plugin's passes, pipelines, dialects, targets (repeatable)\n"
     "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n";
 
 typedef struct {
-  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan;
+  const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan, *mesh;
   bool object, no_header, cuda_graphs;
 } CompileFlags;
 
@@ -46,9 +50,10 @@ static void print_error(const char *cmd, const char *input, const BrazeStr *erro
     fprintf(stderr, "braze %s: %s: error: %s\n", cmd, input, error->data);
 }
 
-static const char *fusion_plan;
+static const char *fusion_plan, *compile_mesh;
 
 void braze_compile_set_fusion_plan(const char *path) { fusion_plan = path; }
+void braze_compile_set_mesh(const char *mesh) { compile_mesh = mesh; }
 
 /* --fusion-plan=FILE: the pipeline's form-kernels gets plan=FILE. */
 static bool add_fusion_plan(BrazeStr *text, const char *path, BrazeStr *error) {
@@ -82,6 +87,8 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
   }
   BrazeCliModule m;
   ok = braze_cli_load(cmd, input, &m);
+  if (ok && compile_mesh)
+    ok = braze_mesh_partition(cmd, m.module, compile_mesh) && m.sink.num_errors == 0;
   if (ok) {
     ok = braze_target_compile(target, m.module, braze_str_cstr(&text), emit, &error) && m.sink.num_errors == 0;
     print_error(cmd, input, &error);
@@ -183,7 +190,8 @@ static int parse_flags(int argc, char **argv, CompileFlags *f) {
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--header", &f->header)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--emit", &f->emit)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels)) ||
-        (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-plan", &f->fusion_plan))) {
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-plan", &f->fusion_plan)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--mesh", &f->mesh))) {
       if (r < 0)
         return -1;
       continue;
@@ -208,6 +216,7 @@ int braze_cmd_compile(int argc, char **argv) {
   if (r)
     return r == -2 ? 0 : 1;
   braze_compile_set_fusion_plan(f.fusion_plan);
+  braze_compile_set_mesh(f.mesh);
   BrazeEmitOptions emit = {.dump_kernels = f.dump_kernels, .source_name = f.input, .graph_replay = f.cuda_graphs};
   if (!parse_emit(&f, &emit.kind)) {
     fprintf(stderr, "braze compile: bad --emit '%s' (so, obj, mlir or llvm; -c means obj)\n",

@@ -20,6 +20,9 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target, 
 /* Compiles after this apply the fusion plan at `path` (NULL: none): the pipeline's
  * form-kernels gets plan=PATH (`--fusion-plan=FILE` of compile and check). */
 void braze_compile_set_fusion_plan(const char *path);
+/* Compiles after this partition the module for `mesh` first ("tp:2", or "func": each
+ * function's own braze.mesh; NULL: no partition): `--mesh` of compile. */
+void braze_compile_set_mesh(const char *mesh);
 
 /* A library compiled into a private temporary directory and loaded; the file is
  * removed as soon as it is loaded. */

@@ -120,7 +120,7 @@ static bool run(MlirOperation module, void *state) {
         ok = cg_convert_kernel(funcs[i], module, opts);
   free(is_chain);
   for (size_t i = nk; i < nk + ng && ok; ++i)
-    ok = cg_convert_graph(funcs[i], module, "cpu-codegen", opts->remarks);
+    ok = cg_convert_graph(funcs[i], module, "cpu-codegen", opts->remarks, false);
   free(funcs);
   return ok;
 }

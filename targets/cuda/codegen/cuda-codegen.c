@@ -535,7 +535,7 @@ static bool run(MlirOperation module, void *state) {
     ok = convert_kernel(funcs[i], module, opts);
   MlirOperation gpu_module = find_kernels_module(module);
   for (size_t i = nk; i < nk + ng && ok; ++i)
-    ok = cg_convert_graph(funcs[i], module, "cuda-codegen", opts->remarks);
+    ok = cg_convert_graph(funcs[i], module, "cuda-codegen", opts->remarks, true);
   if (ok && nk) {
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);

@@ -7,7 +7,8 @@
 // Without the collective the add is the matmul's epilogue:
 // RUN: sed -e 's/%r = "graph.all_reduce"(%y).*/%r = "graph.neg"(%y) : (tensor<8x64xf32>) -> tensor<8x64xf32>/' %s \
 // RUN:   | braze-opt --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels)' | FileCheck %s --check-prefix=FUSED
-// A target refuses to compile a partitioned program, naming the collective:
+// The CPU target refuses to compile a partitioned program, naming the collective (the
+// CUDA target compiles it: test/targets/cuda/collectives.test):
 // RUN: not braze compile %s -o %t.so 2>&1 | FileCheck %s --check-prefix=COMPILE
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_matmul_0(
@@ -28,7 +29,7 @@
 // FUSED-LABEL: func.func @row_parallel(
 // FUSED-NEXT: call @cpu_tem_fused_matmul_neg_add_0(
 
-// COMPILE: collective-boundary.mlir:[[@LINE+6]]:8: error: cpu-codegen: 'graph.all_reduce' is a collective: partitioned programs are not compiled yet
+// COMPILE: collective-boundary.mlir:[[@LINE+6]]:8: error: cpu-codegen: 'graph.all_reduce' is a collective: this target does not compile partitioned programs (the cuda target does, over NCCL)
 func.func @row_parallel(%x: tensor<8x64xf32>, %g: tensor<8x128xf32> {braze.sharding = [[], ["tp"]]},
                         %w2: tensor<128x64xf32> {braze.sharding = [["tp"], []]})
     -> (tensor<8x64xf32>, tensor<128x8xf32>)

@@ -76,6 +76,11 @@ static void describe(unsigned long long addr, char *out, size_t n) {
   snprintf(out, n, "%llu", addr);
 }
 
+/* For the stand-in NCCL (mock_nccl.c), which names buffers the same way. */
+__attribute__((visibility("default"))) void mock_cuda_describe(unsigned long long addr, char *out, size_t n) {
+  describe(addr, out, n);
+}
+
 static CUresult impl_cuInit(unsigned int flags) {
   (void)flags;
   printf("mock: cuInit\n");
@@ -268,6 +273,19 @@ static CUresult impl_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t 
   return CUDA_SUCCESS;
 }
 
+/* Strided copies (the collectives' staging, runtime/cuda/nccl-mesh.c). */
+static CUresult impl_cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) {
+  char from[64], to[64];
+  describe(c->srcDevice, from, sizeof from);
+  describe(c->dstDevice, to, sizeof to);
+  printf("mock: copy2d %s (pitch %zu) -> %s (pitch %zu) %zu bytes x %zu rows stream %d\n", from, c->srcPitch, to,
+         c->dstPitch, c->WidthInBytes, c->Height, stream ? stream->id : 0);
+  for (size_t r = 0; r < c->Height; ++r)
+    memmove((unsigned char *)(uintptr_t)c->dstDevice + r * c->dstPitch,
+            (const unsigned char *)(uintptr_t)c->srcDevice + r * c->srcPitch, c->WidthInBytes);
+  return CUDA_SUCCESS;
+}
+
 static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
   static int next = 100;
   *s = calloc(1, sizeof **s);
@@ -280,18 +298,37 @@ static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
  * MOCK_CUDA_EVENT_MS milliseconds given. */
 struct CUevent_st {
   int recorded;
+  int id, stream; /* its number; the stream of its last record */
 };
 
 static CUresult impl_cuEventCreate(CUevent *e, unsigned flags) {
+  static int next = 1;
   (void)flags;
   *e = calloc(1, sizeof **e);
+  (*e)->id = next++;
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuEventRecord(CUevent e, CUstream s) {
-  (void)s;
   e->recorded = 1;
+  e->stream = s ? s->id : 0;
   return CUDA_SUCCESS;
+}
+
+/* A second stream for collectives (runtime/cuda/nccl-mesh.c): created, then the streams
+ * wait for each other's events. */
+static CUresult impl_cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority) {
+  static int next = 200;
+  *s = calloc(1, sizeof **s);
+  (*s)->id = next++;
+  printf("mock: stream %d created (flags %u, priority %d)\n", (*s)->id, flags, priority);
+  return CUDA_SUCCESS;
+}
+
+static CUresult impl_cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+  (void)flags;
+  printf("mock: stream %d waits for event %d (recorded on stream %d)\n", s ? s->id : 0, e->id, e->stream);
+  return e->recorded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 static CUresult impl_cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
@@ -371,7 +408,11 @@ CUresult cuMemFree(CUdeviceptr p) { LOCKED(impl_cuMemFree(p)); }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) { LOCKED(impl_cuMemcpyHtoD(dst, src, bytes)); }
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) { LOCKED(impl_cuMemcpyDtoH(dst, src, bytes)); }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) { LOCKED(impl_cuMemcpyDtoDAsync(dst, src, bytes, stream)); }
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) { LOCKED(impl_cuMemcpy2DAsync(c, stream)); }
 CUresult cuStreamCreate(CUstream *s, unsigned flags) { LOCKED(impl_cuStreamCreate(s, flags)); }
+CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority) { LOCKED(impl_cuStreamCreateWithPriority(s, flags, priority)); }
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least = 0; *greatest = -5; return CUDA_SUCCESS; }
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) { LOCKED(impl_cuStreamWaitEvent(s, e, flags)); }
 CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) { LOCKED(impl_cuStreamBeginCapture(s, mode)); }
 CUresult cuStreamEndCapture(CUstream s, CUgraph *g) { LOCKED(impl_cuStreamEndCapture(s, g)); }
 CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags) { LOCKED(impl_cuGraphInstantiate(e, g, flags)); }
