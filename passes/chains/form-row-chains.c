@@ -65,6 +65,7 @@
 #include "mlir-c/IR.h"
 #include "passes/chains/chain-passes.h"
 #include "passes/chains/chain.h"
+#include "passes/chains/heads.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/ptrmap.h"
@@ -309,19 +310,54 @@ static bool online_half_domain(const OnlineChain *oc) {
   return half && (oc->d == 64 || oc->d == 128) && (oc->dv == 64 || oc->dv == 128);
 }
 
-/* Try the online form at `op`; *next is where the walk goes on. False on an internal error. */
+static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op, OnlineChain *oc) {
+  const char *why = online_match(op, online_callee, sym, oc);
+  if (!why && o->online_half && !online_half_domain(oc))
+    why = "online=half: not bf16 or f16 with head dims 64 or 128";
+  return why;
+}
+
+/* Try the online form at `op`; *next is where the walk goes on. False on an internal error.
+ * Where q, k or v are read through views, their kernels get copies in the plain layout
+ * (passes/chains/heads.h), kept only if the chain then forms. */
 static bool try_online(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func, MlirOperation op,
                        MlirOperation *next) {
   OnlineChain oc;
-  const char *why = online_match(op, online_callee, sym, &oc);
-  if (!why && o->online_half && !online_half_domain(&oc))
-    why = "online=half: not bf16 or f16 with head dims 64 or 128";
+  const char *why = online_fits(o, sym, op, &oc), *first = why;
+  bool plausible = oc.plausible;
+  HeadsEdit edits[2];
+  MlirOperation old_kernels[2];
+  int n_edits = 0;
+  MlirOperation scores = op;
+  while (why && n_edits < 2 && (strcmp(why, ONLINE_QK_VIEW) == 0 || strcmp(why, ONLINE_V_VIEW) == 0)) {
+    MlirOperation call = strcmp(why, ONLINE_V_VIEW) == 0 ? oc.calls[3] : scores;
+    old_kernels[n_edits] = callee_of(sym, call);
+    if (!heads_materialize(func, sym->table, call, old_kernels[n_edits], o->target, &edits[n_edits]))
+      break;
+    if (mlirOperationEqual(call, scores))
+      scores = edits[n_edits].new_call;
+    ++n_edits;
+    why = online_fits(o, sym, scores, &oc);
+  }
   if (why) {
-    if (o->remarks && oc.plausible)
-      braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: no online chain from this call: %s", why);
+    bool copied = n_edits > 0;
+    while (n_edits > 0)
+      heads_undo(&edits[--n_edits], sym->table);
+    if (o->remarks && plausible)
+      braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: no online chain from this call: %s%s%s", first,
+                        copied && strcmp(first, why) != 0 ? "; with the heads copied: " : "",
+                        copied && strcmp(first, why) != 0 ? why : "");
     *next = mlirOperationGetNextInBlock(op);
     return true;
   }
+  int copies = 0;
+  for (int i = 0; i < n_edits; ++i) {
+    copies += edits[i].n_copies;
+    heads_commit(&edits[i], sym->table, &sym->calls, old_kernels[i]);
+  }
+  if (o->remarks && copies)
+    braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: %d copy kernel(s) put heads read through views "
+                      "in [batch..., rows, head dim] layout for the online form", copies);
   Chain c = {.o = o, .module = module, .func = func, .sym = sym};
   /* the walk resumes after the first of the calls that remains: the chain's new call
    * stands where the output's call was */

@@ -225,9 +225,7 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
   if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast))
-    return reads_through_view(g) ? "q-or-k-read-through-a-view: the online form takes q, k and v as [batch..., rows, "
-                                   "head dim] tensors (materialize the heads first)"
-                                 : "scores-not-a-plain-contraction-over-the-head-dim";
+    return reads_through_view(g) ? ONLINE_QK_VIEW : "scores-not-a-plain-contraction-over-the-head-dim";
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
   oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
   return NULL;
@@ -521,7 +519,7 @@ static const char *match_output(OnlineChain *oc, int nb) {
   b[nb] = nb + 2, b[nb + 1] = nb + 1;
   unsigned v_broadcast;
   if (!contraction(kernel, g, nb, a, b, args, &v_broadcast))
-    return "second-product-not-over-the-keys";
+    return reads_through_view(g) ? ONLINE_V_VIEW : "second-product-not-over-the-keys";
   if (v_broadcast != oc->kv_broadcast)
     return "k-and-v-broadcast-over-different-batch-dims";
   if (!mlirValueEqual(mlirOperationGetOperand(oc->calls[OUTPUT], args[0]), mlirOperationGetResult(oc->calls[PROBS], 0)))

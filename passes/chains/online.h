@@ -51,6 +51,12 @@ typedef struct {
 
 typedef MlirOperation (*OnlineCallee)(void *user, MlirOperation call);
 
+/* The refusals of a contraction that reads q or k (v) through a view: form-row-chains
+ * then gives that kernel copies in the plain layout (passes/chains/heads.h) and tries
+ * again. */
+#define ONLINE_QK_VIEW "q-or-k-read-through-a-view"
+#define ONLINE_V_VIEW "v-read-through-a-view"
+
 /* Whether the calls starting at `scores` form an attention chain; NULL and `oc` filled
  * when they do, else the named reason (a static string for remarks). `callee` maps a
  * func.call to its kernel. */

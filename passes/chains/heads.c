@@ -1,0 +1,324 @@
+/* form-row-chains: copies of q, k and v read through views, for the online form (see
+ * passes/chains/heads.h). */
+#include "passes/chains/heads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/strbuf.h"
+
+enum { HEADS_MAX_LOOPS = 16 };
+
+/* An input of a kernel's generic read through a view: which, and the copy's loops. */
+typedef struct {
+  MlirOperation generic;
+  int input;           /* the generic's operand */
+  int arg;             /* the kernel's argument */
+  int n_dims;          /* the copy's dims: loops[0..n_dims) of the generic, batch loops first */
+  int loops[HEADS_MAX_LOOPS];
+  int64_t shape[HEADS_MAX_LOOPS];
+} ViewRead;
+
+static MlirBlock body_of(MlirOperation op) { return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)); }
+
+static MlirAffineMap map_of(MlirOperation generic, intptr_t i) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
+  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
+}
+
+static bool is_view_map(MlirAffineMap map) {
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
+      return true;
+  }
+  return false;
+}
+
+/* Loop extents of a generic from its operands' dims read by a bare loop. */
+static void loop_extents(MlirOperation g, int64_t *extents, intptr_t n_loops) {
+  for (intptr_t d = 0; d < n_loops; ++d)
+    extents[d] = -1;
+  for (intptr_t j = 0; j < mlirOperationGetNumOperands(g); ++j) {
+    MlirAffineMap map = map_of(g, j);
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(g, j));
+    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      intptr_t d = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -1;
+      if (d >= 0 && d < n_loops && extents[d] < 0)
+        extents[d] = mlirShapedTypeGetDimSize(t, r);
+    }
+  }
+}
+
+/* The copy's dims: the loops the view reads, the batch loops (those the output's leading
+ * dims read, before m) first, then the others in the order the view first reads them. */
+static bool copy_dims(MlirOperation g, MlirAffineMap view, ViewRead *v) {
+  intptr_t n_loops = mlirAffineMapGetNumDims(view);
+  MlirAffineMap out = map_of(g, mlirOperationGetNumOperands(g) - 1);
+  int64_t extents[HEADS_MAX_LOOPS];
+  if (n_loops > HEADS_MAX_LOOPS)
+    return false;
+  loop_extents(g, extents, n_loops);
+  bool used[HEADS_MAX_LOOPS] = {false};
+  v->n_dims = 0;
+  intptr_t n_batch = mlirAffineMapGetNumResults(out) - 2;
+  for (intptr_t r = 0; r < n_batch; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(out, r);
+    if (!mlirAffineExprIsADim(e))
+      return false;
+    int d = (int)mlirAffineDimExprGetPosition(e);
+    for (intptr_t k = 0; k < mlirAffineMapGetNumResults(view) && !used[d]; ++k)
+      if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d))
+        used[d] = true, v->loops[v->n_dims++] = d;
+  }
+  for (intptr_t k = 0; k < mlirAffineMapGetNumResults(view); ++k)
+    for (int d = 0; d < n_loops; ++d)
+      if (!used[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d))
+        used[d] = true, v->loops[v->n_dims++] = d;
+  for (int i = 0; i < v->n_dims; ++i)
+    if ((v->shape[i] = extents[v->loops[i]]) < 1)
+      return false;
+  return v->n_dims > 0;
+}
+
+/* The kernel's generic inputs read through a view, each a kernel argument used there alone. */
+static int find_view_reads(MlirOperation kernel, ViewRead *reads) {
+  int n = 0;
+  MlirBlock body = body_of(kernel);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!braze_op_is(op, "linalg.generic"))
+      continue;
+    intptr_t n_in = mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
+    for (intptr_t i = 0; i < n_in; ++i) {
+      MlirValue a = mlirOperationGetOperand(op, i);
+      MlirAffineMap map = map_of(op, i);
+      if (!is_view_map(map))
+        continue;
+      MlirOpOperand use = mlirValueGetFirstUse(a);
+      if (!mlirValueIsABlockArgument(a) || !mlirBlockEqual(mlirBlockArgumentGetOwner(a), body) ||
+          !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) || n == HEADS_MAX_COPIES)
+        return -1;
+      reads[n] = (ViewRead){.generic = op, .input = (int)i, .arg = (int)mlirBlockArgumentGetArgNumber(a)};
+      if (!copy_dims(op, map, &reads[n]))
+        return -1;
+      ++n;
+    }
+  }
+  return n;
+}
+
+static char *unique_name(MlirSymbolTable table, const char *stem) {
+  for (int i = 0;; ++i) {
+    BrazeStr name = {0};
+    braze_str_printf(&name, "%s_%d", stem, i);
+    if (mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(braze_str_cstr(&name)))))
+      return name.data;
+    braze_str_free(&name);
+  }
+}
+
+static MlirType copy_type(const ViewRead *v, MlirType elem) {
+  return mlirRankedTensorTypeGet(v->n_dims, v->shape, elem, mlirAttributeGetNull());
+}
+
+/* The view's map over the copy's dims: loop loops[i] is the copy's dim i. */
+static MlirAffineMap copy_read_map(const ViewRead *v, MlirAffineMap view) {
+  MlirContext ctx = mlirAffineMapGetContext(view);
+  intptr_t n_loops = mlirAffineMapGetNumDims(view);
+  MlirAffineExpr subst[HEADS_MAX_LOOPS], exprs[HEADS_MAX_LOOPS];
+  for (intptr_t d = 0; d < n_loops; ++d)
+    subst[d] = mlirAffineConstantExprGet(ctx, 0);
+  for (int i = 0; i < v->n_dims; ++i)
+    subst[v->loops[i]] = mlirAffineDimExprGet(ctx, i);
+  MlirAffineMap rename = mlirAffineMapGet(ctx, v->n_dims, 0, n_loops, subst);
+  intptr_t n = mlirAffineMapGetNumResults(view);
+  for (intptr_t r = 0; r < n && r < HEADS_MAX_LOOPS; ++r)
+    exprs[r] = mlirAffineExprCompose(mlirAffineMapGetResult(view, r), rename);
+  return mlirAffineMapGet(ctx, v->n_dims, 0, n, exprs);
+}
+
+/* The copy kernel: `<target>_poi_fused_heads_N(%src) -> the view's values in the copy's layout`. */
+static MlirOperation make_copy_kernel(MlirOperation func, MlirSymbolTable table, const ViewRead *v, MlirValue src,
+                                      const char *target) {
+  MlirType st = mlirValueGetType(src), elem = mlirShapedTypeGetElementType(st), ct = copy_type(v, elem);
+  BrazeStr stem = {0}, text = {0};
+  braze_str_printf(&stem, "%s_poi_fused_heads", target);
+  char *name = unique_name(table, braze_str_cstr(&stem));
+  braze_str_printf(&text, "func.func private @%s(%%src: ", name);
+  mlirTypePrint(st, braze_str_callback, &text);
+  braze_str_puts(&text, ") -> ");
+  mlirTypePrint(ct, braze_str_callback, &text);
+  braze_str_puts(&text, " attributes {kernel.kind = \"poi\", kernel.ops = [\"copy\"], kernel.score = 0 : i64} {\n"
+                        "  %e = tensor.empty() : ");
+  mlirTypePrint(ct, braze_str_callback, &text);
+  braze_str_puts(&text, "\n  %c = linalg.generic {indexing_maps = [affine_map<");
+  mlirAffineMapPrint(copy_read_map(v, map_of(v->generic, v->input)), braze_str_callback, &text);
+  braze_str_puts(&text, ">, affine_map<");
+  mlirAffineMapPrint(mlirAffineMapMultiDimIdentityGet(mlirOperationGetContext(func), v->n_dims), braze_str_callback,
+                     &text);
+  braze_str_puts(&text, ">], iterator_types = [");
+  for (int i = 0; i < v->n_dims; ++i)
+    braze_str_puts(&text, i ? ", \"parallel\"" : "\"parallel\"");
+  braze_str_puts(&text, "]} ins(%src : ");
+  mlirTypePrint(st, braze_str_callback, &text);
+  braze_str_puts(&text, ") outs(%e : ");
+  mlirTypePrint(ct, braze_str_callback, &text);
+  braze_str_puts(&text, ") attrs = {braze.ops = [\"copy\"]} {\n  ^bb0(%in: ");
+  mlirTypePrint(elem, braze_str_callback, &text);
+  braze_str_puts(&text, ", %out: ");
+  mlirTypePrint(elem, braze_str_callback, &text);
+  braze_str_puts(&text, "):\n    linalg.yield %in : ");
+  mlirTypePrint(elem, braze_str_callback, &text);
+  braze_str_puts(&text, "\n  } -> ");
+  mlirTypePrint(ct, braze_str_callback, &text);
+  braze_str_puts(&text, "\n  return %c : ");
+  mlirTypePrint(ct, braze_str_callback, &text);
+  braze_str_puts(&text, "\n}\n");
+  MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(func), braze_ref(braze_str_cstr(&text)),
+                                              braze_ref("form-row-chains"));
+  if (!mlirOperationIsNull(fn)) {
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
+    mlirSymbolTableInsert(table, fn);
+  }
+  free(name);
+  braze_str_free(&stem);
+  braze_str_free(&text);
+  return fn;
+}
+
+/* A call of `callee` with `operands` and `call`'s result type, right after `call`. */
+static MlirOperation call_after(MlirOperation call, MlirOperation callee, intptr_t n, const MlirValue *operands,
+                                MlirType result) {
+  MlirContext ctx = mlirOperationGetContext(call);
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(callee, braze_ref("sym_name")));
+  MlirNamedAttribute attr =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("callee")), mlirFlatSymbolRefAttrGet(ctx, name));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.call"), mlirOperationGetLocation(call));
+  mlirOperationStateAddOperands(&st, n, operands);
+  mlirOperationStateAddResults(&st, 1, &result);
+  mlirOperationStateAddAttributes(&st, 1, &attr);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(call), call, op);
+  return op;
+}
+
+/* The kernel's clone reading the copies: the arguments retyped, the views' maps plain. */
+static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table, MlirOperation kernel,
+                                       const ViewRead *reads, int n) {
+  MlirOperation clone = mlirOperationClone(kernel);
+  MlirContext ctx = mlirOperationGetContext(clone);
+  MlirBlock body = body_of(clone);
+  /* named like the kernel with another index: its name's origins stay what they were */
+  MlirStringRef old_name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name")));
+  size_t stem_len = old_name.length;
+  while (stem_len > 0 && old_name.data[stem_len - 1] >= '0' && old_name.data[stem_len - 1] <= '9')
+    --stem_len;
+  BrazeStr stem = {0};
+  braze_str_append(&stem, old_name.data, stem_len > 0 && old_name.data[stem_len - 1] == '_' ? stem_len - 1 : stem_len);
+  char *name = unique_name(table, braze_str_cstr(&stem));
+  mlirOperationSetAttributeByName(clone, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(name)));
+  /* the clone's generics are where the kernel's are, in order */
+  MlirOperation og = mlirBlockGetFirstOperation(body_of(kernel)), cg = mlirBlockGetFirstOperation(body);
+  for (; !mlirOperationIsNull(og); og = mlirOperationGetNextInBlock(og), cg = mlirOperationGetNextInBlock(cg))
+    for (int i = 0; i < n; ++i) {
+      if (!mlirOperationEqual(og, reads[i].generic))
+        continue;
+      MlirAttribute maps = mlirOperationGetAttributeByName(cg, braze_ref("indexing_maps"));
+      intptr_t n_maps = mlirArrayAttrGetNumElements(maps);
+      MlirAttribute new_maps[HEADS_MAX_LOOPS];
+      for (intptr_t j = 0; j < n_maps && j < HEADS_MAX_LOOPS; ++j)
+        new_maps[j] = mlirArrayAttrGetElement(maps, j);
+      MlirAffineExpr dims[HEADS_MAX_LOOPS];
+      for (int d = 0; d < reads[i].n_dims; ++d)
+        dims[d] = mlirAffineDimExprGet(ctx, reads[i].loops[d]);
+      intptr_t n_loops = mlirAffineMapGetNumDims(map_of(cg, reads[i].input));
+      new_maps[reads[i].input] = mlirAffineMapAttrGet(mlirAffineMapGet(ctx, n_loops, 0, reads[i].n_dims, dims));
+      mlirOperationSetAttributeByName(cg, braze_ref("indexing_maps"), mlirArrayAttrGet(ctx, n_maps, new_maps));
+      MlirValue arg = mlirBlockGetArgument(body, reads[i].arg);
+      mlirValueSetType(arg, copy_type(&reads[i], mlirShapedTypeGetElementType(mlirValueGetType(arg))));
+    }
+  intptr_t n_args = mlirBlockGetNumArguments(body);
+  MlirType types[32];
+  for (intptr_t a = 0; a < n_args && a < 32; ++a)
+    types[a] = mlirValueGetType(mlirBlockGetArgument(body, a));
+  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("function_type")));
+  MlirType result = mlirFunctionTypeGetResult(fn, 0);
+  mlirOperationSetAttributeByName(clone, braze_ref("function_type"),
+                                  mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n_args, types, 1, &result)));
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, clone);
+  mlirSymbolTableInsert(table, clone);
+  free(name);
+  braze_str_free(&stem);
+  return clone;
+}
+
+bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
+                       const char *target, HeadsEdit *e) {
+  ViewRead reads[HEADS_MAX_COPIES];
+  int n = find_view_reads(kernel, reads);
+  intptr_t n_ops = mlirOperationGetNumOperands(call);
+  if (n <= 0 || n_ops > HEADS_MAX_OPERANDS || mlirOperationGetNumResults(call) != 1)
+    return false;
+  *e = (HeadsEdit){.old_call = call};
+  MlirValue operands[HEADS_MAX_OPERANDS];
+  for (intptr_t j = 0; j < n_ops; ++j)
+    operands[j] = e->old_operands[j] = mlirOperationGetOperand(call, j);
+  MlirOperation before = call;
+  for (int i = 0; i < n; ++i) {
+    MlirOperation copy = make_copy_kernel(func, table, &reads[i], operands[reads[i].arg], target);
+    if (mlirOperationIsNull(copy)) {
+      heads_undo(e, table);
+      return false;
+    }
+    e->copy_kernels[e->n_copies] = copy;
+    MlirType ct = copy_type(&reads[i], mlirShapedTypeGetElementType(mlirValueGetType(operands[reads[i].arg])));
+    /* the copy goes right before the call: placed after `before`, then the call moves after it */
+    MlirOperation copy_call = call_after(before, copy, 1, &operands[reads[i].arg], ct);
+    e->copy_calls[e->n_copies++] = copy_call;
+    before = copy_call;
+    operands[reads[i].arg] = mlirOperationGetResult(copy_call, 0);
+  }
+  e->new_kernel = make_plain_kernel(func, table, kernel, reads, n);
+  e->new_call = call_after(before, e->new_kernel, n_ops, operands, mlirValueGetType(mlirOperationGetResult(call, 0)));
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, 0), mlirOperationGetResult(e->new_call, 0));
+  /* the old call uses nothing until commit or undo: its own result stands in */
+  for (intptr_t j = 0; j < n_ops; ++j)
+    mlirOperationSetOperand(call, j, mlirOperationGetResult(call, 0));
+  return true;
+}
+
+static void count_call(BrazePtrMap *calls, MlirOperation kernel, int delta) {
+  uint64_t key = braze_ptr_key(kernel.ptr);
+  braze_ptrmap_put(calls, key, braze_ptrmap_get(calls, key, 0) + delta);
+}
+
+void heads_commit(HeadsEdit *e, MlirSymbolTable table, BrazePtrMap *calls, MlirOperation old_kernel) {
+  mlirOperationDestroy(e->old_call);
+  count_call(calls, old_kernel, -1);
+  if (braze_ptrmap_get(calls, braze_ptr_key(old_kernel.ptr), 0) <= 0)
+    mlirSymbolTableErase(table, old_kernel);
+  count_call(calls, e->new_kernel, 1);
+  for (int i = 0; i < e->n_copies; ++i)
+    count_call(calls, e->copy_kernels[i], 1);
+}
+
+void heads_undo(HeadsEdit *e, MlirSymbolTable table) {
+  for (intptr_t j = 0; !mlirOperationIsNull(e->new_call) && j < mlirOperationGetNumOperands(e->old_call); ++j)
+    mlirOperationSetOperand(e->old_call, j, e->old_operands[j]);
+  if (!mlirOperationIsNull(e->new_call)) {
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(e->new_call, 0), mlirOperationGetResult(e->old_call, 0));
+    mlirOperationDestroy(e->new_call);
+  }
+  if (!mlirOperationIsNull(e->new_kernel))
+    mlirSymbolTableErase(table, e->new_kernel);
+  for (int i = e->n_copies - 1; i >= 0; --i) {
+    mlirOperationDestroy(e->copy_calls[i]);
+    mlirSymbolTableErase(table, e->copy_kernels[i]);
+  }
+  *e = (HeadsEdit){0};
+}

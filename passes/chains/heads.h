@@ -1,0 +1,50 @@
+/* form-row-chains internals: the online form through views (passes/chains/heads.c).
+ *
+ * Exporters slice q, k and v out of one in-projection (PyTorch's
+ * TransformerEncoderLayer: slice, reshape and transpose of a [S B, 3E] product), so the
+ * attention's contractions read them through views, and the online form's template (the
+ * CUDA flash kernel) takes q, k and v as [batch..., rows, head dim] tensors. A kernel of
+ * the chain that reads an argument through a view gets a `poi` copy kernel making that
+ * layout (one memory-bound pass), and reads the copy by a plain projection:
+ *
+ *   %k = call @<target>_poi_fused_heads_0(%qkv)        k's heads, [B H, S, D]
+ *   %s = call @<kernel>_heads(%q, %k)                   the kernel, reading %k plainly
+ *
+ * Tentative: form-row-chains applies it only where the online match refused a view,
+ * and undoes it when the chain still does not form. */
+#ifndef BRAZE_PASSES_CHAINS_HEADS_H
+#define BRAZE_PASSES_CHAINS_HEADS_H
+
+#include <stdbool.h>
+
+#include "mlir-c/IR.h"
+#include "support/ptrmap.h"
+
+enum { HEADS_MAX_COPIES = 2 };
+
+enum { HEADS_MAX_OPERANDS = 32 };
+
+/* One call rewritten: the old call stays until heads_commit or heads_undo, its operands
+ * pointed at its own result (so it is no second user of the values the matcher counts
+ * users of: the probabilities), the originals kept to restore. */
+typedef struct {
+  MlirOperation old_call, new_call, new_kernel;
+  MlirValue old_operands[HEADS_MAX_OPERANDS];
+  MlirOperation copy_calls[HEADS_MAX_COPIES], copy_kernels[HEADS_MAX_COPIES];
+  int n_copies;
+} HeadsEdit;
+
+/* Give `call`'s kernel (`kernel`) copies of the arguments its contraction reads through
+ * views; false (nothing changed) when it reads none, or one it cannot copy (an argument
+ * also read elsewhere). New kernels are named after `target` and inserted before `func`. */
+bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
+                       const char *target, HeadsEdit *e);
+
+/* Keep the edit: the old call is erased, and its kernel when `calls` (kernel -> number of
+ * calls) says it has no other; the new kernels' calls are counted. */
+void heads_commit(HeadsEdit *e, MlirSymbolTable table, BrazePtrMap *calls, MlirOperation old_kernel);
+
+/* Undo the edit: the old call's uses back, the new calls and kernels erased. */
+void heads_undo(HeadsEdit *e, MlirSymbolTable table);
+
+#endif
