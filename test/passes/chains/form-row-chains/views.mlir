@@ -18,9 +18,9 @@
 // take it, and the copies are undone: the kernels are those form-kernels made.
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s --check-prefix=CUDA
 // CUDA: remark: form-row-chains: no online chain from this call: q-or-k-read-through-a-view; with the heads copied: online=half: not bf16 or f16 with head dims 64 or 128
-// CUDA-NOT: heads
+// CUDA-NOT: poi_fused_heads
 // CUDA: call @cuda_tem_fused_batch_matmul_2(
-// CUDA-NOT: heads
+// CUDA-NOT: poi_fused_heads
 
 // CHECK: views.mlir:82:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_div_batch_matmul_softmax_0: blocks of 16 rows; stops before @cpu_tem_fused_matmul_5 (different-rows)
 // CHECK: views.mlir:88:11: remark: form-row-chains: no chain @cpu_tem_fused_matmul_5 -> {{.*}}: not-row-local (@cpu_tem_fused_matmul_5 reads argument #0 through (d0, d1, d2) -> ((d0 mod 2) * 4 + d2 floordiv 8, d0 floordiv 2, d2 mod 8))
