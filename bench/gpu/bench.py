@@ -72,6 +72,22 @@ def attention_causal(q, k, v):
     return torch.softmax(s.float(), dim=-1).to(q.dtype) @ v
 
 
+def encoder_attention(x, w_in, w_out):
+    """Attention as nn.TransformerEncoderLayer's ONNX export computes it (G9.mlir): one
+    in-projection of the sequence-first activations, heads of 64 by reshape/transpose,
+    q scaled, the heads back through a transpose and reshape, the residual."""
+    b, s, e = x.shape
+    h = e // 64
+    q, k, v = (x.transpose(0, 1) @ w_in).split(e, dim=-1)
+
+    def heads(t):
+        return t.reshape(s, b * h, 64).transpose(0, 1)
+
+    p = torch.softmax(((heads(q) / 8.0) @ heads(k).transpose(1, 2)).float(), dim=-1).to(x.dtype)
+    o = (p @ heads(v)).transpose(0, 1).reshape(s * b, e) @ w_out
+    return x + o.reshape(s, b, e).transpose(0, 1)
+
+
 def sdpa(q, k, v, causal=False):
     """PyTorch's fused attention (the flash kernel on sm_90 for bf16): the moonshot peer."""
     f = torch.nn.functional.scaled_dot_product_attention
@@ -93,6 +109,8 @@ WORKLOADS = {
     "G7": (attention, [((64, 2048, 128), BF16)] * 3, "attention BH=64 S=2048 D=128 bf16", False, 10),
     "G8": (attention, [((16, 8192, 128), BF16)] * 3, "attention BH=16 S=8192 D=128 bf16", False, 10),
     "G7C": (attention_causal, [((64, 2048, 128), BF16)] * 3, "causal attention BH=64 S=2048 D=128 bf16", False, 10),
+    "G9": (encoder_attention, [((8, 1024, 1024), BF16), ((1024, 3072), BF16), ((1024, 1024), BF16)],
+           "encoder attention (exported views) B=8 S=1024 E=1024 H=16 bf16", False, 10),
     # the tensor-core template alone against cuBLAS (torch.matmul is cuBLAS here)
     "M1": (matmul, [((8192, 8192), BF16), ((8192, 8192), BF16)], "x@W 8192x8192x8192 bf16", False, 20),
     "M2": (matmul, [((8192, 4096), BF16), ((4096, 4096), BF16)], "x@W 8192x4096x4096 bf16 (G5's GEMM)", False, 20),
@@ -100,6 +118,7 @@ WORKLOADS = {
 # Multiply-adds x 2 of the contraction workloads, for TFLOP/s.
 FLOPS = {"G5": 2 * 8192 * 4096 * 4096, "G6": 2 * 4096 * 4096 * 11008 * 3, "G7": 2 * 2 * 64 * 2048 * 2048 * 128,
          "G8": 2 * 2 * 16 * 8192 * 8192 * 128, "G7C": 2 * 64 * 2048 * 2048 * 128,
+         "G9": 2 * 8192 * 1024 * 4096 + 2 * 2 * 128 * 1024 * 1024 * 64,
          "M1": 2 * 8192 ** 3, "M2": 2 * 8192 * 4096 * 4096}
 # The many-kernel graph for CUDA graphs: C1 (24 pointwise ops) fused, one kernel per
 # op, and one kernel per op replayed as a CUDA graph.

@@ -15,7 +15,7 @@ here=$(dirname "$0")
 mkdir -p "$out"
 log="$out/prepare.log"
 : >"$log"
-for w in G1 G2 G3 G4 G5 G6 G7 G8 M1 M2; do
+for w in G1 G2 G3 G4 G5 G6 G7 G8 G9 M1 M2; do
   start=$(date +%s.%N)
   "$build/braze" compile "$here/workloads/$w.mlir" --target=cuda --no-header -o "$out/$w.so" >>"$log" 2>&1
   echo "$w: compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >>"$log"
@@ -35,7 +35,7 @@ done
 # G7C: G7 with a causal mask (a constant 2048 x 2048 literal, generated: make_causal.py)
 python3 "$here/make_causal.py" G7C 64 2048 128 >"$out/G7C.mlir"
 "$build/braze" compile "$out/G7C.mlir" --target=cuda --no-header -o "$out/G7C.so" >>"$log" 2>&1
-for w in G7 G8 G7C; do
+for w in G7 G8 G7C G9; do
   src="$here/workloads/$w.mlir"
   [ -f "$src" ] || src="$out/$w.mlir"
   "$build/braze" compile "$src" --target=cuda --pipeline="$here/cuda-unchained.pipeline" --no-header \
