@@ -332,7 +332,7 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   while (why && n_edits < 2 && (strcmp(why, ONLINE_QK_VIEW) == 0 || strcmp(why, ONLINE_V_VIEW) == 0)) {
     MlirOperation call = strcmp(why, ONLINE_V_VIEW) == 0 ? oc.calls[3] : scores;
     old_kernels[n_edits] = callee_of(sym, call);
-    if (!heads_materialize(func, sym->table, call, old_kernels[n_edits], o->target, &edits[n_edits]))
+    if (!heads_materialize(func, sym->table, call, old_kernels[n_edits], o->target, false, &edits[n_edits]))
       break;
     if (mlirOperationEqual(call, scores))
       scores = edits[n_edits].new_call;
@@ -386,12 +386,51 @@ static void remark_refusal(const Chain *c, const char *why, const char *detail) 
   braze_str_free(&names);
 }
 
+/* Whether every argument of a kernel is bf16 or f16: a product the tensor-core template
+ * takes (it accumulates in f32, so the result may be f32). */
+static bool half_operands(MlirOperation kernel) {
+  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("function_type")));
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(fn); ++i) {
+    MlirType t = mlirFunctionTypeGetInput(fn, i);
+    MlirType e = mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetElementType(t) : t;
+    if (!mlirTypeIsABF16(e) && !mlirTypeIsAF16(e))
+      return false;
+  }
+  return mlirFunctionTypeGetNumInputs(fn) > 0;
+}
+
+/* On targets with the online form, a half-precision matmul kernel left reading an operand
+ * through a view that repeats no element reads a plain copy instead (passes/chains/heads.h):
+ * the tensor-core template takes only plain operands. */
+static void plain_template_operands(const Options *o, Symbols *sym, MlirOperation func) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body), next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    MlirOperation kernel = braze_op_is(op, "func.call") ? callee_of(sym, op) : (MlirOperation){NULL};
+    HeadsEdit e;
+    if (mlirOperationIsNull(kernel) || !kind_is(kernel, "tem") || !half_operands(kernel) ||
+        !heads_materialize(func, sym->table, op, kernel, o->target, true, &e))
+      continue;
+    next = mlirOperationGetNextInBlock(e.new_call);
+    if (o->remarks) {
+      BrazeStr name = {0};
+      chain_print_name(&name, kernel);
+      braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: @%s reads %d operand(s) through a view: "
+                        "plain copies for the matmul template", braze_str_cstr(&name), e.n_copies);
+      braze_str_free(&name);
+    }
+    heads_commit(&e, sym->table, &sym->calls, kernel);
+  }
+}
+
 static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (strcmp(o->target, "cpu") != 0) { /* targets with the online form run no whole-row chains */
     for (MlirOperation op = mlirBlockGetFirstOperation(body), next; online_enabled(o) && !mlirOperationIsNull(op); op = next)
       if (!try_online(o, sym, module, func, op, &next))
         return false;
+    if (online_enabled(o))
+      plain_template_operands(o, sym, func);
     return true;
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {

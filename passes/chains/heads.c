@@ -86,8 +86,17 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, ViewRead *v) {
   return v->n_dims > 0;
 }
 
-/* The kernel's generic inputs read through a view, each a kernel argument used there alone. */
-static int find_view_reads(MlirOperation kernel, ViewRead *reads) {
+static int64_t elements(MlirType t) {
+  int64_t n = 1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  return n;
+}
+
+/* The kernel's generic inputs read through a view, each a kernel argument used there
+ * alone; with `no_growth`, -1 when a copy would be larger than its source (a view that
+ * repeats elements: a convolution's windows). */
+static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool no_growth) {
   int n = 0;
   MlirBlock body = body_of(kernel);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -105,6 +114,11 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads) {
         return -1;
       reads[n] = (ViewRead){.generic = op, .input = (int)i, .arg = (int)mlirBlockArgumentGetArgNumber(a)};
       if (!copy_dims(op, map, &reads[n]))
+        return -1;
+      int64_t copy = 1;
+      for (int d = 0; d < reads[n].n_dims; ++d)
+        copy *= reads[n].shape[d];
+      if (no_growth && copy > elements(mlirValueGetType(a)))
         return -1;
       ++n;
     }
@@ -258,9 +272,9 @@ static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table
 }
 
 bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
-                       const char *target, HeadsEdit *e) {
+                       const char *target, bool no_growth, HeadsEdit *e) {
   ViewRead reads[HEADS_MAX_COPIES];
-  int n = find_view_reads(kernel, reads);
+  int n = find_view_reads(kernel, reads, no_growth);
   intptr_t n_ops = mlirOperationGetNumOperands(call);
   if (n <= 0 || n_ops > HEADS_MAX_OPERANDS || mlirOperationGetNumResults(call) != 1)
     return false;
@@ -300,8 +314,19 @@ static void count_call(BrazePtrMap *calls, MlirOperation kernel, int delta) {
 void heads_commit(HeadsEdit *e, MlirSymbolTable table, BrazePtrMap *calls, MlirOperation old_kernel) {
   mlirOperationDestroy(e->old_call);
   count_call(calls, old_kernel, -1);
-  if (braze_ptrmap_get(calls, braze_ptr_key(old_kernel.ptr), 0) <= 0)
+  if (braze_ptrmap_get(calls, braze_ptr_key(old_kernel.ptr), 0) <= 0) {
+    /* the new kernel takes the old one's name: reports and remarks keep naming it */
+    MlirContext ctx = mlirOperationGetContext(old_kernel);
+    MlirAttribute name = mlirOperationGetAttributeByName(old_kernel, braze_ref("sym_name"));
+    BrazeStr keep = {0};
+    braze_str_append(&keep, mlirStringAttrGetValue(name).data, mlirStringAttrGetValue(name).length);
     mlirSymbolTableErase(table, old_kernel);
+    MlirAttribute kept = mlirStringAttrGet(ctx, braze_ref(braze_str_cstr(&keep)));
+    mlirOperationSetAttributeByName(e->new_kernel, braze_ref("sym_name"), kept);
+    mlirOperationSetAttributeByName(e->new_call, braze_ref("callee"),
+                                    mlirFlatSymbolRefAttrGet(ctx, mlirStringAttrGetValue(kept)));
+    braze_str_free(&keep);
+  }
   count_call(calls, e->new_kernel, 1);
   for (int i = 0; i < e->n_copies; ++i)
     count_call(calls, e->copy_kernels[i], 1);

@@ -11,7 +11,10 @@
  *   %s = call @<kernel>_heads(%q, %k)                   the kernel, reading %k plainly
  *
  * Tentative: form-row-chains applies it only where the online match refused a view,
- * and undoes it when the chain still does not form. */
+ * and undoes it when the chain still does not form. On targets with the online form it
+ * also gives every other matmul kernel a plain copy of an operand read through a view
+ * that repeats no element (the out-projection reading the heads back through a transpose
+ * and a reshape): their tensor-core template takes only m-by-k row-major A. */
 #ifndef BRAZE_PASSES_CHAINS_HEADS_H
 #define BRAZE_PASSES_CHAINS_HEADS_H
 
@@ -34,11 +37,12 @@ typedef struct {
   int n_copies;
 } HeadsEdit;
 
-/* Give `call`'s kernel (`kernel`) copies of the arguments its contraction reads through
+/* Give `call`'s kernel (`kernel`) copies of the arguments its generics read through
  * views; false (nothing changed) when it reads none, or one it cannot copy (an argument
- * also read elsewhere). New kernels are named after `target` and inserted before `func`. */
+ * also read elsewhere; with `no_growth`, a view that repeats elements, whose copy would be
+ * larger than its source). New kernels are named after `target`, inserted before `func`. */
 bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
-                       const char *target, HeadsEdit *e);
+                       const char *target, bool no_growth, HeadsEdit *e);
 
 /* Keep the edit: the old call is erased, and its kernel when `calls` (kernel -> number of
  * calls) says it has no other; the new kernels' calls are counted. */

@@ -155,7 +155,7 @@ const BrazePassInfo braze_pass_graph_simplify = {
     .summary = "Simplify graph ops: identities, transpose/reshape chains, constant folding, CSE, DCE",
     .options_help = "    disable=RULE,...     turn rules off: add-zero sub-zero mul-one div-one double-transpose\n"
                     "                         transpose-of-broadcast reshape-chain broadcast-noop select-const\n"
-                    "                         shared-weight-matmul conv-epilogue\n"
+                    "                         shared-weight-matmul matmul-of-transposed-rows conv-epilogue\n"
                     "                         const-fold cse dce\n"
                     "    fold-limit=N         fold constants of at most N elements (default 64)\n"
                     "    remarks              emit a remark naming the rule for every rewrite\n",

@@ -183,6 +183,29 @@ static bool shared_weight_matmul(MlirOperation op, GraphBuilder *b, SimplifyRun 
   return apply(op, b, run, RULE_SHARED_WEIGHT_MATMUL, braze_gb_reshape(b, product, shape, rank));
 }
 
+/* batch_matmul(transpose(x, perm), w[K, N]) -> transpose(batch_matmul(x, w), perm) when
+ * perm keeps K last: a shared weight commutes with any order of the rows. PyTorch's
+ * batch_first encoder layer transposes its [B, S, E] input to [S, B, E] before the
+ * in-projection; the product then reads x as it is stored (a template's A plainly, where
+ * through the transpose the tensor-core template does not take it) and the transpose moves
+ * to the result, a view its consumers (q, k and v's slices) compose with. */
+static bool matmul_of_transposed_rows(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
+  MlirOperation tr = braze_gb_defining(operand(op, 0), "transpose");
+  int64_t perm[BRAZE_MAX_RANK];
+  intptr_t rank = mlirOperationIsNull(tr) ? 0 : read_perm(tr, perm);
+  MlirType wt = mlirValueGetType(operand(op, 1)), rt = mlirValueGetType(result(op));
+  if (rank < 3 || perm[rank - 1] != rank - 1 || braze_rank(wt) != 2 || braze_rank(rt) != rank)
+    return false;
+  MlirValue x = operand(tr, 0);
+  int64_t shape[BRAZE_MAX_RANK];
+  braze_shape(mlirValueGetType(x), shape);
+  shape[rank - 1] = mlirShapedTypeGetDimSize(wt, 1);
+  MlirValue operands[2] = {x, operand(op, 1)};
+  MlirType product_type = braze_gb_tensor_type(b->ctx, shape, rank, braze_element_type(rt));
+  MlirOperation product = braze_gb_create(b, "batch_matmul", operands, 2, product_type, NULL, 0);
+  return apply(op, b, run, RULE_MATMUL_OF_TRANSPOSED_ROWS, braze_gb_transpose(b, mlirOperationGetResult(product, 0), perm));
+}
+
 const SimplifyPattern simplify_rule_patterns[] = {
     {RULE_ADD_ZERO, "add", add_zero},
     {RULE_SUB_ZERO, "sub", sub_zero},
@@ -193,6 +216,7 @@ const SimplifyPattern simplify_rule_patterns[] = {
     {RULE_RESHAPE_CHAIN, "reshape", reshape_chain},
     {RULE_BROADCAST_NOOP, "broadcast_to", broadcast_noop},
     {RULE_SELECT_CONST, "select", select_const},
+    {RULE_MATMUL_OF_TRANSPOSED_ROWS, "batch_matmul", matmul_of_transposed_rows},
     {RULE_SHARED_WEIGHT_MATMUL, "batch_matmul", shared_weight_matmul},
 };
 const size_t simplify_num_rule_patterns = sizeof simplify_rule_patterns / sizeof *simplify_rule_patterns;

@@ -17,6 +17,7 @@ const char *const simplify_rule_names[NUM_RULES] = {
     [RULE_CONV_EPILOGUE] = "conv-epilogue",
     [RULE_SELECT_CONST] = "select-const",
     [RULE_SHARED_WEIGHT_MATMUL] = "shared-weight-matmul",
+    [RULE_MATMUL_OF_TRANSPOSED_ROWS] = "matmul-of-transposed-rows",
     [RULE_CONST_FOLD] = "const-fold",
     [RULE_CSE] = "cse",
     [RULE_DCE] = "dce",

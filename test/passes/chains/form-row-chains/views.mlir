@@ -2,15 +2,16 @@
 // TransformerEncoderLayer (opset 17, batch_first, post-LN; d_model 32, 4 heads, seq 16,
 // batch 2) takes q, k and v out of one in-projection by slice, reshape and transpose,
 // scales q by a div, and reads the heads back for the out-projection through a
-// transpose and a reshape. graph-to-loops simplifies the composed maps with the loop
-// extents (support/affine-bounds.h); each chain argument read through such a map is
-// sliced per block at an affine offset of the block's indices (RC_AFFINE slices,
-// passes/chains/row-local.h): q's window of one head's 8 columns, every 2nd row (the
-// in-projection ran as one matmul of rows s * 2 + b: graph-simplify's
-// shared-weight-matmul), k and v the same at columns 32 and 64; the residual
-// [s * 2 + b, E] out-projection read by (b, s) is a strided slice of 16 rows. The FFN
-// chain keeps a result read by two later links (the residual after the first layer
-// norm) and its constant weights cost no repacking (packed at compile time).
+// transpose and a reshape. graph-simplify's matmul-of-transposed-rows runs the
+// in-projection on x as stored ([B, S, 3E]) and moves the sequence-first transpose to its
+// result; graph-to-loops simplifies the composed maps with the loop extents
+// (support/affine-bounds.h); each chain argument read through such a map is sliced per
+// block at an affine offset of the block's indices (RC_AFFINE slices,
+// passes/chains/row-local.h): q's window of one head's 8 columns at (h mod 4) * 8 of
+// batch h floordiv 4, k and v the same at columns 32 and 64; the residual [s * 2 + b, E]
+// out-projection read by (b, s) is a strided slice of 16 rows. The FFN chain keeps a
+// result read by two later links (the residual after the first layer norm) and its
+// constant weights cost no repacking (packed at compile time).
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates},form-row-chains{remarks})' 2>&1 | FileCheck %s
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates},form-row-chains{remarks rows=8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED
 // On CUDA the attention takes the online form with k and v copied to heads
@@ -22,28 +23,26 @@
 // CUDA: call @cuda_tem_fused_batch_matmul_2(
 // CUDA-NOT: poi_fused_heads
 
-// CHECK: views.mlir:82:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_div_batch_matmul_softmax_0: blocks of 16 rows; stops before @cpu_tem_fused_matmul_5 (different-rows)
-// CHECK: views.mlir:88:11: remark: form-row-chains: no chain @cpu_tem_fused_matmul_5 -> {{.*}}: not-row-local (@cpu_tem_fused_matmul_5 reads argument #0 through (d0, d1, d2) -> ((d0 mod 2) * 4 + d2 floordiv 8, d0 floordiv 2, d2 mod 8))
-// CHECK: views.mlir:94:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0: blocks of 16 rows
-// CHECK-DAG: #[[Q:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[QROW:.*]] = affine_map<(d0, d1) -> (d1 * 2 + d0 floordiv 4)>
+// CHECK: views.mlir:81:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_div_batch_matmul_softmax_0: blocks of 16 rows; stops before @cpu_tem_fused_matmul_5 (different-rows)
+// CHECK: views.mlir:87:11: remark: form-row-chains: no chain @cpu_tem_fused_matmul_5 -> {{.*}}: not-row-local (@cpu_tem_fused_matmul_5 reads argument #0 through (d0, d1, d2) -> ((d0 mod 2) * 4 + d2 floordiv 8, d0 floordiv 2, d2 mod 8))
+// CHECK: views.mlir:93:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0: blocks of 16 rows
+// CHECK-DAG: #[[Q:.*]] = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1) -> (d0 floordiv 4)>
 // CHECK-DAG: #[[QCOL:.*]] = affine_map<(d0, d1) -> ((d0 mod 4) * 8)>
-// CHECK-DAG: #[[KROW:.*]] = affine_map<(d0, d1) -> (d0 floordiv 4)>
 // CHECK-DAG: #[[KCOL:.*]] = affine_map<(d0, d1) -> ((d0 mod 4) * 8 + 32)>
 // CHECK-DAG: #[[VCOL:.*]] = affine_map<(d0, d1) -> ((d0 mod 4) * 8 + 64)>
 // CHECK-DAG: #[[RES:.*]] = affine_map<(d0, d1) -> (d0 + d1 * 2)>
-// CHECK-LABEL: func.func private @cpu_poi_fused_div_1_rows(%arg0: tensor<16x8xf32>) -> tensor<1x16x8xf32>
+// CHECK-LABEL: func.func private @cpu_poi_fused_div_1_rows(%arg0: tensor<1x16x8xf32>) -> tensor<1x16x8xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[Q]],
-// CHECK-LABEL: func.func private @cpu_chain_fused_div_batch_matmul_softmax_0(%arg0: tensor<32x96xf32>) -> tensor<8x16x8xf32>
-// CHECK: scf.forall (%[[B:.*]], %[[M:.*]]) = (0, 0) to (8, 16) step (1, 16)
-// CHECK: %[[R:.*]] = affine.apply #[[QROW]](%[[B]], %[[M]])
-// CHECK: %[[C:.*]] = affine.apply #[[QCOL]](%[[B]], %[[M]])
-// CHECK: %[[QS:.*]] = tensor.extract_slice %arg0[%[[R]], %[[C]]] [16, 8] [2, 1] : tensor<32x96xf32> to tensor<16x8xf32>
-// CHECK: %[[KR:.*]] = affine.apply #[[KROW]](%[[B]], %[[M]])
-// CHECK: %[[KC:.*]] = affine.apply #[[KCOL]](%[[B]], %[[M]])
-// CHECK: %[[KS:.*]] = tensor.extract_slice %arg0[%[[KR]], %[[KC]]] [16, 8] [2, 1]
-// CHECK: %[[VC:.*]] = affine.apply #[[VCOL]](%[[B]], %[[M]])
-// CHECK: %[[VS:.*]] = tensor.extract_slice %arg0[%[[KR]], %[[VC]]] [16, 8] [2, 1]
+// CHECK-LABEL: func.func private @cpu_chain_fused_div_batch_matmul_softmax_0(%arg0: tensor<2x16x96xf32>) -> tensor<8x16x8xf32>
+// CHECK: scf.forall (%[[H:.*]], %[[M:.*]]) = (0, 0) to (8, 16) step (1, 16)
+// CHECK: %[[BI:.*]] = affine.apply #[[B]](%[[H]], %[[M]])
+// CHECK: %[[C:.*]] = affine.apply #[[QCOL]](%[[H]], %[[M]])
+// CHECK: %[[QS:.*]] = tensor.extract_slice %arg0[%[[BI]], %[[M]], %[[C]]] [1, 16, 8] [1, 1, 1] : tensor<2x16x96xf32> to tensor<1x16x8xf32>
+// CHECK: %[[KC:.*]] = affine.apply #[[KCOL]](%[[H]], %[[M]])
+// CHECK: %[[KS:.*]] = tensor.extract_slice %arg0[%[[BI]], 0, %[[KC]]] [1, 16, 8] [1, 1, 1]
+// CHECK: %[[VC:.*]] = affine.apply #[[VCOL]](%[[H]], %[[M]])
+// CHECK: %[[VS:.*]] = tensor.extract_slice %arg0[%[[BI]], 0, %[[VC]]] [1, 16, 8] [1, 1, 1]
 // CHECK: %[[QB:.*]] = func.call @cpu_poi_fused_div_1_rows(%[[QS]])
 // CHECK: %[[SB:.*]] = func.call @cpu_tem_fused_batch_matmul_2_rows(%[[QB]], %[[KS]])
 // CHECK: %[[PB:.*]] = func.call @cpu_per_fused_softmax_3_rows(%[[SB]])
@@ -56,7 +55,7 @@
 // CHECK: %[[F:.*]] = func.call @cpu_tem_fused_batch_matmul_8_rows(%[[H]], %arg3)
 // CHECK: func.call @cpu_per_fused_add_layer_norm_9_rows(%[[N1]], %[[F]])
 // CHECK-LABEL: func.func @encoder(
-// CHECK: call @cpu_tem_fused_matmul_0(
+// CHECK: call @cpu_tem_fused_batch_matmul_0(
 // CHECK-NEXT: call @cpu_chain_fused_div_batch_matmul_softmax_0(
 // CHECK-NEXT: call @cpu_tem_fused_matmul_5(
 // CHECK-NEXT: call @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0(%arg0, %{{.*}}, %cst, %cst_0)
