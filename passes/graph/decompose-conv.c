@@ -1,22 +1,27 @@
 /* graph-decompose: the convolutions (see passes/graph/decompose-conv.h).
  *
- * conv is an implicit GEMM made explicit: with G groups, Cg = C / G input and
- * OCg = OC / G output channels per group, KK kernel positions, L input and P result
- * positions,
- *   cols = gather(reshape(x, [N, G, Cg L]), idx, axis 2)   [N, G, P, KK Cg], idx a
- *          constant [P, KK Cg] of positions; where a window reads the padding idx is -1
- *          and select(idx >= 0, cols, 0) zeroes it (no padded copy of x)
+ * conv is an implicit GEMM: with G groups, Cg = C / G input and OCg = OC / G output
+ * channels per group, KK kernel positions, L input and P result positions, its
+ * product is
  *   y    = batch_matmul(cols, Wt [G, KK Cg, OCg])           [N, G, P, OCg]
  *   conv = reshape(transpose(y, [0, 1, 3, 2]), [N, OC, out...])
- * so the product is the matmul template's with the long dim (P) as its M and the
- * weight as its B (a constant weight permuted here, then packed into panels at
- * compile time), and the im2col is one pointwise indexed-read kernel. A
- * 1x1 kernel with unit strides and no padding reads x itself (a view, no gather).
+ * with the long dim (P) as the matmul template's M and the weight as its B (a constant
+ * weight permuted here, then packed into panels at compile time). The columns
+ * cols [N, G, P, KK Cg] are (decision 0019):
+ *   window (default, up to 3 spatial dims): a view of the channels-last input,
+ *          xl = transpose(x, [0, 2.., 1]) zero-padded by concats (a copy only when
+ *          there is padding), cols = reshape(window(xl), ...): the template reads its
+ *          A rows straight from the activations through the composed map (no im2col
+ *          buffer)
+ *   gather (conv-im2col=gather, and more than 3 spatial dims): one gather of
+ *          reshape(x, [N, G, Cg L]) at a constant [P, KK Cg] position table, -1 where
+ *          a window reads the padding (select(idx >= 0, cols, 0) zeroes it)
+ * A 1x1 kernel with unit strides and no padding reads x itself (a view) either way.
  * conv_transpose is the conv of the input stuffed with stride - 1 zeros between
  * elements, cropped or padded by dilation (k - 1) - pads (+ output_padding at the
  * end), with the weight's group dims swapped and its kernel flipped (gathers at
  * reversed positions). The fold of batch_norm into a conv with constant weights is in
- * passes/graph/fold-batch-norm.c. Decision 0016 weighs the forms. */
+ * passes/graph/fold-batch-norm.c. Decisions 0016 and 0019 weigh the forms. */
 #include "passes/graph/decompose-conv.h"
 
 #include <math.h>
@@ -210,6 +215,58 @@ static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g
   return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
 }
 
+/* The largest spatial rank of the window form: its view [N, O.., K.., C] has rank 2n + 2. */
+enum { MAX_WINDOW_SPATIAL = (BRAZE_MAX_RANK - 2) / 2 };
+
+/* x [..., S, ...] with `lo` zeros before and `hi` after along `axis`. */
+static MlirValue pad_axis(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t lo, int64_t hi) {
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(x), shape);
+  if (lo > 0) {
+    shape[axis] = lo;
+    x = concat(b, zeros(b, shape, rank, elem_of(x)), x, axis);
+  }
+  if (hi > 0) {
+    shape[axis] = hi;
+    x = concat(b, x, zeros(b, shape, rank, elem_of(x)), axis);
+  }
+  return x;
+}
+
+/* cols [N, G, P, KK Cg] as a view of the zero-padded channels-last input: window(xl)
+ * [N, O.., K.., C] read as [N, P, KK, G, Cg], groups moved before P. The only copy is
+ * the padding's concat (none without padding). */
+static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
+  int64_t groups = g->groups, cg = g->in_channels / groups;
+  int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n);
+  int64_t perm[BRAZE_MAX_RANK] = {0};
+  for (int i = 0; i < g->n; ++i)
+    perm[1 + i] = 2 + i;
+  perm[g->n + 1] = 1;
+  MlirValue xl = braze_gb_transpose(b, x, perm);
+  for (int i = 0; i < g->n; ++i)
+    xl = pad_axis(b, xl, 1 + i, g->pad_begin[i], g->pad_end[i]);
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(xl), shape);
+  int64_t wshape[BRAZE_MAX_RANK];
+  wshape[0] = shape[0];
+  wshape[2 * g->n + 1] = shape[rank - 1];
+  for (int i = 0; i < g->n; ++i) {
+    wshape[1 + i] = g->out[i];
+    wshape[1 + g->n + i] = g->kernel[i];
+  }
+  MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "kernel", g->kernel, g->n),
+                                 braze_gb_attr_i64_array(b->ctx, "strides", g->stride, g->n),
+                                 braze_gb_attr_i64_array(b->ctx, "dilations", g->dilation, g->n)};
+  MlirValue win = make(b, "window", &xl, 1, wshape, 2 * g->n + 2, elem_of(x), attrs, 3);
+  int64_t cols_shape[4] = {g->batch, groups, p, kk * cg};
+  if (groups == 1)
+    return braze_gb_reshape(b, win, cols_shape, 4);
+  int64_t split[5] = {g->batch, p, kk, groups, cg}, to_groups[5] = {0, 3, 1, 2, 4};
+  MlirValue v = braze_gb_transpose(b, braze_gb_reshape(b, win, split, 5), to_groups);
+  return braze_gb_reshape(b, v, cols_shape, 4);
+}
+
 /* The f32 values of a constant weight (dense, splat or dense_resource, seen through
  * reshapes), or NULL. */
 static float *constant_weight(MlirValue w, int64_t count) {
@@ -254,7 +311,16 @@ static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int
   return braze_gb_reshape(b, braze_gb_transpose(b, braze_gb_reshape(b, w, split, 4), perm), shape, 3);
 }
 
-MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
+BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked) {
+  BrazeConvGeometry g;
+  char why[256];
+  if (!read_geometry(op, &g, why, sizeof why) || is_pointwise(&g))
+    return BRAZE_CONV_IM2COL_VIEW;
+  return asked == BRAZE_CONV_IM2COL_WINDOW && g.n <= MAX_WINDOW_SPATIAL ? BRAZE_CONV_IM2COL_WINDOW
+                                                                         : BRAZE_CONV_IM2COL_GATHER;
+}
+
+MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, char *why, size_t why_size) {
   BrazeConvGeometry g;
   if (!read_geometry(op, &g, why, why_size))
     return null_value();
@@ -262,13 +328,15 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, siz
   MlirType e = elem_of(x);
   int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
   int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
-  bool pointwise = is_pointwise(&g), padded = false;
-  int32_t *idx = pointwise ? NULL : im2col_positions(&g, cg, &padded, why, why_size);
-  if (!pointwise && !idx)
+  form = braze_conv_im2col_form(op, form);
+  bool padded = false;
+  int32_t *idx = form == BRAZE_CONV_IM2COL_GATHER ? im2col_positions(&g, cg, &padded, why, why_size) : NULL;
+  if (form == BRAZE_CONV_IM2COL_GATHER && !idx)
     return null_value();
   int64_t swap[4] = {0, 1, 3, 2}, channels_first[4] = {g.batch, groups, cg, p};
-  MlirValue cols = pointwise ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
-                             : im2col(b, x, &g, idx, padded);
+  MlirValue cols = form == BRAZE_CONV_IM2COL_VIEW   ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
+                   : form == BRAZE_CONV_IM2COL_WINDOW ? window_cols(b, x, &g)
+                                                      : im2col(b, x, &g, idx, padded);
   free(idx);
   MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk)};
   int64_t y_shape[4] = {g.batch, groups, p, ocg};
