@@ -9,10 +9,10 @@
  * weight permuted here, then packed into panels at compile time). The columns
  * cols [N, G, P, KK Cg] are (decision 0019):
  *   window (default, up to 3 spatial dims): a view of the channels-last input,
- *          xl = transpose(x, [0, 2.., 1]) zero-padded by concats (a copy only when
- *          there is padding), cols = reshape(window(xl), ...): the template reads its
- *          A rows straight from the activations through the composed map (no im2col
- *          buffer)
+ *          xl = transpose(x, [0, 2.., 1]) (a view), zero-padded by one gather-select
+ *          copy when the conv pads, cols = reshape(window(xl), ...): the template
+ *          reads its A rows straight from the activations through the composed map
+ *          (no im2col buffer)
  *   gather (conv-im2col=gather, and more than 3 spatial dims): one gather of
  *          reshape(x, [N, G, Cg L]) at a constant [P, KK Cg] position table, -1 where
  *          a window reads the padding (select(idx >= 0, cols, 0) zeroes it)
@@ -218,24 +218,66 @@ static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g
 /* The largest spatial rank of the window form: its view [N, O.., K.., C] has rank 2n + 2. */
 enum { MAX_WINDOW_SPATIAL = (BRAZE_MAX_RANK - 2) / 2 };
 
-/* x [..., S, ...] with `lo` zeros before and `hi` after along `axis`. */
-static MlirValue pad_axis(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t lo, int64_t hi) {
-  int64_t shape[BRAZE_MAX_RANK];
-  intptr_t rank = braze_shape(mlirValueGetType(x), shape);
-  if (lo > 0) {
-    shape[axis] = lo;
-    x = concat(b, zeros(b, shape, rank, elem_of(x)), x, axis);
+static bool has_padding(const BrazeConvGeometry *g) {
+  for (int i = 0; i < g->n; ++i)
+    if (g->pad_begin[i] || g->pad_end[i])
+      return true;
+  return false;
+}
+
+/* The zero-padded channels-last input [N, S1 + pads.., C] from x [N, C, S1..]: one
+ * gather of x viewed [N, L, C] along its positions at a constant table of the padded
+ * positions (-1 in the padding, zeroed by select(idx >= 0)), so it is one pointwise
+ * kernel that reads the producer's result as it was written (decision 0012's indexed
+ * read; the producer stays a kernel of its own, a template's epilogue for a conv). */
+static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
+  int64_t perm[BRAZE_MAX_RANK] = {0}, padded[BRAZE_CONV_MAX_SPATIAL];
+  for (int i = 0; i < g->n; ++i) {
+    perm[1 + i] = 2 + i;
+    padded[i] = g->in[i] + g->pad_begin[i] + g->pad_end[i];
   }
-  if (hi > 0) {
-    shape[axis] = hi;
-    x = concat(b, x, zeros(b, shape, rank, elem_of(x)), axis);
+  perm[g->n + 1] = 1;
+  int64_t l = product(g->in, g->n), lp = product(padded, g->n), c = g->in_channels;
+  int64_t flat[3] = {g->batch, l, c};
+  MlirValue xl = braze_gb_reshape(b, braze_gb_transpose(b, x, perm), flat, 3);
+  int32_t *idx = malloc((size_t)lp * sizeof *idx);
+  for (int64_t q = 0; q < lp; ++q) {
+    int64_t rest = q, pos = 0, stride = 1;
+    bool inside = true;
+    for (int i = g->n; i-- > 0;) {
+      int64_t at = rest % padded[i] - g->pad_begin[i];
+      rest /= padded[i];
+      inside = inside && at >= 0 && at < g->in[i];
+      pos += at * stride;
+      stride *= g->in[i];
+    }
+    idx[q] = inside ? (int32_t)pos : -1;
   }
-  return x;
+  int64_t idx_shape[2] = {lp, 1};
+  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 1, i32);
+  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, lp, idx));
+  MlirType it2 = braze_gb_tensor_type(b->ctx, idx_shape, 2, i32);
+  MlirValue column = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it2, lp, idx));
+  free(idx);
+  MlirValue gathered = gather_at(b, xl, positions, 1);
+  MlirNamedAttribute pred = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("predicate")),
+                                                  mlirStringAttrGet(b->ctx, braze_ref("ge")));
+  MlirValue cmp_ops[2] = {column, braze_gb_scalar(b, i32, 0.0)};
+  MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
+  MlirValue sel[3] = {inside, gathered, braze_gb_scalar(b, elem_of(x), 0.0)};
+  int64_t sel_shape[3] = {g->batch, lp, c};
+  MlirValue v = make(b, "select", sel, 3, sel_shape, 3, elem_of(x), NULL, 0);
+  int64_t shape[BRAZE_MAX_RANK] = {g->batch};
+  for (int i = 0; i < g->n; ++i)
+    shape[1 + i] = padded[i];
+  shape[g->n + 1] = c;
+  return braze_gb_reshape(b, v, shape, g->n + 2);
 }
 
 /* cols [N, G, P, KK Cg] as a view of the zero-padded channels-last input: window(xl)
  * [N, O.., K.., C] read as [N, P, KK, G, Cg], groups moved before P. The only copy is
- * the padding's concat (none without padding). */
+ * the padding's (none without padding). */
 static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
   int64_t groups = g->groups, cg = g->in_channels / groups;
   int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n);
@@ -243,9 +285,7 @@ static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeomet
   for (int i = 0; i < g->n; ++i)
     perm[1 + i] = 2 + i;
   perm[g->n + 1] = 1;
-  MlirValue xl = braze_gb_transpose(b, x, perm);
-  for (int i = 0; i < g->n; ++i)
-    xl = pad_axis(b, xl, 1 + i, g->pad_begin[i], g->pad_end[i]);
+  MlirValue xl = has_padding(g) ? padded_channels_last(b, x, g) : braze_gb_transpose(b, x, perm);
   int64_t shape[BRAZE_MAX_RANK];
   intptr_t rank = braze_shape(mlirValueGetType(xl), shape);
   int64_t wshape[BRAZE_MAX_RANK];
