@@ -227,7 +227,7 @@ static bool has_padding(const BrazeConvGeometry *g) {
 
 /* The zero-padded channels-last input [N, S1 + pads.., C] from x [N, C, S1..]: one
  * gather of x viewed [N, L, C] along its positions at a constant table of the padded
- * positions (-1 in the padding, zeroed by select(idx >= 0)), so it is one pointwise
+ * positions (-1 in the padding, zeroed by a select on a constant mask), so it is one pointwise
  * kernel that reads the producer's result as it was written (decision 0012's indexed
  * read; the producer stays a kernel of its own, a template's epilogue for a conv). */
 static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
@@ -254,17 +254,16 @@ static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeC
     idx[q] = inside ? (int32_t)pos : -1;
   }
   int64_t idx_shape[2] = {lp, 1};
-  MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
-  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 1, i32);
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
   MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, lp, idx));
-  MlirType it2 = braze_gb_tensor_type(b->ctx, idx_shape, 2, i32);
-  MlirValue column = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it2, lp, idx));
+  int *inside_bits = malloc((size_t)lp * sizeof *inside_bits);
+  for (int64_t q = 0; q < lp; ++q)
+    inside_bits[q] = idx[q] >= 0;
+  MlirType bt = braze_gb_tensor_type(b->ctx, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1));
+  MlirValue inside = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(bt, lp, inside_bits));
+  free(inside_bits);
   free(idx);
   MlirValue gathered = gather_at(b, xl, positions, 1);
-  MlirNamedAttribute pred = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("predicate")),
-                                                  mlirStringAttrGet(b->ctx, braze_ref("ge")));
-  MlirValue cmp_ops[2] = {column, braze_gb_scalar(b, i32, 0.0)};
-  MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
   MlirValue sel[3] = {inside, gathered, braze_gb_scalar(b, elem_of(x), 0.0)};
   int64_t sel_shape[3] = {g->batch, lp, c};
   MlirValue v = make(b, "select", sel, 3, sel_shape, 3, elem_of(x), NULL, 0);
