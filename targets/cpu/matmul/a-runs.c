@@ -5,9 +5,11 @@
  * row's KW x C elements of a channels-last input: R = KW C for a unit dilation), so
  * the k loop is split into runs: per run each row's address is computed once, and the
  * inner loop reads A[base_i + j]. R is found at compile time by evaluating A's
- * linearized address over the whole (m, k) domain (batch dims at their first and last
- * index): the largest divisor R of K with addr(m, r R + j) = addr(m, r R) + j
- * everywhere. A plain matmul's A gives R = K. */
+ * linearized address over the whole (m, k) domain: the largest divisor R of K with
+ * addr(m, r R + j) = addr(m, r R) + j everywhere (at every batch position when a
+ * result of the map mixes batch dims with m or k, else at batch position 0: the batch
+ * dims then only add a constant); above 2^24 points it gives up (R = 1). A plain
+ * matmul's A gives R = K. */
 #include <stdlib.h>
 
 #include "mlir-c/BuiltinTypes.h"
@@ -55,7 +57,15 @@ static int flatten(Expr *e, MlirAffineExpr x) {
   return e->count++;
 }
 
-/* The value of the flattened expression (its last node); non-negative operands. */
+/* Affine floordiv (rounds toward -inf; the divisor of an affine map is a positive constant). */
+static int64_t floor_div(int64_t l, int64_t r) {
+  if (r <= 0)
+    return 0;
+  int64_t q = l / r;
+  return q * r > l ? q - 1 : q;
+}
+
+/* The value of the flattened expression (its last node), with affine semantics. */
 static int64_t eval(const Expr *e, const int64_t *dims, int64_t *scratch) {
   for (int i = 0; i < e->count; ++i) {
     const Node *n = &e->nodes[i];
@@ -66,9 +76,9 @@ static int64_t eval(const Expr *e, const int64_t *dims, int64_t *scratch) {
     case N_CONST: scratch[i] = n->value; break;
     case N_ADD: scratch[i] = l + r; break;
     case N_MUL: scratch[i] = l * r; break;
-    case N_FLOORDIV: scratch[i] = r > 0 && l >= 0 ? l / r : 0; break;
-    case N_MOD: scratch[i] = r > 0 && l >= 0 ? l % r : 0; break;
-    default: scratch[i] = r > 0 && l >= 0 ? (l + r - 1) / r : 0; break;
+    case N_FLOORDIV: scratch[i] = floor_div(l, r); break;
+    case N_MOD: scratch[i] = r > 0 ? l - floor_div(l, r) * r : 0; break;
+    default: scratch[i] = r > 0 ? -floor_div(-l, r) : 0; break; /* ceildiv */
     }
   }
   return e->count ? scratch[e->count - 1] : 0;
@@ -90,6 +100,19 @@ static bool linear_address(const TmPlan *p, Expr *e) {
   return flatten(e, sum) >= 0;
 }
 
+/* Whether some result of A's map reads a batch dim together with m or k: then the
+ * runs may differ between batch positions and every one is checked. Otherwise the
+ * batch dims only add a constant to the address and batch position 0 decides. */
+static bool batch_mixes(const TmPlan *p) {
+  uint64_t batch = (1ull << p->nb) - 1, mk = (1ull << p->nb) | (1ull << (p->nb + 2));
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(p->a_map); ++r) {
+    uint64_t used = cg_affine_dims(mlirAffineMapGetResult(p->a_map, r));
+    if ((used & batch) && (used & mk))
+      return true;
+  }
+  return false;
+}
+
 /* Whether every candidate run length (cand[0..n)) holds over the k values of one row
  * of addresses; those that fail are set to 0. */
 static void check_runs(const int64_t *addr, int64_t K, int64_t *cand, int n) {
@@ -108,7 +131,11 @@ int64_t tm_a_run(const TmPlan *p) {
   for (int64_t R = p->K; R >= MIN_RUN && n < MAX_CANDIDATES; --R)
     if (p->K % R == 0)
       cand[n++] = R;
-  if (n == 0 || p->M * p->K > MAX_POINTS)
+  int64_t positions = 1; /* batch positions to check */
+  if (batch_mixes(p))
+    for (int d = 0; d < p->nb; ++d)
+      positions *= p->batch[d];
+  if (n == 0 || positions * p->M * p->K > MAX_POINTS)
     return 1;
   Expr e = {0};
   if (!linear_address(p, &e)) {
@@ -117,9 +144,11 @@ int64_t tm_a_run(const TmPlan *p) {
   }
   int64_t *addr = malloc((size_t)p->K * sizeof *addr), *scratch = malloc((size_t)e.count * sizeof *scratch);
   int64_t dims[TM_MAX_DIMS] = {0};
-  for (int pass = 0; pass < (p->nb > 0 ? 2 : 1); ++pass) {
-    for (int d = 0; d < p->nb; ++d)
-      dims[d] = pass ? p->batch[d] - 1 : 0;
+  for (int64_t pos = 0; pos < positions; ++pos) {
+    for (int64_t rest = pos, d = p->nb - 1; d >= 0; --d) {
+      dims[d] = rest % p->batch[d];
+      rest /= p->batch[d];
+    }
     for (int64_t m = 0; m < p->M; ++m) {
       dims[p->nb] = m;
       for (int64_t k = 0; k < p->K; ++k) {
