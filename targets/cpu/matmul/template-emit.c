@@ -437,9 +437,13 @@ static void describe(TmEmit *E) {
                                              mlirStringAttrGet(p->ctx, braze_ref(text)));
   if (p->opts->remarks) {
     int64_t nt = (p->N + p->nr - 1) / p->nr;
+    /* A neither contiguous along k nor in runs (a-runs.c): the tile reads it through its
+     * map per k, a div/mod chain per row where the map has one. */
+    bool per_k = p->a_run <= 1 && !tm_contiguous_in(p->a_map, p->nb + 2);
     braze_emit_remark(mlirOperationGetLocation(p->old),
-                      "cpu-codegen: kernel @%s: matmul template %s, %lldx%lldx%lld, %lld panel(s), epilogue of %d generic(s)",
-                      p->name, text, (long long)p->M, (long long)p->N, (long long)p->K, (long long)nt, p->n_epi);
+                      "cpu-codegen: kernel @%s: matmul template %s, %lldx%lldx%lld, %lld panel(s), epilogue of %d generic(s)%s",
+                      p->name, text, (long long)p->M, (long long)p->N, (long long)p->K, (long long)nt, p->n_epi,
+                      per_k ? ", A read per k through its map (no run of 4 or more k values contiguous in memory)" : "");
   }
 }
 
