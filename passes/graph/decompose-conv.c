@@ -274,6 +274,17 @@ static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeC
   return braze_gb_reshape(b, v, shape, g->n + 2);
 }
 
+/* The padding copy's position table ([padded positions] of i32) fits the limit. */
+static bool padding_table_fits(const BrazeConvGeometry *g, char *why, size_t n) {
+  int64_t l = product(g->in, g->n), lp = 1;
+  for (int i = 0; i < g->n && has_padding(g); ++i)
+    if (__builtin_mul_overflow(lp, g->in[i] + g->pad_begin[i] + g->pad_end[i], &lp) || lp > MAX_INDEX_TABLE)
+      return refuse(why, n, "the padding position table (more than %d entries) is above the limit", MAX_INDEX_TABLE);
+  if (l >= INT32_MAX)
+    return refuse(why, n, "the input has %lld positions, above the i32 position table's range", (long long)l);
+  return true;
+}
+
 /* cols [N, G, P, KK Cg] as a view of the zero-padded channels-last input: window(xl)
  * [N, O.., K.., C] read as [N, P, KK, G, Cg], groups moved before P. The only copy is
  * the padding's (none without padding). */
@@ -368,6 +379,8 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
   int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
   int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
   form = braze_conv_im2col_form(op, form);
+  if (form == BRAZE_CONV_IM2COL_WINDOW && !padding_table_fits(&g, why, why_size))
+    return null_value();
   bool padded = false;
   int32_t *idx = form == BRAZE_CONV_IM2COL_GATHER ? im2col_positions(&g, cg, &padded, why, why_size) : NULL;
   if (form == BRAZE_CONV_IM2COL_GATHER && !idx)

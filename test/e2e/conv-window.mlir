@@ -7,7 +7,9 @@
 // padding, dilation, groups (depthwise too), a weight passed at run time (packed per
 // panel, not at compile time), a strided 1x1 3-D conv (no copy at all), batch 2 and 3,
 // odd channel counts (N past a panel, M past a tile). Four spatial dims exceed the
-// window's rank: that conv is a gather (remark) and still passes.
+// window's rank: that conv is a gather (remark) and still passes. The batch-1 fc after
+// a global pool (@fc_batch1: A read through the [1, C, 1, 1] -> [1, C] reshape, its m
+// the constant 0) runs on the template too.
 // RUN: braze check %s --seed 11 --pipeline=cpu-default | FileCheck %s
 // RUN: braze compile %s --emit=mlir -o - | FileCheck %s --check-prefix=IR
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -19,6 +21,7 @@
 // CHECK: PASS  @pointwise_strided3d out0 1x6x3x3x4xf32
 // CHECK: PASS  @depthwise out0 2x6x8x8xf32
 // CHECK: PASS  @four_spatial out0 1x3x2x2x2x2xf32
+// CHECK: PASS  @fc_batch1 out0 1x5xf32
 
 // The first conv of @strided_padded: x [2, 5, 9, 11] padded by one gather-select copy
 // into channels-last [2, 12, 13, 5] (156 positions), then one template kernel whose A
@@ -44,6 +47,9 @@
 // The 1x1 stride-2 3-D conv reads x itself through the window (no copy kernel before
 // it): A's k (4 channels) is contiguous, so no runs.
 // IR-LABEL: func.func private @cpu_tem_fused_conv_{{[0-9]+}}(%arg0: memref<1x4x5x6x7xf32>
+// IR-SAME: braze.template = "gemm mr=6 nr={{[0-9]+}} mc={{[0-9]+}} vw={{[0-9]+}} b=prepacked"
+
+// IR-LABEL: func.func private @cpu_tem_fused_matmul_add_{{[0-9]+}}(%arg0: memref<1x8x1x1xf32>
 // IR-SAME: braze.template = "gemm mr=6 nr={{[0-9]+}} mc={{[0-9]+}} vw={{[0-9]+}} b=prepacked"
 
 // REMARK-COUNT-6: remark: graph-decompose: conv im2col as a window view (implicit GEMM)
@@ -111,4 +117,13 @@ func.func @four_spatial(%x: tensor<1x2x3x3x3x3xf32>) -> tensor<1x3x2x2x2x2xf32> 
   %c = "graph.conv"(%x, %w) {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64}
       : (tensor<1x2x3x3x3x3xf32>, tensor<3x2x2x2x2x2xf32>) -> tensor<1x3x2x2x2x2xf32>
   return %c : tensor<1x3x2x2x2x2xf32>
+}
+
+func.func @fc_batch1(%x: tensor<1x8x1x1xf32>) -> tensor<1x5xf32> {
+  %w = "graph.constant"() {value = dense<[[0.1, -0.2, 0.3, -0.4, 0.5], [0.25, 0.15, -0.35, 0.45, -0.05], [-0.3, 0.2, 0.1, 0.4, -0.1], [0.05, -0.45, 0.35, 0.15, 0.2], [-0.15, 0.3, -0.25, 0.1, 0.4], [0.35, 0.05, 0.2, -0.3, -0.2], [-0.4, -0.1, 0.45, 0.25, 0.3], [0.2, 0.4, -0.05, -0.15, 0.1]]> : tensor<8x5xf32>} : () -> tensor<8x5xf32>
+  %b = "graph.constant"() {value = dense<[0.1, -0.1, 0.2, -0.2, 0.3]> : tensor<5xf32>} : () -> tensor<5xf32>
+  %f = "graph.reshape"(%x) : (tensor<1x8x1x1xf32>) -> tensor<1x8xf32>
+  %m = "graph.matmul"(%f, %w) : (tensor<1x8xf32>, tensor<8x5xf32>) -> tensor<1x5xf32>
+  %y = "graph.add"(%m, %b) : (tensor<1x5xf32>, tensor<5xf32>) -> tensor<1x5xf32>
+  return %y : tensor<1x5xf32>
 }
