@@ -1,11 +1,18 @@
-/* MaxPool and AveragePool as compositions: the input padded (with -inf for max, the
- * smallest value for MaxPool's INT8/UINT8, 0 for average) and, axis by axis, one
- * strided slice per kernel offset, combined by max or by add, then a division by the
- * per-position count of elements the window covers (a constant computed here: the
- * product over the spatial axes of each axis's count, with or without the explicit
- * padding per count_include_pad; positions past the input that ceil_mode adds are
- * never counted). Every ONNX padding form
- * (pads, auto_pad SAME_UPPER/SAME_LOWER/VALID), strides, dilations and ceil_mode. */
+/* MaxPool and AveragePool as compositions. Float inputs with 1 to 3 spatial dims are
+ * pooled channels-last through a `window` view (decision 0019): x transposed to
+ * [N, S.., C] (a view), padded (with -inf for max, 0 for average) by one gather along
+ * the flattened positions at a constant table and a select on a constant mask (a
+ * copy only where there is padding; the producer, e.g. a conv template with its
+ * epilogue, stays a kernel of its own since a gather reads it), window(.) [N, O.., K..,
+ * C] reduced over K by reduce_max / reduce_sum (one reduction kernel), viewed back to
+ * NCHW. Otherwise (MaxPool's INT8/UINT8, more spatial dims) the input is padded by
+ * concats (-128 for INT8, 0 for UINT8) and, axis by axis, one strided slice per kernel
+ * offset is combined by max or by add. Average then divides by the per-position count
+ * of elements the window covers (a constant computed here: the product over the
+ * spatial axes of each axis's count, with or without the explicit padding per
+ * count_include_pad; positions past the input that ceil_mode adds are never counted).
+ * Every ONNX padding form (pads, auto_pad SAME_UPPER/SAME_LOWER/VALID), strides,
+ * dilations and ceil_mode. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +111,106 @@ static OcVal pool_axis(OnnxImporter *im, OcVal x, const PoolGeometry *g, size_t 
   return acc;
 }
 
+/* The largest spatial rank of the window form ([N, O.., K.., C] has rank 2n + 2). */
+enum { MAX_WINDOW_SPATIAL = (ONNX_MAX_RANK - 2) / 2 };
+
+/* x [N, C, S..] as channels-last [N, P1.., C] with Pi = (out_i - 1) s_i + span_i
+ * positions per axis (the begin padding, the input, then end padding as far as a
+ * window reaches), `fill` outside the input: a view when that is x itself, else one
+ * gather of x viewed [N, L, C] at a constant [P] position table and a select on a
+ * constant [P, 1] mask. */
+static OcVal channels_last_padded(OnnxImporter *im, OcVal x, const PoolGeometry *g, double fill) {
+  size_t n = g->n;
+  int64_t perm[ONNX_MAX_RANK] = {0}, padded[MAX_SPATIAL], cl[ONNX_MAX_RANK] = {x.t.dims[0]};
+  int64_t l = 1, lp = 1, c = x.t.dims[1];
+  bool copy = false;
+  for (size_t i = 0; i < n; ++i) {
+    perm[1 + i] = (int64_t)(2 + i);
+    padded[i] = (g->out[i] - 1) * g->s[i] + (g->k[i] - 1) * g->d[i] + 1;
+    copy = copy || g->pb[i] > 0 || padded[i] != g->in[i];
+    l *= g->in[i];
+    lp *= padded[i];
+    cl[1 + i] = g->in[i];
+  }
+  perm[n + 1] = 1;
+  cl[n + 1] = c;
+  OcVal r = {{NULL}, {.dtype = x.t.dtype, .rank = n + 2}};
+  memcpy(r.t.dims, cl, sizeof cl);
+  OnnxNamedAttr perm_attr = {"perm", onnx_i64_array(im, perm, n + 2)};
+  r.v = onnx_build(im, "transpose", &r.t, &x.v, 1, &perm_attr, 1);
+  if (!copy)
+    return r;
+  if (!oc_const_size_ok(im, lp, "the pool's padding table"))
+    return (OcVal){{NULL}, x.t};
+  int64_t flat[3] = {x.t.dims[0], l, c};
+  OcVal xl = oc_reshape(im, r, flat, 3);
+  int64_t *idx = malloc((size_t)lp * sizeof *idx), *inside = malloc((size_t)lp * sizeof *inside);
+  for (int64_t q = 0; q < lp; ++q) {
+    int64_t rest = q, pos = 0, stride = 1;
+    bool in = true;
+    for (size_t i = n; i-- > 0;) {
+      int64_t at = rest % padded[i] - g->pb[i];
+      rest /= padded[i];
+      in = in && at >= 0 && at < g->in[i];
+      pos += at * stride;
+      stride *= g->in[i];
+    }
+    idx[q] = in ? pos : 0;
+    inside[q] = in;
+  }
+  OnnxType it = {.dtype = ONNX__TENSOR_PROTO__DATA_TYPE__INT32, .rank = 1, .dims = {lp}};
+  OnnxType mt = {.dtype = ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, .rank = 2, .dims = {lp, 1}};
+  OcVal positions = oc_const_ints(im, &it, idx), mask = oc_const_ints(im, &mt, inside);
+  free(idx);
+  free(inside);
+  if (!oc_ok(xl) || !oc_ok(positions) || !oc_ok(mask))
+    return (OcVal){{NULL}, x.t};
+  OcVal gathered = {{NULL}, {.dtype = x.t.dtype, .rank = 3, .dims = {x.t.dims[0], lp, c}}};
+  MlirValue ops[2] = {xl.v, positions.v};
+  OnnxNamedAttr axis = {"axis", onnx_i64_attr(im, 1)};
+  gathered.v = onnx_build(im, "gather", &gathered.t, ops, 2, &axis, 1);
+  OcVal v = oc_select(im, mask, gathered, oc_scalar(im, x.t.dtype, fill));
+  int64_t shape[ONNX_MAX_RANK] = {x.t.dims[0]};
+  for (size_t i = 0; i < n; ++i)
+    shape[1 + i] = padded[i];
+  shape[n + 1] = c;
+  return oc_reshape(im, v, shape, n + 2);
+}
+
+/* max/sum over the windows of the padded channels-last input, as [N, C, out..]. */
+static OcVal pool_window(OnnxImporter *im, OcVal x, const PoolGeometry *g, bool is_max) {
+  size_t n = g->n;
+  OcVal xl = channels_last_padded(im, x, g, is_max ? -INFINITY : 0.0);
+  if (!oc_ok(xl))
+    return (OcVal){{NULL}, x.t};
+  OcVal win = {{NULL}, {.dtype = x.t.dtype, .rank = 2 * n + 2}};
+  win.t.dims[0] = x.t.dims[0];
+  win.t.dims[2 * n + 1] = x.t.dims[1];
+  int64_t axes[MAX_SPATIAL], perm[ONNX_MAX_RANK] = {0};
+  for (size_t i = 0; i < n; ++i) {
+    win.t.dims[1 + i] = g->out[i];
+    win.t.dims[1 + n + i] = g->k[i];
+    axes[i] = (int64_t)(1 + n + i);
+    perm[2 + i] = (int64_t)(1 + i);
+  }
+  perm[1] = (int64_t)(n + 1);
+  OnnxNamedAttr attrs[3] = {{"kernel", onnx_i64_array(im, g->k, n)},
+                            {"strides", onnx_i64_array(im, g->s, n)},
+                            {"dilations", onnx_i64_array(im, g->d, n)}};
+  win.v = onnx_build(im, "window", &win.t, &xl.v, 1, attrs, 3);
+  OcVal pooled = oc_reduce(im, is_max ? "reduce_max" : "reduce_sum", win, axes, n, false);
+  if (!oc_ok(pooled))
+    return (OcVal){{NULL}, x.t};
+  OcVal r = {{NULL}, {.dtype = x.t.dtype, .rank = n + 2}};
+  r.t.dims[0] = x.t.dims[0];
+  r.t.dims[1] = x.t.dims[1];
+  for (size_t i = 0; i < n; ++i)
+    r.t.dims[2 + i] = g->out[i];
+  OnnxNamedAttr perm_attr = {"perm", onnx_i64_array(im, perm, n + 2)};
+  r.v = onnx_build(im, "transpose", &r.t, &pooled.v, 1, &perm_attr, 1);
+  return r;
+}
+
 /* How many window elements of each output position fall inside the input (or
  * inside the input and its explicit padding): [1, 1, out...] as the input's type. */
 static OcVal window_counts(OnnxImporter *im, const PoolGeometry *g, int32_t dtype, bool include_pad) {
@@ -151,9 +258,14 @@ static bool convert_pool(OnnxImporter *im) {
   for (size_t i = 0; i < g.n; ++i)
     if (g.k[i] > 64)
       return onnx_node_error(im, "kernel sizes above 64 are not supported (%lld)", (long long)g.k[i]);
-  OcVal acc = pad_spatial(im, x, &g, !is_max ? 0.0 : int8 ? -128.0 : uint8 ? 0.0 : -INFINITY);
-  for (size_t i = 0; i < g.n && oc_ok(acc); ++i)
-    acc = pool_axis(im, acc, &g, i, is_max);
+  OcVal acc;
+  if (!int8 && !uint8 && g.n <= MAX_WINDOW_SPATIAL) {
+    acc = pool_window(im, x, &g, is_max);
+  } else {
+    acc = pad_spatial(im, x, &g, !is_max ? 0.0 : int8 ? -128.0 : uint8 ? 0.0 : -INFINITY);
+    for (size_t i = 0; i < g.n && oc_ok(acc); ++i)
+      acc = pool_axis(im, acc, &g, i, is_max);
+  }
   if (!oc_ok(acc))
     return false;
   if (is_max)

@@ -74,6 +74,7 @@ bool ref_transpose(MlirOperation op, const BrazeHostTensor *const *args, size_t 
 bool ref_broadcast_to(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_reshape(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_slice(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
+bool ref_window(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_concat(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 bool ref_constant(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result);
 /* gather.c */

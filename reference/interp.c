@@ -41,7 +41,7 @@ static const RefOpEntry op_table[] = {
     {"layer_norm", ref_layer_norm, 3, 3}, {"rms_norm", ref_rms_norm, 2, 2}, {"batch_norm", ref_batch_norm, 5, 5},
     {"linear", ref_linear, 3, 3}, {"matmul", ref_matmul, 2, 2}, {"batch_matmul", ref_batch_matmul, 2, 2},
     {"transpose", ref_transpose, 1, 1}, {"broadcast_to", ref_broadcast_to, 1, 1}, {"reshape", ref_reshape, 1, 1},
-    {"slice", ref_slice, 1, 1}, {"concat", ref_concat, 2, 2}, {"constant", ref_constant, 0, 0},
+    {"slice", ref_slice, 1, 1}, {"concat", ref_concat, 2, 2}, {"window", ref_window, 1, 1}, {"constant", ref_constant, 0, 0},
     {"gather", ref_gather, 2, 2}, {"gather_elements", ref_gather_elements, 2, 2},
     {"conv", ref_conv, 2, 2}, {"conv_transpose", ref_conv_transpose, 2, 2},
 };

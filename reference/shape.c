@@ -1,4 +1,4 @@
-/* Shape ops (transpose, broadcast_to, reshape, slice, concat) and constant. */
+/* Shape ops (transpose, broadcast_to, reshape, slice, concat, window) and constant. */
 #include <string.h>
 
 #include "dialects/graph/graph.h"
@@ -88,6 +88,40 @@ bool ref_slice(MlirOperation op, const BrazeHostTensor *const *args, size_t n_ar
   if (!ref_require_shape(op, result, x->rank, shape, "the result") || !same_dtype(op, x, result))
     return false;
   gather(x, base, src, result);
+  return true;
+}
+
+/* window: result[b, o.., k.., c] = x[b, o_i s_i + k_i d_i, c] (x [B, S1..Sn, C]). */
+bool ref_window(MlirOperation op, const BrazeHostTensor *const *args, size_t n_args, BrazeHostTensor *result) {
+  (void)n_args;
+  const BrazeHostTensor *x = args[0];
+  int n = x->rank - 2;
+  if (n < 1 || 2 * n + 2 > BRAZE_TENSOR_MAX_RANK)
+    return ref_fail(op, "expected an operand [B, S1..Sn, C] with 1 <= n <= %d, got %s", (BRAZE_TENSOR_MAX_RANK - 2) / 2,
+                    ref_type_str(x));
+  int64_t kernel[BRAZE_TENSOR_MAX_RANK + 1], steps[BRAZE_TENSOR_MAX_RANK + 1], dil[BRAZE_TENSOR_MAX_RANK + 1];
+  if (braze_attr_i64_array(op, "kernel", kernel, BRAZE_TENSOR_MAX_RANK + 1) != n ||
+      braze_attr_i64_array(op, "strides", steps, BRAZE_TENSOR_MAX_RANK + 1) != n ||
+      braze_attr_i64_array(op, "dilations", dil, BRAZE_TENSOR_MAX_RANK + 1) != n)
+    return ref_fail(op, "expected 'kernel', 'strides', 'dilations' = array<i64: ...> with %d entries each", n);
+  int64_t x_strides[BRAZE_TENSOR_MAX_RANK], src[BRAZE_TENSOR_MAX_RANK], shape[BRAZE_TENSOR_MAX_RANK];
+  ref_strides(x->rank, x->shape, x_strides);
+  shape[0] = x->shape[0];
+  src[0] = x_strides[0];
+  shape[2 * n + 1] = x->shape[n + 1];
+  src[2 * n + 1] = x_strides[n + 1];
+  for (int i = 0; i < n; ++i) {
+    int64_t reach = dil[i] * (kernel[i] - 1) + 1;
+    if (kernel[i] < 1 || steps[i] < 1 || dil[i] < 1 || reach > x->shape[1 + i])
+      return ref_fail(op, "spatial dim %d: need kernel, stride, dilation >= 1 and a window within the operand", i);
+    shape[1 + i] = (x->shape[1 + i] - reach) / steps[i] + 1;
+    src[1 + i] = x_strides[1 + i] * steps[i];
+    shape[1 + n + i] = kernel[i];
+    src[1 + n + i] = x_strides[1 + i] * dil[i];
+  }
+  if (!ref_require_shape(op, result, 2 * n + 2, shape, "the result") || !same_dtype(op, x, result))
+    return false;
+  gather(x, 0, src, result);
   return true;
 }
 

@@ -6,7 +6,7 @@
 LIBDIR holds what bench/gpu/prepare.sh built on the development machine: one CUDA
 library per workload (G1..G7: the anchor workloads at GPU sizes, bench/gpu/workloads)
 and a 24-op pointwise chain (C1) fused, one kernel per op, and one kernel per op with
-CUDA-graph replay. For each
+CUDA-graph replay, and ResNet-18 (R1, bench/gpu/resnet.py). For each
 workload the same random-normal inputs (seed 0, never zeros) go to braze (device
 pointers through the library's NAME_packed), torch eager and torch.compile (default
 mode); braze's output, NaN-poisoned before the call, is compared with torch eager's
@@ -21,6 +21,9 @@ import sys
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import resnet  # noqa: E402  (bench/gpu/resnet.py: R1's architecture and torch reference)
 
 
 def chain(x):
@@ -114,12 +117,14 @@ WORKLOADS = {
     # the tensor-core template alone against cuBLAS (torch.matmul is cuBLAS here)
     "M1": (matmul, [((8192, 8192), BF16), ((8192, 8192), BF16)], "x@W 8192x8192x8192 bf16", False, 20),
     "M2": (matmul, [((8192, 4096), BF16), ((4096, 4096), BF16)], "x@W 8192x4096x4096 bf16 (G5's GEMM)", False, 20),
+    # ResNet-18 (batch_norm folded), batch 32, bf16, the weights as inputs (bench/gpu/resnet.py)
+    "R1": (resnet.torch_fn, [(s, BF16) for s in resnet.input_specs(32)], "ResNet-18 batch 32 224x224 bf16", False, 10),
 }
 # Multiply-adds x 2 of the contraction workloads, for TFLOP/s.
 FLOPS = {"G5": 2 * 8192 * 4096 * 4096, "G6": 2 * 4096 * 4096 * 11008 * 3, "G7": 2 * 2 * 64 * 2048 * 2048 * 128,
          "G8": 2 * 2 * 16 * 8192 * 8192 * 128, "G7C": 2 * 64 * 2048 * 2048 * 128,
          "G9": 2 * 8192 * 1024 * 4096 + 2 * 2 * 128 * 1024 * 1024 * 64,
-         "M1": 2 * 8192 ** 3, "M2": 2 * 8192 * 4096 * 4096}
+         "M1": 2 * 8192 ** 3, "M2": 2 * 8192 * 4096 * 4096, "R1": resnet.flops(32)}
 # The many-kernel graph for CUDA graphs: C1 (24 pointwise ops) fused, one kernel per
 # op, and one kernel per op replayed as a CUDA graph.
 CHAIN = (chain, [((512, 1024), F32)])
@@ -135,6 +140,8 @@ def inputs_for(specs, scale_weights):
         t = torch.randn(shape, generator=g, device="cuda", dtype=torch.float32)
         if scale_weights and len(shape) == 2 and i > 0:
             t = t / math.sqrt(shape[0])  # keep matmul outputs O(1)
+        if scale_weights and len(shape) == 4 and i > 0:
+            t = t / math.sqrt(shape[1] * shape[2] * shape[3])  # a conv weight [OC, C, k, k]: by its fan-in
         out.append(t.to(dtype).contiguous())
     return out
 

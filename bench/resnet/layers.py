@@ -1,17 +1,17 @@
 #!/usr/bin/python3
 """Where a braze conv's time goes, on ResNet-18's conv shapes (batch 1, f32, constant
-weights): per shape, the whole conv (graph.conv + relu through the default pipeline),
-its im2col alone (graph-decompose's gather + select, returned as the result) and the
-GEMM alone (graph.matmul of a [P, C k k] input and the constant [C k k, OC] weight, the
-conv's product),
-each compiled by braze and timed interleaved (median ms), with the GEMM's GFLOP/s.
+weights): per shape, the whole conv (graph.conv + relu through the default pipeline:
+the implicit GEMM, its columns a window view of the padded channels-last input), the
+same conv with graph-decompose{conv-im2col=gather} (decision 0016's materialized im2col
+gather) and the GEMM alone (graph.matmul of a [P, C k k] input and the constant
+[C k k, OC] weight, the conv's product), each compiled by braze and timed interleaved
+(median ms), with the GFLOP/s of the window conv and of the GEMM.
 
     /usr/bin/python3 bench/resnet/layers.py [--threads 2] [--rounds 3] [--iters 5]
                                             [--out bench/out/resnet-layers]"""
 import argparse
 import ctypes
 import os
-import re
 import subprocess
 import sys
 import time
@@ -57,21 +57,22 @@ def graphs(c, h, oc, k, s):
     return conv, gemm, (1, c, h, h), (1, oc, o, o), (pp, kk), (pp, oc), 2.0 * oc * kk * pp
 
 
-def im2col_graph(conv_path):
-    """graph-decompose's form of the conv, returning the select (the im2col columns)."""
-    text = subprocess.run([os.path.join(BUILD, "braze-opt"), conv_path, "--graph-decompose"], check=True,
-                          capture_output=True, text=True).stdout
-    m = re.search(r'(%\w+) = "graph.select"\(.*?\) -> (tensor<[^>]*>)', text)
-    text = re.sub(r"\) -> tensor<[^>]*> \{", f") -> {m.group(2)} {{", text, count=1)
-    text = re.sub(r"return %\w+ : tensor<[^>]*>", f"return {m.group(1)} : {m.group(2)}", text)
-    return text, tuple(int(d) for d in m.group(2)[7:-5].split("x"))
+def gather_pipeline(out_dir):
+    """The default CPU pipeline with graph-decompose{conv-im2col=gather}."""
+    with open(os.path.join(ROOT, "pipelines", "cpu-default.pipeline")) as f:
+        text = f.read().replace("graph-decompose,", "graph-decompose{conv-im2col=gather},")
+    path = os.path.join(out_dir, "gather.pipeline")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
-def compile_fn(text, path, in_shape, out_shape):
+def compile_fn(text, path, in_shape, out_shape, pipeline=None):
     with open(path, "w") as f:
         f.write(text)
     so = path.replace(".mlir", ".so")
-    subprocess.run([os.path.join(BUILD, "braze"), "compile", path, "-o", so, "--no-header"], check=True)
+    extra = ["--pipeline=" + pipeline] if pipeline else []
+    subprocess.run([os.path.join(BUILD, "braze"), "compile", path, "-o", so, "--no-header"] + extra, check=True)
     lib = ctypes.CDLL(os.path.abspath(so))
     x = np.random.default_rng(1).standard_normal(in_shape, dtype=np.float32)
     y = np.empty(out_shape, np.float32)
@@ -82,16 +83,16 @@ def compile_fn(text, path, in_shape, out_shape):
 def main():
     os.makedirs(ARGS.out, exist_ok=True)
     print(f"{ARGS.threads} threads; median ms over {ARGS.rounds} rounds x {ARGS.iters} iterations")
-    print("| shape (C, H, OC, k, stride) | conv + relu | im2col | GEMM | GEMM GFLOP/s | conv / GEMM |")
-    print("|---|---|---|---|---|---|")
+    gather = gather_pipeline(ARGS.out)
+    print("| shape (C, H, OC, k, stride) | conv + relu | GFLOP/s | conv + relu, im2col gather | GEMM | GEMM GFLOP/s | conv / GEMM |")
+    print("|---|---|---|---|---|---|---|")
     for shape in SHAPES:
         conv, gemm, xin, yout, gin, gout, flops = graphs(*shape)
         base = os.path.join(ARGS.out, "c%d_h%d_oc%d_k%d_s%d" % shape)
         with open(base + ".conv.mlir", "w") as f:
             f.write(conv)
-        col_text, col_shape = im2col_graph(base + ".conv.mlir")
         fns = {"conv": compile_fn(conv, base + ".conv.mlir", xin, yout),
-               "im2col": compile_fn(col_text, base + ".im2col.mlir", xin, col_shape),
+               "gather": compile_fn(conv, base + ".gather.mlir", xin, yout, gather),
                "gemm": compile_fn(gemm, base + ".gemm.mlir", gin, gout)}
         times = {k: [] for k in fns}
         for _ in range(ARGS.rounds):
@@ -104,7 +105,7 @@ def main():
                     fn()
                     times[key].append((time.perf_counter() - t0) * 1e3)
         med = {k: float(np.median(v)) for k, v in times.items()}
-        print(f"| {shape} | {med['conv']:.2f} | {med['im2col']:.2f} | {med['gemm']:.2f} | "
+        print(f"| {shape} | {med['conv']:.2f} | {flops / med['conv'] / 1e6:.0f} | {med['gather']:.2f} | {med['gemm']:.2f} | "
               f"{flops / med['gemm'] / 1e6:.0f} | {med['conv'] / med['gemm']:.2f} |")
         sys.stdout.flush()
 

@@ -28,7 +28,7 @@ static const OpClassEntry op_classes[] = {
     {"silu", GRAPH_COMPOSITE}, {"linear", GRAPH_COMPOSITE},
     {"matmul", GRAPH_CONTRACTION}, {"batch_matmul", GRAPH_CONTRACTION},
     {"transpose", GRAPH_SHAPE}, {"broadcast_to", GRAPH_SHAPE}, {"reshape", GRAPH_SHAPE},
-    {"slice", GRAPH_SHAPE}, {"concat", GRAPH_SHAPE},
+    {"slice", GRAPH_SHAPE}, {"concat", GRAPH_SHAPE}, {"window", GRAPH_SHAPE},
     {"constant", GRAPH_CONSTANT},
     {"gather", GRAPH_GATHER}, {"gather_elements", GRAPH_GATHER},
     /* convolutions: graph-decompose expands them (passes/graph/decompose-conv.c) */

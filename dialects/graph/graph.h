@@ -18,7 +18,7 @@ typedef enum {
   GRAPH_REDUCE,      /* reduce_sum reduce_mean reduce_max reduce_min reduce_var */
   GRAPH_COMPOSITE,   /* softmax log_softmax layer_norm rms_norm batch_norm gelu silu linear */
   GRAPH_CONTRACTION, /* matmul batch_matmul */
-  GRAPH_SHAPE,       /* transpose broadcast_to reshape slice concat */
+  GRAPH_SHAPE,       /* transpose broadcast_to reshape slice concat window */
   GRAPH_CONSTANT,    /* constant {value} */
   GRAPH_GATHER,      /* gather gather_elements {axis}: indexed reads at run-time indices */
   GRAPH_COLLECTIVE,  /* all_reduce all_gather reduce_scatter all_to_all all_slice {mesh_axes}:

@@ -352,6 +352,18 @@ irdl.dialect @graph {
     irdl.results(res: %res)
     irdl.attributes {"starts" = %a_starts, "limits" = %a_limits, "strides" = %a_strides}
   }
+  // The sliding windows of a channels-last tensor [B, S1..Sn, C] as a view
+  // [B, O1..On, K1..Kn, C] (im2col without a copy): decompose-conv's implicit GEMM.
+  irdl.operation @window {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %a_kernel = irdl.base "#builtin.dense_array"
+    %a_strides = irdl.base "#builtin.dense_array"
+    %a_dilations = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %x)
+    irdl.results(res: %res)
+    irdl.attributes {"kernel" = %a_kernel, "strides" = %a_strides, "dilations" = %a_dilations}
+  }
   // Binary: IRDL binds one constraint variable per SSA value, so a variadic
   // group would force every input to one type (docs/decisions/0004). An N-input
   // concat is a left-nested chain of binary ones.

@@ -80,6 +80,7 @@ bool gv_verify_transpose(const GvOp *v);
 bool gv_verify_broadcast_to(const GvOp *v);
 bool gv_verify_reshape(const GvOp *v);
 bool gv_verify_slice(const GvOp *v);
+bool gv_verify_window(const GvOp *v);
 bool gv_verify_concat(const GvOp *v);
 bool gv_verify_constant(const GvOp *v);
 

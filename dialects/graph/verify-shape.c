@@ -1,4 +1,4 @@
-/* Graph verifier rules for shape ops: transpose, broadcast_to, reshape, slice, concat. */
+/* Graph verifier rules for shape ops: transpose, broadcast_to, reshape, slice, concat, window. */
 #include <string.h>
 
 #include "dialects/graph/verify-internal.h"
@@ -79,6 +79,37 @@ bool gv_verify_slice(const GvOp *v) {
     expected[i] = (limits[i] - starts[i] + strides[i] - 1) / strides[i];
   }
   return gv_result_shape_is(v, expected, x->rank, "ceil((limit - start) / stride) per dim");
+}
+
+/* window {kernel, strides, dilations}: x [B, S1..Sn, C] (n = rank - 2 >= 1, 2n + 2 <= the
+ * maximal rank) -> [B, O1..On, K1..Kn, C], Oi = (Si - di (Ki - 1) - 1) / si + 1 >= 1. */
+bool gv_verify_window(const GvOp *v) {
+  const GvTensor *x = &v->in[0];
+  intptr_t n = x->rank - 2;
+  if (!same_elt_as_input(v))
+    return false;
+  if (n < 1 || 2 * n + 2 > BRAZE_MAX_RANK)
+    return gv_fail(v, "expects an operand [B, S1..Sn, C] with 1 <= n <= %d spatial dims, got %s",
+                   (BRAZE_MAX_RANK - 2) / 2, gv_shape(x).s);
+  int64_t kernel[BRAZE_MAX_RANK], strides[BRAZE_MAX_RANK], dilations[BRAZE_MAX_RANK];
+  if (!per_dim_array(v, "kernel", n, kernel) || !per_dim_array(v, "strides", n, strides) ||
+      !per_dim_array(v, "dilations", n, dilations))
+    return false;
+  int64_t expected[BRAZE_MAX_RANK];
+  expected[0] = x->dims[0];
+  expected[2 * n + 1] = x->dims[n + 1];
+  for (intptr_t i = 0; i < n; ++i) {
+    if (kernel[i] < 1 || strides[i] < 1 || dilations[i] < 1)
+      return gv_fail(v, "spatial dim %lld: kernel (%lld), stride (%lld) and dilation (%lld) must be >= 1",
+                     (long long)i, (long long)kernel[i], (long long)strides[i], (long long)dilations[i]);
+    int64_t reach = dilations[i] * (kernel[i] - 1) + 1;
+    if (reach > x->dims[1 + i])
+      return gv_fail(v, "spatial dim %lld: the window spans %lld elements but the operand has %lld",
+                     (long long)i, (long long)reach, (long long)x->dims[1 + i]);
+    expected[1 + i] = (x->dims[1 + i] - reach) / strides[i] + 1;
+    expected[1 + n + i] = kernel[i];
+  }
+  return gv_result_shape_is(v, expected, 2 * n + 2, "[B, (S - d (K - 1) - 1) / s + 1 per dim, K per dim, C]");
 }
 
 /* Input #i agrees with input #0 on rank, element type and every dim but `dim`. */

@@ -75,6 +75,7 @@ static const GvOpRules op_rules[] = {
     {"reshape", 1, false, gv_verify_reshape},
     {"slice", 1, false, gv_verify_slice},
     {"concat", 2, false, gv_verify_concat},
+    {"window", 1, false, gv_verify_window},
     {"constant", 0, false, gv_verify_constant},
     {"gather", 2, false, gv_verify_gather},
     {"gather_elements", 2, false, gv_verify_gather_elements},

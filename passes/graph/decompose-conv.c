@@ -1,22 +1,27 @@
 /* graph-decompose: the convolutions (see passes/graph/decompose-conv.h).
  *
- * conv is an implicit GEMM made explicit: with G groups, Cg = C / G input and
- * OCg = OC / G output channels per group, KK kernel positions, L input and P result
- * positions,
- *   cols = gather(reshape(x, [N, G, Cg L]), idx, axis 2)   [N, G, P, KK Cg], idx a
- *          constant [P, KK Cg] of positions; where a window reads the padding idx is -1
- *          and select(idx >= 0, cols, 0) zeroes it (no padded copy of x)
+ * conv is an implicit GEMM: with G groups, Cg = C / G input and OCg = OC / G output
+ * channels per group, KK kernel positions, L input and P result positions, its
+ * product is
  *   y    = batch_matmul(cols, Wt [G, KK Cg, OCg])           [N, G, P, OCg]
  *   conv = reshape(transpose(y, [0, 1, 3, 2]), [N, OC, out...])
- * so the product is the matmul template's with the long dim (P) as its M and the
- * weight as its B (a constant weight permuted here, then packed into panels at
- * compile time), and the im2col is one pointwise indexed-read kernel. A
- * 1x1 kernel with unit strides and no padding reads x itself (a view, no gather).
+ * with the long dim (P) as the matmul template's M and the weight as its B (a constant
+ * weight permuted here, then packed into panels at compile time). The columns
+ * cols [N, G, P, KK Cg] are (decision 0019):
+ *   window (default, up to 3 spatial dims): a view of the channels-last input,
+ *          xl = transpose(x, [0, 2.., 1]) (a view), zero-padded by one gather-select
+ *          copy when the conv pads, cols = reshape(window(xl), ...): the template
+ *          reads its A rows straight from the activations through the composed map
+ *          (no im2col buffer)
+ *   gather (conv-im2col=gather, and more than 3 spatial dims): one gather of
+ *          reshape(x, [N, G, Cg L]) at a constant [P, KK Cg] position table, -1 where
+ *          a window reads the padding (select(idx >= 0, cols, 0) zeroes it)
+ * A 1x1 kernel with unit strides and no padding reads x itself (a view) either way.
  * conv_transpose is the conv of the input stuffed with stride - 1 zeros between
  * elements, cropped or padded by dilation (k - 1) - pads (+ output_padding at the
  * end), with the weight's group dims swapped and its kernel flipped (gathers at
  * reversed positions). The fold of batch_norm into a conv with constant weights is in
- * passes/graph/fold-batch-norm.c. Decision 0016 weighs the forms. */
+ * passes/graph/fold-batch-norm.c. Decisions 0016 and 0019 weigh the forms. */
 #include "passes/graph/decompose-conv.h"
 
 #include <math.h>
@@ -210,6 +215,108 @@ static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g
   return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
 }
 
+/* The largest spatial rank of the window form: its view [N, O.., K.., C] has rank 2n + 2. */
+enum { MAX_WINDOW_SPATIAL = (BRAZE_MAX_RANK - 2) / 2 };
+
+static bool has_padding(const BrazeConvGeometry *g) {
+  for (int i = 0; i < g->n; ++i)
+    if (g->pad_begin[i] || g->pad_end[i])
+      return true;
+  return false;
+}
+
+/* The zero-padded channels-last input [N, S1 + pads.., C] from x [N, C, S1..]: one
+ * gather of x viewed [N, L, C] along its positions at a constant table of the padded
+ * positions (-1 in the padding, zeroed by a select on a constant mask), so it is one pointwise
+ * kernel that reads the producer's result as it was written (decision 0012's indexed
+ * read; the producer stays a kernel of its own, a template's epilogue for a conv). */
+static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
+  int64_t perm[BRAZE_MAX_RANK] = {0}, padded[BRAZE_CONV_MAX_SPATIAL];
+  for (int i = 0; i < g->n; ++i) {
+    perm[1 + i] = 2 + i;
+    padded[i] = g->in[i] + g->pad_begin[i] + g->pad_end[i];
+  }
+  perm[g->n + 1] = 1;
+  int64_t l = product(g->in, g->n), lp = product(padded, g->n), c = g->in_channels;
+  int64_t flat[3] = {g->batch, l, c};
+  MlirValue xl = braze_gb_reshape(b, braze_gb_transpose(b, x, perm), flat, 3);
+  int32_t *idx = malloc((size_t)lp * sizeof *idx);
+  for (int64_t q = 0; q < lp; ++q) {
+    int64_t rest = q, pos = 0, stride = 1;
+    bool inside = true;
+    for (int i = g->n; i-- > 0;) {
+      int64_t at = rest % padded[i] - g->pad_begin[i];
+      rest /= padded[i];
+      inside = inside && at >= 0 && at < g->in[i];
+      pos += at * stride;
+      stride *= g->in[i];
+    }
+    idx[q] = inside ? (int32_t)pos : -1;
+  }
+  int64_t idx_shape[2] = {lp, 1};
+  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
+  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, lp, idx));
+  int *inside_bits = malloc((size_t)lp * sizeof *inside_bits);
+  for (int64_t q = 0; q < lp; ++q)
+    inside_bits[q] = idx[q] >= 0;
+  MlirType bt = braze_gb_tensor_type(b->ctx, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1));
+  MlirValue inside = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(bt, lp, inside_bits));
+  free(inside_bits);
+  free(idx);
+  MlirValue gathered = gather_at(b, xl, positions, 1);
+  MlirValue sel[3] = {inside, gathered, braze_gb_scalar(b, elem_of(x), 0.0)};
+  int64_t sel_shape[3] = {g->batch, lp, c};
+  MlirValue v = make(b, "select", sel, 3, sel_shape, 3, elem_of(x), NULL, 0);
+  int64_t shape[BRAZE_MAX_RANK] = {g->batch};
+  for (int i = 0; i < g->n; ++i)
+    shape[1 + i] = padded[i];
+  shape[g->n + 1] = c;
+  return braze_gb_reshape(b, v, shape, g->n + 2);
+}
+
+/* The padding copy's position table ([padded positions] of i32) fits the limit. */
+static bool padding_table_fits(const BrazeConvGeometry *g, char *why, size_t n) {
+  int64_t l = product(g->in, g->n), lp = 1;
+  for (int i = 0; i < g->n && has_padding(g); ++i)
+    if (__builtin_mul_overflow(lp, g->in[i] + g->pad_begin[i] + g->pad_end[i], &lp) || lp > MAX_INDEX_TABLE)
+      return refuse(why, n, "the padding position table (more than %d entries) is above the limit", MAX_INDEX_TABLE);
+  if (l >= INT32_MAX)
+    return refuse(why, n, "the input has %lld positions, above the i32 position table's range", (long long)l);
+  return true;
+}
+
+/* cols [N, G, P, KK Cg] as a view of the zero-padded channels-last input: window(xl)
+ * [N, O.., K.., C] read as [N, P, KK, G, Cg], groups moved before P. The only copy is
+ * the padding's (none without padding). */
+static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
+  int64_t groups = g->groups, cg = g->in_channels / groups;
+  int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n);
+  int64_t perm[BRAZE_MAX_RANK] = {0};
+  for (int i = 0; i < g->n; ++i)
+    perm[1 + i] = 2 + i;
+  perm[g->n + 1] = 1;
+  MlirValue xl = has_padding(g) ? padded_channels_last(b, x, g) : braze_gb_transpose(b, x, perm);
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(xl), shape);
+  int64_t wshape[BRAZE_MAX_RANK];
+  wshape[0] = shape[0];
+  wshape[2 * g->n + 1] = shape[rank - 1];
+  for (int i = 0; i < g->n; ++i) {
+    wshape[1 + i] = g->out[i];
+    wshape[1 + g->n + i] = g->kernel[i];
+  }
+  MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "kernel", g->kernel, g->n),
+                                 braze_gb_attr_i64_array(b->ctx, "strides", g->stride, g->n),
+                                 braze_gb_attr_i64_array(b->ctx, "dilations", g->dilation, g->n)};
+  MlirValue win = make(b, "window", &xl, 1, wshape, 2 * g->n + 2, elem_of(x), attrs, 3);
+  int64_t cols_shape[4] = {g->batch, groups, p, kk * cg};
+  if (groups == 1)
+    return braze_gb_reshape(b, win, cols_shape, 4);
+  int64_t split[5] = {g->batch, p, kk, groups, cg}, to_groups[5] = {0, 3, 1, 2, 4};
+  MlirValue v = braze_gb_transpose(b, braze_gb_reshape(b, win, split, 5), to_groups);
+  return braze_gb_reshape(b, v, cols_shape, 4);
+}
+
 /* The f32 values of a constant weight (dense, splat or dense_resource, seen through
  * reshapes), or NULL. */
 static float *constant_weight(MlirValue w, int64_t count) {
@@ -254,7 +361,16 @@ static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int
   return braze_gb_reshape(b, braze_gb_transpose(b, braze_gb_reshape(b, w, split, 4), perm), shape, 3);
 }
 
-MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
+BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked) {
+  BrazeConvGeometry g;
+  char why[256];
+  if (!read_geometry(op, &g, why, sizeof why) || is_pointwise(&g))
+    return BRAZE_CONV_IM2COL_VIEW;
+  return asked == BRAZE_CONV_IM2COL_WINDOW && g.n <= MAX_WINDOW_SPATIAL ? BRAZE_CONV_IM2COL_WINDOW
+                                                                         : BRAZE_CONV_IM2COL_GATHER;
+}
+
+MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, char *why, size_t why_size) {
   BrazeConvGeometry g;
   if (!read_geometry(op, &g, why, why_size))
     return null_value();
@@ -262,13 +378,17 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, siz
   MlirType e = elem_of(x);
   int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
   int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
-  bool pointwise = is_pointwise(&g), padded = false;
-  int32_t *idx = pointwise ? NULL : im2col_positions(&g, cg, &padded, why, why_size);
-  if (!pointwise && !idx)
+  form = braze_conv_im2col_form(op, form);
+  if (form == BRAZE_CONV_IM2COL_WINDOW && !padding_table_fits(&g, why, why_size))
+    return null_value();
+  bool padded = false;
+  int32_t *idx = form == BRAZE_CONV_IM2COL_GATHER ? im2col_positions(&g, cg, &padded, why, why_size) : NULL;
+  if (form == BRAZE_CONV_IM2COL_GATHER && !idx)
     return null_value();
   int64_t swap[4] = {0, 1, 3, 2}, channels_first[4] = {g.batch, groups, cg, p};
-  MlirValue cols = pointwise ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
-                             : im2col(b, x, &g, idx, padded);
+  MlirValue cols = form == BRAZE_CONV_IM2COL_VIEW   ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
+                   : form == BRAZE_CONV_IM2COL_WINDOW ? window_cols(b, x, &g)
+                                                      : im2col(b, x, &g, idx, padded);
   free(idx);
   MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk)};
   int64_t y_shape[4] = {g.batch, groups, p, ocg};

@@ -10,9 +10,18 @@
 
 #include "passes/graph/builder.h"
 
-/* conv -> im2col as one gather of the (zero-extended) input at constant positions,
- * then batch_matmul with the weight viewed as [groups, OC/groups, C/groups * K]. */
-MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, char *why, size_t why_size);
+/* How a conv's im2col columns are made: a view of x (1x1, unit strides, no padding),
+ * a window view of the zero-padded channels-last x (the implicit GEMM, decision 0019),
+ * or a gather at a constant position table (decision 0016). */
+typedef enum { BRAZE_CONV_IM2COL_VIEW, BRAZE_CONV_IM2COL_WINDOW, BRAZE_CONV_IM2COL_GATHER } BrazeConvIm2col;
+
+/* The form braze_decompose_conv uses for `op` when `asked` is WINDOW or GATHER: VIEW
+ * for a pointwise conv, GATHER where the window's rank would pass the limit (more than
+ * 3 spatial dims) or GATHER was asked for. */
+BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked);
+/* conv -> im2col columns (the form above), then batch_matmul with the weight viewed as
+ * [groups, C/groups * K, OC/groups]. */
+MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, char *why, size_t why_size);
 /* conv_transpose -> conv of the zero-stuffed, cropped input with the weight's groups
  * transposed and its kernel flipped. */
 MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char *why, size_t why_size);

@@ -15,6 +15,9 @@
  *   fold-batch-norm  (default true) fold a batch_norm over a conv with constant f32
  *                    weights and parameters into the conv's weights and a bias add
  *                    (passes/graph/fold-batch-norm.c); =false expands it instead
+ *   conv-im2col      window (default: the columns are a view of the padded
+ *                    channels-last input, an implicit GEMM) or gather (a gather at a
+ *                    constant position table, decision 0016); remarks name the form
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -46,6 +49,7 @@ typedef struct {
 typedef struct {
   bool remarks;
   bool fold_batch_norm; /* batch_norm over a constant-weight conv folds into it */
+  BrazeConvIm2col im2col; /* conv-im2col= */
   MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
@@ -432,9 +436,16 @@ static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *r
   if (run->fold_batch_norm && braze_conv_awaits_fold(op))
     return no_value();
   char why[256];
-  MlirValue v = braze_decompose_conv(op, b, why, sizeof why);
+  BrazeConvIm2col form = braze_conv_im2col_form(op, run->im2col);
+  MlirValue v = braze_decompose_conv(op, b, run->im2col, why, sizeof why);
   if (mlirValueIsNull(v))
     report(run, op, "%s", why);
+  else if (run->remarks && form == BRAZE_CONV_IM2COL_GATHER)
+    braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: conv im2col as a gather%s",
+                      run->im2col == BRAZE_CONV_IM2COL_GATHER ? " (conv-im2col=gather)"
+                                                              : ": a window view has at most 3 spatial dims");
+  else if (run->remarks && form == BRAZE_CONV_IM2COL_WINDOW)
+    braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: conv im2col as a window view (implicit GEMM)");
   return v;
 }
 
@@ -471,6 +482,7 @@ typedef struct {
   bool kept[NUM_DECOMPOSITIONS];   /* named in keep= */
   bool remarks;
   bool fold_batch_norm;
+  BrazeConvIm2col im2col;
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -514,7 +526,7 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
 }
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
-  static const char *const allowed[] = {"keep", "decompose-mean", "remarks", "fold-batch-norm", NULL};
+  static const char *const allowed[] = {"keep", "decompose-mean", "remarks", "fold-batch-norm", "conv-im2col", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
   DecomposeOptions *opts = calloc(1, sizeof *opts);
@@ -524,6 +536,16 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   const BrazeOption *remarks = braze_option_find(options, "remarks");
   const BrazeOption *fold = braze_option_find(options, "fold-batch-norm");
   opts->fold_batch_norm = true;
+  opts->im2col = BRAZE_CONV_IM2COL_WINDOW;
+  const BrazeOption *im2col = braze_option_find(options, "conv-im2col");
+  if (im2col && im2col->value && !strcmp(im2col->value, "gather")) {
+    opts->im2col = BRAZE_CONV_IM2COL_GATHER;
+  } else if (im2col && (!im2col->value || strcmp(im2col->value, "window"))) {
+    braze_str_printf(error, "graph-decompose: option 'conv-im2col' expects window or gather, got '%s'",
+                     im2col->value ? im2col->value : "");
+    free(opts);
+    return NULL;
+  }
   if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error)) ||
       (fold && !parse_bool(fold, &opts->fold_batch_norm, error))) {
     free(opts);
@@ -621,7 +643,8 @@ static bool run(MlirOperation func, void *state) {
   /* The fold needs both composites expanded here (a kept batch_norm keeps its conv whole). */
   int conv = find_decomposition("conv", 4), bn = find_decomposition("batch_norm", 10);
   DecomposeRun run = {.remarks = opts->remarks,
-                      .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn]};
+                      .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn],
+                      .im2col = opts->im2col};
   PatternData data[NUM_DECOMPOSITIONS];
   MlirFrozenRewritePatternSet patterns = build_patterns(ctx, opts, data, &run);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
@@ -641,7 +664,8 @@ const BrazePassInfo braze_pass_graph_decompose = {
     .options_help = "    keep=OP,...          leave these composites whole (names as in the graph dialect)\n"
                     "    decompose-mean       also expand reduce_mean into reduce_sum * (1/n)\n"
                     "    remarks              a remark per composite: expanded, erased (unused) or kept\n"
-                    "    fold-batch-norm      fold batch_norm into a constant-weight conv (default true; =false: expand)\n",
+                    "    fold-batch-norm      fold batch_norm into a constant-weight conv (default true; =false: expand)\n"
+                    "    conv-im2col=FORM     window (default: a view of the padded input, implicit GEMM) or gather\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,

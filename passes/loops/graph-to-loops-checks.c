@@ -58,6 +58,9 @@ static bool attributes_fit(MlirOperation op) {
       return array_fits(op, "perm", rank, rank);
     if (strcmp(m, "slice") == 0)
       return array_fits(op, "starts", rank, 0) && array_fits(op, "strides", rank, 0);
+    if (strcmp(m, "window") == 0) /* rank 2n + 2, n entries each */
+      return rank % 2 == 0 && operand_rank(op, 0) == rank / 2 + 1 && array_fits(op, "kernel", rank / 2 - 1, 0) && array_fits(op, "strides", rank / 2 - 1, 0) &&
+             array_fits(op, "dilations", rank / 2 - 1, 0);
     if (strcmp(m, "concat") == 0) {
       int64_t dim = -1;
       return braze_attr_i64(op, "dim", &dim) && dim >= 0 && dim < rank;

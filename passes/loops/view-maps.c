@@ -39,6 +39,25 @@ static MlirAffineMap slice_map(MlirContext ctx, MlirOperation op) {
   return rank ? mlirAffineMapGet(ctx, rank, 0, rank, exprs) : mlirAffineMapZeroResultGet(ctx, 0, 0);
 }
 
+/* window: (b, o1..on, k1..kn, c) -> (b, o_i s_i + k_i d_i, c). */
+static MlirAffineMap window_map(MlirContext ctx, MlirOperation op) {
+  int64_t kernel[BRAZE_MAX_RANK], strides[BRAZE_MAX_RANK], dilations[BRAZE_MAX_RANK];
+  intptr_t n = braze_attr_i64_array(op, "kernel", kernel, BRAZE_MAX_RANK);
+  braze_attr_i64_array(op, "strides", strides, BRAZE_MAX_RANK);
+  braze_attr_i64_array(op, "dilations", dilations, BRAZE_MAX_RANK);
+  intptr_t rank = 2 * n + 2;
+  MlirAffineExpr exprs[BRAZE_MAX_RANK];
+  exprs[0] = mlirAffineDimExprGet(ctx, 0);
+  exprs[n + 1] = mlirAffineDimExprGet(ctx, (intptr_t)(2 * n + 1));
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirAffineExpr o = mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 1 + i), mlirAffineConstantExprGet(ctx, strides[i]));
+    MlirAffineExpr k =
+        mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, 1 + n + i), mlirAffineConstantExprGet(ctx, dilations[i]));
+    exprs[1 + i] = mlirSimplifyAffineExpr(mlirAffineAddExprGet(o, k), (uint32_t)rank, 0);
+  }
+  return mlirAffineMapGet(ctx, rank, 0, n + 2, exprs);
+}
+
 /* reshape of row-major data. Dims are matched in groups of equal element count
  * (size-1 dims aside: an input size-1 dim is read at 0, a result size-1 dim is
  * always 0); within a group the result index is linearized and split into the input
@@ -102,6 +121,8 @@ MlirAffineMap braze_view_map(MlirOperation op) {
     return broadcast_map(ctx, op);
   if (strcmp(m, "slice") == 0)
     return slice_map(ctx, op);
+  if (strcmp(m, "window") == 0)
+    return window_map(ctx, op);
   return reshape_map(ctx, op);
 }
 

@@ -1,4 +1,4 @@
-/* The indexing maps of graph view ops (transpose, broadcast_to, slice, reshape):
+/* The indexing maps of graph view ops (transpose, broadcast_to, slice, reshape, window):
  * view index -> input index. graph-to-loops composes consumers' maps through them, so
  * views never compute anything at loop level (docs/architecture.md, "loop level"). */
 #ifndef BRAZE_PASSES_LOOPS_VIEW_MAPS_H

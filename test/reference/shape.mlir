@@ -1,6 +1,6 @@
 // Shape ops and constants.
 // RUN: %python %S/compare.py %s | FileCheck %s
-// CHECK: checked 15 functions
+// CHECK: checked 17 functions
 
 // NUMPY @transpose2: x.T
 func.func @transpose2(%x: tensor<3x5xf32>) -> tensor<5x3xf32> {
@@ -95,4 +95,16 @@ func.func @constants16() -> (tensor<3xf16>, tensor<2xbf16>) {
 // NUMPY @identity: (x, x)
 func.func @identity(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
   return %x, %x : tensor<3xf32>, tensor<3xf32>
+}
+// The sliding windows of a channels-last tensor: [B, S, C] -> [B, O, K, C] with stride
+// 2 and dilation 2 (O = (9 - 2 (3 - 1) - 1) / 2 + 1 = 3), and 2-D with unit steps.
+// NUMPY @window1d: np.stack([np.stack([x[:, o * 2 + k * 2, :] for k in range(3)], 1) for o in range(3)], 1)
+func.func @window1d(%x: tensor<2x9x3xf32>) -> tensor<2x3x3x3xf32> {
+  %0 = "graph.window"(%x) {kernel = array<i64: 3>, strides = array<i64: 2>, dilations = array<i64: 2>} : (tensor<2x9x3xf32>) -> tensor<2x3x3x3xf32>
+  return %0 : tensor<2x3x3x3xf32>
+}
+// NUMPY @window2d: np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2)).transpose(0, 1, 2, 4, 5, 3)
+func.func @window2d(%x: tensor<1x4x5x2xf32>) -> tensor<1x3x3x2x3x2xf32> {
+  %0 = "graph.window"(%x) {kernel = array<i64: 2, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x4x5x2xf32>) -> tensor<1x3x3x2x3x2xf32>
+  return %0 : tensor<1x3x3x2x3x2xf32>
 }

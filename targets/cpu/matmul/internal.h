@@ -17,6 +17,7 @@ typedef struct {
   MlirValue scalar[TM_MAX_VALS]; /* TV_SPLAT scalars */
   MlirValue packed;              /* prepacked B: memref<panels x K x nr x f32> */
   MlirValue panel2;              /* the second product's panel of this iteration, or null */
+  MlirValue a_flat;              /* A collapsed to one dim (runs of A), or null */
 } TmEmit;
 
 /* targets/cpu/matmul/template-emit.c: the destination-passing function replacing the kernel (E->fn, E->fb
@@ -35,6 +36,10 @@ MlirValue tm_vload(TmEmit *E, CgBuilder *b, MlirValue mem, int n, const MlirValu
 void tm_vstore(CgBuilder *b, MlirValue value, MlirValue mem, int n, const MlirValue *idx, MlirValue mask);
 MlirValue tm_to_f32(CgBuilder *b, MlirValue v);
 MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
+
+/* targets/cpu/matmul/a-runs.c: the longest run of k values (a divisor of K, at least 4)
+ * along which A's rows are contiguous in memory for every row, or 1. */
+int64_t tm_a_run(const TmPlan *p);
 
 /* targets/cpu/matmul/extern.c: why the extern kernel cannot take this kernel (NULL: it can), and
  * the kernel as cblas_sgemm calls plus an epilogue pass. */

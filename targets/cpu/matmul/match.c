@@ -146,15 +146,22 @@ static const char *read_contraction(TmPlan *p, MlirOperation op) {
     return "contraction-init";
   if (!map_is_identity(map_of(op, 2), (int)nd - 1))
     return "contraction-output-map";
-  int ia = -1;
+  /* A reads m and k, B n and k. With a unit M, A's map may read m as the constant 0 (a
+   * reshape of [1, ...] composed in: a batch-1 fc layer) and read neither m nor n. */
+  bool reads_m[2], reads_n[2];
   for (int j = 0; j < 2; ++j) {
     uint64_t used = map_dims(map_of(op, j));
-    bool reads_m = used & (1ull << dm), reads_n = used & (1ull << dn);
-    if (!(used & (1ull << dk)) || reads_m == reads_n)
+    reads_m[j] = used & (1ull << dm);
+    reads_n[j] = used & (1ull << dn);
+    if (!(used & (1ull << dk)) || (reads_m[j] && reads_n[j]))
       return "contraction-maps";
-    if (reads_m)
-      ia = j;
   }
+  bool unit_m = mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetResult(op, 0)), dm) == 1;
+  int ia = reads_m[0] != reads_m[1] ? (reads_m[0] ? 0 : 1) : -1;
+  if (ia < 0 && unit_m && !reads_m[0] && !reads_m[1] && reads_n[0] != reads_n[1])
+    ia = reads_n[0] ? 1 : 0;
+  if (ia < 0 || !reads_n[1 - ia])
+    return "contraction-maps";
   p->a_val = find_val(p, mlirOperationGetOperand(op, ia));
   p->b_val = find_val(p, mlirOperationGetOperand(op, 1 - ia));
   if (p->a_val < 0 || p->b_val < 0)

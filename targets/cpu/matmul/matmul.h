@@ -61,6 +61,7 @@ typedef struct {
   MlirAffineMap a_map, b_map;
   MlirType a_elem, b_elem;   /* f32, f16 or bf16 (extended to f32 in the body) */
   bool b_contiguous;         /* B's last index is n alone: packed with vector loads */
+  int64_t a_run;             /* k values per contiguous run of A's rows (a-runs.c), 1: none */
   int mm_val;                /* the contraction's result */
   /* a second contraction of the same A and loops (form-kernels horizontal-templates:
    * W6's gate and up projections), its own B; n_products = 2 */

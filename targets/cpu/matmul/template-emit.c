@@ -202,9 +202,11 @@ static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, M
 }
 
 /* One k step of the tile at kb: the panel's vectors at k, one broadcast of A per row,
- * the FMAs from acc_in to acc_out. */
+ * the FMAs from acc_in to acc_out. With row_base (runs of A), row i's A is
+ * a_flat[row_base[i] + j] instead of A through its map. */
 static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue k,
-                   MlirValue panel, MlirValue panel_base, const MlirValue *acc_in, MlirValue *acc_out) {
+                   MlirValue panel, MlirValue panel_base, const MlirValue *acc_in, MlirValue *acc_out,
+                   const MlirValue *row_base, MlirValue j) {
   TmPlan *p = E->p;
   int nv = p->nv;
   MlirType vf32 = tm_vec(E, mlirF32TypeGet(p->ctx));
@@ -226,9 +228,14 @@ static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const Ml
   for (int i = 0; i < rows; ++i) {
     dims[p->nb] = rowm[i];
     dims[p->nb + 2] = k;
-    MlirValue idx[TM_MAX_DIMS];
-    int n = tm_indices(kb, p->a_map, dims, idx);
-    MlirValue a = tm_to_f32(kb, cg_load(kb, E->mem[p->a_val], n, idx));
+    MlirValue idx[TM_MAX_DIMS], a;
+    if (row_base) {
+      MlirValue at = tm_index_op(kb, "arith.addi", row_base[i], j);
+      a = tm_to_f32(kb, cg_load(kb, E->a_flat, 1, &at));
+    } else {
+      int n = tm_indices(kb, p->a_map, dims, idx);
+      a = tm_to_f32(kb, cg_load(kb, E->mem[p->a_val], n, idx));
+    }
     MlirValue av = cg_op(kb, "vector.broadcast", vf32, 1, &a);
     for (int v = 0; v < nv; ++v) {
       MlirValue ops[3] = {av, bv[v], acc_in[i * nv + v]};
@@ -257,10 +264,52 @@ static void k_loop(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const Mli
                          : tm_index_op(&kb, "arith.addi", tm_index_op(&kb, "arith.muli", kk, cg_index(&kb, unroll)),
                                        cg_index(&kb, lo));
   for (int u = 0; u < unroll; ++u)
-    k_step(E, &kb, dims, rows, rowm, u ? cg_index_add(&kb, base, u) : base, panel, panel_base, cur, cur);
+    k_step(E, &kb, dims, rows, rowm, u ? cg_index_add(&kb, base, u) : base, panel, panel_base, cur, cur, NULL,
+           (MlirValue){NULL});
   cg_yield(&kb, n_acc, cur);
   for (int i = 0; i < n_acc; ++i)
     acc[i] = mlirOperationGetResult(loop, i);
+}
+
+/* Row i's address in a_flat at k0: A's indices under its map, linearized row-major. */
+static MlirValue row_address(TmEmit *E, CgBuilder *b, MlirValue *dims) {
+  TmPlan *p = E->p;
+  MlirValue idx[TM_MAX_DIMS];
+  int n = tm_indices(b, p->a_map, dims, idx);
+  MlirType at = mlirValueGetType(p->vals[p->a_val].tensor);
+  MlirValue addr = idx[0];
+  for (int r = 1; r < n; ++r)
+    addr = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", addr, cg_index(b, mlirShapedTypeGetDimSize(at, r))),
+                       idx[r]);
+  return addr;
+}
+
+/* The k loop as runs of A (a-runs.c): scf.for over K / R runs, each computing the
+ * rows' addresses at its first k, then scf.for over the run's R values reading A at
+ * address + j; both carry the accumulators. */
+static void run_loops(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue panel,
+                      MlirValue panel_base, MlirValue *acc) {
+  TmPlan *p = E->p;
+  int n_acc = p->n_products * rows * p->nv;
+  int64_t R = p->a_run;
+  CgBuilder rb, jb;
+  MlirValue r, j, iter[TM_MAX_ROWS * TM_MAX_VECS * 2], cur[TM_MAX_ROWS * TM_MAX_VECS * 2], base[TM_MAX_ROWS];
+  MlirOperation outer = cg_for(b, cg_index(b, 0), cg_index(b, p->K / R), n_acc, acc, &rb, &r, iter);
+  MlirValue k0 = tm_index_op(&rb, "arith.muli", r, cg_index(&rb, R));
+  dims[p->nb + 2] = k0;
+  for (int i = 0; i < rows; ++i) {
+    dims[p->nb] = rowm[i];
+    base[i] = row_address(E, &rb, dims);
+  }
+  MlirOperation inner = cg_for(&rb, cg_index(&rb, 0), cg_index(&rb, R), n_acc, iter, &jb, &j, cur);
+  k_step(E, &jb, dims, rows, rowm, tm_index_op(&jb, "arith.addi", k0, j), panel, panel_base, cur, cur, base, j);
+  cg_yield(&jb, n_acc, cur);
+  MlirValue res[TM_MAX_ROWS * TM_MAX_VECS * 2];
+  for (int i = 0; i < n_acc; ++i)
+    res[i] = mlirOperationGetResult(inner, i);
+  cg_yield(&rb, n_acc, res);
+  for (int i = 0; i < n_acc; ++i)
+    acc[i] = mlirOperationGetResult(outer, i);
 }
 
 /* The micro-kernel for `rows` rows from m0 and the epilogue on its tile. The k loop
@@ -277,8 +326,12 @@ static bool emit_tile(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, MlirVa
     rowm[i] = cg_index_add(b, m0, i);
   dims[p->nb + 1] = cg_index(b, 0); /* A does not read n */
   int64_t main_k = p->K / TM_K_UNROLL * TM_K_UNROLL;
-  k_loop(E, b, dims, rows, rowm, 0, main_k, TM_K_UNROLL, panel, panel_base, acc);
-  k_loop(E, b, dims, rows, rowm, main_k, p->K, 1, panel, panel_base, acc);
+  if (p->a_run > 1) {
+    run_loops(E, b, dims, rows, rowm, panel, panel_base, acc);
+  } else {
+    k_loop(E, b, dims, rows, rowm, 0, main_k, TM_K_UNROLL, panel, panel_base, acc);
+    k_loop(E, b, dims, rows, rowm, main_k, p->K, 1, panel, panel_base, acc);
+  }
   return tm_epilogue(E, b, dims, rows, rowm, n0, acc);
 }
 
@@ -352,19 +405,45 @@ static bool emit_body(TmEmit *E) {
   return ok;
 }
 
+/* A as memref<numel x elem> (memref.collapse_shape of the whole shape) for run_loops. */
+static MlirValue collapse_a(TmEmit *E) {
+  TmPlan *p = E->p;
+  MlirValue a = E->mem[p->a_val];
+  MlirType at = mlirValueGetType(a);
+  intptr_t rank = mlirShapedTypeGetRank(at);
+  int64_t numel = 1;
+  char text[256];
+  int len = snprintf(text, sizeof text, "[[");
+  for (intptr_t r = 0; r < rank; ++r) {
+    numel *= mlirShapedTypeGetDimSize(at, r);
+    len += snprintf(text + len, sizeof text - (size_t)len, "%s%ld", r ? ", " : "", (long)r);
+  }
+  snprintf(text + len, sizeof text - (size_t)len, "]]");
+  MlirType flat = cg_memref_of(mlirShapedTypeGetElementType(at), 1, &numel);
+  MlirNamedAttribute attr = cg_named(p->ctx, "reassociation", cg_parse_attr(p->ctx, text));
+  return mlirOperationGetResult(cg_create(&E->fb, "memref.collapse_shape", 1, &a, 1, &flat, 1, &attr), 0);
+}
+
 static void describe(TmEmit *E) {
   TmPlan *p = E->p;
   char text[160];
-  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d b=%s%s%s", p->mr, p->nr, (long long)p->mc, p->vw,
+  char run[32] = "";
+  if (p->a_run > 1 && p->a_run < p->K)
+    snprintf(run, sizeof run, " a-run=%lld", (long long)p->a_run);
+  snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d%s b=%s%s%s", p->mr, p->nr, (long long)p->mc, p->vw, run,
            p->b_prepacked ? "prepacked" : p->b_contiguous ? "packed-per-panel" : "packed-per-panel-transposed",
            !p->b_prepacked && tm_heap_panel(p) ? "-heap" : "", p->n_products == 2 ? " products=2" : "");
   mlirOperationSetDiscardableAttributeByName(E->fn, braze_ref("braze.template"),
                                              mlirStringAttrGet(p->ctx, braze_ref(text)));
   if (p->opts->remarks) {
     int64_t nt = (p->N + p->nr - 1) / p->nr;
+    /* A neither contiguous along k nor in runs (a-runs.c): the tile reads it through its
+     * map per k, a div/mod chain per row where the map has one. */
+    bool per_k = p->a_run <= 1 && !tm_contiguous_in(p->a_map, p->nb + 2);
     braze_emit_remark(mlirOperationGetLocation(p->old),
-                      "cpu-codegen: kernel @%s: matmul template %s, %lldx%lldx%lld, %lld panel(s), epilogue of %d generic(s)",
-                      p->name, text, (long long)p->M, (long long)p->N, (long long)p->K, (long long)nt, p->n_epi);
+                      "cpu-codegen: kernel @%s: matmul template %s, %lldx%lldx%lld, %lld panel(s), epilogue of %d generic(s)%s",
+                      p->name, text, (long long)p->M, (long long)p->N, (long long)p->K, (long long)nt, p->n_epi,
+                      per_k ? ", A read per k through its map (no run of 4 or more k values contiguous in memory)" : "");
   }
 }
 
@@ -377,6 +456,8 @@ bool tm_emit(TmPlan *p) {
   tm_bind_values(&E);
   if (p->b_prepacked)
     tm_bind_packed(&E);
+  if (p->a_run > 1)
+    E.a_flat = collapse_a(&E);
   bool ok = emit_body(&E);
   if (!ok) {
     mlirOperationDestroy(E.fn);

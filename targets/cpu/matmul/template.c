@@ -96,8 +96,14 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
     if (use_extern && opts->matmul_mode == CG_MATMUL_AUTO)
       tm_autotune(&p, opts, &use_extern);
   }
-  if (!use_extern)
+  if (!use_extern) {
     p.b_prepacked = opts->prepack && p.n_products == 1 && tm_find_constant_b(&p);
+    /* A read through a window (a conv's implicit GEMM): its contiguous runs along k.
+     * A plain row-major A (R = K) keeps the single k loop. */
+    p.a_run = tm_a_run(&p);
+    if (p.a_run == p.K && tm_contiguous_in(p.a_map, p.nb + 2))
+      p.a_run = 1;
+  }
   bool ok = use_extern ? tm_emit_extern(&p) : tm_emit(&p);
   free(p.autotune_note);
   return ok ? 1 : -1;

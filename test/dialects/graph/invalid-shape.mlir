@@ -1,5 +1,5 @@
 // Shape ops: transpose perm, broadcast_to compatibility, reshape element count,
-// slice bounds/strides/result, concat ranks/dims.
+// slice bounds/strides/result, concat ranks/dims, window rank/attributes/extent/result.
 // RUN: braze-opt %s --split-input-file --verify-diagnostics
 
 func.func @perm_length(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
@@ -201,4 +201,44 @@ func.func @concat_mixed_result(%x: tensor<4x8xf32>, %y: tensor<4x2xf32>) -> tens
   // expected-error @+1 {{'graph.concat' op result shape [4, 16] must be [4, 10] (the inputs' sizes along dim added up)}}
   %0 = "graph.concat"(%x, %y) {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @window_rank(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.window' op expects an operand [B, S1..Sn, C] with 1 <= n <= 3 spatial dims, got [4, 8]}}
+  %0 = "graph.window"(%x) {kernel = array<i64>, strides = array<i64>, dilations = array<i64>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @window_entries(%x: tensor<1x8x8x2xf32>) -> tensor<1x6x6x3x3x2xf32> {
+  // expected-error @+1 {{'graph.window' op strides has 1 entries; expected one per dim (rank 2)}}
+  %0 = "graph.window"(%x) {kernel = array<i64: 3, 3>, strides = array<i64: 1>, dilations = array<i64: 1, 1>} : (tensor<1x8x8x2xf32>) -> tensor<1x6x6x3x3x2xf32>
+  return %0 : tensor<1x6x6x3x3x2xf32>
+}
+
+// -----
+
+func.func @window_stride(%x: tensor<1x8x2xf32>) -> tensor<1x6x3x2xf32> {
+  // expected-error @+1 {{'graph.window' op spatial dim 0: kernel (3), stride (0) and dilation (1) must be >= 1}}
+  %0 = "graph.window"(%x) {kernel = array<i64: 3>, strides = array<i64: 0>, dilations = array<i64: 1>} : (tensor<1x8x2xf32>) -> tensor<1x6x3x2xf32>
+  return %0 : tensor<1x6x3x2xf32>
+}
+
+// -----
+
+func.func @window_extent(%x: tensor<1x4x2xf32>) -> tensor<1x1x3x2xf32> {
+  // expected-error @+1 {{'graph.window' op spatial dim 0: the window spans 5 elements but the operand has 4}}
+  %0 = "graph.window"(%x) {kernel = array<i64: 3>, strides = array<i64: 1>, dilations = array<i64: 2>} : (tensor<1x4x2xf32>) -> tensor<1x1x3x2xf32>
+  return %0 : tensor<1x1x3x2xf32>
+}
+
+// -----
+
+func.func @window_result(%x: tensor<1x9x2xf32>) -> tensor<1x7x3x2xf32> {
+  // expected-error @+1 {{'graph.window' op result shape [1, 7, 3, 2] must be [1, 4, 3, 2]}}
+  %0 = "graph.window"(%x) {kernel = array<i64: 3>, strides = array<i64: 2>, dilations = array<i64: 1>} : (tensor<1x9x2xf32>) -> tensor<1x7x3x2xf32>
+  return %0 : tensor<1x7x3x2xf32>
 }

@@ -154,6 +154,21 @@ def case(name):
         m = model([conv_node(["x", "w"], "y", strides=[1] * 10)], [("x", FL, [1, 3, 5, 5])], [("y", FL, [1, 4, 3, 3])],
                   [init("w", rand(4, 3, 3, 3))])
         return m, [], []
+    if name == "stem_pool":  # ResNet's stem: conv 7x7/2 + bias, relu, max pool 3x3/2 pad 1; then an average pool
+        x, w, b = rand(2, 3, 20, 20), rand(8, 3, 7, 7, lo=-0.2, hi=0.2), rand(8)
+        nodes = [conv_node(["x", "w", "b"], "c", strides=[2, 2], pads=[3, 3, 3, 3]), h.make_node("Relu", ["c"], ["r"]),
+                 h.make_node("MaxPool", ["r"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+                 h.make_node("AveragePool", ["p"], ["y"], kernel_shape=[2, 2], pads=[0, 0, 1, 1])]
+        m = model(nodes, [("x", FL, [2, 3, 20, 20])], [("y", FL, [2, 8, 5, 5])], [init("w", w), init("b", b)])
+        r = np.maximum(conv_np(x, w, b, strides=[2, 2], pads=[3] * 4), 0)
+        rp = np.pad(r, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+        p = np.stack([np.stack([rp[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3].max(axis=(2, 3)) for j in range(5)], -1)
+                      for i in range(5)], -2)
+        pp = np.pad(p, ((0, 0), (0, 0), (0, 1), (0, 1)))
+        cnt = np.pad(np.ones((5, 5)), ((0, 1), (0, 1)))
+        y = np.stack([np.stack([pp[:, :, i:i + 2, j:j + 2].sum(axis=(2, 3)) / cnt[i:i + 2, j:j + 2].sum()
+                                for j in range(5)], -1) for i in range(5)], -2)
+        return m, [x], [y.astype(np.float32)]
     if name == "pool_long_strides":
         node = h.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[1] * 10)
         return model([node], [("x", FL, [1, 3, 5, 5])], [("y", FL, [1, 3, 4, 4])]), [], []

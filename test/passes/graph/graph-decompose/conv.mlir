@@ -1,10 +1,11 @@
-// conv expands into an im2col gather + batch_matmul (passes/graph/decompose-conv.c),
+// conv expands, with conv-im2col=gather, into an im2col gather + batch_matmul
+// (passes/graph/decompose-conv.c; the default window form: conv-window.mlir),
 // conv_transpose into a conv of the zero-stuffed input with the flipped weight, and a
 // batch_norm over a constant-weight conv folds into the conv's weight and a bias add
 // (passes/graph/fold-batch-norm.c). Refused folds: a weight that is not a constant, a
 // conv read twice, parameters that are not constants, fold-batch-norm=false, a
 // batch_norm kept whole (keep=batch_norm: its conv is expanded as usual).
-// RUN: braze-opt %s --graph-decompose | FileCheck %s
+// RUN: braze-opt %s --graph-decompose=conv-im2col=gather | FileCheck %s
 // RUN: braze-opt %s --graph-decompose=fold-batch-norm=false | FileCheck %s --check-prefix=NOFOLD
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{keep=batch_norm})' | FileCheck %s --check-prefix=KEEP
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK

@@ -79,3 +79,13 @@ func.func @bad_int_softmax(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = "graph.softmax"(%x) {dim = 0 : i64} : (tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// The window form's padding copy reads x at a table of the padded positions: above
+// 2^26 entries the conv is refused (8202 x 8202 here).
+func.func @padding_table(%x: tensor<1x1x8200x8200xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x8200x8200xf32> {
+  // expected-error @+1 {{graph-decompose: conv: the padding position table (more than 67108864 entries) is above the limit}}
+  %0 = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x1x8200x8200xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x8200x8200xf32>
+  return %0 : tensor<1x1x8200x8200xf32>
+}

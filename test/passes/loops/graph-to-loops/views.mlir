@@ -1,4 +1,4 @@
-// Views (transpose, broadcast_to, slice, reshape) emit no op: consumers read the
+// Views (transpose, broadcast_to, slice, reshape, window) emit no op: consumers read the
 // underlying tensor through composed maps. A view returned from the function (or
 // passed to a non-graph op) is materialized by a copy generic.
 // RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
@@ -127,4 +127,18 @@ func.func @returned_chain(%x: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<2x4xf
   %t = "graph.transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
   %s = "graph.slice"(%t) {starts = array<i64: 1, 0>, limits = array<i64: 3, 4>, strides = array<i64: 1, 1>} : (tensor<8x4xf32>) -> tensor<2x4xf32>
   return %t, %s : tensor<8x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// window: (b, o, k, c) -> (b, o * stride + k * dilation, c), composed with a reshape
+// into a contraction's operand (the implicit GEMM's A: floordiv/mod of the reshape).
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1 * 2 + d2 * 3, d3)>
+// CHECK-LABEL: func.func @window(
+// CHECK-NOT: graph.
+// CHECK: linalg.generic {indexing_maps = [#[[W]], #{{.*}}]{{.*}} ins(%arg0 : tensor<2x9x4xf32>)
+func.func @window(%x: tensor<2x9x4xf32>) -> tensor<2x3x2x4xf32> {
+  %v = "graph.window"(%x) {kernel = array<i64: 2>, strides = array<i64: 2>, dilations = array<i64: 3>} : (tensor<2x9x4xf32>) -> tensor<2x3x2x4xf32>
+  %0 = "graph.neg"(%v) : (tensor<2x3x2x4xf32>) -> tensor<2x3x2x4xf32>
+  return %0 : tensor<2x3x2x4xf32>
 }
