@@ -55,9 +55,31 @@ static void loop_extents(MlirOperation g, int64_t *extents, intptr_t n_loops) {
   }
 }
 
+static bool reads_loop(MlirAffineMap map, int d) {
+  for (intptr_t k = 0; k < mlirAffineMapGetNumResults(map); ++k)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, k), d))
+      return true;
+  return false;
+}
+
+/* A template's operand layout: the batch loops, then for A (it reads m) m and the
+ * reduction loops, for B the reduction loops and n: (m, k) and (k, n) row-major. */
+static void template_order(MlirAffineMap out, MlirAffineMap view, bool *used, ViewRead *v) {
+  intptr_t n_out = mlirAffineMapGetNumResults(out), n_loops = mlirAffineMapGetNumDims(view);
+  int m = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, n_out - 2));
+  bool a = reads_loop(view, m);
+  for (int pass = 0; pass < 2; ++pass)
+    for (int d = 0; d < n_loops; ++d) {
+      bool reduction = !reads_loop(out, d);
+      if (!used[d] && reads_loop(view, d) && (a ? (pass == 0) != reduction : (pass == 0) == reduction))
+        used[d] = true, v->loops[v->n_dims++] = d;
+    }
+}
+
 /* The copy's dims: the loops the view reads, the batch loops (those the output's leading
- * dims read, before m) first, then the others in the order the view first reads them. */
-static bool copy_dims(MlirOperation g, MlirAffineMap view, ViewRead *v) {
+ * dims read, before m) first, then the others in the order the view first reads them
+ * (the online form's [batch..., rows, head dim]), or in a template's operand layout. */
+static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, ViewRead *v) {
   intptr_t n_loops = mlirAffineMapGetNumDims(view);
   MlirAffineMap out = map_of(g, mlirOperationGetNumOperands(g) - 1);
   int64_t extents[HEADS_MAX_LOOPS];
@@ -76,6 +98,8 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, ViewRead *v) {
       if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d))
         used[d] = true, v->loops[v->n_dims++] = d;
   }
+  if (for_template && mlirAffineMapGetNumResults(out) >= 2 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_batch)))
+    template_order(out, view, used, v);
   for (intptr_t k = 0; k < mlirAffineMapGetNumResults(view); ++k)
     for (int d = 0; d < n_loops; ++d)
       if (!used[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d))
@@ -94,9 +118,9 @@ static int64_t elements(MlirType t) {
 }
 
 /* The kernel's generic inputs read through a view, each a kernel argument used there
- * alone; with `no_growth`, -1 when a copy would be larger than its source (a view that
+ * alone; for a template, -1 when a copy would be larger than its source (a view that
  * repeats elements: a convolution's windows). */
-static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool no_growth) {
+static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_template) {
   int n = 0;
   MlirBlock body = body_of(kernel);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -113,12 +137,12 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool no_growth
           !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) || n == HEADS_MAX_COPIES)
         return -1;
       reads[n] = (ViewRead){.generic = op, .input = (int)i, .arg = (int)mlirBlockArgumentGetArgNumber(a)};
-      if (!copy_dims(op, map, &reads[n]))
+      if (!copy_dims(op, map, for_template, &reads[n]))
         return -1;
       int64_t copy = 1;
       for (int d = 0; d < reads[n].n_dims; ++d)
         copy *= reads[n].shape[d];
-      if (no_growth && copy > elements(mlirValueGetType(a)))
+      if (for_template && copy > elements(mlirValueGetType(a)))
         return -1;
       ++n;
     }
@@ -272,9 +296,9 @@ static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table
 }
 
 bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
-                       const char *target, bool no_growth, HeadsEdit *e) {
+                       const char *target, bool for_template, HeadsEdit *e) {
   ViewRead reads[HEADS_MAX_COPIES];
-  int n = find_view_reads(kernel, reads, no_growth);
+  int n = find_view_reads(kernel, reads, for_template);
   intptr_t n_ops = mlirOperationGetNumOperands(call);
   if (n <= 0 || n_ops > HEADS_MAX_OPERANDS || mlirOperationGetNumResults(call) != 1)
     return false;

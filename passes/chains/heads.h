@@ -39,10 +39,12 @@ typedef struct {
 
 /* Give `call`'s kernel (`kernel`) copies of the arguments its generics read through
  * views; false (nothing changed) when it reads none, or one it cannot copy (an argument
- * also read elsewhere; with `no_growth`, a view that repeats elements, whose copy would be
- * larger than its source). New kernels are named after `target`, inserted before `func`. */
+ * also read elsewhere). For the online form a copy is [batch..., rows, head dim]; with
+ * `for_template`, a matmul template's (m, k) A or (k, n) B, and none of a view that
+ * repeats elements (a convolution's windows: the copy would outgrow its source). New
+ * kernels are named after `target`, inserted before `func`. */
 bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
-                       const char *target, bool no_growth, HeadsEdit *e);
+                       const char *target, bool for_template, HeadsEdit *e);
 
 /* Keep the edit: the old call is erased, and its kernel when `calls` (kernel -> number of
  * calls) says it has no other; the new kernels' calls are counted. */
