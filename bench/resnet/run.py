@@ -116,18 +116,6 @@ def agreement(a, b):
     return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
 
 
-def timed(fn, rounds_out, iters):
-    time.sleep(bench.GAP_S)
-    t_end = time.perf_counter() + bench.WARM_MS / 1e3
-    fn()
-    while time.perf_counter() < t_end:
-        fn()
-    for _ in range(iters):
-        t0 = time.perf_counter()
-        fn()
-        rounds_out.append((time.perf_counter() - t0) * 1e3)
-
-
 def main():
     os.makedirs(ARGS.out, exist_ok=True)
     model, source = make_model()
@@ -170,7 +158,7 @@ def main():
                         time.sleep(bench.GAP_S)
                         times[key] += ort.call(f"time r{batch} {ARGS.iters}")["ms"]
                     else:
-                        timed(fn, times[key], ARGS.iters)
+                        bench.timed_calls(fn, times[key], ARGS.iters)
         med = {k: float(np.median(v)) for k, v in times.items()}
         row = ", ".join(f"{k} {v:.2f} ms" for k, v in med.items())
         ratio = f"; onnxruntime / braze = {med['onnxruntime'] / med['braze']:.2f}" if ort else ""
