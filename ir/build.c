@@ -276,15 +276,20 @@ MlirOperation cg_new_func(MlirOperation old, intptr_t n_in, intptr_t n_out, cons
 
 /* A private constant memref.global holding `dense` (named __braze_const_N, first
  * free N), and its memref.get_global at b. */
+char *cg_unique_symbol(MlirSymbolTable table, const char *stem) {
+  for (int n = 0;; ++n) {
+    BrazeStr name = {0};
+    braze_str_printf(&name, "%s_%d", stem, n);
+    if (mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(braze_str_cstr(&name)))))
+      return name.data;
+    braze_str_free(&name);
+  }
+}
+
 MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense) {
   MlirContext ctx = b->ctx;
   MlirSymbolTable table = mlirSymbolTableCreate(module);
-  char name[64];
-  for (int n = 0;; ++n) {
-    snprintf(name, sizeof name, "__braze_const_%d", n);
-    if (mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(name))))
-      break;
-  }
+  char *name = cg_unique_symbol(table, "__braze_const");
   mlirSymbolTableDestroy(table);
   MlirType type = cg_memref_like(mlirAttributeGetType(dense));
   MlirNamedAttribute attrs[6] = {
@@ -300,6 +305,7 @@ MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute d
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreate(&st));
   MlirNamedAttribute ref = cg_named(ctx, "name", mlirFlatSymbolRefAttrGet(ctx, braze_ref(name)));
+  free(name);
   return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &type, 1, &ref), 0);
 }
 

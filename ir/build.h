@@ -79,6 +79,8 @@ uint64_t cg_affine_dims(MlirAffineExpr expr);
  * argument types `args` (n_in inputs, then n_out output buffers: braze.num_inputs /
  * braze.num_outputs) and no results, inserted before it; *entry is its body. */
 MlirOperation cg_new_func(MlirOperation old, intptr_t n_in, intptr_t n_out, const MlirType *args, MlirBlock *entry);
+/* "stem_N" with the first N that names no symbol of `table` (malloc'ed). */
+char *cg_unique_symbol(MlirSymbolTable table, const char *stem);
 /* A private constant memref.global holding `dense`, and its memref.get_global at b. */
 MlirValue cg_global_constant(MlirOperation module, CgBuilder *b, MlirAttribute dense);
 bool cg_attr_bool(MlirOperation op, const char *name);

@@ -259,6 +259,22 @@ uint64_t braze_affine_dims(MlirAffineExpr e) {
   return braze_affine_dims(mlirAffineBinaryOpExprGetLHS(e)) | braze_affine_dims(mlirAffineBinaryOpExprGetRHS(e));
 }
 
+bool braze_map_reads_dim(MlirAffineMap map, intptr_t d) {
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, r), d))
+      return true;
+  return false;
+}
+
+bool braze_map_is_plain(MlirAffineMap map) {
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
+      return false;
+  }
+  return true;
+}
+
 bool braze_affine_split(MlirAffineExpr e, uint64_t mask, MlirAffineExpr *with, MlirAffineExpr *without) {
   MlirContext ctx = mlirAffineExprGetContext(e);
   Terms t = {0};

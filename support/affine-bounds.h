@@ -41,4 +41,10 @@ MlirAffineExpr braze_affine_plus(MlirAffineExpr e, int64_t k);
 /* Bit d set for each dim d that `e` reads (dims >= 64 are not tracked). */
 uint64_t braze_affine_dims(MlirAffineExpr e);
 
+/* Whether some result of `map` reads dim d. */
+bool braze_map_reads_dim(MlirAffineMap map, intptr_t d);
+
+/* Whether every result of `map` is a dim or a constant: no view's floordiv/mod or sum. */
+bool braze_map_is_plain(MlirAffineMap map);
+
 #endif

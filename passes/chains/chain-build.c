@@ -8,6 +8,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "ir/build.h"
 #include "support/context.h"
 #include "support/diag.h"
 
@@ -49,10 +50,6 @@ void chain_print_name(BrazeStr *s, MlirOperation op) {
   braze_str_append(s, n.data, n.length);
 }
 
-static bool symbol_taken(const Symbols *sym, const char *name) {
-  return !mlirOperationIsNull(mlirSymbolTableLookup(sym->table, braze_ref(name)));
-}
-
 /* `<target>_chain_fused_<origins>_<N>`: each kernel's origins (its name between
  * "_fused" and the index), repeats dropped. */
 static char *chain_name(const Chain *c) {
@@ -70,15 +67,12 @@ static char *chain_name(const Chain *c) {
       braze_str_puts(&parts, part);
     braze_str_free(&k);
   }
-  for (int index = 0;; ++index) {
-    BrazeStr name = {0};
-    braze_str_printf(&name, "%s_chain_fused%s_%d", c->o->target, braze_str_cstr(&parts), index);
-    if (!symbol_taken(c->sym, braze_str_cstr(&name))) {
-      braze_str_free(&parts);
-      return name.data;
-    }
-    braze_str_free(&name);
-  }
+  BrazeStr stem = {0};
+  braze_str_printf(&stem, "%s_chain_fused%s", c->o->target, braze_str_cstr(&parts));
+  char *name = cg_unique_symbol(c->sym->table, braze_str_cstr(&stem));
+  braze_str_free(&stem);
+  braze_str_free(&parts);
+  return name;
 }
 
 /* The block form of link i: a retyped clone named `<kernel>_rows`, before `at`. */
@@ -320,29 +314,41 @@ static void print_declarations(BrazeStr *s, const Chain *c, BrazeStr *block_name
 
 /* ---- rewriting the graph function ---- */
 
+MlirOperation chain_call(MlirOperation callee, MlirLocation loc, intptr_t n, const MlirValue *operands,
+                         MlirType result) {
+  MlirContext ctx = mlirOperationGetContext(callee);
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(callee, braze_ref("sym_name")));
+  MlirNamedAttribute attr =
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("callee")), mlirFlatSymbolRefAttrGet(ctx, name));
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.call"), loc);
+  mlirOperationStateAddOperands(&st, n, operands);
+  mlirOperationStateAddResults(&st, 1, &result);
+  mlirOperationStateAddAttributes(&st, 1, &attr);
+  return mlirOperationCreate(&st);
+}
+
+void chain_count_call(Symbols *sym, MlirOperation kernel, int delta) {
+  uint64_t key = braze_ptr_key(kernel.ptr);
+  braze_ptrmap_put(&sym->calls, key, braze_ptrmap_get(&sym->calls, key, 0) + delta);
+}
+
+bool chain_drop_call(Symbols *sym, MlirOperation call, MlirOperation kernel) {
+  mlirOperationDestroy(call);
+  chain_count_call(sym, kernel, -1);
+  if (braze_ptrmap_get(&sym->calls, braze_ptr_key(kernel.ptr), 0) > 0)
+    return false;
+  mlirSymbolTableErase(sym->table, kernel);
+  return true;
+}
 
 static void replace_calls(Chain *c, MlirOperation chain_fn, const MlirValue *args, int n_args) {
   MlirOperation last = c->links[c->n - 1].call;
-  MlirContext ctx = mlirOperationGetContext(last);
-  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(chain_fn, braze_ref("sym_name")));
-  MlirNamedAttribute callee =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("callee")), mlirFlatSymbolRefAttrGet(ctx, name));
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.call"), mlirOperationGetLocation(c->links[0].call));
-  MlirType result = mlirValueGetType(mlirOperationGetResult(last, 0));
-  mlirOperationStateAddOperands(&st, n_args, args);
-  mlirOperationStateAddResults(&st, 1, &result);
-  mlirOperationStateAddAttributes(&st, 1, &callee);
-  MlirOperation call = mlirOperationCreate(&st);
+  MlirOperation call = chain_call(chain_fn, mlirOperationGetLocation(c->links[0].call), n_args, args,
+                                  mlirValueGetType(mlirOperationGetResult(last, 0)));
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(last), last, call);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(last, 0), mlirOperationGetResult(call, 0));
-  for (int i = c->n - 1; i >= 0; --i) {
-    mlirOperationDestroy(c->links[i].call);
-    uint64_t key = braze_ptr_key(c->links[i].kernel.ptr);
-    int left = braze_ptrmap_get(&c->sym->calls, key, 1) - 1;
-    braze_ptrmap_put(&c->sym->calls, key, left);
-    if (left <= 0)
-      mlirSymbolTableErase(c->sym->table, c->links[i].kernel);
-  }
+  for (int i = c->n - 1; i >= 0; --i)
+    chain_drop_call(c->sym, c->links[i].call, c->links[i].kernel);
 }
 
 

@@ -64,5 +64,12 @@ void chain_print_name(BrazeStr *s, MlirOperation op);
 bool chain_build(Chain *c);
 /* The online form's kernel (passes/chains/online.h) in place of its calls. */
 bool chain_build_online(Chain *c, const OnlineChain *oc);
+/* A func.call of `callee` (not inserted) with one result. */
+MlirOperation chain_call(MlirOperation callee, MlirLocation loc, intptr_t n, const MlirValue *operands,
+                         MlirType result);
+/* sym->calls[kernel] += delta. */
+void chain_count_call(Symbols *sym, MlirOperation kernel, int delta);
+/* Erase `call` of `kernel`, and the kernel when that was its last call (true then). */
+bool chain_drop_call(Symbols *sym, MlirOperation call, MlirOperation kernel);
 
 #endif

@@ -332,7 +332,7 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   while (why && n_edits < 2 && (strcmp(why, ONLINE_QK_VIEW) == 0 || strcmp(why, ONLINE_V_VIEW) == 0)) {
     MlirOperation call = strcmp(why, ONLINE_V_VIEW) == 0 ? oc.calls[3] : scores;
     old_kernels[n_edits] = callee_of(sym, call);
-    if (!heads_materialize(func, sym->table, call, old_kernels[n_edits], o->target, false, &edits[n_edits]))
+    if (!heads_materialize(func, sym, call, old_kernels[n_edits], o->target, false, &edits[n_edits]))
       break;
     if (mlirOperationEqual(call, scores))
       scores = edits[n_edits].new_call;
@@ -342,7 +342,7 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   if (why) {
     bool copied = n_edits > 0;
     while (n_edits > 0)
-      heads_undo(&edits[--n_edits], sym->table);
+      heads_undo(&edits[--n_edits], sym);
     if (o->remarks && plausible)
       braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: no online chain from this call: %s%s%s", first,
                         copied && strcmp(first, why) != 0 ? "; with the heads copied: " : "",
@@ -353,7 +353,7 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   int copies = 0;
   for (int i = 0; i < n_edits; ++i) {
     copies += edits[i].n_copies;
-    heads_commit(&edits[i], sym->table, &sym->calls, old_kernels[i]);
+    heads_commit(&edits[i], sym, old_kernels[i]);
   }
   if (o->remarks && copies)
     braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: %d copy kernel(s) put heads read through views "
@@ -409,7 +409,7 @@ static void plain_template_operands(const Options *o, Symbols *sym, MlirOperatio
     MlirOperation kernel = braze_op_is(op, "func.call") ? callee_of(sym, op) : (MlirOperation){NULL};
     HeadsEdit e;
     if (mlirOperationIsNull(kernel) || !kind_is(kernel, "tem") || !half_operands(kernel) ||
-        !heads_materialize(func, sym->table, op, kernel, o->target, true, &e))
+        !heads_materialize(func, sym, op, kernel, o->target, true, &e))
       continue;
     next = mlirOperationGetNextInBlock(e.new_call);
     if (o->remarks) {
@@ -419,7 +419,7 @@ static void plain_template_operands(const Options *o, Symbols *sym, MlirOperatio
                         "plain copies for the matmul template", braze_str_cstr(&name), e.n_copies);
       braze_str_free(&name);
     }
-    heads_commit(&e, sym->table, &sym->calls, kernel);
+    heads_commit(&e, sym, kernel);
   }
 }
 

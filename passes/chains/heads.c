@@ -5,9 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dialects/graph/graph.h"
+#include "ir/build.h"
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/loops/builder.h"
+#include "support/affine-bounds.h"
 #include "support/context.h"
 #include "support/strbuf.h"
 
@@ -25,53 +29,16 @@ typedef struct {
 
 static MlirBlock body_of(MlirOperation op) { return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)); }
 
-static MlirAffineMap map_of(MlirOperation generic, intptr_t i) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
-  return mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
-}
-
-static bool is_view_map(MlirAffineMap map) {
-  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
-    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
-    if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
-      return true;
-  }
-  return false;
-}
-
-/* Loop extents of a generic from its operands' dims read by a bare loop. */
-static void loop_extents(MlirOperation g, int64_t *extents, intptr_t n_loops) {
-  for (intptr_t d = 0; d < n_loops; ++d)
-    extents[d] = -1;
-  for (intptr_t j = 0; j < mlirOperationGetNumOperands(g); ++j) {
-    MlirAffineMap map = map_of(g, j);
-    MlirType t = mlirValueGetType(mlirOperationGetOperand(g, j));
-    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
-      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
-      intptr_t d = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -1;
-      if (d >= 0 && d < n_loops && extents[d] < 0)
-        extents[d] = mlirShapedTypeGetDimSize(t, r);
-    }
-  }
-}
-
-static bool reads_loop(MlirAffineMap map, int d) {
-  for (intptr_t k = 0; k < mlirAffineMapGetNumResults(map); ++k)
-    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, k), d))
-      return true;
-  return false;
-}
-
 /* A template's operand layout: the batch loops, then for A (it reads m) m and the
  * reduction loops, for B the reduction loops and n: (m, k) and (k, n) row-major. */
 static void template_order(MlirAffineMap out, MlirAffineMap view, bool *used, ViewRead *v) {
   intptr_t n_out = mlirAffineMapGetNumResults(out), n_loops = mlirAffineMapGetNumDims(view);
   int m = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, n_out - 2));
-  bool a = reads_loop(view, m);
+  bool a = braze_map_reads_dim(view, m);
   for (int pass = 0; pass < 2; ++pass)
     for (int d = 0; d < n_loops; ++d) {
-      bool reduction = !reads_loop(out, d);
-      if (!used[d] && reads_loop(view, d) && (a ? (pass == 0) != reduction : (pass == 0) == reduction))
+      bool reduction = !braze_map_reads_dim(out, d);
+      if (!used[d] && braze_map_reads_dim(view, d) && (a ? (pass == 0) != reduction : (pass == 0) == reduction))
         used[d] = true, v->loops[v->n_dims++] = d;
     }
 }
@@ -81,11 +48,10 @@ static void template_order(MlirAffineMap out, MlirAffineMap view, bool *used, Vi
  * (the online form's [batch..., rows, head dim]), or in a template's operand layout. */
 static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, ViewRead *v) {
   intptr_t n_loops = mlirAffineMapGetNumDims(view);
-  MlirAffineMap out = map_of(g, mlirOperationGetNumOperands(g) - 1);
+  MlirAffineMap out = braze_generic_map(g, mlirOperationGetNumOperands(g) - 1);
   int64_t extents[HEADS_MAX_LOOPS];
-  if (n_loops > HEADS_MAX_LOOPS)
+  if (braze_generic_loop_extents(g, extents, HEADS_MAX_LOOPS) > HEADS_MAX_LOOPS)
     return false;
-  loop_extents(g, extents, n_loops);
   bool used[HEADS_MAX_LOOPS] = {false};
   v->n_dims = 0;
   intptr_t n_batch = mlirAffineMapGetNumResults(out) - 2;
@@ -94,9 +60,8 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, Vi
     if (!mlirAffineExprIsADim(e))
       return false;
     int d = (int)mlirAffineDimExprGetPosition(e);
-    for (intptr_t k = 0; k < mlirAffineMapGetNumResults(view) && !used[d]; ++k)
-      if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d))
-        used[d] = true, v->loops[v->n_dims++] = d;
+    if (!used[d] && braze_map_reads_dim(view, d))
+      used[d] = true, v->loops[v->n_dims++] = d;
   }
   if (for_template && mlirAffineMapGetNumResults(out) >= 2 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_batch)))
     template_order(out, view, used, v);
@@ -108,13 +73,6 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, Vi
     if ((v->shape[i] = extents[v->loops[i]]) < 1)
       return false;
   return v->n_dims > 0;
-}
-
-static int64_t elements(MlirType t) {
-  int64_t n = 1;
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-    n *= mlirShapedTypeGetDimSize(t, d);
-  return n;
 }
 
 /* The kernel's generic inputs read through a view, each a kernel argument used there
@@ -129,8 +87,8 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_templ
     intptr_t n_in = mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
     for (intptr_t i = 0; i < n_in; ++i) {
       MlirValue a = mlirOperationGetOperand(op, i);
-      MlirAffineMap map = map_of(op, i);
-      if (!is_view_map(map))
+      MlirAffineMap map = braze_generic_map(op, i);
+      if (braze_map_is_plain(map))
         continue;
       MlirOpOperand use = mlirValueGetFirstUse(a);
       if (!mlirValueIsABlockArgument(a) || !mlirBlockEqual(mlirBlockArgumentGetOwner(a), body) ||
@@ -142,22 +100,12 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_templ
       int64_t copy = 1;
       for (int d = 0; d < reads[n].n_dims; ++d)
         copy *= reads[n].shape[d];
-      if (for_template && copy > elements(mlirValueGetType(a)))
+      if (for_template && copy > braze_num_elements(mlirValueGetType(a)))
         return -1;
       ++n;
     }
   }
   return n;
-}
-
-static char *unique_name(MlirSymbolTable table, const char *stem) {
-  for (int i = 0;; ++i) {
-    BrazeStr name = {0};
-    braze_str_printf(&name, "%s_%d", stem, i);
-    if (mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(braze_str_cstr(&name)))))
-      return name.data;
-    braze_str_free(&name);
-  }
 }
 
 static MlirType copy_type(const ViewRead *v, MlirType elem) {
@@ -181,12 +129,12 @@ static MlirAffineMap copy_read_map(const ViewRead *v, MlirAffineMap view) {
 }
 
 /* The copy kernel: `<target>_poi_fused_heads_N(%src) -> the view's values in the copy's layout`. */
-static MlirOperation make_copy_kernel(MlirOperation func, MlirSymbolTable table, const ViewRead *v, MlirValue src,
+static MlirOperation make_copy_kernel(MlirOperation func, Symbols *sym, const ViewRead *v, MlirValue src,
                                       const char *target) {
   MlirType st = mlirValueGetType(src), elem = mlirShapedTypeGetElementType(st), ct = copy_type(v, elem);
   BrazeStr stem = {0}, text = {0};
   braze_str_printf(&stem, "%s_poi_fused_heads", target);
-  char *name = unique_name(table, braze_str_cstr(&stem));
+  char *name = cg_unique_symbol(sym->table, braze_str_cstr(&stem));
   braze_str_printf(&text, "func.func private @%s(%%src: ", name);
   mlirTypePrint(st, braze_str_callback, &text);
   braze_str_puts(&text, ") -> ");
@@ -195,7 +143,7 @@ static MlirOperation make_copy_kernel(MlirOperation func, MlirSymbolTable table,
                         "  %e = tensor.empty() : ");
   mlirTypePrint(ct, braze_str_callback, &text);
   braze_str_puts(&text, "\n  %c = linalg.generic {indexing_maps = [affine_map<");
-  mlirAffineMapPrint(copy_read_map(v, map_of(v->generic, v->input)), braze_str_callback, &text);
+  mlirAffineMapPrint(copy_read_map(v, braze_generic_map(v->generic, v->input)), braze_str_callback, &text);
   braze_str_puts(&text, ">, affine_map<");
   mlirAffineMapPrint(mlirAffineMapMultiDimIdentityGet(mlirOperationGetContext(func), v->n_dims), braze_str_callback,
                      &text);
@@ -221,7 +169,7 @@ static MlirOperation make_copy_kernel(MlirOperation func, MlirSymbolTable table,
                                               braze_ref("form-row-chains"));
   if (!mlirOperationIsNull(fn)) {
     mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, fn);
-    mlirSymbolTableInsert(table, fn);
+    mlirSymbolTableInsert(sym->table, fn);
   }
   free(name);
   braze_str_free(&stem);
@@ -229,24 +177,16 @@ static MlirOperation make_copy_kernel(MlirOperation func, MlirSymbolTable table,
   return fn;
 }
 
-/* A call of `callee` with `operands` and `call`'s result type, right after `call`. */
-static MlirOperation call_after(MlirOperation call, MlirOperation callee, intptr_t n, const MlirValue *operands,
+/* A call of `callee` with `operands`, right after `at`, at its location. */
+static MlirOperation call_after(MlirOperation at, MlirOperation callee, intptr_t n, const MlirValue *operands,
                                 MlirType result) {
-  MlirContext ctx = mlirOperationGetContext(call);
-  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(callee, braze_ref("sym_name")));
-  MlirNamedAttribute attr =
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, braze_ref("callee")), mlirFlatSymbolRefAttrGet(ctx, name));
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.call"), mlirOperationGetLocation(call));
-  mlirOperationStateAddOperands(&st, n, operands);
-  mlirOperationStateAddResults(&st, 1, &result);
-  mlirOperationStateAddAttributes(&st, 1, &attr);
-  MlirOperation op = mlirOperationCreate(&st);
-  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(call), call, op);
+  MlirOperation op = chain_call(callee, mlirOperationGetLocation(at), n, operands, result);
+  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(at), at, op);
   return op;
 }
 
 /* The kernel's clone reading the copies: the arguments retyped, the views' maps plain. */
-static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table, MlirOperation kernel,
+static MlirOperation make_plain_kernel(MlirOperation func, Symbols *sym, MlirOperation kernel,
                                        const ViewRead *reads, int n) {
   MlirOperation clone = mlirOperationClone(kernel);
   MlirContext ctx = mlirOperationGetContext(clone);
@@ -258,7 +198,7 @@ static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table
     --stem_len;
   BrazeStr stem = {0};
   braze_str_append(&stem, old_name.data, stem_len > 0 && old_name.data[stem_len - 1] == '_' ? stem_len - 1 : stem_len);
-  char *name = unique_name(table, braze_str_cstr(&stem));
+  char *name = cg_unique_symbol(sym->table, braze_str_cstr(&stem));
   mlirOperationSetAttributeByName(clone, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(name)));
   /* the clone's generics are where the kernel's are, in order */
   MlirOperation og = mlirBlockGetFirstOperation(body_of(kernel)), cg = mlirBlockGetFirstOperation(body);
@@ -274,7 +214,7 @@ static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table
       MlirAffineExpr dims[HEADS_MAX_LOOPS];
       for (int d = 0; d < reads[i].n_dims; ++d)
         dims[d] = mlirAffineDimExprGet(ctx, reads[i].loops[d]);
-      intptr_t n_loops = mlirAffineMapGetNumDims(map_of(cg, reads[i].input));
+      intptr_t n_loops = mlirAffineMapGetNumDims(braze_generic_map(cg, reads[i].input));
       new_maps[reads[i].input] = mlirAffineMapAttrGet(mlirAffineMapGet(ctx, n_loops, 0, reads[i].n_dims, dims));
       mlirOperationSetAttributeByName(cg, braze_ref("indexing_maps"), mlirArrayAttrGet(ctx, n_maps, new_maps));
       MlirValue arg = mlirBlockGetArgument(body, reads[i].arg);
@@ -289,13 +229,13 @@ static MlirOperation make_plain_kernel(MlirOperation func, MlirSymbolTable table
   mlirOperationSetAttributeByName(clone, braze_ref("function_type"),
                                   mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n_args, types, 1, &result)));
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(func), func, clone);
-  mlirSymbolTableInsert(table, clone);
+  mlirSymbolTableInsert(sym->table, clone);
   free(name);
   braze_str_free(&stem);
   return clone;
 }
 
-bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
+bool heads_materialize(MlirOperation func, Symbols *sym, MlirOperation call, MlirOperation kernel,
                        const char *target, bool for_template, HeadsEdit *e) {
   ViewRead reads[HEADS_MAX_COPIES];
   int n = find_view_reads(kernel, reads, for_template);
@@ -308,9 +248,9 @@ bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation 
     operands[j] = e->old_operands[j] = mlirOperationGetOperand(call, j);
   MlirOperation before = call;
   for (int i = 0; i < n; ++i) {
-    MlirOperation copy = make_copy_kernel(func, table, &reads[i], operands[reads[i].arg], target);
+    MlirOperation copy = make_copy_kernel(func, sym, &reads[i], operands[reads[i].arg], target);
     if (mlirOperationIsNull(copy)) {
-      heads_undo(e, table);
+      heads_undo(e, sym);
       return false;
     }
     e->copy_kernels[e->n_copies] = copy;
@@ -321,7 +261,7 @@ bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation 
     before = copy_call;
     operands[reads[i].arg] = mlirOperationGetResult(copy_call, 0);
   }
-  e->new_kernel = make_plain_kernel(func, table, kernel, reads, n);
+  e->new_kernel = make_plain_kernel(func, sym, kernel, reads, n);
   e->new_call = call_after(before, e->new_kernel, n_ops, operands, mlirValueGetType(mlirOperationGetResult(call, 0)));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, 0), mlirOperationGetResult(e->new_call, 0));
   /* the old call uses nothing until commit or undo: its own result stands in */
@@ -330,33 +270,27 @@ bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation 
   return true;
 }
 
-static void count_call(BrazePtrMap *calls, MlirOperation kernel, int delta) {
-  uint64_t key = braze_ptr_key(kernel.ptr);
-  braze_ptrmap_put(calls, key, braze_ptrmap_get(calls, key, 0) + delta);
-}
-
-void heads_commit(HeadsEdit *e, MlirSymbolTable table, BrazePtrMap *calls, MlirOperation old_kernel) {
-  mlirOperationDestroy(e->old_call);
-  count_call(calls, old_kernel, -1);
-  if (braze_ptrmap_get(calls, braze_ptr_key(old_kernel.ptr), 0) <= 0) {
-    /* the new kernel takes the old one's name: reports and remarks keep naming it */
-    MlirContext ctx = mlirOperationGetContext(old_kernel);
-    MlirAttribute name = mlirOperationGetAttributeByName(old_kernel, braze_ref("sym_name"));
-    BrazeStr keep = {0};
-    braze_str_append(&keep, mlirStringAttrGetValue(name).data, mlirStringAttrGetValue(name).length);
-    mlirSymbolTableErase(table, old_kernel);
+void heads_commit(HeadsEdit *e, Symbols *sym, MlirOperation old_kernel) {
+  MlirAttribute old_name = mlirOperationGetAttributeByName(old_kernel, braze_ref("sym_name"));
+  BrazeStr keep = {0};
+  braze_str_append(&keep, mlirStringAttrGetValue(old_name).data, mlirStringAttrGetValue(old_name).length);
+  if (chain_drop_call(sym, e->old_call, old_kernel)) {
+    /* the new kernel takes the old one's name (reports and remarks keep naming it), in
+     * the symbol table too */
+    MlirContext ctx = mlirOperationGetContext(e->new_kernel);
     MlirAttribute kept = mlirStringAttrGet(ctx, braze_ref(braze_str_cstr(&keep)));
     mlirOperationSetAttributeByName(e->new_kernel, braze_ref("sym_name"), kept);
+    mlirSymbolTableInsert(sym->table, e->new_kernel);
     mlirOperationSetAttributeByName(e->new_call, braze_ref("callee"),
                                     mlirFlatSymbolRefAttrGet(ctx, mlirStringAttrGetValue(kept)));
-    braze_str_free(&keep);
   }
-  count_call(calls, e->new_kernel, 1);
+  braze_str_free(&keep);
+  chain_count_call(sym, e->new_kernel, 1);
   for (int i = 0; i < e->n_copies; ++i)
-    count_call(calls, e->copy_kernels[i], 1);
+    chain_count_call(sym, e->copy_kernels[i], 1);
 }
 
-void heads_undo(HeadsEdit *e, MlirSymbolTable table) {
+void heads_undo(HeadsEdit *e, Symbols *sym) {
   for (intptr_t j = 0; !mlirOperationIsNull(e->new_call) && j < mlirOperationGetNumOperands(e->old_call); ++j)
     mlirOperationSetOperand(e->old_call, j, e->old_operands[j]);
   if (!mlirOperationIsNull(e->new_call)) {
@@ -364,10 +298,10 @@ void heads_undo(HeadsEdit *e, MlirSymbolTable table) {
     mlirOperationDestroy(e->new_call);
   }
   if (!mlirOperationIsNull(e->new_kernel))
-    mlirSymbolTableErase(table, e->new_kernel);
+    mlirSymbolTableErase(sym->table, e->new_kernel);
   for (int i = e->n_copies - 1; i >= 0; --i) {
     mlirOperationDestroy(e->copy_calls[i]);
-    mlirSymbolTableErase(table, e->copy_kernels[i]);
+    mlirSymbolTableErase(sym->table, e->copy_kernels[i]);
   }
   *e = (HeadsEdit){0};
 }

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 
 #include "mlir-c/IR.h"
-#include "support/ptrmap.h"
+#include "passes/chains/chain.h"
 
 enum { HEADS_MAX_COPIES = 2 };
 
@@ -43,14 +43,14 @@ typedef struct {
  * `for_template`, a matmul template's (m, k) A or (k, n) B, and none of a view that
  * repeats elements (a convolution's windows: the copy would outgrow its source). New
  * kernels are named after `target`, inserted before `func`. */
-bool heads_materialize(MlirOperation func, MlirSymbolTable table, MlirOperation call, MlirOperation kernel,
+bool heads_materialize(MlirOperation func, Symbols *sym, MlirOperation call, MlirOperation kernel,
                        const char *target, bool for_template, HeadsEdit *e);
 
-/* Keep the edit: the old call is erased, and its kernel when `calls` (kernel -> number of
- * calls) says it has no other; the new kernels' calls are counted. */
-void heads_commit(HeadsEdit *e, MlirSymbolTable table, BrazePtrMap *calls, MlirOperation old_kernel);
+/* Keep the edit: the old call is erased, and its kernel when it has no other call (the new
+ * kernel then takes its name); the new kernels' calls are counted in sym->calls. */
+void heads_commit(HeadsEdit *e, Symbols *sym, MlirOperation old_kernel);
 
 /* Undo the edit: the old call's uses back, the new calls and kernels erased. */
-void heads_undo(HeadsEdit *e, MlirSymbolTable table);
+void heads_undo(HeadsEdit *e, Symbols *sym);
 
 #endif

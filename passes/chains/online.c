@@ -13,6 +13,7 @@
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "support/affine-bounds.h"
 #include "support/context.h"
 
 enum { SCORES, ROWMAX, PROBS, OUTPUT };
@@ -201,18 +202,12 @@ static void batch_dims(int nb, int *dims) {
     dims[i] = i;
 }
 
-/* Whether an input of generic g is read through a view: a map result that is neither a
- * dim nor a constant (q's heads sliced out of one in-projection). */
+/* Whether an input of generic g is read through a view: a map that is not plain (q's
+ * heads sliced out of one in-projection). */
 static bool reads_through_view(MlirOperation g) {
-  for (intptr_t i = 0; !mlirOperationIsNull(g) && i < num_inputs(g); ++i) {
-    MlirAffineMap map = mlirAffineMapAttrGetValue(
-        mlirArrayAttrGetElement(mlirOperationGetAttributeByName(g, braze_ref("indexing_maps")), i));
-    for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
-      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
-      if (!mlirAffineExprIsADim(e) && !mlirAffineExprIsAConstant(e))
-        return true;
-    }
-  }
+  for (int i = 0; !mlirOperationIsNull(g) && i < num_inputs(g); ++i)
+    if (!braze_map_is_plain(map_of(g, i)))
+      return true;
   return false;
 }
 

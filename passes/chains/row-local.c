@@ -5,6 +5,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/loops/builder.h"
 #include "support/affine-bounds.h"
 #include "support/context.h"
 
@@ -65,24 +66,6 @@ bool rc_slice_is_whole(const RcSlice *s) {
     if (s->row_of[d] != -1)
       return false;
   return true;
-}
-
-/* The loops' extents of a generic, from the operand dims read by a bare loop dim. */
-static intptr_t generic_extents(MlirOperation generic, int64_t *extents) {
-  MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
-  intptr_t n_loops = mlirAffineMapGetNumDims(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0)));
-  for (intptr_t d = 0; d < n_loops && d < RC_MAX_LOOPS; ++d)
-    extents[d] = -1;
-  for (intptr_t j = 0; j < mlirArrayAttrGetNumElements(maps); ++j) {
-    MlirAffineMap map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, j));
-    MlirType t = mlirValueGetType(mlirOperationGetOperand(generic, j));
-    for (intptr_t r = 0; mlirTypeIsARankedTensor(t) && r < mlirAffineMapGetNumResults(map); ++r) {
-      int d = dim_of(mlirAffineMapGetResult(map, r));
-      if (d >= 0 && d < RC_MAX_LOOPS && extents[d] < 0)
-        extents[d] = mlirShapedTypeGetDimSize(t, r);
-    }
-  }
-  return n_loops;
 }
 
 /* `e` with each row loop rowdims[i] renamed to d_i (and any other loop to 0). */
@@ -228,7 +211,7 @@ static void classify_generic(Classifier *c, MlirOperation op) {
     return refuse(c, "unsupported-op");
   MlirAffineMap out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
   int64_t extents[RC_MAX_LOOPS];
-  intptr_t n_loops = generic_extents(op, extents);
+  intptr_t n_loops = braze_generic_loop_extents(op, extents, RC_MAX_LOOPS);
   if (n_loops > RC_MAX_LOOPS)
     return refuse(c, "too-many-loops");
   int rowdims[RC_MAX_RANK];
@@ -306,7 +289,7 @@ static void localize_affine_reads(MlirOperation generic, MlirBlock entry, const 
   MlirAttribute maps = mlirOperationGetAttributeByName(generic, braze_ref("indexing_maps"));
   intptr_t n = mlirArrayAttrGetNumElements(maps), nr = rows->nr;
   int64_t extents[RC_MAX_LOOPS];
-  intptr_t n_loops = generic_extents(generic, extents);
+  intptr_t n_loops = braze_generic_loop_extents(generic, extents, RC_MAX_LOOPS);
   MlirAffineMap out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
   int rowdims[RC_MAX_RANK];
   for (intptr_t i = 0; i < nr; ++i)

@@ -226,6 +226,23 @@ bool braze_generic_all_parallel(MlirOperation generic) {
   return true;
 }
 
+intptr_t braze_generic_loop_extents(MlirOperation generic, int64_t *extents, intptr_t max) {
+  intptr_t n_loops = braze_generic_num_loops(generic);
+  for (intptr_t d = 0; d < n_loops && d < max; ++d)
+    extents[d] = -1;
+  for (intptr_t j = 0; j < mlirOperationGetNumOperands(generic); ++j) {
+    MlirAffineMap map = braze_generic_map(generic, j);
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(generic, j));
+    for (intptr_t r = 0; mlirTypeIsARankedTensor(t) && r < mlirAffineMapGetNumResults(map); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      intptr_t d = mlirAffineExprIsADim(e) ? mlirAffineDimExprGetPosition(e) : -1;
+      if (d >= 0 && d < max && extents[d] < 0)
+        extents[d] = mlirShapedTypeGetDimSize(t, r);
+    }
+  }
+  return n_loops;
+}
+
 MlirBlock braze_generic_body(MlirOperation generic) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
 }

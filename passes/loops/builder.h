@@ -88,6 +88,9 @@ intptr_t braze_generic_num_loops(MlirOperation generic);
 MlirAffineMap braze_generic_map(MlirOperation generic, intptr_t operand);
 bool braze_generic_loop_is_reduction(MlirOperation generic, intptr_t loop);
 bool braze_generic_all_parallel(MlirOperation generic);
+/* The loops' extents (extents[0..max)), each from an operand dim the loop reads as a bare
+ * dim (-1 when none does); returns the number of loops, which may exceed max. */
+intptr_t braze_generic_loop_extents(MlirOperation generic, int64_t *extents, intptr_t max);
 MlirBlock braze_generic_body(MlirOperation generic);
 
 /* ---- scalar arithmetic chosen by element type ---- */

@@ -153,9 +153,7 @@ static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirVa
   } else {
     MlirType t = cg_memref_like(mlirValueGetType(result));
     MlirNamedAttribute align = cg_named(c->body.ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(c->body.ctx, 64), 64));
-    int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(t));
-    for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-      bytes *= mlirShapedTypeGetDimSize(t, d);
+    int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(t)) * cg_num_elements(t);
     bool heap = bytes > CH_STACK_BYTES && c->n_heap < CH_MAX_VALUES;
     operands[n_in] =
         mlirOperationGetResult(cg_create(&c->body, heap ? "memref.alloc" : "memref.alloca", 0, NULL, 1, &t, 1, &align), 0);
