@@ -16,7 +16,6 @@
 // RUN: python3 %S/../../bench/gpu/make_causal.py row_masked 2 32 16 f32 -1 > %t.masked.mlir
 // RUN: for f in causal offset masked; do braze check %t.$f.mlir --pipeline=%S/Inputs/cpu-online.pipeline || exit 1; done | FileCheck %s --check-prefix=CAUSAL
 // RUN: braze run %t.masked.mlir --target cpu --pipeline=%S/Inputs/cpu-online.pipeline | FileCheck %s --check-prefix=NAN
-// UNSUPPORTED: asan
 // CHECK: PASS  @attn_f32
 // CHECK: PASS  @attn_div_keys100
 // CHECK: PASS  @attn_kv_shared

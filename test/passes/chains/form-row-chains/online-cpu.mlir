@@ -12,9 +12,14 @@
 // RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64 no-online})' | FileCheck %s --check-prefix=OFF
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{online-min-keys=-1})' 2>&1 | FileCheck %s --check-prefix=BAD
+// cpu-codegen's lowering of the key loop: fills as store loops, two buffers per iter_arg
+// carried by the scf.for and swapped in its yield, the block kernels called
+// destination-passing (the next step's buffers as the max's, the sum's and the
+// accumulation's destinations), the normalization writing the result's subview.
+// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64},cpu-codegen)' | FileCheck %s --check-prefix=LOWER
 
-// REMARK: online-cpu.mlir:[[@LINE+44]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_mul_softmax_0 in the online form: blocks of 128 rows, 64 keys per step, scale 0.125, its generics as block kernels
-// DEFAULT: online-cpu.mlir:[[@LINE+43]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_mul_softmax_0: blocks of
+// REMARK: online-cpu.mlir:[[@LINE+62]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_mul_softmax_0 in the online form: blocks of 128 rows, 64 keys per step, scale 0.125, its generics as block kernels
+// DEFAULT: online-cpu.mlir:[[@LINE+61]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_mul_softmax_0: blocks of
 // CHECK-LABEL: func.func private @cpu_chain_fused_batch_matmul_mul_softmax_0_key0(
 // CHECK-SAME: %{{.*}}: tensor<1x128x64xf32>, %{{.*}}: tensor<1x64x64xf32>) -> tensor<1x128x64xf32>
 // CHECK-SAME: kernel.kind = "tem", kernel.ops = ["batch_matmul"]
@@ -51,6 +56,24 @@
 // CHECK: tensor.parallel_insert_slice
 // CHECK-LABEL: func.func @attention(
 // CHECK-NEXT: call @cpu_chain_fused_batch_matmul_mul_softmax_0(%arg0, %arg1, %arg2)
+// LOWER-LABEL: func.func private @cpu_chain_fused_batch_matmul_mul_softmax_0(
+// LOWER: scf.parallel (%[[B:.*]], %[[R:.*]]) =
+// LOWER: %[[Q:.*]] = memref.subview %arg0
+// LOWER: %[[M0:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x128x1xf32>
+// LOWER: memref.store %{{.*}}, %[[M0]]
+// LOWER: %[[L0:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x128x1xf32>
+// LOWER: %[[A0:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x128x64xf32>
+// LOWER: %[[M1:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x128x1xf32>
+// LOWER: %[[L1:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x128x1xf32>
+// LOWER: %[[A1:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x128x64xf32>
+// LOWER: %[[RES:.*]]:6 = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[MC:.*]] = %[[M0]], %[[LC:.*]] = %[[L0]], %[[AC:.*]] = %[[A0]], %[[MN:.*]] = %[[M1]], %[[LN:.*]] = %[[L1]], %[[AN:.*]] = %[[A1]])
+// LOWER: %[[K:.*]] = memref.subview %arg1[%[[B]], %[[J]], 0] [1, 64, 64]
+// LOWER: func.call @cpu_chain_fused_batch_matmul_mul_softmax_0_key0(%[[Q]], %[[K]], %[[S:.*]]) :
+// LOWER: func.call @cpu_chain_fused_batch_matmul_mul_softmax_0_key1(%[[S]], %[[MC]], %[[LC]], %[[MN]], %[[P:.*]], %[[AL:.*]], %[[LN]]) :
+// LOWER: func.call @cpu_chain_fused_batch_matmul_mul_softmax_0_key2(%[[P]], %{{.*}}, %[[AC]], %[[AL]], %[[AN]]) :
+// LOWER: scf.yield %[[MN]], %[[LN]], %[[AN]], %[[MC]], %[[LC]], %[[AC]]
+// LOWER: %[[Y:.*]] = memref.subview %arg3
+// LOWER: func.call @cpu_chain_fused_batch_matmul_mul_softmax_0_end0(%[[RES]]#2, %[[RES]]#1, %[[Y]])
 // OFF-LABEL: func.func @attention(
 // OFF-NEXT: call @cpu_chain_fused_batch_matmul_mul_softmax_0(
 // OFF-NOT: kernel.online
