@@ -31,8 +31,6 @@
 // VIEWS: PASS  @encoder
 // VIEWS: PASS  @mixed
 // CAUSAL: PASS  @causal
-// VIEWS: PASS  @encoder
-// VIEWS: PASS  @mixed
 // CAUSAL: PASS  @causal_offset
 // CAUSAL: PASS  @row_masked
 // NAN: out0: tensor<2x32x16xf32> {{.*}} nan=32 inf=0
