@@ -314,9 +314,9 @@ static int64_t divisor_at_most(int64_t n, int64_t cap) {
 }
 
 /* Rows and keys per block of the online form. Targets with a template for it take any
- * extents (the last blocks partial); the cpu target's block kernels are static, so both
- * blocks divide their extents: rows at most 128 (or rows=N), keeping min-blocks blocks
- * where the rows allow, keys the largest divisor of the keys up to key-block. */
+ * extents (the last blocks partial); the cpu target's block kernels are static, so rows
+ * divide the query rows (at most 128, or rows=N, keeping min-blocks blocks where the
+ * rows allow), and the keys that key-block leaves run as a tail step of their own. */
 static const char *online_blocks(const Options *o, const OnlineChain *oc, int64_t *rows, int64_t *keys) {
   *rows = o->rows > 0 ? o->rows : 128;
   *keys = o->key_block;
@@ -332,9 +332,7 @@ static const char *online_blocks(const Options *o, const OnlineChain *oc, int64_
     while (*rows > 16 && batch * (oc->m / *rows) < o->min_blocks)
       *rows = divisor_at_most(oc->m, *rows - 1);
   }
-  *keys = divisor_at_most(oc->n, o->key_block);
-  if (*keys < 16 && *keys < oc->n)
-    return "no key block of 16 or more divides the keys";
+  *keys = o->key_block < oc->n ? o->key_block : oc->n;
   return NULL;
 }
 

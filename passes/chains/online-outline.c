@@ -25,6 +25,8 @@
  *     %a = func.call @<chain>_key2(%u#1, %vb, %acc, %u#2)   (tem: acc * alpha + p . v)
  *     scf.yield %u#0, %u#3, %a
  *   }
+ *   (where key-block leaves keys: a second loop of one step over them, its kernels
+ *   @<chain>_tail0..2, from %r's values)
  *   %y = func.call @<chain>_end0(%r#2, %r#1)                (per: acc / l) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,12 +425,21 @@ bool online_outline(MlirOperation chain_fn, Symbols *sym) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(chain_fn, 0));
   MlirOperation forall = first_op_named(entry, "scf.forall");
   MlirBlock rows = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
-  MlirOperation key_loop = first_op_named(rows, "scf.for");
-  MlirBlock keys = mlirRegionGetFirstBlock(mlirOperationGetRegion(key_loop, 0));
-  Outliner key = {chain, "key", 0, sym, chain_fn}, end = {chain, "end", 0, sym, chain_fn};
-  bool ok = outline_block(&key, keys) && outline_block(&end, rows);
+  /* the key loop, and the tail's (static blocks: the keys key-block leaves) */
+  Outliner key = {chain, "key", 0, sym, chain_fn}, tail = {chain, "tail", 0, sym, chain_fn},
+           end = {chain, "end", 0, sym, chain_fn};
+  bool ok = true;
+  int loops = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(rows); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (braze_op_is(op, "scf.for")) {
+      MlirBlock keys = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+      ok = outline_block(loops++ ? &tail : &key, keys);
+      if (ok)
+        drop_dead_inits(keys);
+    }
+  ok = ok && outline_block(&end, rows);
   if (ok) {
-    drop_dead_inits(keys);
     drop_dead_inits(rows);
     drop_dead_inits(entry);
   }

@@ -118,10 +118,22 @@ func.func @causal(%q: tensor<2x16x8xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x1
 
 // -----
 
-// Refused on the cpu target: 131 keys (a prime above key-block=64) leave no key block of
-// 16 or more that divides them, so the chain keeps whole rows.
-// REMARK: online-cpu.mlir:[[@LINE+5]]:8: remark: form-row-chains: no online chain from this call: no key block of 16 or more divides the keys
-// REMARK-NEXT: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_softmax_0: blocks of 32 rows
+// Keys that key-block does not divide (131 = 2 x 64 + 3): the key loop runs the whole
+// blocks, and a second loop of one step takes the 3 keys left, from the first loop's
+// running values, with block kernels of its own shapes (@..._tail0..2): the cpu target's
+// block kernels are static.
+// REMARK: online-cpu.mlir:[[@LINE+15]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_softmax_0 in the online form: blocks of 32 rows, 64 keys per step and a tail step, scale 1, its generics as block kernels
+// CHECK-LABEL: func.func private @cpu_chain_fused_batch_matmul_softmax_0_tail0(
+// CHECK-SAME: tensor<1x32x16xf32>, %{{.*}}: tensor<1x3x16xf32>) -> tensor<1x32x3xf32>
+// CHECK-LABEL: func.func private @cpu_chain_fused_batch_matmul_softmax_0(
+// CHECK: %[[W:.*]]:3 = scf.for %{{.*}} = %{{.*}} to %c128 step %c64 iter_args(
+// CHECK: func.call @cpu_chain_fused_batch_matmul_softmax_0_key0(
+// CHECK: %[[T:.*]]:3 = scf.for %[[J:.*]] = %c128 to %c131 step %c3 iter_args(%{{.*}} = %[[W]]#0, %{{.*}} = %[[W]]#1, %{{.*}} = %[[W]]#2)
+// CHECK: tensor.extract_slice %arg1[%{{.*}}, %[[J]], 0] [1, 3, 16]
+// CHECK: func.call @cpu_chain_fused_batch_matmul_softmax_0_tail0(
+// CHECK: func.call @cpu_chain_fused_batch_matmul_softmax_0_tail1(
+// CHECK: func.call @cpu_chain_fused_batch_matmul_softmax_0_tail2(
+// CHECK: func.call @cpu_chain_fused_batch_matmul_softmax_0_end0(%[[T]]#2, %[[T]]#1)
 // CHECK-LABEL: func.func @keys131(
 func.func @keys131(%q: tensor<4x64x16xf32>, %k: tensor<4x131x16xf32>, %v: tensor<4x131x16xf32>) -> tensor<4x64x16xf32> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x131x16xf32>) -> tensor<4x16x131xf32>
