@@ -343,7 +343,43 @@ static MlirValue concat_rows(MlirOperation before, const MlirValue *parts, int n
   return acc;
 }
 
-static void rewrite(MlirOperation reduce, const Cone *cone, const int64_t *sizes, int n) {
+/* The one op that reads `v`, when it reads it only by rows (the residual add after
+ * an FFN's all_reduce), or null. */
+static MlirOperation row_reader(MlirValue v) {
+  MlirOpOperand first = mlirValueGetFirstUse(v);
+  bool row[BRAZE_MAX_RANK];
+  if (mlirOpOperandIsNull(first) || !row_rule(mlirOpOperandGetOwner(first), row))
+    return (MlirOperation){NULL};
+  MlirOperation user = mlirOpOperandGetOwner(first);
+  for (MlirOpOperand u = first; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), user) || !row[mlirOpOperandGetOperandNumber(u)])
+      return (MlirOperation){NULL};
+  return user;
+}
+
+/* Carry the chunks through `user`, which reads `v` by rows: one clone per chunk, right
+ * before it, on the chunk's value and rows of its other row operands. */
+static void carry_through(MlirOperation user, MlirValue v, MlirValue *parts, const int64_t *sizes, int n) {
+  bool row[BRAZE_MAX_RANK];
+  row_rule(user, row);
+  int64_t start = 0;
+  for (int i = 0; i < n; ++i) {
+    MlirOperation copy = mlirOperationClone(user);
+    for (intptr_t j = 0; j < mlirOperationGetNumOperands(user); ++j) {
+      MlirValue w = mlirOperationGetOperand(user, j);
+      if (row[j])
+        mlirOperationSetOperand(copy, j, mlirValueEqual(w, v) ? parts[i] : slice_rows(user, w, start, sizes[i]));
+    }
+    MlirValue res = mlirOperationGetResult(copy, 0);
+    mlirValueSetType(res, with_rows(mlirValueGetType(res), sizes[i]));
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(user), user, copy);
+    parts[i] = res;
+    start += sizes[i];
+  }
+}
+
+/* Returns how many row-wise readers of the sum the chunks were carried through. */
+static int rewrite(MlirOperation reduce, const Cone *cone, const int64_t *sizes, int n) {
   MlirValue parts[MAX_CHUNKS];
   Chunker k = {reduce, cone, calloc(cone->ops.count, sizeof(MlirValue))};
   int64_t start = 0;
@@ -352,11 +388,27 @@ static void rewrite(MlirOperation reduce, const Cone *cone, const int64_t *sizes
     start += sizes[i];
   }
   free(k.clones);
-  MlirValue whole = concat_rows(reduce, parts, n);
-  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(reduce, 0), whole);
+  /* the concat goes after the last reader the chunks pass through, so that form-kernels
+   * sees each chunk's reader on its own rows (a reader of the whole concat iterates over
+   * another space and is not fused with it) */
+  BrazeOpList carried = {0};
+  MlirValue v = mlirOperationGetResult(reduce, 0);
+  for (MlirOperation u = row_reader(v); !mlirOperationIsNull(u); u = row_reader(v)) {
+    carry_through(u, v, parts, sizes, n);
+    braze_op_list_push(&carried, u);
+    v = mlirOperationGetResult(u, 0);
+  }
+  MlirOperation last = carried.count ? carried.ops[carried.count - 1] : reduce;
+  MlirValue whole = concat_rows(last, parts, n);
+  mlirValueReplaceAllUsesOfWith(v, whole);
+  for (size_t i = carried.count; i-- > 0;) /* users first */
+    mlirOperationDestroy(carried.ops[i]);
+  int num_carried = (int)carried.count;
+  braze_op_list_free(&carried);
   mlirOperationDestroy(reduce);
   for (size_t i = cone->ops.count; i-- > 0;) /* users first: each read only inside */
     mlirOperationDestroy(cone->ops.ops[i]);
+  return num_carried;
 }
 
 /* ---- driving ---- */
@@ -367,14 +419,15 @@ static const char *op_name(MlirOperation op, char *buf, size_t len) {
   return buf;
 }
 
-static void remark_chunks(MlirOperation reduce, const Cone *cone, const int64_t *sizes, int n, int64_t bytes) {
+static void remark_chunks(MlirLocation loc, const Cone *cone, const int64_t *sizes, int n, int64_t bytes,
+                          int carried) {
   BrazeStr rows = {0};
   for (int i = 0; i < n; ++i)
     braze_str_printf(&rows, "%s%lld", i ? ", " : "", (long long)sizes[i]);
-  braze_emit_remark(mlirOperationGetLocation(reduce),
+  braze_emit_remark(loc,
                     "shard-chunk: all_reduce of %lld bytes per rank in %d chunks of rows [%s]: %zu ops each, "
-                    "then its own all_reduce",
-                    (long long)bytes, n, braze_str_cstr(&rows), cone->ops.count);
+                    "then its own all_reduce; the chunks carried through %d reader(s) before the concat",
+                    (long long)bytes, n, braze_str_cstr(&rows), cone->ops.count, carried);
   braze_str_free(&rows);
 }
 
@@ -422,9 +475,10 @@ static bool chunk_reduce(MlirOperation reduce, const Options *o) {
     braze_emit_remark(mlirOperationGetLocation(reduce), "shard-chunk: all_reduce left whole: %s",
                       no ? no : braze_str_cstr(&why));
   else if (n > 0) {
+    MlirLocation loc = mlirOperationGetLocation(reduce);
+    int carried = rewrite(reduce, &cone, sizes, n);
     if (o->remarks)
-      remark_chunks(reduce, &cone, sizes, n, bytes);
-    rewrite(reduce, &cone, sizes, n);
+      remark_chunks(loc, &cone, sizes, n, bytes, carried);
   }
   braze_str_free(&why);
   braze_op_list_free(&cone.ops);
