@@ -48,13 +48,14 @@
 enum { MAX_CHUNKS = 64 };
 
 typedef struct {
-  long long chunks, align, min_bytes;
+  long long chunks, align, min_bytes, pieces, last_share;
   long long sizes[MAX_CHUNKS];
   int num_sizes; /* 0: chunks= */
   bool remarks;
 } Options;
 
-static const char *const option_names[] = {"chunks", "sizes", "align", "min-bytes", "remarks", NULL};
+static const char *const option_names[] = {"chunks", "sizes",  "align",   "min-bytes",
+                                           "pieces", "last-share", "remarks", NULL};
 
 static bool parse_sizes(const BrazeOption *o, Options *out, BrazeStr *error) {
   const char *s = o->value ? o->value : "";
@@ -83,9 +84,20 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
             braze_option_int(opts, "chunks", 2, &o->chunks, error) &&
             braze_option_int(opts, "align", 128, &o->align, error) &&
             braze_option_int(opts, "min-bytes", 16 << 20, &o->min_bytes, error) &&
+            braze_option_int(opts, "pieces", 16, &o->pieces, error) &&
+            braze_option_int(opts, "last-share", 0, &o->last_share, error) &&
             braze_option_bool(opts, "remarks", false, &o->remarks, error) && (!sizes || parse_sizes(sizes, o, error));
   if (ok && (o->chunks < 1 || o->chunks > MAX_CHUNKS)) {
     braze_str_printf(error, "shard-chunk: chunks must be 1 to %d, got %lld", MAX_CHUNKS, o->chunks);
+    ok = false;
+  }
+  if (ok && (o->pieces < 1 || o->pieces > MAX_CHUNKS)) {
+    braze_str_printf(error, "shard-chunk: pieces must be 1 to %d, got %lld", MAX_CHUNKS, o->pieces);
+    ok = false;
+  }
+  if (ok && (o->last_share < 0 || o->last_share > 99 || (o->last_share && o->chunks < 2))) {
+    braze_str_printf(error, "shard-chunk: last-share must be 0 (even chunks) to 99 percent, with chunks >= 2, got %lld",
+                     o->last_share);
     ok = false;
   }
   if (ok && o->align < 1) {
@@ -248,9 +260,13 @@ static int plan_chunks(const Options *o, int64_t rows, int64_t *sizes, BrazeStr 
                      (long long)rows);
     return -1;
   }
-  int64_t at = 0;
+  /* the last chunk's share of the rows (last-share=), the others split the rest evenly */
+  int64_t last = o->last_share ? (rows * o->last_share / 100 + o->align / 2) / o->align * o->align : 0;
+  int64_t body = rows - last, even = last ? o->chunks - 1 : o->chunks, at = 0;
   for (int i = 0; i < o->chunks; ++i) {
-    int64_t end = i + 1 == o->chunks ? rows : (rows * (i + 1) / o->chunks + o->align / 2) / o->align * o->align;
+    int64_t end = i + 1 == o->chunks ? rows
+                  : i < even        ? (body * (i + 1) / even + o->align / 2) / o->align * o->align
+                                    : body;
     if (end <= at || end > rows) {
       braze_str_printf(why, "%lld rows do not make %lld chunks at multiples of align=%lld", (long long)rows,
                        o->chunks, o->align);
@@ -378,9 +394,48 @@ static void carry_through(MlirOperation user, MlirValue v, MlirValue *parts, con
   }
 }
 
-/* Returns how many row-wise readers of the sum the chunks were carried through. */
-static int rewrite(MlirOperation reduce, const Cone *cone, const int64_t *sizes, int n) {
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* Chunks of different sizes: the readers carried before the concat work on pieces of
+ * the sizes' greatest common divisor, so that every insert of the concat has one shape
+ * and form-kernels fuses the readers with it (a concat of pieces of different shapes
+ * is a kernel of its own: a copy of the whole result). The pieces are row slices of
+ * the chunks' sums, made before `before`; at most max_pieces of them, else the chunks
+ * stay whole. Returns how many values parts and sizes now hold. */
+static int split_into_pieces(MlirOperation before, MlirValue *parts, int64_t *sizes, int n, long long max_pieces) {
+  int64_t g = sizes[0], rows = 0;
+  for (int i = 0; i < n; ++i) {
+    g = gcd64(g, sizes[i]);
+    rows += sizes[i];
+  }
+  if (rows / g == n || rows / g > max_pieces)
+    return n;
+  MlirValue pieces[MAX_CHUNKS];
+  int m = 0;
+  for (int i = 0; i < n; ++i)
+    for (int64_t at = 0; at < sizes[i]; at += g)
+      pieces[m++] = sizes[i] == g ? parts[i] : slice_rows(before, parts[i], at, g);
+  for (int j = 0; j < m; ++j) {
+    parts[j] = pieces[j];
+    sizes[j] = g;
+  }
+  return m;
+}
+
+/* Returns how many row-wise readers of the sum the chunks were carried through; *pieces
+ * how many pieces the concat puts together. */
+static int rewrite(MlirOperation reduce, const Cone *cone, const int64_t *chunk_rows, int n, long long max_pieces,
+                   int *pieces) {
   MlirValue parts[MAX_CHUNKS];
+  int64_t sizes[MAX_CHUNKS];
+  memcpy(sizes, chunk_rows, (size_t)n * sizeof *sizes);
   Chunker k = {reduce, cone, calloc(cone->ops.count, sizeof(MlirValue))};
   int64_t start = 0;
   for (int i = 0; i < n; ++i) {
@@ -393,6 +448,9 @@ static int rewrite(MlirOperation reduce, const Cone *cone, const int64_t *sizes,
    * another space and is not fused with it) */
   BrazeOpList carried = {0};
   MlirValue v = mlirOperationGetResult(reduce, 0);
+  if (!mlirOperationIsNull(row_reader(v)))
+    n = split_into_pieces(reduce, parts, sizes, n, max_pieces);
+  *pieces = n;
   for (MlirOperation u = row_reader(v); !mlirOperationIsNull(u); u = row_reader(v)) {
     carry_through(u, v, parts, sizes, n);
     braze_op_list_push(&carried, u);
@@ -420,14 +478,14 @@ static const char *op_name(MlirOperation op, char *buf, size_t len) {
 }
 
 static void remark_chunks(MlirLocation loc, const Cone *cone, const int64_t *sizes, int n, int64_t bytes,
-                          int carried) {
+                          int carried, int pieces) {
   BrazeStr rows = {0};
   for (int i = 0; i < n; ++i)
     braze_str_printf(&rows, "%s%lld", i ? ", " : "", (long long)sizes[i]);
   braze_emit_remark(loc,
-                    "shard-chunk: all_reduce of %lld bytes per rank in %d chunks of rows [%s]: %zu ops each, "
-                    "then its own all_reduce; the chunks carried through %d reader(s) before the concat",
-                    (long long)bytes, n, braze_str_cstr(&rows), cone->ops.count, carried);
+                    "shard-chunk: all_reduce of %lld bytes per rank in %d chunks of rows [%s]: %zu op(s) each, "
+                    "then its own all_reduce; carried through %d reader(s) in %d piece(s) before the concat",
+                    (long long)bytes, n, braze_str_cstr(&rows), cone->ops.count, carried, pieces);
   braze_str_free(&rows);
 }
 
@@ -476,9 +534,9 @@ static bool chunk_reduce(MlirOperation reduce, const Options *o) {
                       no ? no : braze_str_cstr(&why));
   else if (n > 0) {
     MlirLocation loc = mlirOperationGetLocation(reduce);
-    int carried = rewrite(reduce, &cone, sizes, n);
+    int pieces = 0, carried = rewrite(reduce, &cone, sizes, n, o->pieces, &pieces);
     if (o->remarks)
-      remark_chunks(loc, &cone, sizes, n, bytes, carried);
+      remark_chunks(loc, &cone, sizes, n, bytes, carried, pieces);
   }
   braze_str_free(&why);
   braze_op_list_free(&cone.ops);
