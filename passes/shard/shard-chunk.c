@@ -19,12 +19,21 @@
  * is made; a concat read only by the function's return is a copy of the result.
  * Every op computes the same values on the same rows, so results are bit-identical.
  *
+ * Chunks of different sizes are carried through the readers in **pieces** of their
+ * greatest common divisor of rows (row slices of the chunks' sums), so that the
+ * concat's inserts all have one shape and fuse with the readers into one kernel.
+ *
  * Options (docs/passes.md#shard-chunk):
  *   chunks=N      chunks per all_reduce (default 2; 1: the pass does nothing)
+ *   last-share=P  the last chunk's share of the rows in percent (default 25; 0: even
+ *                 chunks): its all_reduce is the one left exposed, so it is the smaller
+ *                 (W6 on two H100s: 1.802 ms against 1.832 for even chunks)
  *   sizes=R,R,..  the rows of each chunk, in order (instead of chunks=): they must add
  *                 up to the rows of every all_reduce the pass splits
  *   align=R       chunk boundaries of chunks= at multiples of R rows (default 128, the
  *                 CUDA tensor-core template's tile rows)
+ *   pieces=N      at most N pieces for the readers and the concat (default 16; 1: the
+ *                 chunks stay whole, and a concat of unequal chunks is a copy)
  *   min-bytes=B   leave all_reduces of fewer bytes per rank whole (default 16777216:
  *                 a smaller one is bound by latency, and chunking it adds latency)
  *   remarks       a remark per all_reduce: its chunks, or why it is left whole
@@ -85,7 +94,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
             braze_option_int(opts, "align", 128, &o->align, error) &&
             braze_option_int(opts, "min-bytes", 16 << 20, &o->min_bytes, error) &&
             braze_option_int(opts, "pieces", 16, &o->pieces, error) &&
-            braze_option_int(opts, "last-share", 0, &o->last_share, error) &&
+            braze_option_int(opts, "last-share", 25, &o->last_share, error) &&
             braze_option_bool(opts, "remarks", false, &o->remarks, error) && (!sizes || parse_sizes(sizes, o, error));
   if (ok && (o->chunks < 1 || o->chunks > MAX_CHUNKS)) {
     braze_str_printf(error, "shard-chunk: chunks must be 1 to %d, got %lld", MAX_CHUNKS, o->chunks);
@@ -95,9 +104,8 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
     braze_str_printf(error, "shard-chunk: pieces must be 1 to %d, got %lld", MAX_CHUNKS, o->pieces);
     ok = false;
   }
-  if (ok && (o->last_share < 0 || o->last_share > 99 || (o->last_share && o->chunks < 2))) {
-    braze_str_printf(error, "shard-chunk: last-share must be 0 (even chunks) to 99 percent, with chunks >= 2, got %lld",
-                     o->last_share);
+  if (ok && (o->last_share < 0 || o->last_share > 99)) {
+    braze_str_printf(error, "shard-chunk: last-share must be 0 (even chunks) to 99 percent, got %lld", o->last_share);
     ok = false;
   }
   if (ok && o->align < 1) {
@@ -563,9 +571,11 @@ const BrazePassInfo braze_pass_shard_chunk = {
     .summary = "Split the rows of the computation feeding each all_reduce into chunks, each with its own "
                "all_reduce, so that collectives overlap the next chunk's compute",
     .options_help = "    chunks=N             chunks per all_reduce (default 2; 1: off)\n"
+                    "    last-share=P         the last chunk's share of the rows in percent (default 25; 0: even)\n"
                     "    sizes=R,R,...        the rows of each chunk, in order (instead of chunks=)\n"
                     "    align=R              chunk boundaries at multiples of R rows (default 128)\n"
                     "    min-bytes=B          leave all_reduces under B bytes per rank whole (default 16777216)\n"
+                    "    pieces=N             at most N equal pieces for the readers and the concat (default 16)\n"
                     "    remarks              a remark per all_reduce: its chunks, or why it is left whole\n",
     .anchor = "func.func",
     .create_state = create_state,

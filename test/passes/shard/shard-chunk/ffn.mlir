@@ -4,7 +4,9 @@
 // residual add carried through per chunk and one concat at the end, so that each
 // all_reduce can run while the next chunk computes. x is sliced per chunk; the norm's
 // weight and the three matrices are read whole by every chunk.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{align=4 min-bytes=0 remarks}))' 2>&1 | FileCheck %s
+// (last-share=0: even chunks; by default the last chunk has a quarter of the rows, the
+// DEFAULT run below.)
+// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{last-share=0 align=4 min-bytes=0 remarks}))' 2>&1 | FileCheck %s
 // Chunks of different sizes: the add and the concat work on pieces of their greatest
 // common divisor (4 rows), so that the concat's inserts have one shape; pieces=1
 // keeps the chunks whole:
@@ -13,6 +15,8 @@
 // last-share= gives the last chunk that percentage of the rows (aligned), the others
 // split the rest evenly:
 // RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=3 last-share=25 align=2 min-bytes=0 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARE
+// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{align=4 min-bytes=0 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: remark: shard-chunk: all_reduce of 512 bytes per rank in 2 chunks of rows [12, 4]: 6 op(s) each, then its own all_reduce; carried through 1 reader(s) in 4 piece(s) before the concat
 // The output verifies; chunks=1 and a one-device mesh (no all_reduce) change nothing:
 // RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=4 align=1 min-bytes=0}),graph-verify)' -o /dev/null
 // RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=1 min-bytes=0}))' | FileCheck %s --check-prefix=OFF
@@ -20,9 +24,10 @@
 // Every rank's chunked program, simulated, gives the unpartitioned function's result
 // (each op computes the same rows: the error is the partition's own, that of the
 // unchunked program):
-// RUN: braze check %s --mesh=tp:2 --mesh-passes='shard-chunk{align=4 min-bytes=0}' | FileCheck %s --check-prefix=SIM
+// RUN: braze check %s --mesh=tp:2 --mesh-passes='shard-chunk{last-share=0 align=4 min-bytes=0}' | FileCheck %s --check-prefix=SIM
 // RUN: braze check %s --mesh=tp:2 --mesh-passes='shard-chunk{sizes=4,12 min-bytes=0}' | FileCheck %s --check-prefix=SIM
 // RUN: braze check %s --mesh=tp:4 --mesh-passes='shard-chunk{chunks=4 align=1 min-bytes=0}' | FileCheck %s --check-prefix=SIM4
+// RUN: braze check %s --mesh=tp:2 --mesh-passes='shard-chunk{align=4 min-bytes=0}' | FileCheck %s --check-prefix=SIM
 // RUN: braze check %s --mesh=tp:2 | FileCheck %s --check-prefix=SIM
 // SIM: PASS  @ffn out0 16x8xf32           max rel err 9.12e-07 (bound 1e-04)
 // SIM4: PASS  @ffn out0 16x8xf32

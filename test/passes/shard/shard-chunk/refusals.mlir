@@ -15,7 +15,7 @@
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=16}))' 2>&1 | FileCheck %s --check-prefix=ONE
 // ONE: shard-chunk: sizes expects 2 to 64 positive row counts separated by commas, got '16'
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{last-share=100}))' 2>&1 | FileCheck %s --check-prefix=SHARE
-// SHARE: shard-chunk: last-share must be 0 (even chunks) to 99 percent, with chunks >= 2, got 100
+// SHARE: shard-chunk: last-share must be 0 (even chunks) to 99 percent, got 100
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{pieces=0}))' 2>&1 | FileCheck %s --check-prefix=PIECES
 // PIECES: shard-chunk: pieces must be 1 to 64, got 0
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{align=0}))' 2>&1 | FileCheck %s --check-prefix=ALIGN
@@ -83,7 +83,7 @@ func.func @few_rows(%x: tensor<64x65536xf32>, %g: tensor<65536xf32>) -> tensor<6
 func.func @chunked(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>) -> tensor<4096x1024xf32>
     attributes {braze.mesh = [["tp", 2]], braze.partitioned} {
   %h = "graph.mul"(%x, %g) : (tensor<4096x1024xf32>, tensor<1024xf32>) -> tensor<4096x1024xf32>
-  // expected-remark @+1 {{shard-chunk: all_reduce of 16777216 bytes per rank in 2 chunks of rows [2048, 2048]: 1 op(s) each, then its own all_reduce; carried through 0 reader(s) in 2 piece(s) before the concat}}
+  // expected-remark @+1 {{shard-chunk: all_reduce of 16777216 bytes per rank in 2 chunks of rows [3072, 1024]: 1 op(s) each, then its own all_reduce; carried through 0 reader(s) in 2 piece(s) before the concat}}
   %r = "graph.all_reduce"(%h) {mesh_axes = ["tp"], reduction = "max"} : (tensor<4096x1024xf32>) -> tensor<4096x1024xf32>
   return %r : tensor<4096x1024xf32>
 }
