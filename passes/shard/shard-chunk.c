@@ -12,12 +12,13 @@
  * other than 0 (the weights are shared). A value the cone reads at a row position
  * that comes from elsewhere (an argument, an op outside the cone) is sliced per chunk
  * (graph.slice); shared operands are read whole by every chunk. Each chunk is the cone
- * cloned on its rows plus its all_reduce, in order, before the original all_reduce;
- * the chunks' sums are put back together by graph.concat along dim 0, which replaces
- * the all_reduce's result. form-kernels fuses that concat into its reader (the
- * residual add of an FFN: one kernel reading the chunks where they are), so no copy
- * is made; a concat read only by the function's return is a copy of the result.
- * Every op computes the same values on the same rows, so results are bit-identical.
+ * cloned on its rows plus its all_reduce, in order, before the original all_reduce.
+ * The readers of the sum that are row-wise themselves (the residual add of an FFN) are
+ * carried through per chunk, and one graph.concat along dim 0 after them puts the rows
+ * back together: form-kernels fuses it with those readers (one kernel reading each
+ * chunk where it lies), so nothing is copied; a concat read only by the function's
+ * return is a copy of the result. Every op computes the same values on the same rows,
+ * so results are bit-identical to the unchunked program's.
  *
  * Chunks of different sizes are carried through the readers in **pieces** of their
  * greatest common divisor of rows (row slices of the chunks' sums), so that the
