@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dialects/graph/graph.h"
 #include "ir/build.h"
@@ -82,19 +81,6 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, Vi
 
 static MlirAffineMap copy_read_map(const ViewRead *v, MlirAffineMap view);
 
-static bool has_reduction(MlirOperation generic) {
-  MlirAttribute its = mlirOperationGetAttributeByName(generic, braze_ref("iterator_types"));
-  for (intptr_t i = 0; !mlirAttributeIsNull(its) && i < mlirArrayAttrGetNumElements(its); ++i) {
-    BrazeStr text = {0};
-    mlirAttributePrint(mlirArrayAttrGetElement(its, i), braze_str_callback, &text);
-    bool reduction = strstr(braze_str_cstr(&text), "reduction") != NULL;
-    braze_str_free(&text);
-    if (reduction)
-      return true;
-  }
-  return false;
-}
-
 /* A contraction's input read by a plain map (dims and constants) that a template's
  * operand layout would still reorder or reshape: a 1x1 conv's weight [OC, C, 1, 1]
  * read as (n, k, 0, 0), B in the (k, n) layout only after a copy. Its copy must be that
@@ -131,7 +117,7 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_templ
     if (!braze_op_is(op, "linalg.generic"))
       continue;
     intptr_t n_in = mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
-    bool contraction = for_template && has_reduction(op);
+    bool contraction = for_template && !braze_generic_all_parallel(op);
     for (intptr_t i = 0; i < n_in; ++i) {
       MlirValue a = mlirOperationGetOperand(op, i);
       MlirAffineMap map = braze_generic_map(op, i);
