@@ -162,6 +162,11 @@ MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, 
   return for_op(b, lb, ub, cg_index(b, 1), n_iter, inits, body, iv, iter);
 }
 
+MlirOperation cg_for_step(CgBuilder *b, MlirValue lb, MlirValue ub, MlirValue step, intptr_t n_iter,
+                          const MlirValue *inits, CgBuilder *body, MlirValue *iv, MlirValue *iter) {
+  return for_op(b, lb, ub, step, n_iter, inits, body, iv, iter);
+}
+
 MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *else_b) {
   MlirRegion regions[2];
   CgBuilder *builders[2] = {then_b, else_b};

@@ -57,6 +57,9 @@ enum { CG_MAX_ITER = 32 }; /* iter_args of one cg_for */
  * caller terminates the body with cg_yield. */
 MlirOperation cg_for(CgBuilder *b, MlirValue lb, MlirValue ub, intptr_t n_iter, const MlirValue *inits,
                      CgBuilder *body, MlirValue *iv, MlirValue *iter);
+/* The same loop from lb to ub by `step`. */
+MlirOperation cg_for_step(CgBuilder *b, MlirValue lb, MlirValue ub, MlirValue step, intptr_t n_iter,
+                          const MlirValue *inits, CgBuilder *body, MlirValue *iv, MlirValue *iter);
 void cg_yield(CgBuilder *b, intptr_t n, const MlirValue *values);
 /* scf.if `cond` without results; *then_b / *else_b insert before each block's yield. */
 MlirOperation cg_if(CgBuilder *b, MlirValue cond, CgBuilder *then_b, CgBuilder *else_b);

@@ -405,17 +405,17 @@ bool chain_build(Chain *c) {
 }
 
 /* The online chain kernel for `oc` in place of its four calls. */
-bool chain_build_online(Chain *c, const OnlineChain *oc) {
+bool chain_build_online(Chain *c, const OnlineChain *oc, int64_t rows, int64_t key_block) {
   c->n = 0;
   for (int i = 0; i < 4; ++i) /* three kernels when the softmax is one */
     if (!mlirOperationIsNull(oc->calls[i]))
       c->links[c->n++] = (Link){.call = oc->calls[i], .kernel = oc->kernels[i]};
-  c->mc = c->o->rows > 0 ? c->o->rows : 128;
+  c->mc = rows;
   char *name = chain_name(c);
   BrazeStr ops = {0}, text = {0};
   print_ops_attr(&ops, c);
   const char *ops_list = strchr(braze_str_cstr(&ops), '['); /* print_ops_attr writes "kernel.ops = [...]" */
-  online_print(&text, oc, name, c->mc, c->o->key_block, ops_list, online_saved_bytes(oc));
+  online_print(&text, oc, name, c->mc, key_block, c->o->cpu, ops_list, online_saved_bytes(oc));
   MlirOperation fn = mlirOperationCreateParse(mlirOperationGetContext(c->func), braze_ref(braze_str_cstr(&text)),
                                               braze_ref("form-row-chains"));
   bool ok = !mlirOperationIsNull(fn);
@@ -426,10 +426,12 @@ bool chain_build_online(Chain *c, const OnlineChain *oc) {
     mlirSymbolTableInsert(c->sym->table, fn);
     if (c->o->remarks)
       braze_emit_remark(loc, "form-row-chains: %d kernels as @%s in the online form: blocks of %lld rows, %lld keys "
-                        "per step, scale %g%s", c->n, name, (long long)c->mc, (long long)c->o->key_block, oc->scale,
-                        oc->causal ? ", causal" : "");
+                        "per step%s, scale %g%s%s", c->n, name, (long long)c->mc, (long long)key_block,
+                        c->o->cpu && oc->n % key_block ? " and a tail step" : "", oc->scale,
+                        oc->causal ? ", causal" : "", c->o->cpu ? ", its generics as block kernels" : "");
     MlirValue args[4] = {oc->q, oc->k, oc->v, oc->bias};
     replace_calls(c, fn, args, mlirValueIsNull(oc->bias) ? 3 : 4);
+    ok = !c->o->cpu || online_outline(fn, c->sym);
   } else {
     braze_emit_error(mlirOperationGetLocation(oc->calls[0]), "form-row-chains: internal: online chain @%s did not parse",
                      name);

@@ -18,8 +18,9 @@ enum { MAX_LINKS = 16 };
 
 typedef struct {
   bool disable, remarks, no_online, online_half;
-  long long rows, max_scratch, max_repack, min_blocks, key_block;
+  long long rows, max_scratch, max_repack, min_blocks, key_block, online_min_keys;
   char *target;
+  bool cpu; /* target=cpu: whole-row chains, and the online form as calls of block kernels */
 } Options;
 
 typedef struct {
@@ -62,8 +63,17 @@ void chain_print_name(BrazeStr *s, MlirOperation op);
 /* The whole-row chain kernel (block forms of the links, an scf.forall over row blocks)
  * in place of the chain's calls; false after an internal error (diagnosed). */
 bool chain_build(Chain *c);
-/* The online form's kernel (passes/chains/online.h) in place of its calls. */
-bool chain_build_online(Chain *c, const OnlineChain *oc);
+/* The online form's kernel (passes/chains/online.h) in place of its calls: `rows` query
+ * rows and `key_block` keys per block (on the cpu target both divide their extents, and
+ * the key loop's generics are outlined: online_outline). */
+bool chain_build_online(Chain *c, const OnlineChain *oc, int64_t rows, int64_t key_block);
+
+/* ---- passes/chains/online-outline.c ---- */
+
+/* On the cpu target: the online chain kernel's generic groups (the key loop's and the
+ * normalization after it) as block kernels called in their place; false after an
+ * internal error (diagnosed). */
+bool online_outline(MlirOperation chain_fn, Symbols *sym);
 /* A func.call of `callee` (not inserted) with one result. */
 MlirOperation chain_call(MlirOperation callee, MlirLocation loc, intptr_t n, const MlirValue *operands,
                          MlirType result);

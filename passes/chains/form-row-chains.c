@@ -31,14 +31,15 @@
  * block that is larger than max-repack-bytes (W6's weights: each block would pack
  * them again), no block size that divides the rows.
  *
- * The online form (passes/chains/online.h, decision 0015): on targets other than cpu, an
- * attention chain (q @ k^T, a row max, exp and a row sum of the scaled scores, @ v) whose
- * rows are too long for a block's scratch becomes one chain kernel that runs the keys in
- * blocks with a running max and sum per row (the flash-attention recurrence); its
- * attribute kernel.online = {key_block, scale} is what the target's template needs.
- * Refusals name the step that broke (probabilities used elsewhere, a reduction that is
- * not a max, ...). There, no whole-row chains form: the CUDA target runs only the online
- * form.
+ * The online form (passes/chains/online.h, decision 0017): an attention chain (q @ k^T,
+ * a row max, exp and a row sum of the scaled scores, @ v) with at least online-min-keys
+ * keys becomes one chain kernel that runs the keys in blocks with a running max and sum
+ * per row (the flash-attention recurrence); its attribute kernel.online = {key_block,
+ * scale} is what a target's template needs. Refusals name the step that broke
+ * (probabilities used elsewhere, a reduction that is not a max, ...). On targets other
+ * than cpu no whole-row chains form: the CUDA target runs only the online form. On the
+ * cpu target the online kernel's generics become block kernels (online-outline.c), and
+ * shorter attention keeps whole rows.
  *
  * Options:
  *   disable              form no chains
@@ -52,7 +53,9 @@
  *   min-blocks=N         parallel iterations to keep (default 8)
  *   target=NAME          kernel name prefix (default cpu); not cpu: online chains only
  *   no-online            no online form
- *   key-block=N          keys per step of the online form (default 128)
+ *   key-block=N          keys per step of the online form (default 128; cpu: 256, the
+ *                        largest divisor of the keys up to N)
+ *   online-min-keys=N    attention with fewer keys keeps whole rows (default 0; cpu: 2048)
  *   online=all|half      all attention chains take the online form, or (half) only bf16/f16
  *                        ones with head dims 64 or 128: what the CUDA flash kernel takes
  *   remarks              one remark per chain formed or refused */
@@ -300,9 +303,38 @@ static const char *choose_rows(Chain *c) {
 
 static MlirOperation online_callee(void *user, MlirOperation call) { return callee_of(user, call); }
 
-/* Whether the online rewrite runs: on targets whose codegen takes the online form (the
- * CUDA flash kernel); cpu-codegen runs whole-row chains only. */
-static bool online_enabled(const Options *o) { return !o->no_online && strcmp(o->target, "cpu") != 0; }
+static bool online_enabled(const Options *o) { return !o->no_online; }
+
+/* The largest divisor of n that is at most cap. */
+static int64_t divisor_at_most(int64_t n, int64_t cap) {
+  for (int64_t d = cap < n ? cap : n; d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/* Rows and keys per block of the online form. Targets with a template for it take any
+ * extents (the last blocks partial); the cpu target's block kernels are static, so rows
+ * divide the query rows (at most 128, or rows=N, keeping min-blocks blocks where the
+ * rows allow), and the keys that key-block leaves run as a tail step of their own. */
+static const char *online_blocks(const Options *o, const OnlineChain *oc, int64_t *rows, int64_t *keys) {
+  *rows = o->rows > 0 ? o->rows : 128;
+  *keys = o->key_block;
+  if (!o->cpu)
+    return NULL;
+  if (o->rows > 0 && oc->m % o->rows != 0)
+    return "rows=N does not divide the query rows";
+  int64_t batch = 1;
+  for (int i = 0; i < oc->nb; ++i)
+    batch *= oc->batch[i];
+  if (o->rows <= 0) {
+    *rows = divisor_at_most(oc->m, 128);
+    while (*rows > 16 && batch * (oc->m / *rows) < o->min_blocks)
+      *rows = divisor_at_most(oc->m, *rows - 1);
+  }
+  *keys = o->key_block < oc->n ? o->key_block : oc->n;
+  return NULL;
+}
 
 /* online=half: the chains the CUDA flash template takes (bf16 or f16, head dims 64 or 128). */
 static bool online_half_domain(const OnlineChain *oc) {
@@ -314,7 +346,10 @@ static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op,
   const char *why = online_match(op, online_callee, sym, oc);
   if (!why && o->online_half && !online_half_domain(oc))
     why = "online=half: not bf16 or f16 with head dims 64 or 128";
-  return why;
+  if (!why && oc->n < o->online_min_keys)
+    why = "fewer keys than online-min-keys: whole rows";
+  int64_t rows, keys;
+  return why ? why : online_blocks(o, oc, &rows, &keys);
 }
 
 /* Try the online form at `op`; *next is where the walk goes on. False on an internal error.
@@ -322,9 +357,10 @@ static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op,
  * (passes/chains/heads.h), kept only if the chain then forms. */
 static bool try_online(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func, MlirOperation op,
                        MlirOperation *next) {
-  OnlineChain oc;
+  OnlineChain oc = {.plausible = false};
   const char *why = online_fits(o, sym, op, &oc), *first = why;
-  bool plausible = oc.plausible;
+  /* on the cpu target attention with fewer keys keeps whole rows (remarked as a chain) */
+  bool plausible = oc.plausible && !(o->cpu && oc.n < o->online_min_keys);
   HeadsEdit edits[2];
   MlirOperation old_kernels[2];
   int n_edits = 0;
@@ -362,7 +398,9 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   /* the walk resumes after the first of the calls that remains: the chain's new call
    * stands where the output's call was */
   *next = mlirOperationGetNextInBlock(oc.calls[3]);
-  return chain_build_online(&c, &oc);
+  int64_t rows, keys;
+  online_blocks(o, &oc, &rows, &keys);
+  return chain_build_online(&c, &oc, rows, keys);
 }
 
 static const char *chain_fits(Chain *c) {
@@ -425,10 +463,10 @@ static void plain_template_operands(const Options *o, Symbols *sym, MlirOperatio
 
 static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  if (strcmp(o->target, "cpu") != 0) { /* targets with the online form run no whole-row chains */
-    for (MlirOperation op = mlirBlockGetFirstOperation(body), next; online_enabled(o) && !mlirOperationIsNull(op); op = next)
-      if (!try_online(o, sym, module, func, op, &next))
-        return false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body), next; online_enabled(o) && !mlirOperationIsNull(op); op = next)
+    if (!try_online(o, sym, module, func, op, &next))
+      return false;
+  if (!o->cpu) { /* targets with the online form run no whole-row chains */
     if (online_enabled(o))
       plain_template_operands(o, sym, func);
     return true;
@@ -512,7 +550,8 @@ static long long default_scratch(void) {
 
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
-                                        "min-blocks", "target", "no-online", "key-block", "online", NULL};
+                                        "min-blocks", "target", "no-online", "key-block", "online",
+                                        "online-min-keys", NULL};
   if (!braze_options_check(opts, "form-row-chains", allowed, error))
     return NULL;
   Options *o = calloc(1, sizeof *o);
@@ -528,14 +567,17 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   o->online_half = online && strcmp(online->value, "half") == 0;
   const BrazeOption *t = braze_option_find(opts, "target");
   o->target = strdup(t && t->value ? t->value : "cpu");
+  o->cpu = strcmp(o->target, "cpu") == 0;
   if (!braze_option_int(opts, "rows", 0, &o->rows, error) ||
       !braze_option_int(opts, "max-scratch-bytes", default_scratch(), &o->max_scratch, error) ||
       !braze_option_int(opts, "max-repack-bytes", 1048576, &o->max_repack, error) ||
       !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) ||
-      !braze_option_int(opts, "key-block", 128, &o->key_block, error) || o->rows < 0 || o->max_scratch < 1 ||
-      o->min_blocks < 1 || o->key_block < 1) {
+      !braze_option_int(opts, "key-block", o->cpu ? 256 : 128, &o->key_block, error) ||
+      !braze_option_int(opts, "online-min-keys", o->cpu ? 2048 : 0, &o->online_min_keys, error) || o->rows < 0 ||
+      o->max_scratch < 1 || o->min_blocks < 1 || o->key_block < 1 || o->online_min_keys < 0) {
     if (!error->data)
-      braze_str_printf(error, "form-row-chains: rows must be >= 0, max-scratch-bytes, min-blocks and key-block >= 1");
+      braze_str_printf(error, "form-row-chains: rows and online-min-keys must be >= 0, max-scratch-bytes, min-blocks "
+                       "and key-block >= 1");
     destroy_state(o);
     return NULL;
   }
@@ -554,9 +596,13 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "                       block (default 1048576)\n"
                     "  min-blocks=N         parallel blocks to keep (default 8)\n"
                     "  target=NAME          chain kernel name prefix (default cpu); any target but cpu takes\n"
-                    "                       attention chains in the online form and no whole-row chains\n"
+                    "                       attention chains in the online form and no whole-row chains; cpu\n"
+                    "                       takes both, the online form's generics as block kernels\n"
                     "  no-online            no online form (a target whose codegen lacks it)\n"
-                    "  key-block=N          keys per step of the online form (default 128)\n"
+                    "  key-block=N          keys per step of the online form (default 128; cpu: 256, the\n"
+                    "                       largest divisor of the keys up to N)\n"
+                    "  online-min-keys=N    attention chains with fewer keys keep whole rows (default 0;\n"
+                    "                       cpu: 2048, where a block of whole rows of scores leaves L2)\n"
                     "  online=all|half      which attention chains take the online form: all (default), or\n"
                     "                       bf16/f16 ones with head dims 64 or 128 (the CUDA flash kernel's)\n"
                     "  remarks              one remark per chain formed or refused\n",

@@ -286,13 +286,17 @@ static void print_bias_slice(Printer *p) {
   braze_str_puts(p->s, "\n");
 }
 
-static void print_key_step(Printer *p) {
+/* One loop over key blocks: `result`:3 = scf.for %j = lb to ub step `step` with the
+ * running max, sum and output starting from `init`#0..2 (or %m0, %l0, %a0). */
+static void print_key_step(Printer *p, const char *result, const char *lb, const char *ub, const char *step,
+                           const char *init) {
   const OnlineChain *oc = p->oc;
-  if (oc->causal) /* keys past the block's last row + offset are masked: whole blocks skipped */
-    braze_str_printf(p->s, "    %%kend = affine.min affine_map<(d0) -> (%lld, d0 + %lld)>(%%im)\n", (long long)oc->n,
-                     (long long)(p->rows + oc->causal_offset));
-  braze_str_printf(p->s, "    %%r:3 = scf.for %%j = %%c0 to %s step %%cb iter_args(%%m = %%m0, %%l = %%l0, %%acc = %%a0) -> (",
-                   oc->causal ? "%kend" : "%cn");
+  if (init)
+    braze_str_printf(p->s, "    %s:3 = scf.for %%j = %s to %s step %s iter_args(%%m = %s#0, %%l = %s#1, %%acc = %s#2) -> (",
+                     result, lb, ub, step, init, init, init);
+  else
+    braze_str_printf(p->s, "    %s:3 = scf.for %%j = %s to %s step %s iter_args(%%m = %%m0, %%l = %%l0, %%acc = %%a0) -> (",
+                     result, lb, ub, step);
   print_block_type(p, T_ROW);
   braze_str_puts(p->s, ", ");
   print_block_type(p, T_ROW);
@@ -417,10 +421,35 @@ static void print_ivs(BrazeStr *s, int nb, const char *last) {
   braze_str_puts(s, last);
 }
 
+/* The key loops: one over all keys (the last block partial where key_block does not
+ * divide them), or, with a static tail, one over the whole blocks and one step over the
+ * tail. With a causal mask both end at the row block's last row + offset: whole blocks
+ * above the diagonal are skipped. */
+static void print_key_loops(Printer *p, int64_t tail) {
+  const OnlineChain *oc = p->oc;
+  int64_t reach = p->rows + oc->causal_offset, whole = oc->n - tail;
+  if (oc->causal)
+    braze_str_printf(p->s, "    %%kend = affine.min affine_map<(d0) -> (%lld, d0 + %lld)>(%%im)\n", (long long)oc->n,
+                     (long long)reach);
+  if (tail == 0) {
+    print_key_step(p, "%r", "%c0", oc->causal ? "%kend" : "%cn", "%cb", NULL);
+    return;
+  }
+  if (oc->causal)
+    braze_str_printf(p->s, "    %%kw = affine.min affine_map<(d0) -> (%lld, d0 + %lld)>(%%im)\n", (long long)whole,
+                     (long long)reach);
+  print_key_step(p, "%rw", "%c0", oc->causal ? "%kw" : "%cw", "%cb", NULL);
+  int64_t keys = p->keys;
+  p->keys = tail;
+  print_key_step(p, "%r", "%cw", oc->causal ? "%kend" : "%cn", "%ct", "%rw");
+  p->keys = keys;
+}
+
 void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t rows, int64_t key_block,
-                  const char *ops, int64_t score) {
+                  bool static_tail, const char *ops, int64_t score) {
+  int64_t tail = static_tail ? oc->n % key_block : 0;
   Printer p = {.s = s, .oc = oc, .rows = rows, .keys = key_block, .dyn_m = oc->m % rows != 0,
-               .dyn_n = oc->n % key_block != 0, .elem = type_name(oc->elem),
+               .dyn_n = !static_tail && oc->n % key_block != 0, .elem = type_name(oc->elem),
                .out = type_name(mlirShapedTypeGetElementType(oc->result)), .nl = oc->nb + 2,
                .bias = mlirValueIsNull(oc->bias) ? NULL : type_name(mlirShapedTypeGetElementType(mlirValueGetType(oc->bias)))};
   braze_str_printf(s, "func.func private @%s(%%arg0: ", name);
@@ -453,6 +482,9 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   braze_str_printf(s, "  %%scale = arith.constant %.9e : f32\n  %%c0 = arith.constant 0 : index\n"
                       "  %%cn = arith.constant %lld : index\n  %%cb = arith.constant %lld : index\n",
                    oc->scale, (long long)oc->n, (long long)key_block);
+  if (tail)
+    braze_str_printf(s, "  %%cw = arith.constant %lld : index\n  %%ct = arith.constant %lld : index\n",
+                     (long long)(oc->n - tail), (long long)tail);
   braze_str_puts(s, "  %empty = tensor.empty() : ");
   print_type(s, oc->result);
   braze_str_puts(s, "\n  %res = scf.forall (");
@@ -488,7 +520,7 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   braze_str_puts(s, ") -> ");
   print_block_type(&p, T_ACC);
   braze_str_puts(s, "\n");
-  print_key_step(&p);
+  print_key_loops(&p, tail);
   print_normalize(&p);
   braze_str_puts(s, "    scf.forall.in_parallel {\n      tensor.parallel_insert_slice %y into %out[");
   print_ivs(s, oc->nb, "%im, 0] [");

@@ -64,9 +64,11 @@ const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, 
 
 /* The chain kernel's text: `func.func private @name(q, k, v) -> result` in the online
  * form, `rows` query rows and `key_block` keys per step; `ops` is the kernel.ops
- * attribute and `score` the bytes it saves. */
+ * attribute and `score` the bytes it saves. Where key_block does not divide the keys,
+ * the last block takes the rest with dynamic sizes, or, with `static_tail` (static
+ * block kernels: the cpu target), a second loop of one step of the remaining keys. */
 void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t rows, int64_t key_block,
-                  const char *ops, int64_t score);
+                  bool static_tail, const char *ops, int64_t score);
 
 /* Bytes of the intermediates the rewrite keeps out of memory (scores, row maxima,
  * probabilities: each written once and read back). */

@@ -505,6 +505,7 @@ static void init_groups(FkGraph *g) {
     gr->has_contraction = n->contraction;
     gr->contractions = n->contraction ? 1 : 0;
     gr->has_ext = n->cls == FK_NODE_CALL;
+    gr->has_insert = n->cls == FK_NODE_INSERT;
     gr->opaque = n->cls == FK_NODE_OPAQUE;
     gr->num_ops = n->num_ops ? n->num_ops : 1;
   }

@@ -68,6 +68,7 @@ typedef enum {
   FK_NOT_FUSABLE,
   FK_EXTERN,
   FK_TWO_CONTRACTIONS,
+  FK_CONTRACTION_CONCAT, /* a matmul and a concat: the template stores the product's tiles only */
   FK_MATMUL_EPILOGUE_DISABLED,
   FK_SPACE_MISMATCH,
   FK_HORIZONTAL_DISABLED,
@@ -90,6 +91,7 @@ typedef struct {
   bool has_red, has_contraction, has_ext, opaque;
   int contractions; /* contraction nodes in the group (horizontal templates: at most 2) */
   bool sealed;      /* a concat chain of inserts over different spaces: fuses with nothing else */
+  bool has_insert;  /* a concat's insert: its kernel writes another tensor's rows */
   size_t num_ops;  /* graph ops in the group (max-ops counts these) */
   int64_t score;   /* bytes saved by the fusions that built the group */
   unsigned version; /* bumped on every merge into the group (verdict cache) */

@@ -7,7 +7,10 @@
  *   shard-partition  the function rewritten on local shapes with collective graph ops
  *                    where a producer's sharding differs from its consumer's wish
  *                    (shard-partition.c)
- * Both run the analysis of analysis.h (analysis.c, the per-op rules in rules.c).
+ *   shard-chunk      the rows of the computation feeding each all_reduce of a
+ *                    partitioned function split into chunks, each with its own
+ *                    all_reduce, so collectives overlap compute (shard-chunk.c)
+ * The first two run the analysis of analysis.h (analysis.c, the per-op rules in rules.c).
  *
  * In: graph ops as written, a braze.mesh (or the mesh= option) and braze.sharding on
  * arguments/results. Out (partition): the same ops on local shapes plus collectives;
@@ -19,5 +22,6 @@
 
 extern const BrazePassInfo braze_pass_shard_propagate;
 extern const BrazePassInfo braze_pass_shard_partition;
+extern const BrazePassInfo braze_pass_shard_chunk;
 
 #endif

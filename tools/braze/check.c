@@ -40,6 +40,8 @@ static const char help_head[] =
     "  --mesh=NAME:SIZE[,...]|func  compile nothing: partition for this mesh (func: each\n"
     "                          function's braze.mesh), simulate every rank with the reference\n"
     "                          and compare with the unpartitioned reference (docs/sharding.md)\n"
+    "  --mesh-passes=PASSES    with --mesh: passes run after shard-partition, e.g.\n"
+    "                          'shard-chunk{chunks=2 min-bytes=0}' (docs/sharding.md)\n"
     "  --load-pass-plugin=LIB  load a plugin (its targets for --target; repeatable)\n"
     "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n"
     "Without --func every public function is checked.\n";
@@ -47,6 +49,7 @@ static const char help_head[] =
 typedef struct {
   BrazeCommonFlags common;
   const char *target, *pipeline, *rtol, *oracle, *fusion_plan, *mesh;
+  const char *mesh_passes; /* --mesh-passes: passes run after shard-partition in the simulation */
 } CheckFlags;
 
 typedef struct {
@@ -189,7 +192,8 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--pipeline", &f->pipeline)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--fusion-plan", &f->fusion_plan)) &&
-        !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh", &f->mesh)))
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh", &f->mesh)) &&
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh-passes", &f->mesh_passes)))
       r = braze_cli_flag_value("check", argc, argv, &i, "--oracle", &f->oracle);
     if (r < 0)
       return -1;
@@ -281,7 +285,7 @@ static int check_on_mesh(const CheckFlags *f) {
     return 1;
   bool ok = braze_cli_load("check", f->common.file, &p);
   if (ok) {
-    ok = braze_mesh_partition("check", p.module, f->mesh) && check_module_on_mesh(m.module, p.module, f);
+    ok = braze_mesh_partition("check", p.module, f->mesh, f->mesh_passes) && check_module_on_mesh(m.module, p.module, f);
     ok = ok && m.sink.num_errors == 0 && p.sink.num_errors == 0;
     braze_cli_unload(&p);
   }
@@ -297,6 +301,10 @@ int braze_cmd_check(int argc, char **argv) {
     return r == -2 ? 0 : 1;
   if (f.mesh && (f.target || f.pipeline || f.fusion_plan || f.oracle)) {
     fprintf(stderr, "braze check: --mesh compiles nothing: it takes no --target, --pipeline, --fusion-plan or --oracle\n");
+    return 1;
+  }
+  if (f.mesh_passes && !f.mesh) {
+    fprintf(stderr, "braze check: --mesh-passes runs passes in the mesh simulation: it needs --mesh\n");
     return 1;
   }
   if (f.mesh)

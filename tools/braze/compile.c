@@ -88,7 +88,7 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
   BrazeCliModule m;
   ok = braze_cli_load(cmd, input, &m);
   if (ok && compile_mesh)
-    ok = braze_mesh_partition(cmd, m.module, compile_mesh) && m.sink.num_errors == 0;
+    ok = braze_mesh_partition(cmd, m.module, compile_mesh, NULL) && m.sink.num_errors == 0;
   if (ok) {
     ok = braze_target_compile(target, m.module, braze_str_cstr(&text), emit, &error) && m.sink.num_errors == 0;
     print_error(cmd, input, &error);

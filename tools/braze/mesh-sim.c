@@ -26,14 +26,15 @@ static bool needs_partition(MlirOperation module) {
   return false;
 }
 
-bool braze_mesh_partition(const char *cmd, MlirOperation module, const char *mesh) {
-  if (strcmp(mesh, "func") == 0 && !needs_partition(module))
+bool braze_mesh_partition(const char *cmd, MlirOperation module, const char *mesh, const char *passes) {
+  if (strcmp(mesh, "func") == 0 && !needs_partition(module) && !passes)
     return true;
   BrazeStr text = {0}, error = {0};
   if (strcmp(mesh, "func") == 0)
-    braze_str_puts(&text, "builtin.module(shard-partition)");
+    braze_str_puts(&text, "builtin.module(shard-partition");
   else
-    braze_str_printf(&text, "builtin.module(shard-partition{mesh=%s})", mesh);
+    braze_str_printf(&text, "builtin.module(shard-partition{mesh=%s}", mesh);
+  braze_str_printf(&text, "%s%s)", passes ? "," : "", passes ? passes : "");
   MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(module), braze_ref("builtin.module"));
   bool ok = braze_pipeline_build(pm, braze_str_cstr(&text), NULL, &error) &&
             mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));

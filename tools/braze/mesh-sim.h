@@ -13,9 +13,10 @@
 #include "support/tensor.h"
 
 /* Run shard-partition over `module`: with mesh= `mesh` ("tp:2"), or each function's
- * own braze.mesh when `mesh` is "func". Prints "braze CMD: ..." and returns false
+ * own braze.mesh when `mesh` is "func", then `passes` (pipeline elements, or NULL:
+ * none; `braze check --mesh-passes`). Prints "braze CMD: ..." and returns false
  * on failure (diagnostics printed by the module's sink). */
-bool braze_mesh_partition(const char *cmd, MlirOperation module, const char *mesh);
+bool braze_mesh_partition(const char *cmd, MlirOperation module, const char *mesh, const char *passes);
 
 /* Evaluate the partitioned `func` on global `inputs` (the unpartitioned function's
  * argument types) over its mesh; *outputs are the global results. */

@@ -123,7 +123,7 @@ static bool run_function(const RunFlags *f, MlirOperation func) {
     return false;
   bool ok;
   if (f->mesh) /* inputs were made for the global types: partition after */
-    ok = braze_mesh_partition("run", mlirOperationGetParentOperation(func), f->mesh) &&
+    ok = braze_mesh_partition("run", mlirOperationGetParentOperation(func), f->mesh, NULL) &&
          braze_mesh_run("run", func, inputs, n_in, &outs, &n_out);
   else
     ok = strcmp(f->target, "reference") == 0

@@ -2,7 +2,7 @@
 """braze on two GPUs against braze on one, run on the 2-GPU machine (PyTorch; no MLIR,
 no braze): one process per GPU, as torchrun runs a program.
 
-    python3 bench/sharded/gpu/bench.py LIBDIR [--out FILE]
+    python3 bench/sharded/gpu/bench.py LIBDIR [--out FILE] [--kernels FILE]
 
 LIBDIR holds what bench/sharded/gpu/prepare.sh built: G6 and G7 compiled from one graph
 file each for one device (NAME.tp1.so) and for one rank of two (NAME.tp2.so), and
@@ -17,7 +17,17 @@ relative error as `braze check` computes it, bound 5e-2, and the norm-wise error
 Communication: G6's all_reduce alone (64 MiB) in braze's library; compute is G6's
 two-GPU time minus it (nothing overlaps it: the residual add needs the sum). Bus
 bandwidth of an all_reduce over n ranks: bytes / time * 2 (n - 1) / n; NCCL's own
-figure is torch.distributed's all_reduce of the same 1 GiB."""
+figure is torch.distributed's all_reduce of the same 1 GiB.
+
+G6 on two GPUs is compiled with the default pipeline, whose shard-chunk splits its
+tokens into two chunks, 6144 and 2048 rows (the first all_reduce overlapping the
+second chunk's compute); the
+variants (two GPUs only, VARIANTS) are the same file with shard-chunk's options
+changed: G6k1 has no chunks (the program before shard-chunk), G6k2/G6k4 two and four
+even chunks, G6t* other last-share=, G6s* explicit sizes. Each chunked library is also timed with
+BRAZE_CUDA_OVERLAP=0 (every all_reduce on the entry's stream: compute plus the
+all_reduces in series). --kernels FILE writes each rank's per-kernel GPU times
+(torch.profiler, NCCL's kernels included) of the libraries in PROFILE."""
 import argparse
 import ctypes
 import math
@@ -37,10 +47,22 @@ SPECS = {
     "G6c": G6_INPUTS,  # G6-tp-chunk4.mlir: G6 in four token chunks, entry @G6
     "G7": ([(64, 2048, 128)] * 3, [0, 0, 0], 0),
 }
-ENTRY = {"G6": "G6", "G6c": "G6", "G7": "G7"}
-FLOPS = {"G6": 2 * 8192 * 4096 * 11008 * 3, "G6c": 2 * 8192 * 4096 * 11008 * 3, "G7": 2 * 2 * 64 * 2048 * 2048 * 128}
-# the one-GPU result each two-GPU result is compared with (G6c: the unchunked G6's)
-REFERENCE = {"G6": "G6", "G6c": "G6", "G7": "G7"}
+# two-GPU-only builds of G6-tp.mlir with shard-chunk's options changed (prepare.sh)
+VARIANTS = {"G6k1": "chunks=1: no chunks", "G6k2": "chunks=2 last-share=0: even",
+            "G6k4": "chunks=4 last-share=0: even",
+            "G6t19": "chunks=2 last-share=19: 6656+1536 rows, 16 pieces",
+            "G6t19w": "chunks=2 last-share=19 pieces=1: the concat a copy",
+            "G6t12": "chunks=2 last-share=12: 7168+1024 rows, 8 pieces",
+            "G6s5888": "sizes=5888,2304: the concat a copy", "G6s3": "sizes=6656,1024,512: 16 pieces"}
+for v in VARIANTS:
+    SPECS[v] = G6_INPUTS
+ONE_GPU = ("G6", "G6c", "G7")  # those with a NAME.tp1.so
+ENTRY = {k: "G7" if k == "G7" else "G6" for k in SPECS}
+FLOPS = {k: 2 * 2 * 64 * 2048 * 2048 * 128 if k == "G7" else 2 * 8192 * 4096 * 11008 * 3 for k in SPECS}
+# the one-GPU result each two-GPU result is compared with (G6c, variants: the unchunked G6's)
+REFERENCE = {k: "G7" if k == "G7" else "G6" for k in SPECS}
+CHUNKED = [k for k in SPECS if k.startswith("G6") and k != "G6k1"]  # also timed with BRAZE_CUDA_OVERLAP=0
+PROFILE = ("G6k1", "G6", "G6k2")
 
 
 def inputs_for(name):
@@ -118,14 +140,33 @@ def join_mesh(lib, rank, ids):
         raise RuntimeError(lib.braze_cuda_last_error().decode())
 
 
-def worker(rank, libdir, ids, results):
+def kernel_table(run, barrier, calls=10):
+    """Each kernel's GPU time per call under torch.profiler (CUPTI), largest first."""
+    from torch.profiler import ProfilerActivity, profile
+    run()
+    torch.cuda.synchronize()
+    barrier()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            run()
+        torch.cuda.synchronize()
+    rows = sorted(((e.key, e.device_time_total, e.count) for e in prof.key_averages() if e.device_time_total > 0),
+                  key=lambda r: -r[1])
+    total = sum(r[1] for r in rows)
+    lines = ["  sum of kernel times %.3f ms per call (overlapping kernels both count)" % (total / calls / 1e3)]
+    lines += ["  %8.3f ms  x%-3d %s" % (t / calls / 1e3, n // calls, k[:90]) for k, t, n in rows]
+    return "\n".join(lines)
+
+
+def worker(rank, libdir, ids, results, profile_kernels):
     torch.cuda.set_device(rank)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29533")
     dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
     rep = {"rank": rank, "card": torch.cuda.get_device_name(rank)}
+    kernels = [] if profile_kernels else None
     one = {}
     if rank == 0:  # one GPU: the tp1 libraries, torch eager for scale
-        for name in SPECS:
+        for name in ONE_GPU:
             lib = load(os.path.join(libdir, name + ".tp1.so"))
             ins = inputs_for(name)
             out = torch.full_like(torch_ref(name, ins), float("nan"))
@@ -149,10 +190,14 @@ def worker(rank, libdir, ids, results):
         out = torch.full(shape, float("nan"), dtype=BF16, device="cuda")
         call = braze_call(lib, entry(lib, ENTRY[name]), ins + [out])
         rep[name + " 2gpu"] = time_ms(call, dist.barrier)
-        if name == "G6c":  # the same without the overlap: every all_reduce on the entry's stream
+        if name in CHUNKED:  # the same without the overlap: every all_reduce on the entry's stream
             os.environ["BRAZE_CUDA_OVERLAP"] = "0"
             rep[name + " serial 2gpu"] = time_ms(call, dist.barrier)
             del os.environ["BRAZE_CUDA_OVERLAP"]
+        if kernels is not None and name in PROFILE:
+            kernels.append("rank %d, %s (%s):\n%s" % (rank, name, VARIANTS.get(name, "default pipeline"),
+                                                     kernel_table(call, dist.barrier)))
+        out.fill_(float("nan"))
         call()
         torch.cuda.synchronize()
         if out_dim >= 0:
@@ -191,6 +236,8 @@ def worker(rank, libdir, ids, results):
         del x, y
         torch.cuda.empty_cache()
     lib.braze_cuda_mesh_finalize()
+    if kernels is not None:
+        rep["kernels"] = "\n".join(kernels)
     results.put(rep)
     dist.destroy_process_group()
 
@@ -203,16 +250,22 @@ def table(reps):
              "TFLOP/s 2 GPUs | max rel err vs 1 GPU | norm err |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name in SPECS:
-        t1, t2 = r0[name + " 1gpu"], slow[name + " 2gpu"]
-        best = min(r0[k + " 1gpu"] for k in SPECS if REFERENCE[k] == REFERENCE[name])
-        lines.append("| %s | %.3f | %.3f | %.2fx | %.2fx | %.3f | %.0f | %.3g | %.3g |" % (
-            name, t1, t2, t1 / t2, best / t2, r0[name + " torch 1gpu"], FLOPS[name] / t2 / 1e9,
+        t1, t2 = r0.get(name + " 1gpu"), slow[name + " 2gpu"]
+        best = min(r0[k + " 1gpu"] for k in ONE_GPU if REFERENCE[k] == REFERENCE[name])
+        label = name + (" (%s)" % VARIANTS[name] if name in VARIANTS else "")
+        lines.append("| %s | %s | %.3f | %s | %.2fx | %s | %.0f | %.3g | %.3g |" % (
+            label, "%.3f" % t1 if t1 else "", t2, "%.2fx" % (t1 / t2) if t1 else "", best / t2,
+            "%.3f" % r0[name + " torch 1gpu"] if name in ONE_GPU else "", FLOPS[name] / t2 / 1e9,
             r0[name + " max rel err"], r0[name + " norm err"]))
-    lines.append("| G6c, collectives not overlapped (BRAZE_CUDA_OVERLAP=0) | | %.3f | | %.2fx | | | | |" % (
-        slow["G6c serial 2gpu"], min(r0["G6 1gpu"], r0["G6c 1gpu"]) / slow["G6c serial 2gpu"]))
-    ar, g6 = slow["ar64m"], slow["G6 2gpu"]
+    best6 = min(r0["G6 1gpu"], r0["G6c 1gpu"])
+    lines += ["", "| chunked G6 with BRAZE_CUDA_OVERLAP=0 (all_reduces on the entry's stream) | 2 GPUs ms | "
+              "vs the best 1-GPU braze | overlap gain ms |", "|---|---|---|---|"]
+    for name in CHUNKED:
+        ser = slow[name + " serial 2gpu"]
+        lines.append("| %s | %.3f | %.2fx | %.3f |" % (name, ser, best6 / ser, ser - slow[name + " 2gpu"]))
+    ar, g6 = slow["ar64m"], slow["G6k1 2gpu"]
     bus = lambda nbytes, ms: nbytes / (ms * 1e-3) * 2 * (RANKS - 1) / RANKS / 1e9
-    lines += ["", "| G6 on 2 GPUs | ms | |", "|---|---|---|",
+    lines += ["", "| G6 unchunked (G6k1) on 2 GPUs | ms | |", "|---|---|---|",
               "| total | %.3f | |" % g6,
               "| communication: its all_reduce alone (64 MiB bf16) | %.3f | bus bandwidth %.0f GB/s |" % (ar, bus(64 << 20, ar)),
               "| compute (total - communication) | %.3f | |" % (g6 - ar),
@@ -232,10 +285,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("libdir")
     ap.add_argument("--out")
+    ap.add_argument("--kernels", help="write per-kernel GPU times of the libraries in PROFILE here")
     a = ap.parse_args()
     ctx = mp.get_context("spawn")
     ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results)) for r in range(RANKS)]
+    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels))) for r in range(RANKS)]
     for p in procs:
         p.start()
     reps = sorted((results.get(timeout=540) for _ in range(RANKS)), key=lambda r: r["rank"])
@@ -245,6 +299,8 @@ def main():
     print(text)
     if a.out:
         open(a.out, "w").write(text)
+    if a.kernels:
+        open(a.kernels, "w").write("\n\n".join(r.get("kernels", "") for r in reps) + "\n")
     # G7 splits no contraction: the two-GPU result must match elementwise; G6 splits the
     # down projection's K, each rank's partial rounded to bf16 before the sum
     # (docs/sharding.md "Precision"): norm-wise, test/gpu/run.py's bf16 bound

@@ -14,7 +14,12 @@
  *
  * The block kernels were converted like any kernel (they come first in the module);
  * here their parallel loops become scf.for (the chain's loop is the parallel one) and
- * their arguments take the subviews' strided types. */
+ * their arguments take the subviews' strided types.
+ *
+ * An attention chain in the online form (form-row-chains outlined its generics:
+ * passes/chains/online-outline.c) also has fills of the running max, sum and output and
+ * an scf.for over key blocks whose iter_args are those; the loop carries two buffers per
+ * iter_arg, this step's values and the next step's, and swaps them (emit_key_loop). */
 #include "targets/cpu/codegen/kernel.h"
 
 #include <stdio.h>
@@ -45,6 +50,10 @@ typedef struct {
   int n_map;
   MlirValue heap[CH_MAX_VALUES]; /* intermediates on the heap, freed after the block */
   int n_heap;
+  CgBuilder alloc;               /* where block buffers go: before the key loop, if any */
+  /* in the online form's key loop: the yielded values and the buffers they are written to */
+  MlirValue yielded[CH_MAX_RANK], yield_mem[CH_MAX_RANK];
+  int n_yielded;
 } Chain;
 
 static void map_value(Chain *c, MlirValue from, MlirValue to) {
@@ -138,41 +147,153 @@ static MlirOperation insert_of(MlirOperation forall, MlirValue v) {
   return (MlirOperation){NULL};
 }
 
+/* A buffer for a block intermediate of tensor type `t`: on the stack up to
+ * CH_STACK_BYTES, else on the heap (freed at the end of the block's iteration). */
+static MlirValue block_buffer(Chain *c, MlirType t) {
+  MlirType mt = cg_memref_like(t);
+  MlirNamedAttribute align = cg_named(c->body.ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(c->body.ctx, 64), 64));
+  int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(mt)) * cg_num_elements(mt);
+  bool heap = bytes > CH_STACK_BYTES && c->n_heap < CH_MAX_VALUES;
+  MlirValue mem =
+      mlirOperationGetResult(cg_create(&c->alloc, heap ? "memref.alloc" : "memref.alloca", 0, NULL, 1, &mt, 1, &align), 0);
+  if (heap)
+    c->heap[c->n_heap++] = mem;
+  return mem;
+}
+
+/* Where a block kernel's result goes: its slice of the chain's result, the buffer of
+ * the key loop's next iteration when it is yielded, or a block buffer. */
+static MlirValue result_buffer(Chain *c, MlirOperation forall, MlirValue result, MlirValue result_mem) {
+  MlirOperation insert = insert_of(forall, result);
+  if (!mlirOperationIsNull(insert))
+    return subview(c, insert, result_mem, 2);
+  for (int i = 0; i < c->n_yielded; ++i)
+    if (mlirValueEqual(c->yielded[i], result))
+      return c->yield_mem[i];
+  return block_buffer(c, mlirValueGetType(result));
+}
+
 static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirValue result_mem) {
-  intptr_t n_in = mlirOperationGetNumOperands(call);
-  if (n_in + 1 > CH_MAX_VALUES || mlirOperationGetNumResults(call) != 1)
-    return fail(c, call, "a block kernel call must have one result");
+  intptr_t n_in = mlirOperationGetNumOperands(call), n_out = mlirOperationGetNumResults(call);
+  if (n_in + n_out > CH_MAX_VALUES || n_out < 1)
+    return fail(c, call, "a block kernel call must have a result and at most 64 operands and results");
   MlirValue operands[CH_MAX_VALUES];
   for (intptr_t i = 0; i < n_in; ++i)
     if (mlirValueIsNull(operands[i] = lookup(c, mlirOperationGetOperand(call, i))))
-      return fail(c, call, "an operand is not a slice, an argument or an earlier result");
-  MlirValue result = mlirOperationGetResult(call, 0);
-  MlirOperation insert = insert_of(forall, result);
-  if (!mlirOperationIsNull(insert)) {
-    operands[n_in] = subview(c, insert, result_mem, 2);
-  } else {
-    MlirType t = cg_memref_like(mlirValueGetType(result));
-    MlirNamedAttribute align = cg_named(c->body.ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(c->body.ctx, 64), 64));
-    int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(t)) * cg_num_elements(t);
-    bool heap = bytes > CH_STACK_BYTES && c->n_heap < CH_MAX_VALUES;
-    operands[n_in] =
-        mlirOperationGetResult(cg_create(&c->body, heap ? "memref.alloc" : "memref.alloca", 0, NULL, 1, &t, 1, &align), 0);
-    if (heap)
-      c->heap[c->n_heap++] = operands[n_in];
+      return fail(c, call, "an operand is not a slice, an argument, a loop index or an earlier result");
+  for (intptr_t r = 0; r < n_out; ++r) {
+    MlirValue result = mlirOperationGetResult(call, r);
+    if (mlirValueIsNull(operands[n_in + r] = result_buffer(c, forall, result, result_mem)))
+      return fail(c, call, "the result slice's offsets are not the loop's");
+    map_value(c, result, operands[n_in + r]);
   }
-  if (mlirValueIsNull(operands[n_in]))
-    return fail(c, call, "the result slice's offsets are not the loop's");
-  map_value(c, result, operands[n_in]);
   MlirAttribute callee_attr = mlirOperationGetAttributeByName(call, braze_ref("callee"));
   MlirOperation callee = braze_module_symbol(c->module, mlirFlatSymbolRefAttrGetValue(callee_attr));
   if (mlirOperationIsNull(callee) || cg_is_declaration(callee) ||
       mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.num_outputs"))))
     return fail(c, call, "the callee is not a converted block kernel");
-  retype_callee(callee, n_in + 1, operands);
+  retype_callee(callee, n_in + n_out, operands);
   cg_serialize_parallel_loops(callee);
   MlirNamedAttribute attr = cg_named(c->body.ctx, "callee", callee_attr);
-  cg_create(&c->body, "func.call", n_in + 1, operands, 0, NULL, 1, &attr);
+  cg_create(&c->body, "func.call", n_in + n_out, operands, 0, NULL, 1, &attr);
   return true;
+}
+
+/* ---- the online form's loop (passes/chains/online.h) ---- */
+
+/* linalg.fill of a block buffer: a loop nest storing the value. */
+static bool emit_fill(Chain *c, MlirOperation fill) {
+  MlirValue value = lookup(c, mlirOperationGetOperand(fill, 0));
+  if (mlirValueIsNull(value))
+    return fail(c, fill, "a fill's value must be a constant of the chain");
+  MlirType t = mlirValueGetType(mlirOperationGetResult(fill, 0));
+  MlirValue mem = block_buffer(c, t), idx[CH_MAX_RANK];
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  CgBuilder b = c->body;
+  for (intptr_t d = 0; d < rank; ++d) {
+    CgBuilder inner;
+    if (mlirShapedTypeGetDimSize(t, d) == 1) {
+      idx[d] = cg_index(&b, 0);
+      continue;
+    }
+    cg_for(&b, cg_index(&b, 0), cg_index(&b, mlirShapedTypeGetDimSize(t, d)), 0, NULL, &inner, &idx[d], NULL);
+    cg_yield(&inner, 0, NULL);
+    inner.before = mlirBlockGetTerminator(inner.block);
+    b = inner;
+  }
+  cg_store(&b, value, mem, rank, idx);
+  map_value(c, mlirOperationGetResult(fill, 0), mem);
+  return true;
+}
+
+/* affine.min of the loop's indices (the causal form's last key). */
+static bool emit_min(Chain *c, MlirOperation op) {
+  MlirAffineMap map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("map")));
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirValue dims[CH_MAX_RANK], value = {NULL};
+  if (n > CH_MAX_RANK || mlirAffineMapGetNumSymbols(map) != 0)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    if (mlirValueIsNull(dims[i] = lookup(c, mlirOperationGetOperand(op, i))))
+      return false;
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+    MlirValue x = cg_affine(&c->body, mlirAffineMapGetResult(map, r), dims);
+    value = r == 0 ? x : cg_op(&c->body, "arith.minsi", cg_index_type(c->body.ctx), 2, (MlirValue[]){value, x});
+  }
+  map_value(c, mlirOperationGetResult(op, 0), value);
+  return !mlirValueIsNull(value);
+}
+
+static bool emit_ops(Chain *c, MlirOperation forall, MlirBlock block, MlirValue result_mem);
+
+/* The key loop over memrefs. Each iter_arg has two buffers, the current values and the
+ * next ones: the loop carries both and swaps them per step, so a kernel reads the
+ * running max, sum and output of the last step while it writes the next, and nothing
+ * is copied. */
+static bool emit_key_loop(Chain *c, MlirOperation forall, MlirOperation loop, MlirValue result_mem) {
+  intptr_t n = mlirOperationGetNumResults(loop);
+  MlirValue bounds[3], inits[2 * CH_MAX_RANK], iv, iter[2 * CH_MAX_RANK];
+  if (n > CH_MAX_RANK || c->n_yielded)
+    return fail(c, loop, "expected one key loop of at most 8 iter_args");
+  for (int i = 0; i < 3; ++i)
+    if (mlirValueIsNull(bounds[i] = lookup(c, mlirOperationGetOperand(loop, i))))
+      return fail(c, loop, "the key loop's bounds must be constants or the row block's indices");
+  for (intptr_t i = 0; i < n; ++i) {
+    inits[i] = lookup(c, mlirOperationGetOperand(loop, 3 + i));
+    if (mlirValueIsNull(inits[i]) || !mlirTypeIsAMemRef(mlirValueGetType(inits[i])))
+      return fail(c, loop, "an iter_arg's initial value must be a fill");
+    inits[n + i] = block_buffer(c, mlirValueGetType(mlirOperationGetResult(loop, i)));
+  }
+  CgBuilder outer = c->body, inner;
+  MlirOperation f = cg_for_step(&c->body, bounds[0], bounds[1], bounds[2], 2 * n, inits, &inner, &iv, iter);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(loop, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  map_value(c, mlirBlockGetArgument(body, 0), iv);
+  for (intptr_t i = 0; i < n; ++i) {
+    map_value(c, mlirBlockGetArgument(body, 1 + i), iter[i]);
+    c->yielded[i] = mlirOperationGetOperand(yield, i);
+    c->yield_mem[i] = iter[n + i];
+  }
+  c->n_yielded = (int)n;
+  c->alloc = outer;
+  c->alloc.before = f;
+  c->body = inner;
+  bool ok = emit_ops(c, forall, body, result_mem);
+  for (intptr_t i = 0; ok && i < n; ++i) /* every yielded value was written to its next buffer */
+    ok = mlirValueEqual(lookup(c, c->yielded[i]), iter[n + i]) ||
+         fail(c, loop, "the key loop must yield results of its block kernels, each once");
+  MlirValue swapped[2 * CH_MAX_RANK];
+  for (intptr_t i = 0; i < n; ++i) {
+    swapped[i] = iter[n + i];
+    swapped[n + i] = iter[i];
+  }
+  cg_yield(&inner, 2 * n, swapped);
+  c->body = outer;
+  c->alloc = outer;
+  c->n_yielded = 0;
+  for (intptr_t i = 0; i < n; ++i)
+    map_value(c, mlirOperationGetResult(loop, i), mlirOperationGetResult(f, i));
+  return ok;
 }
 
 /* ---- the forall ---- */
@@ -189,6 +310,39 @@ static bool emit_offset(Chain *c, MlirOperation apply) {
     if (mlirValueIsNull(dims[i] = lookup(c, mlirOperationGetOperand(apply, i))))
       return false;
   map_value(c, mlirOperationGetResult(apply, 0), cg_affine(&c->body, mlirAffineMapGetResult(map, 0), dims));
+  return true;
+}
+
+/* The ops of the forall's body or of the key loop's. */
+static bool emit_ops(Chain *c, MlirOperation forall, MlirBlock block, MlirValue result_mem) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "tensor.extract_slice")) {
+      MlirValue source = lookup(c, mlirOperationGetOperand(op, 0)), view;
+      if (mlirValueIsNull(source) || mlirValueIsNull(view = subview(c, op, source, 1)))
+        return fail(c, op, "a slice must be of an argument at the loop's offsets");
+      map_value(c, mlirOperationGetResult(op, 0), view);
+    } else if (braze_op_is(op, "affine.apply")) {
+      if (!emit_offset(c, op))
+        return fail(c, op, "an offset must be an affine.apply of the loop's ivs");
+    } else if (braze_op_is(op, "affine.min")) {
+      if (!emit_min(c, op))
+        return fail(c, op, "a bound must be an affine.min of the loop's ivs");
+    } else if (braze_op_is(op, "func.call")) {
+      if (!emit_call(c, forall, op, result_mem))
+        return false;
+    } else if (braze_op_is(op, "linalg.fill")) {
+      if (!emit_fill(c, op))
+        return false;
+    } else if (braze_op_is(op, "scf.for")) {
+      if (!emit_key_loop(c, forall, op, result_mem))
+        return false;
+    } else if (!braze_op_is(op, "scf.forall.in_parallel") && !braze_op_is(op, "scf.yield") &&
+               !braze_op_is(op, "tensor.empty")) {
+      return fail(c, op, "expected affine.apply, affine.min, tensor.extract_slice, tensor.empty, linalg.fill, "
+                  "func.call, scf.for and scf.forall.in_parallel in the loop");
+    }
+  }
   return true;
 }
 
@@ -218,27 +372,27 @@ static bool emit_forall(Chain *c, MlirOperation forall, MlirBlock entry, CgBuild
     c->offsets[d] = scaled;
     c->forall_ivs[d] = mlirBlockGetArgument(body, d);
   }
-  MlirValue result_mem = mlirBlockGetArgument(entry, n_in);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (braze_op_is(op, "tensor.extract_slice")) {
-      MlirValue source = lookup(c, mlirOperationGetOperand(op, 0)), view;
-      if (mlirValueIsNull(source) || mlirValueIsNull(view = subview(c, op, source, 1)))
-        return fail(c, op, "a slice must be of an argument at the loop's offsets");
-      map_value(c, mlirOperationGetResult(op, 0), view);
-    } else if (braze_op_is(op, "affine.apply")) {
-      if (!emit_offset(c, op))
-        return fail(c, op, "an offset must be an affine.apply of the loop's ivs");
-    } else if (braze_op_is(op, "func.call")) {
-      if (!emit_call(c, forall, op, result_mem))
-        return false;
-    } else if (!braze_op_is(op, "scf.forall.in_parallel")) {
-      return fail(c, op, "expected affine.apply, tensor.extract_slice, func.call and scf.forall.in_parallel in the loop");
-    }
-  }
+  c->alloc = c->body;
+  if (!emit_ops(c, forall, body, mlirBlockGetArgument(entry, n_in)))
+    return false;
   for (int i = 0; i < c->n_heap; ++i)
     cg_create(&c->body, "memref.dealloc", 1, &c->heap[i], 0, NULL, 0, NULL);
   return true;
+}
+
+static MlirWalkResult find_generic(MlirOperation op, void *user) {
+  if (!braze_op_is(op, "linalg.generic"))
+    return MlirWalkResultAdvance;
+  *(bool *)user = true;
+  return MlirWalkResultInterrupt;
+}
+
+/* Whether an online chain's generics were outlined into block kernels (form-row-chains
+ * on the cpu target). */
+static bool online_outlined(MlirOperation func) {
+  bool generic = false;
+  mlirOperationWalk(func, find_generic, &generic, MlirWalkPreOrder);
+  return !generic;
 }
 
 bool cg_is_chain_kernel(MlirOperation func) {
@@ -250,10 +404,11 @@ int cg_chain_kernel(MlirOperation func, MlirOperation module) {
   if (!cg_is_chain_kernel(func))
     return 0;
   MlirStringRef nref = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, braze_ref("kernel.online")))) {
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, braze_ref("kernel.online"))) && !online_outlined(func)) {
     braze_emit_error(mlirOperationGetLocation(func),
-                     "cpu-codegen: chain kernel @%.*s is in the online form, which cpu-codegen does not compile: form "
-                     "chains with form-row-chains{target=cpu} (or no-online)",
+                     "cpu-codegen: chain kernel @%.*s is in the online form with linalg ops in its loops, which "
+                     "cpu-codegen does not compile: form chains with form-row-chains{target=cpu} (its generics as block "
+                     "kernels) or no-online",
                      (int)nref.length, nref.data);
     return -1;
   }
@@ -280,6 +435,10 @@ int cg_chain_kernel(MlirOperation func, MlirOperation module) {
   CgConstPool pool = {.block = entry};
   CgBuilder fb = cg_builder_at_end(entry, mlirOperationGetLocation(func));
   fb.pool = &pool;
+  for (MlirOperation op = mlirBlockGetFirstOperation(old_entry); !mlirOperationEqual(op, forall);
+       op = mlirOperationGetNextInBlock(op)) /* the online form's fill values and key loop bounds */
+    if (braze_op_is(op, "arith.constant"))
+      map_value(&c, mlirOperationGetResult(op, 0), mlirOperationGetResult(cg_insert(&fb, mlirOperationClone(op)), 0));
   bool ok = emit_forall(&c, forall, entry, &fb, n_in);
   if (ok)
     cg_create(&fb, "func.return", 0, NULL, 0, NULL, 0, NULL);

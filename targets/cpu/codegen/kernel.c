@@ -300,7 +300,12 @@ static bool read_return(CgKernel *K, MlirOperation op) {
 static bool read_body(CgKernel *K) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(K->old, 0));
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(body); ++a) {
-    int v = add_val(K, mlirBlockGetArgument(body, a), ST_BUF);
+    MlirValue arg = mlirBlockGetArgument(body, a);
+    if (mlirTypeIsAIndex(mlirValueGetType(arg))) { /* a loop index of the chain calling it */
+      map_add(K, arg, mlirBlockGetArgument(K->entry, a));
+      continue;
+    }
+    int v = add_val(K, arg, ST_BUF);
     K->vals[v].mem = mlirBlockGetArgument(K->entry, a);
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -512,12 +517,13 @@ static bool build_signature(CgKernel *K) {
   bool ok = true;
   for (intptr_t i = 0; i < n_in + n_out; ++i) {
     MlirType t = mlirValueGetType(i < n_in ? mlirBlockGetArgument(body, i) : mlirOperationGetOperand(ret, i - n_in));
-    ok = ok && static_tensor(t);
-    types[i] = ok ? cg_memref_like(t) : t;
+    bool index = i < n_in && mlirTypeIsAIndex(t); /* a chain's block kernel reads its loop indices */
+    ok = ok && (index || static_tensor(t));
+    types[i] = ok && !index ? cg_memref_like(t) : t;
   }
   if (!ok) {
     free(types);
-    return fail(K->old, K, "kernel arguments and results must be static tensors of rank <= 8");
+    return fail(K->old, K, "kernel arguments and results must be static tensors of rank <= 8 (or index scalars)");
   }
   K->fn = cg_new_func(K->old, n_in, n_out, types, &K->entry);
   K->n_in = (int)n_in;
@@ -559,8 +565,10 @@ static bool emit_versioned(CgKernel *K) {
   MlirValue bits = {NULL}; /* the arguments' addresses or-ed: aligned iff its low bits are 0 */
   for (intptr_t a = 0; a < mlirBlockGetNumArguments(K->entry); ++a) {
     MlirValue arg = mlirBlockGetArgument(K->entry, a);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(arg)))
+      continue;
     MlirValue ops[2] = {bits, cg_element_address(&K->fb, arg)};
-    bits = a == 0 ? ops[1] : cg_op(&K->fb, "arith.ori", index, 2, ops);
+    bits = mlirValueIsNull(bits) ? ops[1] : cg_op(&K->fb, "arith.ori", index, 2, ops);
   }
   MlirValue rem[2] = {bits, cg_index(&K->fb, 64)};
   MlirValue cmp[2] = {cg_op(&K->fb, "arith.remui", index, 2, rem), cg_index(&K->fb, 0)};

@@ -374,8 +374,17 @@ static bool choose_matmul(CuKernel *K) {
   return batch <= 65535 && K->grid[1] <= 65535;
 }
 
+/* Whether a concat piece keeps `vec` lanes: its last extent and its offset there are
+ * multiples of them (a concat along dim 0, the token chunks of shard-chunk, always). */
+static bool piece_vectorizes(const CuKernel *K, int v, int vec) {
+  MlirType t = mlirValueGetType(K->vals[K->vals[v].src].tensor);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  return rank > 0 && mlirShapedTypeGetDimSize(t, rank - 1) % vec == 0 && K->vals[v].offset[rank - 1] % vec == 0;
+}
+
 /* Element kernels: the grid covers the largest result (a concat's: its largest
- * piece); `vec` lanes when every stored shape's last extent allows them. */
+ * piece); `vec` lanes when every stored shape's last extent (and every concat piece's
+ * offset there) allows them. */
 bool cu_choose_element(CuKernel *K) {
   int64_t most = 1;
   K->vec = (int)K->opts->vec;
@@ -386,10 +395,12 @@ bool cu_choose_element(CuKernel *K) {
       MlirType t = mlirValueGetType(K->vals[K->vals[v].src].tensor);
       int64_t n = cg_num_elements(t);
       most = n > most ? n : most;
+      if (!piece_vectorizes(K, v, K->vec))
+        K->vec = 1;
     }
     MlirType t = mlirValueGetType(K->vals[v].tensor);
     intptr_t rank = mlirShapedTypeGetRank(t);
-    if (concat || rank == 0 || mlirShapedTypeGetDimSize(t, rank - 1) % K->vec != 0)
+    if (rank == 0 || mlirShapedTypeGetDimSize(t, rank - 1) % K->vec != 0)
       K->vec = 1;
     if (!concat)
       most = cg_num_elements(t) > most ? cg_num_elements(t) : most;

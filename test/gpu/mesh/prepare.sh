@@ -9,7 +9,9 @@
 # mesh tests of test/tools/mesh/ (ffn: one all_reduce; attention: heads split, one
 # all_reduce), ffn in bf16 (checked norm-wise: a K split rounds each partial to bf16),
 # and every collective kind the partition inserts (collectives.mlir: all_slice,
-# all_gather along dim 1 through staging, reduce_scatter, all_to_all, all_reduce).
+# all_gather along dim 1 through staging, reduce_scatter, all_to_all, all_reduce); and
+# ffn-chunked: ffn with its tokens in chunks by shard-chunk (three uneven chunks, each
+# all_reduce on the second stream while the next chunk computes).
 # Then, on the 2-GPU machine: python3 test/gpu/mesh/run.py OUTDIR
 set -eu
 out=$1
@@ -24,7 +26,8 @@ case_of() {
   shift 3
   d="$out/$name"
   mkdir -p "$d/$fn"
-  [ -f "$d/lib.so" ] || "$build/braze" compile "$file" --target=cuda --mesh=tp:2 --no-header -o "$d/lib.so"
+  [ -f "$d/lib.so" ] || "$build/braze" compile "$file" --target=cuda --mesh=tp:2 ${pipeline:+--pipeline="$pipeline"} \
+    --no-header -o "$d/lib.so"
   "$build/braze" run "$file" --func "$fn" --seed 0 --quiet --save-inputs "$d/$fn" --save-outputs "$d/$fn"
   echo "$@" >"$d/$fn/split.txt"
 }
@@ -35,5 +38,8 @@ echo norm >"$out/ffn-bf16/metric.txt"
 coll="$root/test/passes/shard/shard-partition/collectives.mlir"
 case_of "$coll" collectives reshards "1 -1 0 ; 0 0 -1"
 case_of "$coll" collectives grid "-1 1 ; 1 -1"
+sed 's/^shard-chunk,$/shard-chunk{sizes=2,2,4 min-bytes=0},/' "$root/pipelines/cuda-default.pipeline" \
+  >"$out/generated/chunked.pipeline"
+pipeline="$out/generated/chunked.pipeline" case_of "$root/test/tools/mesh/ffn.mlir" ffn-chunked ffn "-1 1 0 0 ; -1"
 rm -rf "$out/generated"
 echo "prepared $out: $(du -sh "$out" | cut -f1)"
