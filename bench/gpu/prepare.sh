@@ -5,7 +5,7 @@
 # SIMT kernel (NAME.simt.so), G5/G6/M1/M2 on cuBLASLt (NAME.extern.so) and picked per
 # kernel at the first call (NAME.auto.so), and the 24-op chain C1 fused (C1.so), one kernel
 # per op (C1_unfused.so) and one kernel per op replayed as a CUDA graph
-# (C1_unfused_graphs.so), ResNet-18 (R1.so, R1.gather.so); the compile log and
+# (C1_unfused_graphs.so), ResNet-18 (R1.so, R1.gather.so, R1.unaligned.so); the compile log and
 # each library's kernel list go to OUTDIR/prepare.log. Then, on the GPU machine:
 #   python3 bench/gpu/bench.py OUTDIR
 set -eu
@@ -48,6 +48,9 @@ python3 "$here/resnet.py" "$out/R1.mlir"
 "$build/braze" compile "$out/R1.mlir" --target=cuda --no-header -o "$out/R1.so" >>"$log" 2>&1
 "$build/braze" compile "$out/R1.mlir" --target=cuda --pipeline="$here/cuda-im2col-gather.pipeline" --no-header \
   -o "$out/R1.gather.so" >>"$log" 2>&1
+# R1.unaligned.so: without the stem's K padding and the zero-pad rewrite (decision 0021).
+"$build/braze" compile "$out/R1.mlir" --target=cuda --pipeline="$here/cuda-conv-unaligned.pipeline" --no-header \
+  -o "$out/R1.unaligned.so" >>"$log" 2>&1
 rm -f "$out/R1.mlir"
 "$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --no-header -o "$out/C1.so" >>"$log" 2>&1
 "$build/braze" compile "$here/workloads/C1.mlir" --target=cuda --pipeline=cuda-no-fusion --no-header \

@@ -55,12 +55,16 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, Vi
   bool used[HEADS_MAX_LOOPS] = {false};
   v->n_dims = 0;
   intptr_t n_batch = mlirAffineMapGetNumResults(out) - 2;
+  bool a_side = for_template && n_batch >= 0 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_batch)) &&
+                braze_map_reads_dim(view, mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, n_batch)));
   for (intptr_t r = 0; r < n_batch; ++r) {
     MlirAffineExpr e = mlirAffineMapGetResult(out, r);
     if (!mlirAffineExprIsADim(e))
       return false;
     int d = (int)mlirAffineDimExprGetPosition(e);
-    if (!used[d] && braze_map_reads_dim(view, d))
+    /* a template's A has every batch dim: a unit one the view does not read (a conv's
+     * single group) is a dim of 1 in the copy */
+    if (!used[d] && (braze_map_reads_dim(view, d) || (a_side && extents[d] == 1)))
       used[d] = true, v->loops[v->n_dims++] = d;
   }
   if (for_template && mlirAffineMapGetNumResults(out) >= 2 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_batch)))
@@ -75,9 +79,37 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, Vi
   return v->n_dims > 0;
 }
 
+static MlirAffineMap copy_read_map(const ViewRead *v, MlirAffineMap view);
+
+/* A contraction's input read by a plain map (dims and constants) that a template's
+ * operand layout would still reorder or reshape: a 1x1 conv's weight [OC, C, 1, 1]
+ * read as (n, k, 0, 0), B in the (k, n) layout only after a copy. Its copy must be that
+ * layout: A [batch..., m, k], B [k, n] (two dims). */
+static bool plain_but_not_template_layout(MlirOperation g, int input, MlirValue arg) {
+  ViewRead v = {.generic = g, .input = input};
+  MlirAffineMap map = braze_generic_map(g, input);
+  if (!copy_dims(g, map, true, &v))
+    return false;
+  MlirAffineMap out = braze_generic_map(g, mlirOperationGetNumOperands(g) - 1);
+  intptr_t n_out = mlirAffineMapGetNumResults(out);
+  if (n_out < 2 || !mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_out - 2)))
+    return false;
+  int m = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, n_out - 2));
+  bool a = braze_map_reads_dim(map, m);
+  if (a ? v.n_dims != n_out : v.n_dims != 2)
+    return false;
+  /* already that layout: the copy would be the argument itself */
+  MlirType t = mlirValueGetType(arg);
+  bool same = mlirShapedTypeGetRank(t) == v.n_dims && mlirAffineMapIsIdentity(copy_read_map(&v, map));
+  for (int d = 0; same && d < v.n_dims; ++d)
+    same = mlirShapedTypeGetDimSize(t, d) == v.shape[d];
+  return !same;
+}
+
 /* The kernel's generic inputs read through a view, each a kernel argument used there
  * alone; for a template, -1 when a copy would be larger than its source (a view that
- * repeats elements: a convolution's windows). */
+ * repeats elements: a convolution's windows), and the contraction's inputs read by a
+ * plain map in another layout are views too. */
 static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_template) {
   int n = 0;
   MlirBlock body = body_of(kernel);
@@ -85,10 +117,12 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_templ
     if (!braze_op_is(op, "linalg.generic"))
       continue;
     intptr_t n_in = mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
+    bool contraction = for_template && !braze_generic_all_parallel(op);
     for (intptr_t i = 0; i < n_in; ++i) {
       MlirValue a = mlirOperationGetOperand(op, i);
       MlirAffineMap map = braze_generic_map(op, i);
-      if (braze_map_is_plain(map))
+      if (braze_map_is_plain(map) && !(contraction && mlirValueIsABlockArgument(a) &&
+                                       plain_but_not_template_layout(op, (int)i, a)))
         continue;
       MlirOpOperand use = mlirValueGetFirstUse(a);
       if (!mlirValueIsABlockArgument(a) || !mlirBlockEqual(mlirBlockArgumentGetOwner(a), body) ||

@@ -14,7 +14,10 @@
  * and undoes it when the chain still does not form. On targets with the online form it
  * also gives every other matmul kernel a plain copy of an operand read through a view
  * that repeats no element (the out-projection reading the heads back through a transpose
- * and a reshape): their tensor-core template takes only m-by-k row-major A. */
+ * and a reshape), or by a plain map in another layout than the template's (a 1x1 conv's
+ * weight [OC, C, 1, 1] read as (n, k, 0, 0)): their tensor-core template takes only
+ * [batch..., m, k] A (a unit batch dim the view does not read is a dim of 1 in the copy)
+ * and [k, n] B. */
 #ifndef BRAZE_PASSES_CHAINS_HEADS_H
 #define BRAZE_PASSES_CHAINS_HEADS_H
 

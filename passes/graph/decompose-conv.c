@@ -196,13 +196,14 @@ static bool is_pointwise(const BrazeConvGeometry *g) {
 /* cols [N, G, P, KK Cg] = x viewed [N, G, Cg L] gathered at the position table along
  * dim 2, zero where the table says -1 (select on idx >= 0: the gather reads some
  * element there, as it clamps, and the select drops it). One pointwise kernel. */
-static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g, const int32_t *idx, bool padded) {
+static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g, const int32_t *idx, int64_t k_cols,
+                        bool padded) {
   int64_t groups = g->groups, cg = g->in_channels / groups;
-  int64_t kk = product(g->kernel, g->n), p = product(g->out, g->n), l = product(g->in, g->n);
-  int64_t data_shape[3] = {g->batch, groups, cg * l}, idx_shape[2] = {p, kk * cg};
+  int64_t p = product(g->out, g->n), l = product(g->in, g->n);
+  int64_t data_shape[3] = {g->batch, groups, cg * l}, idx_shape[2] = {p, k_cols};
   MlirType i32 = mlirIntegerTypeGet(b->ctx, 32);
   MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 2, i32);
-  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, cg * kk * p, idx));
+  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, k_cols * p, idx));
   MlirValue cols = gather_at(b, braze_gb_reshape(b, x, data_shape, 3), positions, 2);
   if (!padded)
     return cols;
@@ -211,7 +212,7 @@ static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g
   MlirValue cmp_ops[2] = {positions, braze_gb_scalar(b, i32, 0.0)};
   MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
   MlirValue sel[3] = {inside, cols, braze_gb_scalar(b, elem_of(x), 0.0)};
-  int64_t shape[4] = {g->batch, groups, p, kk * cg};
+  int64_t shape[4] = {g->batch, groups, p, k_cols};
   return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
 }
 
@@ -341,36 +342,82 @@ static float *constant_weight(MlirValue w, int64_t count) {
 /* The weight as the product's B, [G, KK Cg, OCg]: Wt[g][kk Cg + c][oc] = w[g OCg + oc][c][kk].
  * A constant is permuted here, at compile time (then packed into the template's panels
  * at compile time too); anything else is a reshape, transpose, reshape. */
-static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int64_t ocg, int64_t cg, int64_t kk) {
-  int64_t shape[3] = {groups, kk * cg, ocg}, count = groups * ocg * cg * kk;
+static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int64_t ocg, int64_t cg, int64_t kk,
+                               int64_t k_rows) {
+  int64_t shape[3] = {groups, k_rows, ocg}, count = groups * ocg * cg * kk;
   float *v = constant_weight(w, count);
   if (v) {
-    float *t = malloc((size_t)count * sizeof *t);
+    float *t = calloc((size_t)(groups * k_rows * ocg), sizeof *t); /* rows past KK Cg: zeros */
     for (int64_t g = 0; g < groups; ++g)
       for (int64_t oc = 0; oc < ocg; ++oc)
         for (int64_t c = 0; c < cg; ++c)
           for (int64_t k = 0; k < kk; ++k)
-            t[(g * kk * cg + k * cg + c) * ocg + oc] = v[((g * ocg + oc) * cg + c) * kk + k];
+            t[(g * k_rows + k * cg + c) * ocg + oc] = v[((g * ocg + oc) * cg + c) * kk + k];
     MlirType type = braze_gb_tensor_type(b->ctx, shape, 3, elem_of(w));
-    MlirValue c = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(type, count, t));
+    MlirValue c = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(type, groups * k_rows * ocg, t));
     free(v);
     free(t);
     return c;
   }
-  int64_t split[4] = {groups, ocg, cg, kk}, perm[4] = {0, 3, 2, 1};
-  return braze_gb_reshape(b, braze_gb_transpose(b, braze_gb_reshape(b, w, split, 4), perm), shape, 3);
+  int64_t split[4] = {groups, ocg, cg, kk}, perm[4] = {0, 3, 2, 1}, rows[3] = {groups, kk * cg, ocg};
+  MlirValue m = braze_gb_reshape(b, braze_gb_transpose(b, braze_gb_reshape(b, w, split, 4), perm), rows, 3);
+  if (k_rows == kk * cg)
+    return m;
+  /* one group: padded as [K, OCg] and viewed [1, K, OCg], so that the product's B is
+   * a plain matrix (the template takes no batched B) */
+  int64_t zero_rows[3] = {groups, k_rows - kk * cg, ocg};
+  if (groups > 1)
+    return concat(b, m, zeros(b, zero_rows, 3, elem_of(w)), 1);
+  MlirValue m2 = braze_gb_reshape(b, m, rows + 1, 2);
+  return braze_gb_reshape(b, concat(b, m2, zeros(b, zero_rows + 1, 2, elem_of(w)), 0), shape, 3);
 }
 
-BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked) {
+/* The columns' K padded with zero columns to a multiple of k_align for a bf16/f16
+ * conv whose K = KK Cg is not one (the tensor-core template's TMA rows are 16 bytes:
+ * the stem's 3 x 7 x 7 = 147); 0 when no padding applies or the padded position table
+ * would pass the limit. */
+static int64_t padded_k(const BrazeConvGeometry *g, MlirType elem, int64_t k_align) {
+  int64_t kc = g->in_channels / g->groups * product(g->kernel, g->n), p = product(g->out, g->n);
+  if (k_align <= 1 || kc % k_align == 0 || is_pointwise(g) || !(mlirTypeIsABF16(elem) || mlirTypeIsAF16(elem)))
+    return 0;
+  int64_t kp = (kc + k_align - 1) / k_align * k_align, entries;
+  if (__builtin_mul_overflow(kp, p, &entries) || entries > MAX_INDEX_TABLE)
+    return 0;
+  return kp;
+}
+
+/* The gather form's table with K padded to kp: -1 (read as zero) past KK Cg. */
+static int32_t *pad_table_k(int32_t *idx, const BrazeConvGeometry *g, int64_t kp) {
+  int64_t kc = g->in_channels / g->groups * product(g->kernel, g->n), p = product(g->out, g->n);
+  int32_t *out = malloc((size_t)(kp * p) * sizeof *out);
+  for (int64_t r = 0; r < p; ++r)
+    for (int64_t j = 0; j < kp; ++j)
+      out[r * kp + j] = j < kc ? idx[r * kc + j] : -1;
+  free(idx);
+  return out;
+}
+
+int64_t braze_conv_padded_k(MlirOperation op, int64_t k_align) {
+  BrazeConvGeometry g;
+  char why[256];
+  if (!read_geometry(op, &g, why, sizeof why))
+    return 0;
+  return padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align);
+}
+
+BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked, int64_t k_align) {
   BrazeConvGeometry g;
   char why[256];
   if (!read_geometry(op, &g, why, sizeof why) || is_pointwise(&g))
     return BRAZE_CONV_IM2COL_VIEW;
+  if (padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align))
+    return BRAZE_CONV_IM2COL_GATHER; /* the padding columns are table entries */
   return asked == BRAZE_CONV_IM2COL_WINDOW && g.n <= MAX_WINDOW_SPATIAL ? BRAZE_CONV_IM2COL_WINDOW
                                                                          : BRAZE_CONV_IM2COL_GATHER;
 }
 
-MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, char *why, size_t why_size) {
+MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, int64_t k_align, char *why,
+                               size_t why_size) {
   BrazeConvGeometry g;
   if (!read_geometry(op, &g, why, why_size))
     return null_value();
@@ -378,19 +425,24 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
   MlirType e = elem_of(x);
   int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
   int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
-  form = braze_conv_im2col_form(op, form);
+  form = braze_conv_im2col_form(op, form, k_align);
   if (form == BRAZE_CONV_IM2COL_WINDOW && !padding_table_fits(&g, why, why_size))
     return null_value();
+  int64_t kp = padded_k(&g, e, k_align), k_cols = kp ? kp : kk * cg;
   bool padded = false;
   int32_t *idx = form == BRAZE_CONV_IM2COL_GATHER ? im2col_positions(&g, cg, &padded, why, why_size) : NULL;
   if (form == BRAZE_CONV_IM2COL_GATHER && !idx)
     return null_value();
+  if (kp) {
+    idx = pad_table_k(idx, &g, kp);
+    padded = true;
+  }
   int64_t swap[4] = {0, 1, 3, 2}, channels_first[4] = {g.batch, groups, cg, p};
   MlirValue cols = form == BRAZE_CONV_IM2COL_VIEW   ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
                    : form == BRAZE_CONV_IM2COL_WINDOW ? window_cols(b, x, &g)
-                                                      : im2col(b, x, &g, idx, padded);
+                                                      : im2col(b, x, &g, idx, k_cols, padded);
   free(idx);
-  MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk)};
+  MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk, k_cols)};
   int64_t y_shape[4] = {g.batch, groups, p, ocg};
   MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
   int64_t out[BRAZE_MAX_RANK];

@@ -18,6 +18,11 @@
  *   conv-im2col      window (default: the columns are a view of the padded
  *                    channels-last input, an implicit GEMM) or gather (a gather at a
  *                    constant position table, decision 0016); remarks name the form
+ *   conv-half-k-align=N  (default 0: off) a bf16/f16 conv whose K = C/groups x kernel
+ *                    size is not a multiple of N gets K padded with zero columns (its
+ *                    weight with zero rows) to one, its columns a gather at a table
+ *                    with -1 in the padding: the tensor-core template's TMA rows are
+ *                    16-byte multiples (the stem's 147 -> 152; decision 0021)
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -50,6 +55,7 @@ typedef struct {
   bool remarks;
   bool fold_batch_norm; /* batch_norm over a constant-weight conv folds into it */
   BrazeConvIm2col im2col; /* conv-im2col= */
+  int64_t half_k_align;   /* conv-half-k-align= */
   MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
@@ -436,10 +442,15 @@ static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *r
   if (run->fold_batch_norm && braze_conv_awaits_fold(op))
     return no_value();
   char why[256];
-  BrazeConvIm2col form = braze_conv_im2col_form(op, run->im2col);
-  MlirValue v = braze_decompose_conv(op, b, run->im2col, why, sizeof why);
+  BrazeConvIm2col form = braze_conv_im2col_form(op, run->im2col, run->half_k_align);
+  int64_t kp = braze_conv_padded_k(op, run->half_k_align);
+  MlirValue v = braze_decompose_conv(op, b, run->im2col, run->half_k_align, why, sizeof why);
   if (mlirValueIsNull(v))
     report(run, op, "%s", why);
+  else if (run->remarks && kp)
+    braze_emit_remark(mlirOperationGetLocation(op),
+                      "graph-decompose: conv im2col as a gather, K padded with zero columns to %lld "
+                      "(conv-half-k-align=%lld)", (long long)kp, (long long)run->half_k_align);
   else if (run->remarks && form == BRAZE_CONV_IM2COL_GATHER)
     braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: conv im2col as a gather%s",
                       run->im2col == BRAZE_CONV_IM2COL_GATHER ? " (conv-im2col=gather)"
@@ -483,6 +494,7 @@ typedef struct {
   bool remarks;
   bool fold_batch_norm;
   BrazeConvIm2col im2col;
+  int64_t half_k_align; /* conv-half-k-align= (0: off) */
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -526,7 +538,8 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
 }
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
-  static const char *const allowed[] = {"keep", "decompose-mean", "remarks", "fold-batch-norm", "conv-im2col", NULL};
+  static const char *const allowed[] = {"keep",        "decompose-mean",     "remarks", "fold-batch-norm",
+                                        "conv-im2col", "conv-half-k-align", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
   DecomposeOptions *opts = calloc(1, sizeof *opts);
@@ -546,6 +559,17 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
     free(opts);
     return NULL;
   }
+  long long k_align;
+  if (!braze_option_int(options, "conv-half-k-align", 0, &k_align, error)) {
+    free(opts);
+    return NULL;
+  }
+  if (k_align < 0 || k_align > 64) {
+    braze_str_printf(error, "graph-decompose: conv-half-k-align must be in [0, 64], got %lld", k_align);
+    free(opts);
+    return NULL;
+  }
+  opts->half_k_align = k_align;
   if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error)) ||
       (fold && !parse_bool(fold, &opts->fold_batch_norm, error))) {
     free(opts);
@@ -644,7 +668,8 @@ static bool run(MlirOperation func, void *state) {
   int conv = find_decomposition("conv", 4), bn = find_decomposition("batch_norm", 10);
   DecomposeRun run = {.remarks = opts->remarks,
                       .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn],
-                      .im2col = opts->im2col};
+                      .im2col = opts->im2col,
+                      .half_k_align = opts->half_k_align};
   PatternData data[NUM_DECOMPOSITIONS];
   MlirFrozenRewritePatternSet patterns = build_patterns(ctx, opts, data, &run);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
@@ -665,7 +690,9 @@ const BrazePassInfo braze_pass_graph_decompose = {
                     "    decompose-mean       also expand reduce_mean into reduce_sum * (1/n)\n"
                     "    remarks              a remark per composite: expanded, erased (unused) or kept\n"
                     "    fold-batch-norm      fold batch_norm into a constant-weight conv (default true; =false: expand)\n"
-                    "    conv-im2col=FORM     window (default: a view of the padded input, implicit GEMM) or gather\n",
+                    "    conv-im2col=FORM     window (default: a view of the padded input, implicit GEMM) or gather\n"
+                    "    conv-half-k-align=N  bf16/f16 convs: pad K (C/groups x kernel size) with zeros to a multiple\n"
+                    "                         of N, the columns then a gather (0: off, the default; cuda: 8)\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -1,7 +1,8 @@
 /* graph-simplify: algebraic and view simplifications, constant folding, CSE and
  * DCE of graph ops.
  *
- * Each rule is its own named C rewrite pattern (passes/graph/simplify-rules.c, passes/graph/simplify-fold.c)
+ * Each rule is its own named C rewrite pattern (passes/graph/simplify-rules.c, passes/graph/simplify-fold.c,
+ * passes/graph/simplify-conv.c, passes/graph/simplify-pad.c)
  * applied by MLIR's greedy driver, except cse and dce, which are walks: upstream
  * cse/canonicalize skip IRDL ops, which carry no side-effect information. The driver,
  * cse and dce alternate until nothing changes.
@@ -109,12 +110,14 @@ static size_t add_patterns(MlirContext ctx, MlirRewritePatternSet set, const Sim
 
 static void apply_patterns(MlirOperation func, SimplifyRun *run) {
   MlirContext ctx = mlirOperationGetContext(func);
-  size_t max = simplify_num_rule_patterns + simplify_num_fold_patterns + simplify_num_conv_patterns;
+  size_t max = simplify_num_rule_patterns + simplify_num_fold_patterns + simplify_num_conv_patterns +
+               simplify_num_pad_patterns;
   PatternData *data = malloc(max * sizeof *data);
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   size_t n = add_patterns(ctx, set, simplify_rule_patterns, simplify_num_rule_patterns, data, run);
   n += add_patterns(ctx, set, simplify_fold_patterns, simplify_num_fold_patterns, data + n, run);
-  add_patterns(ctx, set, simplify_conv_patterns, simplify_num_conv_patterns, data + n, run);
+  n += add_patterns(ctx, set, simplify_conv_patterns, simplify_num_conv_patterns, data + n, run);
+  add_patterns(ctx, set, simplify_pad_patterns, simplify_num_pad_patterns, data + n, run);
   MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(set);
   /* Freezing moves the patterns out but does not free the set object itself. */
   mlirRewritePatternSetDestroy(set);
@@ -156,7 +159,7 @@ const BrazePassInfo braze_pass_graph_simplify = {
     .options_help = "    disable=RULE,...     turn rules off: add-zero sub-zero mul-one div-one double-transpose\n"
                     "                         transpose-of-broadcast reshape-chain broadcast-noop select-const\n"
                     "                         shared-weight-matmul matmul-of-transposed-rows conv-epilogue\n"
-                    "                         const-fold cse dce\n"
+                    "                         window-zero-pad const-fold cse dce\n"
                     "    fold-limit=N         fold constants of at most N elements (default 64)\n"
                     "    remarks              emit a remark naming the rule for every rewrite\n",
     .anchor = "func.func",

@@ -15,6 +15,7 @@ const char *const simplify_rule_names[NUM_RULES] = {
     [RULE_RESHAPE_CHAIN] = "reshape-chain",
     [RULE_BROADCAST_NOOP] = "broadcast-noop",
     [RULE_CONV_EPILOGUE] = "conv-epilogue",
+    [RULE_WINDOW_ZERO_PAD] = "window-zero-pad",
     [RULE_SELECT_CONST] = "select-const",
     [RULE_SHARED_WEIGHT_MATMUL] = "shared-weight-matmul",
     [RULE_MATMUL_OF_TRANSPOSED_ROWS] = "matmul-of-transposed-rows",

@@ -1,6 +1,7 @@
 /* graph-simplify internals, shared by passes/graph/graph-simplify.c (options, driver) and the
  * rule files passes/graph/simplify-rules.c (identities, views, select), passes/graph/simplify-fold.c
- * (constant folding) and passes/graph/simplify-cse.c (CSE walk), and the run record
+ * (constant folding), passes/graph/simplify-conv.c and passes/graph/simplify-pad.c (conv and
+ * window rules) and passes/graph/simplify-cse.c (CSE walk), and the run record
  * (rule names, applied rewrites) in passes/graph/simplify-run.c. */
 #ifndef BRAZE_PASSES_GRAPH_SIMPLIFY_H
 #define BRAZE_PASSES_GRAPH_SIMPLIFY_H
@@ -26,6 +27,7 @@ typedef enum {
   RULE_SHARED_WEIGHT_MATMUL,
   RULE_MATMUL_OF_TRANSPOSED_ROWS,
   RULE_CONV_EPILOGUE,
+  RULE_WINDOW_ZERO_PAD,
   RULE_CONST_FOLD,
   RULE_CSE,
   RULE_DCE,
@@ -68,6 +70,9 @@ extern const size_t simplify_num_fold_patterns;
 /* passes/graph/simplify-conv.c: conv-epilogue */
 extern const SimplifyPattern simplify_conv_patterns[];
 extern const size_t simplify_num_conv_patterns;
+/* passes/graph/simplify-pad.c: window-zero-pad */
+extern const SimplifyPattern simplify_pad_patterns[];
+extern const size_t simplify_num_pad_patterns;
 
 /* CSE of graph ops under `root`, block by block; returns how many were merged. */
 size_t simplify_cse(MlirOperation root, SimplifyRun *run);

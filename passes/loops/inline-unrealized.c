@@ -15,6 +15,13 @@
  * is realized (Inductor's realize_reads_threshold / realize_opcount_threshold).
  * A producer whose every use was inlined is erased.
  *
+ * Two bf16/f16 products read by one consumer (a residual add of two convs' products):
+ * the first one's narrowing generic (the cast of its f32 accumulator, and a bias add)
+ * is realized, to be its own contraction's epilogue, since only one product can take
+ * the consumer into its kernel and the other kernel would read an f32 accumulator
+ * (twice the bytes; the tensor-core template's operand copies take half-precision
+ * kernels only). Not for two products of one A (form-kernels pairs them in one kernel).
+ *
  * With `realize-broadcast`, a producer read through a broadcasting map (a consumer
  * loop it does not depend on, e.g. rsqrt of a row statistic read by every element
  * of the row) is realized instead of being recomputed for every value of that loop.
@@ -88,6 +95,60 @@ static intptr_t body_op_count(MlirOperation generic) {
 static bool is_contraction(MlirOperation generic) {
   return (braze_ops_contains(generic, "matmul") || braze_ops_contains(generic, "batch_matmul")) &&
          !braze_generic_all_parallel(generic);
+}
+
+/* The contraction whose f32 result the all-parallel `generic` reads, directly or
+ * through up to `depth` more all-parallel generics (its cast, then a bias add); null
+ * when none. */
+static MlirOperation f32_contraction_read(MlirOperation generic, int depth) {
+  for (intptr_t i = 0; i < braze_generic_num_inputs(generic); ++i) {
+    MlirValue v = mlirOperationGetOperand(generic, i);
+    MlirOperation def = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v) : (MlirOperation){NULL};
+    if (mlirOperationIsNull(def) || !braze_is_generic(def))
+      continue;
+    if (is_contraction(def) && mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(v))))
+      return def;
+    MlirOperation deeper = depth > 0 && braze_generic_all_parallel(def) ? f32_contraction_read(def, depth - 1)
+                                                                         : (MlirOperation){NULL};
+    if (!mlirOperationIsNull(deeper))
+      return deeper;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* For an all-parallel generic writing a 16-bit float from a contraction's f32 result
+ * (the cast, and epilogue, of a bf16/f16 matmul): that contraction; null otherwise. */
+static MlirOperation narrowed_contraction(MlirOperation generic) {
+  if (!braze_is_generic(generic) || !braze_generic_all_parallel(generic) || mlirOperationGetNumResults(generic) != 1)
+    return (MlirOperation){NULL};
+  MlirType out = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(generic, 0)));
+  return mlirTypeIsABF16(out) || mlirTypeIsAF16(out) ? f32_contraction_read(generic, 3) : (MlirOperation){NULL};
+}
+
+/* Whether `consumer` also reads the narrowed result of another contraction, made after
+ * `producer` (a residual add of two convs' products: ResNet's downsampling blocks). Only
+ * one of the two can be the consumer's kernel's contraction; inlined, `producer` would
+ * hand the other kernel its contraction's f32 product, and that kernel would read an f32
+ * input (twice the bytes, and the tensor-core template's copies take half-precision
+ * kernels only). */
+static bool consumer_reads_later_narrowing(MlirOperation consumer, MlirOperation producer) {
+  MlirOperation mine = narrowed_contraction(producer);
+  if (mlirOperationIsNull(mine))
+    return false;
+  for (intptr_t i = 0; i < braze_generic_num_inputs(consumer); ++i) {
+    MlirValue v = mlirOperationGetOperand(consumer, i);
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    MlirOperation other = mlirOpResultGetOwner(v), theirs = narrowed_contraction(other);
+    /* two products of one A stay together: form-kernels pairs them in one kernel
+     * (horizontal-templates: W6's gate and up projections) */
+    if (!mlirOperationEqual(other, producer) && !mlirOperationIsNull(theirs) &&
+        !mlirValueEqual(mlirOperationGetOperand(theirs, 0), mlirOperationGetOperand(mine, 0)) &&
+        mlirBlockEqual(mlirOperationGetBlock(other), mlirOperationGetBlock(producer)) &&
+        mlirOperationIsBeforeInBlock(producer, other))
+      return true;
+  }
+  return false;
 }
 
 /* Whether `use` reads the value as an input of a linalg.generic. */
@@ -249,6 +310,8 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
     }
     if (is_contraction(user))
       return snprintf(reason, REASON_LEN, "read by a contraction"), true;
+    if (consumer_reads_later_narrowing(user, producer))
+      return snprintf(reason, REASON_LEN, "its contraction's epilogue: the consumer reads another contraction's"), true;
     if (!is_view_copy(producer) && is_gathered_view_copy(user))
       return snprintf(reason, REASON_LEN, "read by a view that gathers read"), true;
     if (o->realize_broadcast && is_broadcast_read(use))

@@ -2,7 +2,7 @@
  * bf16 or f16 inputs and its pointwise epilogue as one kernel on TMA and wgmma.
  *
  * One block of 256 threads (two warpgroups) computes a BM x BN output tile (BM = 128,
- * BN = 256 or 128), warpgroup w the rows [64 w, 64 w + 64). Over k, in steps of 64:
+ * BN = 256, 128, or 64 when N <= 64), warpgroup w the rows [64 w, 64 w + 64). Over k, in steps of 64:
  *
  *   stage s of `stages` in dynamic shared memory (1024-aligned, 128-byte swizzle):
  *     A box  [BM][64]        from A viewed as [batch * M][K]   (TMA, one box)
@@ -138,6 +138,8 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
   w->tile_n = (int)K->opts->tile_n;
   if (w->n <= 128 || w->twin) /* a twin keeps two 64x128 accumulators per warpgroup: one 64x256's registers */
     w->tile_n = 128;
+  if (w->n <= 64 && !w->twin) /* a 128-column tile would compute as many zero columns as real ones */
+    w->tile_n = 64;
   w->stages = (int)K->opts->stages;
   int nbm = w->twin ? 2 : 1;
   int64_t stage_bytes = (int64_t)(BM * BK + nbm * BK * w->tile_n) * 2;
