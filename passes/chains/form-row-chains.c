@@ -54,7 +54,7 @@
  *   target=NAME          kernel name prefix (default cpu); not cpu: online chains only
  *   no-online            no online form
  *   key-block=N          keys per step of the online form (default 128; cpu: 256, the
- *                        largest divisor of the keys up to N)
+ *                        keys it leaves in a tail step)
  *   online-min-keys=N    attention with fewer keys keeps whole rows (default 0; cpu: 2048)
  *   online=all|half      all attention chains take the online form, or (half) only bf16/f16
  *                        ones with head dims 64 or 128: what the CUDA flash kernel takes
@@ -600,7 +600,7 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "                       takes both, the online form's generics as block kernels\n"
                     "  no-online            no online form (a target whose codegen lacks it)\n"
                     "  key-block=N          keys per step of the online form (default 128; cpu: 256, the\n"
-                    "                       largest divisor of the keys up to N)\n"
+                    "                       keys it leaves in a tail step)\n"
                     "  online-min-keys=N    attention chains with fewer keys keep whole rows (default 0;\n"
                     "                       cpu: 2048, where a block of whole rows of scores leaves L2)\n"
                     "  online=all|half      which attention chains take the online form: all (default), or\n"
