@@ -34,6 +34,7 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/graph/zero-pad.h"
 #include "support/context.h"
 
 /* The largest im2col position table (elements) graph-decompose builds: 2^26 i32. */
@@ -232,47 +233,14 @@ static bool has_padding(const BrazeConvGeometry *g) {
  * kernel that reads the producer's result as it was written (decision 0012's indexed
  * read; the producer stays a kernel of its own, a template's epilogue for a conv). */
 static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
-  int64_t perm[BRAZE_MAX_RANK] = {0}, padded[BRAZE_CONV_MAX_SPATIAL];
+  int64_t perm[BRAZE_MAX_RANK] = {0}, before[BRAZE_MAX_RANK] = {0}, after[BRAZE_MAX_RANK] = {0};
   for (int i = 0; i < g->n; ++i) {
     perm[1 + i] = 2 + i;
-    padded[i] = g->in[i] + g->pad_begin[i] + g->pad_end[i];
+    before[1 + i] = g->pad_begin[i];
+    after[1 + i] = g->pad_end[i];
   }
   perm[g->n + 1] = 1;
-  int64_t l = product(g->in, g->n), lp = product(padded, g->n), c = g->in_channels;
-  int64_t flat[3] = {g->batch, l, c};
-  MlirValue xl = braze_gb_reshape(b, braze_gb_transpose(b, x, perm), flat, 3);
-  int32_t *idx = malloc((size_t)lp * sizeof *idx);
-  for (int64_t q = 0; q < lp; ++q) {
-    int64_t rest = q, pos = 0, stride = 1;
-    bool inside = true;
-    for (int i = g->n; i-- > 0;) {
-      int64_t at = rest % padded[i] - g->pad_begin[i];
-      rest /= padded[i];
-      inside = inside && at >= 0 && at < g->in[i];
-      pos += at * stride;
-      stride *= g->in[i];
-    }
-    idx[q] = inside ? (int32_t)pos : -1;
-  }
-  int64_t idx_shape[2] = {lp, 1};
-  MlirType it = braze_gb_tensor_type(b->ctx, idx_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
-  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, lp, idx));
-  int *inside_bits = malloc((size_t)lp * sizeof *inside_bits);
-  for (int64_t q = 0; q < lp; ++q)
-    inside_bits[q] = idx[q] >= 0;
-  MlirType bt = braze_gb_tensor_type(b->ctx, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1));
-  MlirValue inside = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(bt, lp, inside_bits));
-  free(inside_bits);
-  free(idx);
-  MlirValue gathered = gather_at(b, xl, positions, 1);
-  MlirValue sel[3] = {inside, gathered, braze_gb_scalar(b, elem_of(x), 0.0)};
-  int64_t sel_shape[3] = {g->batch, lp, c};
-  MlirValue v = make(b, "select", sel, 3, sel_shape, 3, elem_of(x), NULL, 0);
-  int64_t shape[BRAZE_MAX_RANK] = {g->batch};
-  for (int i = 0; i < g->n; ++i)
-    shape[1 + i] = padded[i];
-  shape[g->n + 1] = c;
-  return braze_gb_reshape(b, v, shape, g->n + 2);
+  return braze_gb_zero_pad(b, braze_gb_transpose(b, x, perm), before, after, MAX_INDEX_TABLE);
 }
 
 /* The padding copy's position table ([padded positions] of i32) fits the limit. */

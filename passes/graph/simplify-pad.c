@@ -18,12 +18,11 @@
  * graph.constant and pads a spatial dim (1..n) of a window operand of rank n + 2, and
  * the table has at most 2^26 entries and x fewer than 2^31 positions; other chains are
  * left alone (a concat along the batch or channel dim, a non-zero constant). */
-#include <stdlib.h>
-
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/graph/simplify.h"
+#include "passes/graph/zero-pad.h"
 #include "support/context.h"
 
 /* The largest position table this rule builds (entries), as graph-decompose's. */
@@ -72,61 +71,6 @@ static bool peel_zero_pad(MlirValue v, intptr_t rank, ZeroPad *pad) {
   return peeled > 0;
 }
 
-/* positions[q] = x's flattened spatial position that padded position q holds, or -1;
- * NULL when the table passes the limit. */
-static int32_t *pad_positions(const int64_t *in, const ZeroPad *pad, intptr_t rank, int64_t *lp) {
-  int64_t l = 1;
-  *lp = 1;
-  for (intptr_t d = 1; d < rank - 1; ++d) {
-    l *= in[d];
-    *lp *= in[d] + pad->before[d] + pad->after[d];
-    if (*lp > MAX_PAD_TABLE || l >= INT32_MAX)
-      return NULL;
-  }
-  int32_t *idx = malloc((size_t)*lp * sizeof *idx);
-  for (int64_t q = 0; q < *lp; ++q) {
-    int64_t rest = q, pos = 0, stride = 1;
-    bool inside = true;
-    for (intptr_t d = rank - 2; d >= 1; --d) {
-      int64_t size = in[d] + pad->before[d] + pad->after[d], at = rest % size - pad->before[d];
-      rest /= size;
-      inside = inside && at >= 0 && at < in[d];
-      pos += at * stride;
-      stride *= in[d];
-    }
-    idx[q] = inside ? (int32_t)pos : -1;
-  }
-  return idx;
-}
-
-/* select(inside, gather(reshape(x, [B, L, C]), positions, 1), 0) viewed [B, Sp.., C]. */
-static MlirValue gather_select_pad(GraphBuilder *b, const ZeroPad *pad, const int64_t *in, intptr_t rank,
-                                   const int32_t *idx, int64_t lp) {
-  MlirType elem = braze_element_type(mlirValueGetType(pad->x));
-  int64_t flat[3] = {in[0], 1, in[rank - 1]}, table_shape[2] = {lp, 1}, padded[BRAZE_MAX_RANK];
-  for (intptr_t d = 1; d < rank - 1; ++d)
-    flat[1] *= in[d];
-  MlirType it = braze_gb_tensor_type(b->ctx, table_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
-  MlirValue positions = braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, lp, idx));
-  int *bits = malloc((size_t)lp * sizeof *bits);
-  for (int64_t q = 0; q < lp; ++q)
-    bits[q] = idx[q] >= 0;
-  MlirType bt = braze_gb_tensor_type(b->ctx, table_shape, 2, mlirIntegerTypeGet(b->ctx, 1));
-  MlirValue inside = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(bt, lp, bits));
-  free(bits);
-  MlirValue gather_ops[2] = {braze_gb_reshape(b, pad->x, flat, 3), positions};
-  MlirNamedAttribute axis = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
-                                                  mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), 1));
-  int64_t gathered_shape[3] = {in[0], lp, in[rank - 1]};
-  MlirType gt = braze_gb_tensor_type(b->ctx, gathered_shape, 3, elem);
-  MlirValue gathered = mlirOperationGetResult(braze_gb_create(b, "gather", gather_ops, 2, gt, &axis, 1), 0);
-  MlirValue sel[3] = {inside, gathered, braze_gb_scalar(b, elem, 0.0)};
-  MlirValue v = mlirOperationGetResult(braze_gb_create(b, "select", sel, 3, gt, NULL, 0), 0);
-  for (intptr_t d = 0; d < rank; ++d)
-    padded[d] = in[d] + pad->before[d] + pad->after[d];
-  return braze_gb_reshape(b, v, padded, rank);
-}
-
 static bool window_zero_pad(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   MlirValue operand = mlirOperationGetOperand(op, 0);
   MlirType t = mlirValueGetType(operand);
@@ -134,13 +78,9 @@ static bool window_zero_pad(MlirOperation op, GraphBuilder *b, SimplifyRun *run)
   ZeroPad pad;
   if (rank < 3 || rank > BRAZE_MAX_RANK || !peel_zero_pad(operand, rank, &pad))
     return false;
-  int64_t in[BRAZE_MAX_RANK], lp;
-  braze_shape(mlirValueGetType(pad.x), in);
-  int32_t *idx = pad_positions(in, &pad, rank, &lp);
-  if (!idx)
+  MlirValue padded = braze_gb_zero_pad(b, pad.x, pad.before, pad.after, MAX_PAD_TABLE);
+  if (mlirValueIsNull(padded))
     return false;
-  MlirValue padded = gather_select_pad(b, &pad, in, rank, idx, lp);
-  free(idx);
   intptr_t num_attrs = mlirOperationGetNumAttributes(op);
   MlirNamedAttribute attrs[8];
   for (intptr_t i = 0; i < num_attrs && i < 8; ++i)
