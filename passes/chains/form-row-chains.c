@@ -342,14 +342,16 @@ static bool online_half_domain(const OnlineChain *oc) {
   return half && (oc->d == 64 || oc->d == 128) && (oc->dv == 64 || oc->dv == 128);
 }
 
-static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op, OnlineChain *oc) {
+/* NULL and the chain's rows and keys per block when `op` starts an online chain that
+ * this target takes, else the reason. */
+static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op, OnlineChain *oc, int64_t *rows,
+                               int64_t *keys) {
   const char *why = online_match(op, online_callee, sym, oc);
   if (!why && o->online_half && !online_half_domain(oc))
     why = "online=half: not bf16 or f16 with head dims 64 or 128";
   if (!why && oc->n < o->online_min_keys)
     why = "fewer keys than online-min-keys: whole rows";
-  int64_t rows, keys;
-  return why ? why : online_blocks(o, oc, &rows, &keys);
+  return why ? why : online_blocks(o, oc, rows, keys);
 }
 
 /* Try the online form at `op`; *next is where the walk goes on. False on an internal error.
@@ -358,7 +360,8 @@ static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op,
 static bool try_online(const Options *o, Symbols *sym, MlirOperation module, MlirOperation func, MlirOperation op,
                        MlirOperation *next) {
   OnlineChain oc = {.plausible = false};
-  const char *why = online_fits(o, sym, op, &oc), *first = why;
+  int64_t rows, keys;
+  const char *why = online_fits(o, sym, op, &oc, &rows, &keys), *first = why;
   /* on the cpu target attention with fewer keys keeps whole rows (remarked as a chain) */
   bool plausible = oc.plausible && !(o->cpu && oc.n < o->online_min_keys);
   HeadsEdit edits[2];
@@ -373,7 +376,7 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
     if (mlirOperationEqual(call, scores))
       scores = edits[n_edits].new_call;
     ++n_edits;
-    why = online_fits(o, sym, scores, &oc);
+    why = online_fits(o, sym, scores, &oc, &rows, &keys);
   }
   if (why) {
     bool copied = n_edits > 0;
@@ -398,8 +401,6 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   /* the walk resumes after the first of the calls that remains: the chain's new call
    * stands where the output's call was */
   *next = mlirOperationGetNextInBlock(oc.calls[3]);
-  int64_t rows, keys;
-  online_blocks(o, &oc, &rows, &keys);
   return chain_build_online(&c, &oc, rows, keys);
 }
 

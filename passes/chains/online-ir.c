@@ -287,16 +287,12 @@ static void print_bias_slice(Printer *p) {
 }
 
 /* One loop over key blocks: `result`:3 = scf.for %j = lb to ub step `step` with the
- * running max, sum and output starting from `init`#0..2 (or %m0, %l0, %a0). */
+ * running max, sum and output starting from init[0..2]. */
 static void print_key_step(Printer *p, const char *result, const char *lb, const char *ub, const char *step,
-                           const char *init) {
+                           const char *const init[3]) {
   const OnlineChain *oc = p->oc;
-  if (init)
-    braze_str_printf(p->s, "    %s:3 = scf.for %%j = %s to %s step %s iter_args(%%m = %s#0, %%l = %s#1, %%acc = %s#2) -> (",
-                     result, lb, ub, step, init, init, init);
-  else
-    braze_str_printf(p->s, "    %s:3 = scf.for %%j = %s to %s step %s iter_args(%%m = %%m0, %%l = %%l0, %%acc = %%a0) -> (",
-                     result, lb, ub, step);
+  braze_str_printf(p->s, "    %s:3 = scf.for %%j = %s to %s step %s iter_args(%%m = %s, %%l = %s, %%acc = %s) -> (",
+                   result, lb, ub, step, init[0], init[1], init[2]);
   print_block_type(p, T_ROW);
   braze_str_puts(p->s, ", ");
   print_block_type(p, T_ROW);
@@ -431,17 +427,18 @@ static void print_key_loops(Printer *p, int64_t tail) {
   if (oc->causal)
     braze_str_printf(p->s, "    %%kend = affine.min affine_map<(d0) -> (%lld, d0 + %lld)>(%%im)\n", (long long)oc->n,
                      (long long)reach);
+  static const char *const fills[3] = {"%m0", "%l0", "%a0"}, *const whole_blocks[3] = {"%rw#0", "%rw#1", "%rw#2"};
   if (tail == 0) {
-    print_key_step(p, "%r", "%c0", oc->causal ? "%kend" : "%cn", "%cb", NULL);
+    print_key_step(p, "%r", "%c0", oc->causal ? "%kend" : "%cn", "%cb", fills);
     return;
   }
   if (oc->causal)
     braze_str_printf(p->s, "    %%kw = affine.min affine_map<(d0) -> (%lld, d0 + %lld)>(%%im)\n", (long long)whole,
                      (long long)reach);
-  print_key_step(p, "%rw", "%c0", oc->causal ? "%kw" : "%cw", "%cb", NULL);
+  print_key_step(p, "%rw", "%c0", oc->causal ? "%kw" : "%cw", "%cb", fills);
   int64_t keys = p->keys;
   p->keys = tail;
-  print_key_step(p, "%r", "%cw", oc->causal ? "%kend" : "%cn", "%ct", "%rw");
+  print_key_step(p, "%r", "%cw", oc->causal ? "%kend" : "%cn", "%ct", whole_blocks);
   p->keys = keys;
 }
 

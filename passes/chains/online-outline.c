@@ -36,6 +36,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/chains/chain.h"
+#include "passes/loops/builder.h"
 #include "support/context.h"
 #include "support/diag.h"
 
@@ -54,25 +55,6 @@ typedef struct {
   MlirValue out[OG_MAX_VALUES]; /* read after the group: its results */
   int n_out;
 } GroupIo;
-
-typedef struct {
-  MlirValue from[OG_MAX_VALUES * 4], to[OG_MAX_VALUES * 4];
-  int n;
-} ValueMap;
-
-static MlirValue map_get(const ValueMap *m, MlirValue v) {
-  for (int i = m->n - 1; i >= 0; --i)
-    if (mlirValueEqual(m->from[i], v))
-      return m->to[i];
-  return (MlirValue){NULL};
-}
-
-static void map_put(ValueMap *m, MlirValue from, MlirValue to) {
-  if (m->n < OG_MAX_VALUES * 4) {
-    m->from[m->n] = from;
-    m->to[m->n++] = to;
-  }
-}
 
 static bool group_has(const Group *g, MlirOperation op) {
   for (int i = 0; i < g->n; ++i)
@@ -166,7 +148,7 @@ static bool group_io(const Group *g, MlirBlock block, GroupIo *io) {
 typedef struct {
   MlirBlock body;
   MlirLocation loc;
-  ValueMap map;
+  BrazeValueMap map; /* outer values -> the kernel's */
 } KernelBody;
 
 static MlirValue kernel_value(KernelBody *k, MlirValue v);
@@ -179,13 +161,13 @@ static MlirValue clone_def(KernelBody *k, MlirValue v) {
     mlirOperationSetOperand(c, i, kernel_value(k, mlirOperationGetOperand(def, i)));
   mlirBlockAppendOwnedOperation(k->body, c);
   for (intptr_t r = 0; r < mlirOperationGetNumResults(def); ++r)
-    map_put(&k->map, mlirOperationGetResult(def, r), mlirOperationGetResult(c, r));
+    braze_value_map_add(&k->map, mlirOperationGetResult(def, r), mlirOperationGetResult(c, r));
   return mlirOperationGetResult(c, mlirOpResultGetResultNumber(v));
 }
 
 static MlirValue kernel_value(KernelBody *k, MlirValue v) {
-  MlirValue got = map_get(&k->map, v);
-  if (!mlirValueIsNull(got))
+  MlirValue got = braze_value_map_lookup(&k->map, v);
+  if (!mlirValueEqual(got, v))
     return got;
   return clonable(v) ? clone_def(k, v) : v;
 }
@@ -208,10 +190,10 @@ typedef struct {
 static MlirWalkResult remap_operands(MlirOperation op, void *user) {
   Remap *r = user;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i), nv = map_get(&r->k->map, v);
-    if (mlirValueIsNull(nv) && clonable(v) && !inside(mlirOpResultGetOwner(v), r->root))
+    MlirValue v = mlirOperationGetOperand(op, i), nv = braze_value_map_lookup(&r->k->map, v);
+    if (mlirValueEqual(nv, v) && clonable(v) && !inside(mlirOpResultGetOwner(v), r->root))
       nv = clone_def(r->k, v);
-    if (!mlirValueIsNull(nv))
+    if (!mlirValueEqual(nv, v))
       mlirOperationSetOperand(op, i, nv);
   }
   return MlirWalkResultAdvance;
@@ -225,7 +207,7 @@ static void clone_group(KernelBody *k, const Group *g) {
     mlirOperationWalk(c, remap_operands, &r, MlirWalkPreOrder);
     mlirBlockAppendOwnedOperation(k->body, c);
     for (intptr_t res = 0; res < mlirOperationGetNumResults(g->ops[i]); ++res)
-      map_put(&k->map, mlirOperationGetResult(g->ops[i], res), mlirOperationGetResult(c, res));
+      braze_value_map_add(&k->map, mlirOperationGetResult(g->ops[i], res), mlirOperationGetResult(c, res));
   }
 }
 
@@ -240,11 +222,7 @@ static MlirAttribute string_array(MlirContext ctx, const char *const *names, int
 static const char *generic_role(MlirOperation op, bool first_of_tem) {
   if (first_of_tem)
     return "batch_matmul";
-  MlirAttribute iters = mlirOperationGetAttributeByName(op, braze_ref("iterator_types"));
-  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(iters); ++i)
-    if (cg_attr_text_has(mlirArrayAttrGetElement(iters, i), "reduction"))
-      return "reduce";
-  return "map";
+  return braze_generic_all_parallel(op) ? "map" : "reduce";
 }
 
 /* `func.func private @name(inputs) -> outputs` holding the group, before `before`. */
@@ -261,11 +239,12 @@ static MlirOperation build_kernel(MlirOperation before, const char *name, const 
     out_types[i] = mlirValueGetType(io->out[i]);
   KernelBody k = {.body = mlirBlockCreate(io->n_in, in_types, locs), .loc = loc};
   for (int i = 0; i < io->n_in; ++i)
-    map_put(&k.map, io->in[i], mlirBlockGetArgument(k.body, i));
+    braze_value_map_add(&k.map, io->in[i], mlirBlockGetArgument(k.body, i));
   clone_group(&k, g);
   MlirValue results[OG_MAX_VALUES];
   for (int i = 0; i < io->n_out; ++i)
-    results[i] = map_get(&k.map, io->out[i]);
+    results[i] = braze_value_map_lookup(&k.map, io->out[i]);
+  braze_value_map_free(&k.map);
   CgBuilder b = cg_builder_at_end(k.body, loc);
   cg_create(&b, "func.return", io->n_out, results, 0, NULL, 0, NULL);
   const char *roles[OG_MAX_OPS];
@@ -312,15 +291,11 @@ static void replace_group(const Group *g, const GroupIo *io, MlirOperation kerne
 
 /* ---- grouping ---- */
 
-static bool has_reduction(MlirOperation generic) {
-  return !strcmp(generic_role(generic, false), "reduce");
-}
-
 /* A contraction: two inputs, a reduction, a body of (extensions,) mulf and addf. */
 static bool is_contraction(MlirOperation generic) {
-  if (mlirOperationGetNumOperands(generic) != 3 || !has_reduction(generic))
+  if (mlirOperationGetNumOperands(generic) != 3 || braze_generic_all_parallel(generic))
     return false;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
+  MlirBlock body = braze_generic_body(generic);
   bool mul = false, add = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (braze_op_is(op, "arith.mulf"))
@@ -335,7 +310,7 @@ static bool is_contraction(MlirOperation generic) {
 
 /* Whether `op` joins tem group `g` as its epilogue: pointwise over the tile, reading the group. */
 static bool joins_epilogue(const Group *g, MlirBlock block, MlirOperation op) {
-  if (has_reduction(op) || mlirOperationGetNumResults(op) != 1 ||
+  if (!braze_generic_all_parallel(op) || mlirOperationGetNumResults(op) != 1 ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, 0)), g->tile))
     return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)

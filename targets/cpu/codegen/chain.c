@@ -226,24 +226,6 @@ static bool emit_fill(Chain *c, MlirOperation fill) {
   return true;
 }
 
-/* affine.min of the loop's indices (the causal form's last key). */
-static bool emit_min(Chain *c, MlirOperation op) {
-  MlirAffineMap map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("map")));
-  intptr_t n = mlirOperationGetNumOperands(op);
-  MlirValue dims[CH_MAX_RANK], value = {NULL};
-  if (n > CH_MAX_RANK || mlirAffineMapGetNumSymbols(map) != 0)
-    return false;
-  for (intptr_t i = 0; i < n; ++i)
-    if (mlirValueIsNull(dims[i] = lookup(c, mlirOperationGetOperand(op, i))))
-      return false;
-  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
-    MlirValue x = cg_affine(&c->body, mlirAffineMapGetResult(map, r), dims);
-    value = r == 0 ? x : cg_op(&c->body, "arith.minsi", cg_index_type(c->body.ctx), 2, (MlirValue[]){value, x});
-  }
-  map_value(c, mlirOperationGetResult(op, 0), value);
-  return !mlirValueIsNull(value);
-}
-
 static bool emit_ops(Chain *c, MlirOperation forall, MlirBlock block, MlirValue result_mem);
 
 /* The key loop over memrefs. Each iter_arg has two buffers, the current values and the
@@ -298,18 +280,23 @@ static bool emit_key_loop(Chain *c, MlirOperation forall, MlirOperation loop, Ml
 
 /* ---- the forall ---- */
 
-/* A slice offset computed from the row ivs (a view read by form-row-chains as an
- * RC_AFFINE slice: passes/chains/row-local.h). */
-static bool emit_offset(Chain *c, MlirOperation apply) {
-  MlirAffineMap map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(apply, braze_ref("map")));
-  intptr_t n = mlirOperationGetNumOperands(apply);
-  MlirValue dims[CH_MAX_RANK];
-  if (n > CH_MAX_RANK || mlirAffineMapGetNumResults(map) != 1 || mlirAffineMapGetNumSymbols(map) != 0)
+/* An index computed from the loops' ivs: affine.apply (a slice offset of a view read
+ * as an RC_AFFINE slice: passes/chains/row-local.h) or affine.min (the online form's
+ * last key of a causal block), its map's results' minimum. */
+static bool emit_affine(Chain *c, MlirOperation op) {
+  MlirAffineMap map = mlirAffineMapAttrGetValue(mlirOperationGetAttributeByName(op, braze_ref("map")));
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirValue dims[CH_MAX_RANK], value = {NULL};
+  if (n > CH_MAX_RANK || mlirAffineMapGetNumResults(map) < 1 || mlirAffineMapGetNumSymbols(map) != 0)
     return false;
   for (intptr_t i = 0; i < n; ++i)
-    if (mlirValueIsNull(dims[i] = lookup(c, mlirOperationGetOperand(apply, i))))
+    if (mlirValueIsNull(dims[i] = lookup(c, mlirOperationGetOperand(op, i))))
       return false;
-  map_value(c, mlirOperationGetResult(apply, 0), cg_affine(&c->body, mlirAffineMapGetResult(map, 0), dims));
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(map); ++r) {
+    MlirValue x = cg_affine(&c->body, mlirAffineMapGetResult(map, r), dims);
+    value = r == 0 ? x : cg_op(&c->body, "arith.minsi", cg_index_type(c->body.ctx), 2, (MlirValue[]){value, x});
+  }
+  map_value(c, mlirOperationGetResult(op, 0), value);
   return true;
 }
 
@@ -323,10 +310,10 @@ static bool emit_ops(Chain *c, MlirOperation forall, MlirBlock block, MlirValue 
         return fail(c, op, "a slice must be of an argument at the loop's offsets");
       map_value(c, mlirOperationGetResult(op, 0), view);
     } else if (braze_op_is(op, "affine.apply")) {
-      if (!emit_offset(c, op))
+      if (!emit_affine(c, op))
         return fail(c, op, "an offset must be an affine.apply of the loop's ivs");
     } else if (braze_op_is(op, "affine.min")) {
-      if (!emit_min(c, op))
+      if (!emit_affine(c, op))
         return fail(c, op, "a bound must be an affine.min of the loop's ivs");
     } else if (braze_op_is(op, "func.call")) {
       if (!emit_call(c, forall, op, result_mem))
