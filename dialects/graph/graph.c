@@ -62,6 +62,31 @@ const char *braze_graph_op_mnemonic(MlirOperation op) {
 
 bool braze_is_graph_op(MlirOperation op) { return lookup(op) != NULL; }
 
+static bool single_use(MlirValue v) {
+  MlirOpOperand first = mlirValueGetFirstUse(v);
+  return !mlirOpOperandIsNull(first) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(first));
+}
+
+bool braze_graph_concat_of_collectives(MlirOperation op) {
+  const char *m = braze_graph_op_mnemonic(op);
+  int64_t dim = 0, shape[BRAZE_MAX_RANK];
+  if (!m || strcmp(m, "concat") != 0 || !braze_attr_i64(op, "dim", &dim) ||
+      braze_shape(mlirValueGetType(mlirOperationGetResult(op, 0)), shape) > BRAZE_MAX_RANK)
+    return false;
+  for (int64_t d = 0; d < dim; ++d)
+    if (shape[d] != 1)
+      return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirValueIsAOpResult(v) || !single_use(v))
+      return false;
+    MlirOperation def = mlirOpResultGetOwner(v);
+    if (braze_graph_op_class(def) != GRAPH_COLLECTIVE && !braze_graph_concat_of_collectives(def))
+      return false;
+  }
+  return true;
+}
+
 static MlirAttribute get_attr(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op, braze_ref(name));
 }

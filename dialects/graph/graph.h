@@ -30,6 +30,13 @@ GraphOpClass braze_graph_op_class(MlirOperation op);
 /* The op's name without the "graph." prefix ("add"), or NULL for non-graph ops. */
 const char *braze_graph_op_mnemonic(MlirOperation op);
 bool braze_is_graph_op(MlirOperation op);
+/* A graph.concat that only puts collectives' results side by side in memory: each
+ * operand is read by it alone and is a collective's result or such a concat, and
+ * the dims before `dim` have size 1 (each operand is one contiguous block of the
+ * result). Such a concat stays a graph op through graph-to-loops and costs nothing:
+ * the entry has each collective write its block of the result in place
+ * (targets/common/entry-graph.c). */
+bool braze_graph_concat_of_collectives(MlirOperation op);
 
 /* Attribute accessors; false when absent or of another kind. */
 bool braze_attr_i64(MlirOperation op, const char *name, int64_t *out);

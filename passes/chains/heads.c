@@ -107,9 +107,10 @@ static bool plain_but_not_template_layout(MlirOperation g, int input, MlirValue 
 }
 
 /* The kernel's generic inputs read through a view, each a kernel argument used there
- * alone; for a template, -1 when a copy would be larger than its source (a view that
- * repeats elements: a convolution's windows), and the contraction's inputs read by a
- * plain map in another layout are views too. */
+ * alone; for a template only the contraction's (its epilogue reads any map), -1 when a
+ * copy would be larger than its source (a view that repeats elements: a convolution's
+ * windows), and the contraction's inputs read by a plain map in another layout are
+ * views too. */
 static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_template) {
   int n = 0;
   MlirBlock body = body_of(kernel);
@@ -118,6 +119,8 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_templ
       continue;
     intptr_t n_in = mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
     bool contraction = for_template && !braze_generic_all_parallel(op);
+    if (for_template && !contraction)
+      continue; /* the template's epilogue reads its operands through any map */
     for (intptr_t i = 0; i < n_in; ++i) {
       MlirValue a = mlirOperationGetOperand(op, i);
       MlirAffineMap map = braze_generic_map(op, i);

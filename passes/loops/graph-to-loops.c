@@ -711,6 +711,8 @@ static bool run(MlirOperation func, void *state) {
     }
     if (is_absorbed_concat(op))
       continue; /* lowered with the concat that uses it */
+    if (braze_graph_concat_of_collectives(op))
+      continue; /* the collectives write their blocks of it in place (entry-graph.c) */
     if (braze_graph_op_class(op) == GRAPH_COLLECTIVE) {
       /* a fusion boundary: stays a graph op between kernels (decision 0015); an integer
        * max/min must remember it compares unsigned (decision 0018) */

@@ -7,6 +7,8 @@
  *   shard-partition  the function rewritten on local shapes with collective graph ops
  *                    where a producer's sharding differs from its consumer's wish
  *                    (shard-partition.c)
+ *   shard-fold-add   an add of a value alike on every rank of a group moved into
+ *                    the partial sums of the all_reduce before it (shard-fold-add.c)
  *   shard-chunk      the rows of the computation feeding each all_reduce of a
  *                    partitioned function split into chunks, each with its own
  *                    all_reduce, so collectives overlap compute (shard-chunk.c)
@@ -22,6 +24,7 @@
 
 extern const BrazePassInfo braze_pass_shard_propagate;
 extern const BrazePassInfo braze_pass_shard_partition;
+extern const BrazePassInfo braze_pass_shard_fold_add;
 extern const BrazePassInfo braze_pass_shard_chunk;
 
 #endif

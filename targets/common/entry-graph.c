@@ -11,7 +11,9 @@
  * A partitioned function's collectives (where the target takes them) are steps like
  * the calls: `kernel.collective` on the buffers (entry-collective.c), an all_reduce in
  * place over its operand's buffer when the operand dies there, staging space in the
- * workspace where one is needed. */
+ * workspace where one is needed. A concat of collectives' results (one the graph keeps:
+ * braze_graph_concat_of_collectives) is no step: each collective writes its block of
+ * the concat's memory (its buffer or out argument) directly. */
 #include "targets/common/entry-graph.h"
 
 #include "ir/build.h"
@@ -47,6 +49,8 @@ typedef struct {
   int buf;        /* buffer index, -1 */
   int out_index;  /* graph result written in place, -1 */
   bool handed_over; /* its buffer went on to an in-place collective's result */
+  int parent;       /* the concat it is a block of (its memory lies there), -1 */
+  int64_t parent_offset; /* bytes into the parent */
 } GVal;
 
 typedef struct {
@@ -81,7 +85,7 @@ static int add_gval(Graph *G, MlirValue v, int def) {
   G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
   bool tensor = mlirTypeIsAShaped(mlirValueGetType(v));
   G->vals[G->n_vals] = (GVal){.tensor = v, .bytes = tensor ? value_bytes(v) : 0, .def = def, .last_use = -1,
-                              .first_use = -1, .hold = -1, .buf = -1, .out_index = -1};
+                              .first_use = -1, .hold = -1, .buf = -1, .out_index = -1, .parent = -1};
   braze_ptrmap_put(&G->index, braze_ptr_key(v.ptr), G->n_vals);
   return G->n_vals++;
 }
@@ -95,7 +99,7 @@ static void add_call(Graph *G, MlirOperation op, int64_t scratch_bytes) {
   if (scratch_bytes > 0) {
     G->vals = braze_grow(G->vals, (size_t)G->n_vals, &G->cap_vals, sizeof *G->vals, 64);
     G->vals[G->n_vals] = (GVal){.bytes = scratch_bytes, .def = G->n_calls, .last_use = G->n_calls,
-                                .first_use = G->n_calls, .hold = -1, .buf = -1, .out_index = -1};
+                                .first_use = G->n_calls, .hold = -1, .buf = -1, .out_index = -1, .parent = -1};
     G->scratch[G->n_calls] = G->n_vals++;
   }
   G->n_calls++;
@@ -128,6 +132,49 @@ static bool read_collective(Graph *G, MlirOperation op) {
   add_gval(G, mlirOperationGetResult(op, 0), G->n_calls);
   add_call(G, op, cg_collective_scratch_bytes(op));
   return true;
+}
+
+/* A concat of collectives' results: a value whose memory its operands' results are
+ * blocks of, defined with the first of them (the buffer must be there for it). */
+static bool read_concat_of_collectives(Graph *G, MlirOperation op) {
+  int64_t offset = 0;
+  int first = G->n_calls;
+  int parts[2], n = (int)mlirOperationGetNumOperands(op);
+  for (int i = 0; i < n && i < 2; ++i) {
+    parts[i] = gval(G, mlirOperationGetOperand(op, i));
+    if (parts[i] < 0)
+      return gfail(G, op, "%s: '%.*s' has an operand not produced in the graph function", braze_op_name(op));
+    first = G->vals[parts[i]].def < first ? G->vals[parts[i]].def : first;
+  }
+  int v = add_gval(G, mlirOperationGetResult(op, 0), first);
+  for (int i = 0; i < n && i < 2; ++i) {
+    G->vals[parts[i]].parent = v;
+    G->vals[parts[i]].parent_offset = offset;
+    offset += G->vals[parts[i]].bytes;
+  }
+  return true;
+}
+
+/* The concat whose memory a block lies in, outermost; its offset there in *offset. */
+static int root_of(const Graph *G, int v, int64_t *offset) {
+  *offset = 0;
+  while (G->vals[v].parent >= 0) {
+    *offset += G->vals[v].parent_offset;
+    v = G->vals[v].parent;
+  }
+  return v;
+}
+
+/* A block is read wherever its concat is read: it lives as long. */
+static void blocks_live_with_their_concat(Graph *G) {
+  for (int i = 0; i < G->n_vals; ++i) {
+    int64_t offset;
+    int root = root_of(G, i, &offset);
+    if (root != i) {
+      G->vals[i].first_use = G->vals[root].first_use;
+      G->vals[i].last_use = G->vals[root].last_use;
+    }
+  }
 }
 
 static bool static_tensor(MlirType t) { return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t); }
@@ -179,6 +226,8 @@ static bool read_graph(Graph *G) {
       }
     } else if (is_collective(op) && G->collectives) { /* decisions 0015, 0018 */
       ok = read_collective(G, op);
+    } else if (G->collectives && braze_graph_concat_of_collectives(op)) {
+      ok = read_concat_of_collectives(G, op);
     } else if (is_collective(op)) {
       ok = gfail(G, op, "%s: '%.*s' is a collective: this target does not compile partitioned programs (the cuda "
                         "target does, over NCCL); simulate them with `braze run --mesh` / `braze check --mesh` "
@@ -237,7 +286,7 @@ static void hand_over_in_place(Graph *G, int c) {
     return;
   GVal *x = &G->vals[gval(G, mlirOperationGetOperand(op, 0))];
   GVal *y = &G->vals[gval(G, mlirOperationGetResult(op, 0))];
-  if (x->buf < 0 || x->last_use != c || y->out_index >= 0 || x->bytes != y->bytes)
+  if (x->buf < 0 || x->last_use != c || y->out_index >= 0 || y->parent >= 0 || x->bytes != y->bytes)
     return;
   y->buf = x->buf;
   x->handed_over = true;
@@ -251,7 +300,7 @@ static void plan_buffers(Graph *G) {
     hand_over_in_place(G, c);
     for (int i = 0; i < G->n_vals; ++i) {
       GVal *v = &G->vals[i];
-      if (v->def != c || v->out_index >= 0 || v->buf >= 0)
+      if (v->def != c || v->out_index >= 0 || v->buf >= 0 || v->parent >= 0)
         continue;
       v->buf = take_buffer(G, v->bytes, c);
       Buf *b = &G->bufs[v->buf];
@@ -323,10 +372,57 @@ static int64_t peak_bytes(const Graph *G) {
   return peak;
 }
 
+/* A block of a concat whose memory is an out argument: the rows it covers, as a
+ * memref.subview (contiguous: the dims before the concat's are 1). */
+static MlirValue subview_of_output(Graph *G, MlirValue out, MlirType block, int64_t offset_bytes) {
+  MlirType whole = mlirValueGetType(out);
+  intptr_t rank = mlirShapedTypeGetRank(whole);
+  int64_t elem = cg_elem_bytes(mlirShapedTypeGetElementType(whole)), offsets[8] = {0}, strides[8], unit[8];
+  int64_t offset = offset_bytes / elem, stride = 1, rest = offset;
+  for (intptr_t d = rank; d-- > 0;) {
+    strides[d] = stride;
+    unit[d] = 1;
+    stride *= mlirShapedTypeGetDimSize(whole, d);
+  }
+  for (intptr_t d = 0; d < rank; ++d) { /* the block's first element as indices */
+    offsets[d] = rest / strides[d];
+    rest %= strides[d];
+  }
+  MlirAttribute layout = mlirStridedLayoutAttrGet(G->ctx, offset, rank, strides);
+  int64_t shape[8];
+  for (intptr_t d = 0; d < rank; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(block, d);
+  MlirType type = mlirMemRefTypeGet(mlirShapedTypeGetElementType(whole), rank, shape, layout, mlirAttributeGetNull());
+  MlirNamedAttribute attrs[4] = {
+      cg_named(G->ctx, "operandSegmentSizes", cg_parse_attr(G->ctx, "array<i32: 1, 0, 0, 0>")),
+      cg_named(G->ctx, "static_offsets", mlirDenseI64ArrayGet(G->ctx, rank, offsets)),
+      cg_named(G->ctx, "static_sizes", mlirDenseI64ArrayGet(G->ctx, rank, shape)),
+      cg_named(G->ctx, "static_strides", mlirDenseI64ArrayGet(G->ctx, rank, unit)),
+  };
+  return mlirOperationGetResult(cg_create(&G->b, "memref.subview", 1, &out, 1, &type, 4, attrs), 0);
+}
+
+static MlirValue place_value(Graph *G, GVal *v);
+
+/* A block's memory: a view of its concat's memory at its offset. */
+static MlirValue place_block(Graph *G, GVal *v) {
+  int64_t offset;
+  GVal *root = &G->vals[root_of(G, (int)(v - G->vals), &offset)];
+  if (mlirValueIsNull(root->mem))
+    place_value(G, root);
+  if (root->out_index >= 0)
+    return v->mem = subview_of_output(G, root->mem, cg_memref_like(mlirValueGetType(v->tensor)), offset);
+  MlirValue shift = cg_index(&G->b, G->bufs[root->buf].offset + offset);
+  MlirValue view_ops[2] = {G->workspace, shift};
+  return v->mem = cg_op(&G->b, "memref.view", cg_memref_like(mlirValueGetType(v->tensor)), 2, view_ops);
+}
+
 /* The memref a value defined by a step lives in: its out argument or a view of its
- * buffer (staging space: i8). */
+ * buffer (staging space: i8), or of its concat's memory. */
 static MlirValue place_value(Graph *G, GVal *v) {
-  if (v->out_index >= 0) {
+  if (v->parent >= 0) {
+    place_block(G, v);
+  } else if (v->out_index >= 0) {
     v->mem = mlirBlockGetArgument(G->entry, G->n_in + v->out_index);
   } else {
     MlirValue shift = cg_index(&G->b, G->bufs[v->buf].offset);
@@ -420,6 +516,7 @@ bool cg_convert_graph(MlirOperation func, MlirOperation module, const char *pass
   MlirOperation fn = mlirBlockGetParentOperation(G.entry);
   bool ok = read_graph(&G);
   if (ok) {
+    blocks_live_with_their_concat(&G);
     hold_for_collectives(&G);
     plan_buffers(&G);
     layout_workspace(&G);

@@ -188,16 +188,17 @@ bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t ind
 
 /* ---- overlap ---- */
 
-/* Ops that touch no device memory: constants, views of the workspace, aliases. */
+/* Ops that touch no device memory: constants, views of the workspace or of an out
+ * argument, aliases. */
 static bool no_access(MlirOperation op) {
   return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.get_global") ||
-         braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") ||
-         braze_op_is(op, "memref.expand_shape");
+         braze_op_is(op, "memref.subview") || braze_op_is(op, "memref.cast") ||
+         braze_op_is(op, "memref.collapse_shape") || braze_op_is(op, "memref.expand_shape");
 }
 
 static bool is_alias(MlirOperation op) {
   return braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") ||
-         braze_op_is(op, "memref.expand_shape");
+         braze_op_is(op, "memref.expand_shape") || braze_op_is(op, "memref.subview");
 }
 
 static bool reads_any(MlirOperation op, const MlirValue *values, size_t n) {

@@ -5,6 +5,8 @@
  * An entry may hold only: arith.constant (integers, index; floats for scalar
  * kernel arguments), memref.view at a constant offset, memref.get_global of a
  * constant global, memref.cast/collapse_shape/expand_shape (the same pointer),
+ * memref.subview of one contiguous block at a static offset (a collective's block of
+ * a concat in an out argument: targets/common/entry-graph.c),
  * gpu.launch_func with constant grid, block and dynamic shared memory, memref.copy
  * (device to device), kernel.tensor_map (a TMA descriptor, encoded at each call and
  * passed by value), kernel.collective (a partitioned program's collective: a runtime
@@ -163,6 +165,25 @@ static bool op_view(Entry *e, MlirOperation op) {
     return src ? fail_at(op, "%s", "memref.view in a CUDA host entry needs a constant offset and a static result")
                : false;
   put_val(e, mlirOperationGetResult(op, 0), VAL_ADDR, printf_dup("(%s + %" PRId64 "ull)", src->expr, shift));
+  return true;
+}
+
+/* memref.subview with a static strided layout: the block's first element, at the
+ * layout's offset (entry-graph.c makes only contiguous blocks). */
+static bool op_subview(Entry *e, MlirOperation op) {
+  const Val *src = operand(e, op, 0, VAL_ADDR);
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirAttribute layout = mlirMemRefTypeGetLayout(t);
+  int64_t bytes = 0, elements = 1;
+  if (!src)
+    return false;
+  if (!mlirAttributeIsAStridedLayout(layout) || mlirOperationGetNumOperands(op) != 1 || !memref_bytes(t, &bytes))
+    return fail_at(op, "%s", "memref.subview in a CUDA host entry needs static offsets, sizes and strides");
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    elements *= mlirShapedTypeGetDimSize(t, d);
+  int64_t elem_bytes = elements ? bytes / elements : 0;
+  int64_t offset = mlirStridedLayoutAttrGetOffset(layout) * elem_bytes;
+  put_val(e, mlirOperationGetResult(op, 0), VAL_ADDR, printf_dup("(%s + %" PRId64 "ull)", src->expr, offset));
   return true;
 }
 
@@ -421,6 +442,8 @@ static bool translate_op(Entry *e, MlirOperation op) {
     return op_constant(e, op);
   if (braze_op_is(op, "memref.view"))
     return op_view(e, op);
+  if (braze_op_is(op, "memref.subview"))
+    return op_subview(e, op);
   if (braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") ||
       braze_op_is(op, "memref.expand_shape"))
     return op_alias(e, op);
@@ -441,7 +464,7 @@ static bool translate_op(Entry *e, MlirOperation op) {
   MlirStringRef name = braze_op_name(op);
   char *text = str_of_ref(name);
   fail_at(op,
-          "'%s' is not allowed in a CUDA host entry (only arith.constant, memref.view, memref.get_global, "
+          "'%s' is not allowed in a CUDA host entry (only arith.constant, memref.view, memref.subview, memref.get_global, "
           "gpu.launch_func, memref.copy, kernel.tensor_map, kernel.gemm, kernel.collective and func.return; see "
           "docs/targets-cuda.md)",
           text);
@@ -453,8 +476,8 @@ static bool translate_op(Entry *e, MlirOperation op) {
 
 /* Ops that only name values (no code in the entry's body). */
 static bool names_only(MlirOperation op) {
-  return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.cast") ||
-         braze_op_is(op, "memref.collapse_shape") || braze_op_is(op, "memref.expand_shape") ||
+  return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.subview") ||
+         braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") || braze_op_is(op, "memref.expand_shape") ||
          braze_op_is(op, "memref.get_global") || braze_op_is(op, "func.return");
 }
 

@@ -19,12 +19,15 @@ two-GPU time minus it (nothing overlaps it: the residual add needs the sum). Bus
 bandwidth of an all_reduce over n ranks: bytes / time * 2 (n - 1) / n; NCCL's own
 figure is torch.distributed's all_reduce of the same 1 GiB.
 
-G6 on two GPUs is compiled with the default pipeline, whose shard-chunk splits its
+G6 on two GPUs is compiled with the default pipeline, whose shard-fold-add moves the
+residual add into the partial sums (each rank adds x / 2 in the down projection's
+epilogue) and whose shard-chunk splits its
 tokens into two chunks, 6144 and 2048 rows (the first all_reduce overlapping the
 second chunk's compute); the
 variants (two GPUs only, VARIANTS) are the same file with shard-chunk's options
 changed: G6k1 has no chunks (the program before shard-chunk), G6k2/G6k4 two and four
-even chunks, G6t* other last-share=, G6s* explicit sizes. Each chunked library is also timed with
+even chunks, G6t* other last-share=, G6s* explicit sizes, G6nf and G6k1nf the default
+and G6k1 without shard-fold-add. Each chunked library is also timed with
 BRAZE_CUDA_OVERLAP=0 (every all_reduce on the entry's stream: compute plus the
 all_reduces in series). --kernels FILE writes each rank's per-kernel GPU times
 (torch.profiler, NCCL's kernels included) of the libraries in PROFILE."""
@@ -53,7 +56,9 @@ VARIANTS = {"G6k1": "chunks=1: no chunks", "G6k2": "chunks=2 last-share=0: even"
             "G6t19": "chunks=2 last-share=19: 6656+1536 rows, 16 pieces",
             "G6t19w": "chunks=2 last-share=19 pieces=1: the concat a copy",
             "G6t12": "chunks=2 last-share=12: 7168+1024 rows, 8 pieces",
-            "G6s5888": "sizes=5888,2304: the concat a copy", "G6s3": "sizes=6656,1024,512: 16 pieces"}
+            "G6s5888": "sizes=5888,2304: the concat a copy", "G6s3": "sizes=6656,1024,512: 16 pieces",
+            "G6nf": "no shard-fold-add: the residual add after the all_reduces",
+            "G6k1nf": "chunks=1, no shard-fold-add"}
 for v in VARIANTS:
     SPECS[v] = G6_INPUTS
 ONE_GPU = ("G6", "G6c", "G7")  # those with a NAME.tp1.so
@@ -61,8 +66,8 @@ ENTRY = {k: "G7" if k == "G7" else "G6" for k in SPECS}
 FLOPS = {k: 2 * 2 * 64 * 2048 * 2048 * 128 if k == "G7" else 2 * 8192 * 4096 * 11008 * 3 for k in SPECS}
 # the one-GPU result each two-GPU result is compared with (G6c, variants: the unchunked G6's)
 REFERENCE = {k: "G7" if k == "G7" else "G6" for k in SPECS}
-CHUNKED = [k for k in SPECS if k.startswith("G6") and k != "G6k1"]  # also timed with BRAZE_CUDA_OVERLAP=0
-PROFILE = ("G6k1", "G6", "G6k2")
+CHUNKED = [k for k in SPECS if k.startswith("G6") and not k.startswith("G6k1")]  # also timed with BRAZE_CUDA_OVERLAP=0
+PROFILE = ("G6k1", "G6", "G6nf")
 
 
 def inputs_for(name):

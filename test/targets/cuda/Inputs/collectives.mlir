@@ -23,7 +23,8 @@ func.func @slice1(%x: tensor<4x6xf32>) -> tensor<4x3xf32> attributes {braze.mesh
 }
 // The all_reduce has independent work after it (exp of z): it runs on the entry's
 // communication stream while exp runs, and the entry's stream waits for it before add.
-func.func @overlap(%x: tensor<4x6xf32>, %z: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>)
+// (x is split over tp, so shard-fold-add leaves the add after the all_reduce.)
+func.func @overlap(%x: tensor<4x6xf32> {braze.sharding = [[], ["tp"]]}, %z: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>)
     attributes {braze.mesh = [["tp", 2]], braze.partitioned} {
   %r = "graph.all_reduce"(%x) {mesh_axes = ["tp"], reduction = "sum"} : (tensor<4x6xf32>) -> tensor<4x6xf32>
   %e = "graph.exp"(%z) : (tensor<4x6xf32>) -> tensor<4x6xf32>
