@@ -139,15 +139,15 @@ static bool read_collective(Graph *G, MlirOperation op) {
 static bool read_concat_of_collectives(Graph *G, MlirOperation op) {
   int64_t offset = 0;
   int first = G->n_calls;
-  int parts[2], n = (int)mlirOperationGetNumOperands(op);
-  for (int i = 0; i < n && i < 2; ++i) {
+  int parts[2]; /* graph.concat is binary (docs/dialect-graph.md) */
+  for (int i = 0; i < 2; ++i) {
     parts[i] = gval(G, mlirOperationGetOperand(op, i));
     if (parts[i] < 0)
       return gfail(G, op, "%s: '%.*s' has an operand not produced in the graph function", braze_op_name(op));
     first = G->vals[parts[i]].def < first ? G->vals[parts[i]].def : first;
   }
   int v = add_gval(G, mlirOperationGetResult(op, 0), first);
-  for (int i = 0; i < n && i < 2; ++i) {
+  for (int i = 0; i < 2; ++i) {
     G->vals[parts[i]].parent = v;
     G->vals[parts[i]].parent_offset = offset;
     offset += G->vals[parts[i]].bytes;
