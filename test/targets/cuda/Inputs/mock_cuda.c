@@ -85,15 +85,24 @@ static int num_devices(void) {
 /* The device of the calling thread's context (0 without one). */
 static int device_now(void) { return current ? current->device : 0; }
 
+/* What log lines name the calling thread by: "" with one device, else "[dN]" for
+ * its context's device or "[-]" where it has none. */
+static const char *tag(void) {
+  static _Thread_local char text[16];
+  if (num_devices() == 1)
+    return "";
+  if (!current)
+    return "[-]";
+  snprintf(text, sizeof text, "[d%d]", current->device);
+  return text;
+}
+
 /* A log line: "mock: ...", or "mock[dN]: ..." with several devices. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (num_devices() > 1)
-    printf("mock[d%d]: ", device_now());
-  else
-    printf("mock: ");
+  printf("mock%s: ", tag());
   vprintf(fmt, ap);
   va_end(ap);
 }
@@ -114,11 +123,13 @@ static void describe(unsigned long long addr, char *out, size_t n) {
 
 /* For the stand-in NCCL (mock_nccl.c), which names buffers the same way. */
 __attribute__((visibility("default"))) void mock_cuda_describe(unsigned long long addr, char *out, size_t n) {
+  pthread_mutex_lock(&mock_lock);
   describe(addr, out, n);
+  pthread_mutex_unlock(&mock_lock);
 }
 
-/* For the stand-in NCCL: the calling thread's device, -1 with one device. */
-__attribute__((visibility("default"))) int mock_cuda_device(void) { return num_devices() > 1 ? device_now() : -1; }
+/* For the stand-in NCCL, whose log lines name threads the same way. */
+__attribute__((visibility("default"))) const char *mock_cuda_tag(void) { return tag(); }
 
 static CUresult impl_cuInit(unsigned int flags) {
   (void)flags;

@@ -33,15 +33,23 @@ struct ncclComm {
 static int next_comm = 1, next_clique = 1;
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The stand-in driver's device of the calling thread; -1 with one device. */
-static int device(void) {
-  static int (*fn)(void);
-  if (!fn) {
-    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (cuda)
-      *(void **)&fn = dlsym(cuda, "mock_cuda_device");
+/* The stand-in driver's helpers, found once (threads call at once). */
+static const char *(*driver_tag)(void);
+static void (*driver_describe)(unsigned long long, char *, size_t);
+static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
+
+static void find_driver(void) {
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (cuda) {
+    *(void **)&driver_tag = dlsym(cuda, "mock_cuda_tag");
+    *(void **)&driver_describe = dlsym(cuda, "mock_cuda_describe");
   }
-  return fn ? fn() : -1;
+}
+
+/* The stand-in driver's name of the calling thread ("" with one device, "[dN]"). */
+static const char *tag(void) {
+  pthread_once(&driver_once, find_driver);
+  return driver_tag ? driver_tag() : "";
 }
 
 /* A log line: "mock-nccl: ...", or "mock-nccl[dN]: ..." with several devices. */
@@ -52,11 +60,7 @@ static void say(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  int d = device();
-  if (d >= 0)
-    printf("mock-nccl[d%d]: %s", d, line);
-  else
-    printf("mock-nccl: %s", line);
+  printf("mock-nccl%s: %s", tag(), line);
 }
 
 static ncclComm_t new_comm(int size, int rank, int clique) {
@@ -78,14 +82,9 @@ static int failing(const char *name) {
 
 /* The driver's name of an address ("bufN+OFF"), through mock_cuda.c's helper. */
 static void describe(const void *p, char *out, size_t n) {
-  static void (*fn)(unsigned long long, char *, size_t);
-  if (!fn) {
-    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (cuda)
-      *(void **)&fn = dlsym(cuda, "mock_cuda_describe");
-  }
-  if (fn)
-    fn((unsigned long long)(uintptr_t)p, out, n);
+  pthread_once(&driver_once, find_driver);
+  if (driver_describe)
+    driver_describe((unsigned long long)(uintptr_t)p, out, n);
   else
     snprintf(out, n, "%p", p);
 }
