@@ -323,7 +323,7 @@ void braze_cuda_mesh_header(const BrazeCudaMesh *m, BrazeStr *out) {
                    " *     from its own host thread, concurrently with the other ranks', with devices[r]\n"
                    " *     current (braze_cuda_set_device(devices[r]) or cudaSetDevice): the thread's context\n"
                    " *     selects the rank. One thread calling rank 0 then rank 1 deadlocks in the first\n"
-                   " *     collective (NCCL blocks until every rank has called it).\n"
+                   " *     collective (an NCCL call may block until the other ranks have called it).\n"
                    " * Until then every entry returns 1. Collectives run on the entry's stream (or on a second\n"
                    " * one, joined before their results are read); NCCL comes from libnccl.so.2 (dlopen).\n"
                    " * Each returns 0 on success, else 1 (braze_cuda_last_error()). */\n"
