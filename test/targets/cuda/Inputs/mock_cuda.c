@@ -97,14 +97,17 @@ static const char *tag(void) {
   return text;
 }
 
-/* A log line: "mock: ...", or "mock[dN]: ..." with several devices. */
+/* A log line: "mock: ...", or "mock[dN]: ..." with several devices; written with one
+ * stdio call, so that the stand-in NCCL's lines (other threads) never split it. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...) {
+  char line[8192];
+  int n = snprintf(line, sizeof line, "mock%s: ", tag());
   va_list ap;
   va_start(ap, fmt);
-  printf("mock%s: ", tag());
-  vprintf(fmt, ap);
+  vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
   va_end(ap);
+  fputs(line, stdout);
 }
 
 /* "bufN+OFF" for an address inside allocation N ("dD.bufN+OFF", N counted per device,
@@ -239,9 +242,9 @@ static CUresult impl_cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr,
 static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned smem, CUstream stream, void **params, void **extra) {
   (void)extra;
-  say("launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (", f->name, gx, gy, gz, bx, by, bz, smem,
-         stream ? stream->id : 0, capturing ? " captured" : "");
-  for (int i = 0; i < f->num_params; ++i) {
+  char args[64 * 64] = "";
+  size_t used = 0;
+  for (int i = 0; i < f->num_params && used < sizeof args - 80; ++i) {
     char text[64];
     if (f->param_bytes[i] == 8)
       describe(*(unsigned long long *)params[i], text, sizeof text);
@@ -251,9 +254,10 @@ static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
       snprintf(text, sizeof text, "map %s", base);
     } else
       snprintf(text, sizeof text, "%d", *(int *)params[i]);
-    printf("%s%s", i ? ", " : "", text);
+    used += (size_t)snprintf(args + used, sizeof args - used, "%s%s", i ? ", " : "", text);
   }
-  printf(")\n");
+  say("launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (%s)\n", f->name, gx, gy, gz, bx, by, bz, smem,
+      stream ? stream->id : 0, capturing ? " captured" : "", args);
   captured += capturing;
   return env("MOCK_CUDA_LAUNCH_FAIL") ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : CUDA_SUCCESS;
 }
