@@ -213,7 +213,6 @@ static struct {
   int active;                                   /* read with acquire; set under lock */
   int count;                                    /* slots in use: 1..count */
   CUcontext context[BRAZE_CU_SLOTS];            /* [0] unused */
-  int device[BRAZE_CU_SLOTS];
   int in_mesh[BRAZE_CU_SLOTS];                  /* a device of the mesh now up */
   pthread_mutex_t slot_lock[BRAZE_CU_SLOTS];    /* initialized when the slot is made */
   struct BrazeCuProgram *program[BRAZE_CU_SLOTS]; /* the slot's copy, made at its first call */
@@ -223,7 +222,7 @@ static struct {
 static _Thread_local int braze_cu_slot;
 
 /* The slot of `ctx` (made when new, under the table's lock); 0 when the table is full. */
-static int braze_cu_slot_of(CUcontext ctx, int device) {
+static int braze_cu_slot_of(CUcontext ctx) {
   for (int i = 1; i <= braze_cu_slots.count; ++i)
     if (braze_cu_slots.context[i] == ctx)
       return i;
@@ -231,7 +230,6 @@ static int braze_cu_slot_of(CUcontext ctx, int device) {
     return 0;
   int i = ++braze_cu_slots.count;
   braze_cu_slots.context[i] = ctx;
-  braze_cu_slots.device[i] = device;
   pthread_mutex_init(&braze_cu_slots.slot_lock[i], NULL);
   return i;
 }
@@ -402,12 +400,12 @@ static BrazeCuProgram *braze_cu_copy_program(const BrazeCuProgram *p) {
 
 static int braze_cu_slot_program(BrazeCuProgram *p, BrazeCuProgram **out) {
   *out = p;
-  if (!braze_cu_slot)
+  if (!braze_cu_slot || (*out = __atomic_load_n(&braze_cu_slots.program[braze_cu_slot], __ATOMIC_ACQUIRE)))
     return 0;
   pthread_mutex_lock(&braze_cu_slots.lock);
   BrazeCuProgram **copy = &braze_cu_slots.program[braze_cu_slot];
   if (!*copy)
-    *copy = braze_cu_copy_program(p);
+    __atomic_store_n(copy, braze_cu_copy_program(p), __ATOMIC_RELEASE);
   *out = *copy;
   pthread_mutex_unlock(&braze_cu_slots.lock);
   return *out ? 0 : braze_cu_fail("out of host memory");

@@ -300,7 +300,7 @@ static int braze_cu_mesh_slots(const int *devs, int n, int *slots) {
     if (braze_cu_primary_context(devs[r], &ctx))
       return 1;
     pthread_mutex_lock(&braze_cu_slots.lock);
-    slots[r] = braze_cu_slot_of(ctx, devs[r]);
+    slots[r] = braze_cu_slot_of(ctx);
     pthread_mutex_unlock(&braze_cu_slots.lock);
     if (!slots[r])
       return braze_cu_fail("braze_cuda_mesh_init_all: more than %d CUDA contexts over the library's lifetime",
