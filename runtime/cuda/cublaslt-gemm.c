@@ -8,7 +8,8 @@
  * that never runs an extern GEMM never needs it. Each GEMM site of the library keeps
  * its cuBLASLt descriptors and the algorithm the heuristic chose for its one shape
  * (made once, under the program's lock); the handle and a 32 MiB workspace are the
- * library's, made at the first GEMM.
+ * library's, made at the first GEMM, one of each per slot (context) where one process
+ * drives several GPUs (cuda-runtime.c, decision 0022).
  *
  * Row-major C[b] = op(A[b]) @ op(B[b]) is computed as the column-major product
  * C^T = op(B)^T op(A)^T, so cuBLASLt's m is N and its n is M; batches are strided, a
@@ -38,8 +39,9 @@ static struct {
 #define BRAZE_LT_FIELD(field, api) __typeof__(&api) field;
   BRAZE_LT_FUNCTIONS(BRAZE_LT_FIELD)
 #undef BRAZE_LT_FIELD
-  cublasLtHandle_t lt;
-  CUdeviceptr workspace;
+  int opened;                       /* the library and its functions are there */
+  cublasLtHandle_t lt[BRAZE_CU_SLOTS]; /* per slot (context) */
+  CUdeviceptr workspace[BRAZE_CU_SLOTS];
 } braze_lt;
 
 static pthread_mutex_t braze_lt_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -56,12 +58,10 @@ typedef struct {
   cublasLtMatmulAlgo_t algo;
 } BrazeLtGemm;
 
-/* Opens cuBLASLt, makes the handle and the workspace; once per process (under the lock). */
-static int braze_lt_open(void) {
-  if (braze_lt.lt)
+/* Opens libcublasLt.so.13 and finds its functions (once per process). */
+static int braze_lt_load(void) {
+  if (braze_lt.opened)
     return 0;
-  if (braze_lt.failed)
-    return braze_cu_fail("%s", braze_lt.message);
   braze_lt.handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
   const char *missing = braze_lt.handle ? NULL : "libcublasLt.so.13";
 #define BRAZE_LT_LOAD(field, api)                                                                                      \
@@ -76,11 +76,32 @@ static int braze_lt_open(void) {
     braze_lt.failed = 1;
     return braze_cu_fail("%s", braze_lt.message);
   }
-  if (braze_lt.Create(&braze_lt.lt) != CUBLAS_STATUS_SUCCESS) {
-    braze_lt.lt = NULL;
+  braze_lt.opened = 1;
+  return 0;
+}
+
+/* The calling slot's handle and workspace, in its context (the handle is published,
+ * with release, once both are there). */
+static int braze_lt_handle(void) {
+  cublasLtHandle_t lt = NULL;
+  if (!braze_lt.workspace[braze_cu_slot] &&
+      braze_cu_check(braze_cu.MemAlloc(&braze_lt.workspace[braze_cu_slot], BRAZE_LT_WORKSPACE),
+                     "cuMemAlloc (cuBLASLt workspace)"))
+    return 1;
+  if (braze_lt.Create(&lt) != CUBLAS_STATUS_SUCCESS)
     return braze_cu_fail("cublasLtCreate failed (is a CUDA driver with a GPU present?)");
-  }
-  return braze_cu_check(braze_cu.MemAlloc(&braze_lt.workspace, BRAZE_LT_WORKSPACE), "cuMemAlloc (cuBLASLt workspace)");
+  __atomic_store_n(&braze_lt.lt[braze_cu_slot], lt, __ATOMIC_RELEASE);
+  return 0;
+}
+
+/* Opens cuBLASLt (once per process), makes the calling slot's handle and workspace
+ * (once per slot); under the lock. */
+static int braze_lt_open(void) {
+  if (braze_lt.lt[braze_cu_slot])
+    return 0;
+  if (braze_lt.failed)
+    return braze_cu_fail("%s", braze_lt.message);
+  return braze_lt_load() || braze_lt_handle();
 }
 
 static int braze_lt_layout(cublasLtMatrixLayout_t *out, int dtype, uint64_t rows, uint64_t cols, int64_t ld,
@@ -120,7 +141,7 @@ static int braze_lt_prepare(BrazeLtGemm *g) {
     return braze_cu_fail("cuBLASLt: cannot create a preference");
   cublasStatus_t st = braze_lt.MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
   if (st == CUBLAS_STATUS_SUCCESS)
-    st = braze_lt.MatmulAlgoGetHeuristic(braze_lt.lt, g->desc, g->la, g->lb, g->lc, g->lc, pref, 1, &found, &count);
+    st = braze_lt.MatmulAlgoGetHeuristic(braze_lt.lt[braze_cu_slot], g->desc, g->la, g->lb, g->lc, g->lc, pref, 1, &found, &count);
   braze_lt.MatmulPreferenceDestroy(pref);
   if (st != CUBLAS_STATUS_SUCCESS || count < 1)
     return braze_cu_fail("cuBLASLt has no algorithm for a %lldx%lldx%lld GEMM (batch %lld, status %d)", (long long)g->m,
@@ -131,7 +152,7 @@ static int braze_lt_prepare(BrazeLtGemm *g) {
 
 /* What the generated entries call for kernel.gemm: C = A @ B on `stream`. */
 static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
-  if (!__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE)) {
+  if (!__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE) || !__atomic_load_n(&braze_lt.lt[braze_cu_slot], __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&braze_lt_lock);
     int failed = braze_lt_open() || (!g->ready && braze_lt_prepare(g));
     if (!failed)
@@ -141,9 +162,9 @@ static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdevicep
       return 1;
   }
   float one = 1.0f, zero = 0.0f;
-  cublasStatus_t st = braze_lt.Matmul(braze_lt.lt, g->desc, &one, (const void *)(uintptr_t)b, g->la,
+  cublasStatus_t st = braze_lt.Matmul(braze_lt.lt[braze_cu_slot], g->desc, &one, (const void *)(uintptr_t)b, g->la,
                                       (const void *)(uintptr_t)a, g->lb, &zero, (const void *)(uintptr_t)c, g->lc,
-                                      (void *)(uintptr_t)c, g->lc, &g->algo, (void *)(uintptr_t)braze_lt.workspace,
+                                      (void *)(uintptr_t)c, g->lc, &g->algo, (void *)(uintptr_t)braze_lt.workspace[braze_cu_slot],
                                       BRAZE_LT_WORKSPACE, stream);
   if (st != CUBLAS_STATUS_SUCCESS)
     return braze_cu_fail("cublasLtMatmul (%lldx%lldx%lld, batch %lld) failed with status %d", (long long)g->m,

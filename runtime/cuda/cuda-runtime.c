@@ -14,7 +14,13 @@
  * constants, uploaded once), and per entry its kept device workspaces (one per
  * stream) and, with --cuda-graphs, the CUDA graphs of its last four sets of pointers.
  * A partitioned library (the generated code defines BRAZE_CUDA_MESH) also has its
- * mesh and collectives over NCCL: nccl-mesh.c, decision 0018. */
+ * mesh and collectives over NCCL: nccl-mesh.c, decision 0018.
+ *
+ * One process may drive all GPUs of a mesh (braze_cuda_mesh_init_all, decision 0022):
+ * then each device's primary context has a slot (below) with its own copy of the
+ * program, cuBLASLt handle, capture stream and graphs, kept workspaces, overlap
+ * streams and mesh rank; an entry finds its slot from the calling thread's current
+ * context. Slot 0 is the one context of every other mode, unchanged. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -152,31 +158,105 @@ static int braze_cu_driver(void) {
   return braze_cu.failed ? braze_cu_fail("%s", braze_cu.message) : 0;
 }
 
-/* The calling thread's context; device 0's primary context (retained once, made
- * current here) when the thread has none. */
+/* Device d's primary context, retained once per process. */
+enum { BRAZE_CU_MAX_DEVICES = 64 };
 static pthread_mutex_t braze_cu_primary_lock = PTHREAD_MUTEX_INITIALIZER;
-static CUcontext braze_cu_primary;
+static CUcontext braze_cu_primaries[BRAZE_CU_MAX_DEVICES];
 
+static int braze_cu_primary_context(int device, CUcontext *out) {
+  int count = 0;
+  if (braze_cu_check(braze_cu.DeviceGetCount(&count), "cuDeviceGetCount"))
+    return 1;
+  if (device < 0 || device >= count || device >= BRAZE_CU_MAX_DEVICES)
+    return braze_cu_fail("device %d is not in [0, %d): the CUDA driver reports %d GPU%s", device,
+                         count < BRAZE_CU_MAX_DEVICES ? count : BRAZE_CU_MAX_DEVICES, count, count == 1 ? "" : "s");
+  pthread_mutex_lock(&braze_cu_primary_lock);
+  CUdevice dev;
+  int failed = 0;
+  if (!braze_cu_primaries[device])
+    failed = braze_cu_check(braze_cu.DeviceGet(&dev, device), "cuDeviceGet") ||
+             braze_cu_check(braze_cu.DevicePrimaryCtxRetain(&braze_cu_primaries[device], dev),
+                            "cuDevicePrimaryCtxRetain");
+  *out = braze_cu_primaries[device];
+  pthread_mutex_unlock(&braze_cu_primary_lock);
+  return failed;
+}
+
+/* The calling thread's context; device 0's primary context (made current here) when
+ * the thread has none. */
 static int braze_cu_context(CUcontext *out) {
   if (braze_cu_driver())
     return 1;
   CUcontext ctx = NULL;
   if (braze_cu_check(braze_cu.CtxGetCurrent(&ctx), "cuCtxGetCurrent"))
     return 1;
-  if (!ctx) {
-    pthread_mutex_lock(&braze_cu_primary_lock);
-    CUdevice dev;
-    int failed = 0;
-    if (!braze_cu_primary)
-      failed = braze_cu_check(braze_cu.DeviceGet(&dev, 0), "cuDeviceGet") ||
-               braze_cu_check(braze_cu.DevicePrimaryCtxRetain(&braze_cu_primary, dev), "cuDevicePrimaryCtxRetain");
-    ctx = braze_cu_primary;
-    pthread_mutex_unlock(&braze_cu_primary_lock);
-    if (failed || braze_cu_check(braze_cu.CtxSetCurrent(ctx), "cuCtxSetCurrent"))
-      return 1;
-  }
+  if (!ctx && (braze_cu_primary_context(0, &ctx) || braze_cu_check(braze_cu.CtxSetCurrent(ctx), "cuCtxSetCurrent")))
+    return 1;
   *out = ctx;
   return 0;
+}
+
+/* ---- slots: the contexts of one process driving several GPUs (decision 0022) ----
+ *
+ * Slot 0 is the single context of a library used by one device per process. Slots
+ * 1..BRAZE_CU_MAX_CONTEXTS are the primary contexts braze_cuda_mesh_init_all made for
+ * the mesh's devices, kept for the library's lifetime (a later init reuses them), each
+ * with its own lock for what an entry keeps per slot. While such a mesh is up
+ * (`active`), every entry call runs in the slot of the calling thread's current
+ * context, and a thread whose context is none of the mesh's is refused. */
+enum { BRAZE_CU_MAX_CONTEXTS = 8, BRAZE_CU_SLOTS = BRAZE_CU_MAX_CONTEXTS + 1 };
+
+struct BrazeCuProgram;
+
+static struct {
+  pthread_mutex_t lock;
+  int active;                                   /* read with acquire; set under lock */
+  int count;                                    /* slots in use: 1..count */
+  CUcontext context[BRAZE_CU_SLOTS];            /* [0] unused */
+  int in_mesh[BRAZE_CU_SLOTS];                  /* a device of the mesh now up */
+  pthread_mutex_t slot_lock[BRAZE_CU_SLOTS];    /* initialized when the slot is made */
+  struct BrazeCuProgram *program[BRAZE_CU_SLOTS]; /* the slot's copy, made at its first call */
+} braze_cu_slots = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The slot of the entry call on this thread (braze_cu_enter). */
+static _Thread_local int braze_cu_slot;
+
+/* The slot of `ctx` (made when new, under the table's lock); 0 when the table is full. */
+static int braze_cu_slot_of(CUcontext ctx) {
+  for (int i = 1; i <= braze_cu_slots.count; ++i)
+    if (braze_cu_slots.context[i] == ctx)
+      return i;
+  if (braze_cu_slots.count == BRAZE_CU_MAX_CONTEXTS)
+    return 0;
+  int i = ++braze_cu_slots.count;
+  braze_cu_slots.context[i] = ctx;
+  pthread_mutex_init(&braze_cu_slots.slot_lock[i], NULL);
+  return i;
+}
+
+/* Sets braze_cu_slot for an entry call: 0 unless a one-process mesh is up, else the
+ * slot of the thread's current context. */
+static int braze_cu_enter(void) {
+  braze_cu_slot = 0;
+  if (!__atomic_load_n(&braze_cu_slots.active, __ATOMIC_ACQUIRE))
+    return 0;
+  CUcontext ctx = NULL;
+  if (braze_cu_check(braze_cu.CtxGetCurrent(&ctx), "cuCtxGetCurrent"))
+    return 1;
+  for (int i = 1; i <= braze_cu_slots.count; ++i)
+    if (braze_cu_slots.in_mesh[i] && braze_cu_slots.context[i] == ctx) {
+      braze_cu_slot = i;
+      return 0;
+    }
+  return braze_cu_fail("the calling thread's CUDA context is not one of the mesh's devices (braze_cuda_mesh_init_all): "
+                       "make the rank's device current first (braze_cuda_set_device)");
+}
+
+/* What an entry keeps per slot is guarded by its own lock in slot 0 (threads of one
+ * context share it) and by the slot's lock in the others, so that a rank blocked in
+ * NCCL (its peers not there yet) never holds a lock another rank's thread needs. */
+static pthread_mutex_t *braze_cu_slot_lock(pthread_mutex_t *entry_lock) {
+  return braze_cu_slot ? &braze_cu_slots.slot_lock[braze_cu_slot] : entry_lock;
 }
 
 /* ---- the program: what the generated code describes ---- */
@@ -201,7 +281,7 @@ typedef struct {
   CUdeviceptr device;
 } BrazeCuConstant;
 
-typedef struct {
+typedef struct BrazeCuProgram {
   BrazeCuImage *images;
   int num_images;
   BrazeCuKernel *kernels;
@@ -290,6 +370,47 @@ static int braze_cu_ready(BrazeCuProgram *p) {
   return 0;
 }
 
+/* The program of the calling entry's slot: `p` itself in slot 0, else the slot's copy
+ * of its tables (made at the slot's first call, loaded into its context by
+ * braze_cu_ready like the original). */
+static BrazeCuProgram *braze_cu_copy_program(const BrazeCuProgram *p) {
+  BrazeCuProgram *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  *c = (BrazeCuProgram){.num_images = p->num_images, .num_kernels = p->num_kernels, .num_constants = p->num_constants};
+  c->images = calloc((size_t)p->num_images + 1, sizeof *c->images);
+  c->kernels = calloc((size_t)p->num_kernels + 1, sizeof *c->kernels);
+  c->constants = calloc((size_t)p->num_constants + 1, sizeof *c->constants);
+  if (!c->images || !c->kernels || !c->constants) {
+    free(c->images);
+    free(c->kernels);
+    free(c->constants);
+    free(c);
+    return NULL;
+  }
+  for (int i = 0; i < p->num_images; ++i)
+    c->images[i] = (BrazeCuImage){p->images[i].name, p->images[i].cubin, p->images[i].ptx, NULL};
+  for (int i = 0; i < p->num_kernels; ++i)
+    c->kernels[i] = (BrazeCuKernel){p->kernels[i].image, p->kernels[i].name, p->kernels[i].max_dynamic_smem, NULL};
+  for (int i = 0; i < p->num_constants; ++i)
+    c->constants[i] = (BrazeCuConstant){p->constants[i].data, p->constants[i].bytes, 0};
+  pthread_mutex_init(&c->lock, NULL);
+  return c;
+}
+
+static int braze_cu_slot_program(BrazeCuProgram *p, BrazeCuProgram **out) {
+  *out = p;
+  if (!braze_cu_slot || (*out = __atomic_load_n(&braze_cu_slots.program[braze_cu_slot], __ATOMIC_ACQUIRE)))
+    return 0;
+  pthread_mutex_lock(&braze_cu_slots.lock);
+  BrazeCuProgram **copy = &braze_cu_slots.program[braze_cu_slot];
+  if (!*copy)
+    __atomic_store_n(copy, braze_cu_copy_program(p), __ATOMIC_RELEASE);
+  *out = *copy;
+  pthread_mutex_unlock(&braze_cu_slots.lock);
+  return *out ? 0 : braze_cu_fail("out of host memory");
+}
+
 /* ---- what the generated entries call ---- */
 
 static int braze_cu_launch(BrazeCuProgram *p, int kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -338,6 +459,7 @@ static int braze_cu_copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstrea
 typedef int (*BrazeCuRun)(BrazeCuProgram *p, void *const *args, CUdeviceptr workspace, CUstream stream);
 
 typedef struct {
+  int slot;
   CUstream stream;
   CUdeviceptr workspace;
 } BrazeCuKept;
@@ -350,6 +472,13 @@ typedef struct {
   unsigned long long last_use;
 } BrazeCuGraph;
 
+/* An entry's graphs in one slot (context), and the stream they are captured on. */
+typedef struct {
+  CUstream capture_stream;
+  BrazeCuGraph graphs[BRAZE_CU_GRAPHS]; /* --cuda-graphs: by (pointers, workspace) */
+  unsigned long long clock;             /* counts graph launches, for last_use */
+} BrazeCuGraphs;
+
 typedef struct {
   const char *name;
   int num_args;                /* inputs + outputs */
@@ -359,18 +488,16 @@ typedef struct {
   int graph_replay;
   int partitioned; /* runs only once the mesh is initialized (nccl-mesh.c) */
   pthread_mutex_t lock;
-  BrazeCuKept *kept; /* one workspace per stream the entry was called on without one */
+  BrazeCuKept *kept; /* one workspace per (slot, stream) the entry was called on without one */
   int num_kept, cap_kept;
-  CUstream capture_stream;
-  BrazeCuGraph graphs[BRAZE_CU_GRAPHS]; /* --cuda-graphs: by (pointers, workspace) */
-  unsigned long long clock;             /* counts graph launches, for last_use */
+  BrazeCuGraphs slot_graphs[BRAZE_CU_SLOTS];
 } BrazeCuEntry;
 
 static int braze_cu_kept_workspace(BrazeCuEntry *e, CUstream stream, CUdeviceptr *out) {
   pthread_mutex_lock(&e->lock);
   int failed = 0;
   int i = 0;
-  while (i < e->num_kept && e->kept[i].stream != stream)
+  while (i < e->num_kept && (e->kept[i].stream != stream || e->kept[i].slot != braze_cu_slot))
     ++i;
   if (i == e->num_kept) {
     CUdeviceptr ws = 0;
@@ -387,7 +514,7 @@ static int braze_cu_kept_workspace(BrazeCuEntry *e, CUstream stream, CUdeviceptr
       }
     }
     if (!failed)
-      e->kept[e->num_kept++] = (BrazeCuKept){stream, ws};
+      e->kept[e->num_kept++] = (BrazeCuKept){braze_cu_slot, stream, ws};
   }
   if (!failed)
     *out = e->kept[i].workspace;
@@ -396,45 +523,46 @@ static int braze_cu_kept_workspace(BrazeCuEntry *e, CUstream stream, CUdeviceptr
 }
 
 /* The graph slot holding `key`, or -1. */
-static int braze_cu_find_graph(const BrazeCuEntry *e, void *const *key) {
+static int braze_cu_find_graph(const BrazeCuEntry *e, const BrazeCuGraphs *gs, void *const *key) {
   for (int i = 0; i < BRAZE_CU_GRAPHS; ++i)
-    if (e->graphs[i].exec && memcmp(e->graphs[i].key, key, (size_t)(e->num_args + 1) * sizeof *key) == 0)
+    if (gs->graphs[i].exec && memcmp(gs->graphs[i].key, key, (size_t)(e->num_args + 1) * sizeof *key) == 0)
       return i;
   return -1;
 }
 
 /* An empty slot, else the least recently launched one (its graph destroyed). */
-static int braze_cu_free_slot(BrazeCuEntry *e) {
+static int braze_cu_free_slot(BrazeCuGraphs *gs) {
   int victim = 0;
   for (int i = 0; i < BRAZE_CU_GRAPHS; ++i) {
-    if (!e->graphs[i].exec)
+    if (!gs->graphs[i].exec)
       return i;
-    if (e->graphs[i].last_use < e->graphs[victim].last_use)
+    if (gs->graphs[i].last_use < gs->graphs[victim].last_use)
       victim = i;
   }
-  braze_cu.GraphExecDestroy(e->graphs[victim].exec); /* in flight: freed when it completes */
-  e->graphs[victim].exec = NULL;
+  braze_cu.GraphExecDestroy(gs->graphs[victim].exec); /* in flight: freed when it completes */
+  gs->graphs[victim].exec = NULL;
   return victim;
 }
 
 /* Capture the entry's launches for this key on a private stream into a graph in a
  * free slot; returns the slot or -1. */
-static int braze_cu_capture(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, CUdeviceptr ws, void *const *key) {
-  if (!e->capture_stream &&
-      braze_cu_check(braze_cu.StreamCreate(&e->capture_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+static int braze_cu_capture(BrazeCuProgram *p, BrazeCuEntry *e, BrazeCuGraphs *gs, void *const *args, CUdeviceptr ws,
+                            void *const *key) {
+  if (!gs->capture_stream &&
+      braze_cu_check(braze_cu.StreamCreate(&gs->capture_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
     return -1;
-  int slot = braze_cu_free_slot(e);
-  BrazeCuGraph *g = &e->graphs[slot];
+  int slot = braze_cu_free_slot(gs);
+  BrazeCuGraph *g = &gs->graphs[slot];
   if (!g->key && !(g->key = malloc((size_t)(e->num_args + 1) * sizeof *key))) {
     braze_cu_fail("out of host memory");
     return -1;
   }
-  if (braze_cu_check(braze_cu.StreamBeginCapture(e->capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+  if (braze_cu_check(braze_cu.StreamBeginCapture(gs->capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
                      "cuStreamBeginCapture"))
     return -1;
-  int failed = e->run(p, args, ws, e->capture_stream);
+  int failed = e->run(p, args, ws, gs->capture_stream);
   CUgraph graph = NULL;
-  CUresult ended = braze_cu.StreamEndCapture(e->capture_stream, &graph);
+  CUresult ended = braze_cu.StreamEndCapture(gs->capture_stream, &graph);
   if (!failed)
     failed = braze_cu_check(ended, "cuStreamEndCapture") ||
              braze_cu_check(braze_cu.GraphInstantiate(&g->exec, graph, 0), "cuGraphInstantiate");
@@ -454,16 +582,18 @@ static int braze_cu_replay(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args
   void *key[e->num_args + 1];
   memcpy(key, args, (size_t)e->num_args * sizeof *key);
   key[e->num_args] = (void *)(uintptr_t)ws;
-  pthread_mutex_lock(&e->lock);
-  int slot = braze_cu_find_graph(e, key);
+  BrazeCuGraphs *gs = &e->slot_graphs[braze_cu_slot];
+  pthread_mutex_t *lock = braze_cu_slot_lock(&e->lock);
+  pthread_mutex_lock(lock);
+  int slot = braze_cu_find_graph(e, gs, key);
   if (slot < 0)
-    slot = braze_cu_capture(p, e, args, ws, key);
+    slot = braze_cu_capture(p, e, gs, args, ws, key);
   int failed = slot < 0;
   if (!failed) {
-    e->graphs[slot].last_use = ++e->clock;
-    failed = braze_cu_check(braze_cu.GraphLaunch(e->graphs[slot].exec, stream), "cuGraphLaunch");
+    gs->graphs[slot].last_use = ++gs->clock;
+    failed = braze_cu_check(braze_cu.GraphLaunch(gs->graphs[slot].exec, stream), "cuGraphLaunch");
   }
-  pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(lock);
   return failed;
 }
 
@@ -491,11 +621,13 @@ static int braze_cu_call(BrazeCuProgram *p, BrazeCuEntry *e, void *const *args, 
   braze_cu_message[0] = '\0';
   CUstream s = (CUstream)stream;
   CUdeviceptr ws = (CUdeviceptr)(uintptr_t)workspace;
+  if (braze_cu_enter()) /* the driver is loaded where a one-process mesh is up */
+    return 1;
 #ifdef BRAZE_CUDA_MESH
   if (e->partitioned && braze_cu_mesh_check(e->name))
     return 1;
 #endif
-  if (braze_cu_check_pointers(e, args, ws) || braze_cu_ready(p))
+  if (braze_cu_check_pointers(e, args, ws) || braze_cu_slot_program(p, &p) || braze_cu_ready(p))
     return 1;
   if (e->workspace_bytes > 0) {
     if (kept && braze_cu_kept_workspace(e, s, &ws))
@@ -544,6 +676,15 @@ BRAZE_CUDA_EXPORT int braze_cuda_memcpy_dtoh(void *dst, const void *src, size_t 
   CUcontext ctx;
   return braze_cu_context(&ctx) ||
          (bytes && braze_cu_check(braze_cu.MemcpyDtoH(dst, (CUdeviceptr)(uintptr_t)src, bytes), "cuMemcpyDtoH"));
+}
+
+/* Makes device `device`'s primary context current on the calling thread (what
+ * cudaSetDevice does): a one-process mesh's entries run on the current device. */
+BRAZE_CUDA_EXPORT int braze_cuda_set_device(int device) {
+  CUcontext ctx;
+  braze_cu_message[0] = '\0';
+  return braze_cu_driver() || braze_cu_primary_context(device, &ctx) ||
+         braze_cu_check(braze_cu.CtxSetCurrent(ctx), "cuCtxSetCurrent");
 }
 
 /* Waits for all work of the context; reports errors of kernels that already ran. */

@@ -11,6 +11,11 @@
  * and splits one communicator per group: color = the rank's coordinates off the
  * group's axes, key = its position on them (row-major in the listed order), so NCCL's
  * rank in the group communicator is the position docs/dialect-graph.md defines.
+ * braze_cuda_mesh_init_all (decision 0022) creates the world communicators of all
+ * ranks in this process (ncclCommInitAll) and splits each group for every rank inside
+ * one ncclGroupStart/End (one thread creating several ranks' communicators must group
+ * the calls); each rank's state is then in the slot of its device's context
+ * (cuda-runtime.c), and an entry uses that of its thread's current context.
  * A collective runs on the entry's stream, or, where the entry has independent work
  * before the collective's result is read, on a second stream of its own (the host code
  * decides: braze_cu_collective_async, braze_cu_join below); a split dim that is not the
@@ -22,6 +27,7 @@
   X(GetErrorString, ncclGetErrorString)                                                                                \
   X(GetUniqueId, ncclGetUniqueId)                                                                                      \
   X(CommInitRank, ncclCommInitRank)                                                                                    \
+  X(CommInitAll, ncclCommInitAll)                                                                                      \
   X(CommSplit, ncclCommSplit)                                                                                          \
   X(CommDestroy, ncclCommDestroy)                                                                                      \
   X(CommCount, ncclCommCount)                                                                                          \
@@ -97,16 +103,25 @@ typedef struct {
   BrazeCuGroup groups[BRAZE_CU_MESH_MAX_GROUPS];
 } BrazeCuMesh;
 
-static struct {
-  pthread_mutex_t lock;
-  int ready; /* read with acquire; set under lock */
+/* One rank's communicators: slot 0's in the one-rank-per-process modes, one slot per
+ * device under braze_cuda_mesh_init_all. */
+typedef struct {
   int rank;
   ncclComm_t world;
   int owns_world;
   ncclComm_t comms[BRAZE_CU_MESH_MAX_GROUPS]; /* NULL for a group of one rank */
   int owns[BRAZE_CU_MESH_MAX_GROUPS];
   int size[BRAZE_CU_MESH_MAX_GROUPS], position[BRAZE_CU_MESH_MAX_GROUPS];
-} braze_mesh_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .rank = -1};
+} BrazeCuRank;
+
+static struct {
+  pthread_mutex_t lock;
+  int ready; /* read with acquire; set under lock */
+  BrazeCuRank ranks[BRAZE_CU_SLOTS];
+} braze_mesh_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .ranks[0].rank = -1};
+
+/* The rank state of the calling entry (its slot, braze_cu_enter). */
+static BrazeCuRank *braze_cu_rank(void) { return &braze_mesh_state.ranks[braze_cu_slot]; }
 
 /* Whether group `g` is the whole mesh in row-major order: the world serves it. */
 static int braze_cu_group_is_world(const BrazeCuGroup *g) {
@@ -151,25 +166,37 @@ static void braze_cu_group_split(const BrazeCuGroup *g, int rank, int *color, in
       *color = (int)(*color * g->sizes[a] + coords[a]);
 }
 
-static void braze_cu_mesh_release(void) {
+static void braze_cu_rank_release(BrazeCuRank *r) {
   for (int g = 0; g < BRAZE_CU_MESH_MAX_GROUPS; ++g) {
-    if (braze_mesh_state.owns[g] && braze_mesh_state.comms[g])
-      braze_nccl.CommDestroy(braze_mesh_state.comms[g]);
-    braze_mesh_state.comms[g] = NULL;
-    braze_mesh_state.owns[g] = 0;
+    if (r->owns[g] && r->comms[g])
+      braze_nccl.CommDestroy(r->comms[g]);
+    r->comms[g] = NULL;
+    r->owns[g] = 0;
   }
-  if (braze_mesh_state.owns_world && braze_mesh_state.world)
-    braze_nccl.CommDestroy(braze_mesh_state.world);
-  braze_mesh_state.world = NULL;
-  braze_mesh_state.owns_world = 0;
-  braze_mesh_state.rank = -1;
+  if (r->owns_world && r->world)
+    braze_nccl.CommDestroy(r->world);
+  r->world = NULL;
+  r->owns_world = 0;
+  r->rank = -1;
 }
 
-/* The group communicators of `world` (under the lock). */
-static int braze_cu_mesh_split(const BrazeCuMesh *m, ncclComm_t world, int owns_world) {
+/* Every rank's communicators, and the slots of a one-process mesh given up (under the
+ * lock). */
+static void braze_cu_mesh_release(void) {
+  for (int i = 0; i < BRAZE_CU_SLOTS; ++i)
+    braze_cu_rank_release(&braze_mesh_state.ranks[i]);
+  pthread_mutex_lock(&braze_cu_slots.lock);
+  __atomic_store_n(&braze_cu_slots.active, 0, __ATOMIC_RELEASE);
+  for (int i = 0; i < BRAZE_CU_SLOTS; ++i)
+    braze_cu_slots.in_mesh[i] = 0;
+  pthread_mutex_unlock(&braze_cu_slots.lock);
+}
+
+/* Takes `world` as r's world communicator and checks it against the mesh. */
+static int braze_cu_rank_world(const BrazeCuMesh *m, BrazeCuRank *r, ncclComm_t world, int owns_world) {
   int count = 0, rank = 0;
-  braze_mesh_state.world = world;
-  braze_mesh_state.owns_world = owns_world;
+  r->world = world;
+  r->owns_world = owns_world;
   if (braze_nccl_check(braze_nccl.CommCount(world, &count), "ncclCommCount") ||
       braze_nccl_check(braze_nccl.CommUserRank(world, &rank), "ncclCommUserRank"))
     return 1;
@@ -177,20 +204,34 @@ static int braze_cu_mesh_split(const BrazeCuMesh *m, ncclComm_t world, int owns_
     return braze_cu_fail("braze_cuda_mesh_init: the communicator has %d ranks; the library was partitioned for %d "
                          "devices",
                          count, m->num_devices);
-  braze_mesh_state.rank = rank;
+  r->rank = rank;
+  return 0;
+}
+
+/* Group g of rank r: its size and position; the world or NULL where no split is
+ * needed (returns 0), else the color and key of the split (returns 1). */
+static int braze_cu_group_needs_split(const BrazeCuMesh *m, BrazeCuRank *r, int g, int *color, int *key) {
+  int size;
+  braze_cu_group_split(&m->groups[g], r->rank, color, key, &size);
+  r->size[g] = size;
+  r->position[g] = *key;
+  if (size == 1 || braze_cu_group_is_world(&m->groups[g])) {
+    r->comms[g] = size == 1 ? NULL : r->world;
+    return 0;
+  }
+  return 1;
+}
+
+/* The group communicators of rank r (under the lock). */
+static int braze_cu_mesh_split(const BrazeCuMesh *m, BrazeCuRank *r) {
   for (int g = 0; g < m->num_groups; ++g) {
-    int color, key, size;
-    braze_cu_group_split(&m->groups[g], rank, &color, &key, &size);
-    braze_mesh_state.size[g] = size;
-    braze_mesh_state.position[g] = key;
-    if (size == 1 || braze_cu_group_is_world(&m->groups[g])) {
-      braze_mesh_state.comms[g] = size == 1 ? NULL : world;
+    int color, key;
+    if (!braze_cu_group_needs_split(m, r, g, &color, &key))
       continue;
-    }
     /* collective over the world: every rank splits the same groups in the same order */
-    if (braze_nccl_check(braze_nccl.CommSplit(world, color, key, &braze_mesh_state.comms[g], NULL), "ncclCommSplit"))
+    if (braze_nccl_check(braze_nccl.CommSplit(r->world, color, key, &r->comms[g], NULL), "ncclCommSplit"))
       return 1;
-    braze_mesh_state.owns[g] = 1;
+    r->owns[g] = 1;
   }
   return 0;
 }
@@ -215,12 +256,118 @@ static int braze_cu_mesh_init(const BrazeCuMesh *m, void *comm, const void *uniq
       ncclUniqueId id;
       memcpy(&id, unique_id, sizeof id);
       failed = braze_nccl_check(braze_nccl.CommInitRank(&world, m->num_devices, id, rank), "ncclCommInitRank");
+      if (failed)
+        world = NULL;
     }
-    failed = failed || braze_cu_mesh_split(m, world, comm == NULL);
+    failed = failed || braze_cu_rank_world(m, &braze_mesh_state.ranks[0], world, comm == NULL) ||
+             braze_cu_mesh_split(m, &braze_mesh_state.ranks[0]);
     if (failed)
       braze_cu_mesh_release();
     else
       __atomic_store_n(&braze_mesh_state.ready, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&braze_mesh_state.lock);
+  return failed;
+}
+
+/* Checks braze_cuda_mesh_init_all's devices (NULL: 0..n-1) into devs[]. */
+static int braze_cu_mesh_devices(const BrazeCuMesh *m, const int *devices, int n, int *devs) {
+  int count = 0;
+  if (n != m->num_devices)
+    return braze_cu_fail("braze_cuda_mesh_init_all: %d devices given; the library was partitioned for %d", n,
+                         m->num_devices);
+  if (n > BRAZE_CU_MAX_CONTEXTS)
+    return braze_cu_fail("braze_cuda_mesh_init_all: at most %d devices in one process", BRAZE_CU_MAX_CONTEXTS);
+  if (braze_cu_check(braze_cu.DeviceGetCount(&count), "cuDeviceGetCount"))
+    return 1;
+  for (int r = 0; r < n; ++r) {
+    devs[r] = devices ? devices[r] : r;
+    if (devs[r] < 0 || devs[r] >= count)
+      return braze_cu_fail("braze_cuda_mesh_init_all: device %d (rank %d) is not in [0, %d)", devs[r], r, count);
+    for (int q = 0; q < r; ++q)
+      if (devs[q] == devs[r])
+        return braze_cu_fail("braze_cuda_mesh_init_all: device %d is given twice (ranks %d and %d); NCCL needs one "
+                             "device per rank",
+                             devs[r], q, r);
+  }
+  return 0;
+}
+
+/* The slots of the devices' primary contexts (made when new). */
+static int braze_cu_mesh_slots(const int *devs, int n, int *slots) {
+  for (int r = 0; r < n; ++r) {
+    CUcontext ctx;
+    if (braze_cu_primary_context(devs[r], &ctx))
+      return 1;
+    pthread_mutex_lock(&braze_cu_slots.lock);
+    slots[r] = braze_cu_slot_of(ctx);
+    pthread_mutex_unlock(&braze_cu_slots.lock);
+    if (!slots[r])
+      return braze_cu_fail("braze_cuda_mesh_init_all: more than %d CUDA contexts over the library's lifetime",
+                           BRAZE_CU_MAX_CONTEXTS);
+  }
+  return 0;
+}
+
+/* Split group g for every rank, each in its device's context, in one NCCL group. */
+static int braze_cu_mesh_split_all(const BrazeCuMesh *m, int g, const int *slots, int n) {
+  int color[BRAZE_CU_MAX_CONTEXTS], key[BRAZE_CU_MAX_CONTEXTS], split = 0;
+  for (int r = 0; r < n; ++r)
+    split |= braze_cu_group_needs_split(m, &braze_mesh_state.ranks[slots[r]], g, &color[r], &key[r]);
+  if (!split || braze_nccl_check(braze_nccl.GroupStart(), "ncclGroupStart"))
+    return split;
+  int failed = 0;
+  for (int r = 0; r < n && !failed; ++r) {
+    BrazeCuRank *rank = &braze_mesh_state.ranks[slots[r]];
+    failed = braze_cu_check(braze_cu.CtxSetCurrent(braze_cu_slots.context[slots[r]]), "cuCtxSetCurrent") ||
+             braze_nccl_check(braze_nccl.CommSplit(rank->world, color[r], key[r], &rank->comms[g], NULL),
+                              "ncclCommSplit");
+    rank->owns[g] = !failed;
+  }
+  int ended = braze_nccl_check(braze_nccl.GroupEnd(), "ncclGroupEnd"); /* always closes the group */
+  return failed || ended;
+}
+
+/* The world communicators of all ranks (ncclCommInitAll) and their groups. */
+static int braze_cu_mesh_create_all(const BrazeCuMesh *m, const int *devs, const int *slots, int n) {
+  ncclComm_t worlds[BRAZE_CU_MAX_CONTEXTS] = {0};
+  if (braze_nccl_check(braze_nccl.CommInitAll(worlds, n, devs), "ncclCommInitAll"))
+    return 1;
+  int failed = 0;
+  for (int r = 0; r < n; ++r) /* each taken (and released on failure) */
+    failed = braze_cu_rank_world(m, &braze_mesh_state.ranks[slots[r]], worlds[r], 1) || failed;
+  for (int g = 0; g < m->num_groups && !failed; ++g)
+    failed = braze_cu_mesh_split_all(m, g, slots, n);
+  return failed;
+}
+
+/* braze_cuda_mesh_init_all: rank r on device devs[r], all in this process. */
+static int braze_cu_mesh_init_all(const BrazeCuMesh *m, const int *devices, int n) {
+  braze_cu_message[0] = '\0';
+  if (braze_cu_driver() || braze_nccl_ready())
+    return 1;
+  int devs[BRAZE_CU_MAX_CONTEXTS], slots[BRAZE_CU_MAX_CONTEXTS];
+  CUcontext saved = NULL;
+  pthread_mutex_lock(&braze_mesh_state.lock);
+  int failed = 0;
+  if (braze_mesh_state.ready)
+    failed = braze_cu_fail("the mesh is already initialized (braze_cuda_mesh_finalize first)");
+  else
+    failed = braze_cu_mesh_devices(m, devices, n, devs) ||
+             braze_cu_check(braze_cu.CtxGetCurrent(&saved), "cuCtxGetCurrent") || braze_cu_mesh_slots(devs, n, slots);
+  if (!failed) {
+    failed = braze_cu_mesh_create_all(m, devs, slots, n);
+    braze_cu.CtxSetCurrent(saved); /* NCCL and the splits change the thread's device */
+    if (failed) {
+      braze_cu_mesh_release();
+    } else {
+      pthread_mutex_lock(&braze_cu_slots.lock);
+      for (int r = 0; r < n; ++r)
+        braze_cu_slots.in_mesh[slots[r]] = 1;
+      __atomic_store_n(&braze_cu_slots.active, 1, __ATOMIC_RELEASE);
+      pthread_mutex_unlock(&braze_cu_slots.lock);
+      __atomic_store_n(&braze_mesh_state.ready, 1, __ATOMIC_RELEASE);
+    }
   }
   pthread_mutex_unlock(&braze_mesh_state.lock);
   return failed;
@@ -251,8 +398,20 @@ static int braze_cu_mesh_check(const char *entry) {
   if (__atomic_load_n(&braze_mesh_state.ready, __ATOMIC_ACQUIRE))
     return 0;
   return braze_cu_fail("%s: the library is partitioned over a mesh: call braze_cuda_mesh_init or "
-                       "braze_cuda_mesh_init_rank first",
+                       "braze_cuda_mesh_init_rank first, or braze_cuda_mesh_init_all where one process drives all "
+                       "its GPUs",
                        entry);
+}
+
+/* The mesh rank of the calling thread: slot 0's, or that of the thread's current
+ * context under a one-process mesh; -1 before init or on no device of the mesh. */
+static int braze_cu_mesh_rank(void) {
+  if (!__atomic_load_n(&braze_mesh_state.ready, __ATOMIC_ACQUIRE))
+    return -1;
+  int saved = braze_cu_slot;
+  int rank = braze_cu_enter() ? -1 : braze_cu_rank()->rank;
+  braze_cu_slot = saved;
+  return rank;
 }
 
 /* ---- the collectives ---- */
@@ -333,8 +492,9 @@ static int braze_cu_all_to_all(const BrazeCuCollective *c, ncclComm_t comm, int 
 /* y = the collective of x over the group, on the entry's stream. */
 static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
                                CUstream s) {
-  ncclComm_t comm = braze_mesh_state.comms[c->group];
-  int G = braze_mesh_state.size[c->group], p = braze_mesh_state.position[c->group];
+  const BrazeCuRank *r = braze_cu_rank();
+  ncclComm_t comm = r->comms[c->group];
+  int G = r->size[c->group], p = r->position[c->group];
   void *xp = (void *)(uintptr_t)x, *yp = (void *)(uintptr_t)y;
   cudaStream_t stream = (cudaStream_t)s;
   if (G == 1) /* every collective over one rank is the identity */
@@ -373,12 +533,14 @@ static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdevi
  * that reads the result (and at the entry's end). The entry conversion keeps every
  * buffer the collective touches (its operand, result and staging) from being reused
  * until then (targets/common/entry-graph.c). One communication stream and one pair of
- * events per async collective for each stream an entry is called on, made at the first
- * call on it and kept; the communication stream has the highest priority, so NCCL's
- * blocks are scheduled as soon as the GEMMs' blocks leave room. BRAZE_CUDA_OVERLAP=0 in
- * the environment (read at each call) runs them on the entry's stream instead, to
- * measure what the overlap gains. */
+ * events per async collective for each stream an entry is called on (in each context,
+ * where one process drives several GPUs), made at the first call on it and kept; the
+ * communication stream has the highest priority, so NCCL's blocks are scheduled as soon
+ * as the GEMMs' blocks leave room. BRAZE_CUDA_OVERLAP=0 in the environment (read at
+ * each call) runs them on the entry's stream instead, to measure what the overlap
+ * gains. */
 typedef struct {
+  int slot; /* the context's (cuda-runtime.c): streams of one context only */
   CUstream main, comm;
   CUevent *ready, *done;
   int serial; /* this call: BRAZE_CUDA_OVERLAP=0 */
@@ -393,7 +555,7 @@ typedef struct {
 
 static int braze_cu_overlap_make(BrazeCuOverlap *o, CUstream main, BrazeCuOverlapSlot *slot) {
   int least = 0, greatest = 0;
-  *slot = (BrazeCuOverlapSlot){.main = main};
+  *slot = (BrazeCuOverlapSlot){.slot = braze_cu_slot, .main = main};
   slot->ready = calloc((size_t)o->num_async, sizeof *slot->ready);
   slot->done = calloc((size_t)o->num_async, sizeof *slot->done);
   if (!slot->ready || !slot->done)
@@ -413,7 +575,7 @@ static int braze_cu_overlap_make(BrazeCuOverlap *o, CUstream main, BrazeCuOverla
 static int braze_cu_overlap_slot(BrazeCuOverlap *o, CUstream main, BrazeCuOverlapSlot **out) {
   pthread_mutex_lock(&o->lock);
   int i = 0, failed = 0;
-  while (i < o->num_slots && o->slots[i].main != main)
+  while (i < o->num_slots && (o->slots[i].main != main || o->slots[i].slot != braze_cu_slot))
     ++i;
   if (i == o->num_slots) {
     if (o->num_slots == o->cap_slots) {

@@ -75,7 +75,8 @@ static const char helpers[] =
     "int braze_cuda_free(void *ptr);\n"
     "int braze_cuda_memcpy_htod(void *dst, const void *src, size_t bytes);\n"
     "int braze_cuda_memcpy_dtoh(void *dst, const void *src, size_t bytes);\n"
-    "int braze_cuda_synchronize(void); /* also reports errors of kernels that ran */\n\n";
+    "int braze_cuda_synchronize(void); /* also reports errors of kernels that ran */\n"
+    "int braze_cuda_set_device(int device); /* device's primary context current on this thread */\n\n";
 
 void braze_cuda_abi_header(const BrazeEntrySet *entries, const BrazeCudaMesh *mesh, const char *source_name,
                            const char *guard_hint, BrazeStr *out) {

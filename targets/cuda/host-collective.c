@@ -299,9 +299,10 @@ void braze_cuda_mesh_tables(const BrazeCudaMesh *m, BrazeStr *out) {
                  "  return braze_cu_mesh_init(&braze_mesh, nccl_comm, NULL, -1);\n}\n"
                  "BRAZE_CUDA_EXPORT int braze_cuda_mesh_init_rank(const void *unique_id, int rank) {\n"
                  "  return braze_cu_mesh_init(&braze_mesh, NULL, unique_id, rank);\n}\n"
+                 "BRAZE_CUDA_EXPORT int braze_cuda_mesh_init_all(const int *devices, int num_devices) {\n"
+                 "  return braze_cu_mesh_init_all(&braze_mesh, devices, num_devices);\n}\n"
                  "BRAZE_CUDA_EXPORT int braze_cuda_mesh_finalize(void) { return braze_cu_mesh_finalize(); }\n"
-                 "BRAZE_CUDA_EXPORT int braze_cuda_mesh_rank(void) {\n"
-                 "  return __atomic_load_n(&braze_mesh_state.ready, __ATOMIC_ACQUIRE) ? braze_mesh_state.rank : -1;\n}\n\n");
+                 "BRAZE_CUDA_EXPORT int braze_cuda_mesh_rank(void) { return braze_cu_mesh_rank(); }\n\n");
 }
 
 void braze_cuda_mesh_header(const BrazeCudaMesh *m, BrazeStr *out) {
@@ -317,6 +318,13 @@ void braze_cuda_mesh_header(const BrazeCudaMesh *m, BrazeStr *out) {
                    " *     mesh rank (kept by the caller), or\n"
                    " *   braze_cuda_mesh_init_rank(unique_id, rank): the library creates it from a 128-byte\n"
                    " *     ncclUniqueId that one process made with braze_cuda_mesh_unique_id and shared.\n"
+                   " * or, one process driving all the mesh's GPUs (decision 0022):\n"
+                   " *   braze_cuda_mesh_init_all(devices, n): NCCL communicators for n = braze_mesh_num_devices\n"
+                   " *     devices (NULL: 0..n-1), rank r on devices[r]. Then each rank's entries are called\n"
+                   " *     from its own host thread, concurrently with the other ranks', with devices[r]\n"
+                   " *     current (braze_cuda_set_device(devices[r]) or cudaSetDevice): the thread's context\n"
+                   " *     selects the rank. One thread calling rank 0 then rank 1 deadlocks in the first\n"
+                   " *     collective (an NCCL call may block until the other ranks have called it).\n"
                    " * Until then every entry returns 1. Collectives run on the entry's stream (or on a second\n"
                    " * one, joined before their results are read); NCCL comes from libnccl.so.2 (dlopen).\n"
                    " * Each returns 0 on success, else 1 (braze_cuda_last_error()). */\n"
@@ -327,7 +335,8 @@ void braze_cuda_mesh_header(const BrazeCudaMesh *m, BrazeStr *out) {
                    "int braze_cuda_mesh_init(void *nccl_comm);\n"
                    "int braze_cuda_mesh_init_rank(const void *unique_id, int rank);\n"
                    "int braze_cuda_mesh_finalize(void); /* releases what the library created */\n"
-                   "int braze_cuda_mesh_rank(void); /* -1 before init */\n\n",
+                   "int braze_cuda_mesh_rank(void); /* the calling thread's; -1 before init */\n"
+                   "int braze_cuda_mesh_init_all(const int *devices, int num_devices);\n\n",
                    desc.data, braze_mesh_devices(&m->mesh));
   braze_str_free(&desc);
 }

@@ -11,18 +11,25 @@
  * serialized as a GPU's stream work would be), so a ThreadSanitizer build of the
  * runtime reports only the runtime's own races.
  *
+ * Several devices (MOCK_CUDA_DEVICES=N, at most 8; default 1): a primary context per
+ * device, current per thread; each call's log line says the device of the calling
+ * thread's context ("mock[d1]: ..."), and allocations, streams and events are numbered
+ * per device ("d1.buf0"), so each device's log is the same whatever the threads'
+ * interleaving. With one device the log is as it always was.
+ *
  * Environment: MOCK_CUDA_NO_DEVICE=1 (cuInit fails), MOCK_CUDA_NO_CUBIN=1,
  * MOCK_CUDA_NO_PTX=1, MOCK_CUDA_LAUNCH_FAIL=1, MOCK_CUDA_OOM_AT=N (the Nth cuMemAlloc,
  * counting from 1, fails once with CUDA_ERROR_OUT_OF_MEMORY). */
 #include <cuda.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct CUctx_st {
-  int unused;
+  int device;
 };
 struct CUmod_st {
   const char *ptx; /* NULL for a cubin */
@@ -53,24 +60,65 @@ static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
     return locked_result;                                                                                              \
   } while (0)
 
-static struct CUctx_st the_context;
+enum { MAX_DEVICES = 8 };
+static struct CUctx_st contexts[MAX_DEVICES] = {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
 static _Thread_local CUcontext current;
-static int capturing, captured;
+static _Thread_local int capturing, captured; /* capture is per thread (THREAD_LOCAL mode) */
 
 enum { MAX_ALLOCS = 256 };
 static struct {
   unsigned char *base;
   size_t bytes;
+  int device, number; /* the number among its device's allocations */
 } allocs[MAX_ALLOCS];
 static int num_allocs;
+static int per_device_allocs[MAX_DEVICES];
 
 static int env(const char *name) { return getenv(name) && *getenv(name) == '1'; }
 
-/* "bufN+OFF" for an address inside allocation N, else the number. */
+static int num_devices(void) {
+  const char *n = getenv("MOCK_CUDA_DEVICES");
+  int d = n ? atoi(n) : 1;
+  return d < 1 ? 1 : d > MAX_DEVICES ? MAX_DEVICES : d;
+}
+
+/* The device of the calling thread's context (0 without one). */
+static int device_now(void) { return current ? current->device : 0; }
+
+/* What log lines name the calling thread by: "" with one device, else "[dN]" for
+ * its context's device or "[-]" where it has none. */
+static const char *tag(void) {
+  static _Thread_local char text[16];
+  if (num_devices() == 1)
+    return "";
+  if (!current)
+    return "[-]";
+  snprintf(text, sizeof text, "[d%d]", current->device);
+  return text;
+}
+
+/* A log line: "mock: ...", or "mock[dN]: ..." with several devices; written with one
+ * stdio call, so that the stand-in NCCL's lines (other threads) never split it. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) {
+  char line[8192];
+  int n = snprintf(line, sizeof line, "mock%s: ", tag());
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+  va_end(ap);
+  fputs(line, stdout);
+}
+
+/* "bufN+OFF" for an address inside allocation N ("dD.bufN+OFF", N counted per device,
+ * with several devices), else the number. */
 static void describe(unsigned long long addr, char *out, size_t n) {
   for (int i = 0; i < num_allocs; ++i)
     if (allocs[i].base && addr >= (uintptr_t)allocs[i].base && addr < (uintptr_t)allocs[i].base + allocs[i].bytes) {
-      snprintf(out, n, "buf%d+%llu", i, addr - (uintptr_t)allocs[i].base);
+      if (num_devices() > 1)
+        snprintf(out, n, "d%d.buf%d+%llu", allocs[i].device, allocs[i].number, addr - (uintptr_t)allocs[i].base);
+      else
+        snprintf(out, n, "buf%d+%llu", i, addr - (uintptr_t)allocs[i].base);
       return;
     }
   snprintf(out, n, "%llu", addr);
@@ -78,12 +126,17 @@ static void describe(unsigned long long addr, char *out, size_t n) {
 
 /* For the stand-in NCCL (mock_nccl.c), which names buffers the same way. */
 __attribute__((visibility("default"))) void mock_cuda_describe(unsigned long long addr, char *out, size_t n) {
+  pthread_mutex_lock(&mock_lock);
   describe(addr, out, n);
+  pthread_mutex_unlock(&mock_lock);
 }
+
+/* For the stand-in NCCL, whose log lines name threads the same way. */
+__attribute__((visibility("default"))) const char *mock_cuda_tag(void) { return tag(); }
 
 static CUresult impl_cuInit(unsigned int flags) {
   (void)flags;
-  printf("mock: cuInit\n");
+  say("cuInit\n");
   return env("MOCK_CUDA_NO_DEVICE") ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
 }
 
@@ -105,7 +158,7 @@ static CUresult impl_cuGetErrorString(CUresult r, const char **s) {
 }
 
 static CUresult impl_cuDeviceGetCount(int *n) {
-  *n = 1;
+  *n = num_devices();
   return CUDA_SUCCESS;
 }
 
@@ -115,8 +168,10 @@ static CUresult impl_cuDeviceGet(CUdevice *d, int ordinal) {
 }
 
 static CUresult impl_cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
-  printf("mock: retain primary context of device %d\n", d);
-  *ctx = &the_context;
+  if (d < 0 || d >= num_devices())
+    return CUDA_ERROR_INVALID_DEVICE;
+  say("retain primary context of device %d\n", d);
+  *ctx = &contexts[d];
   return CUDA_SUCCESS;
 }
 
@@ -131,14 +186,14 @@ static CUresult impl_cuCtxSetCurrent(CUcontext ctx) {
 }
 
 static CUresult impl_cuCtxSynchronize(void) {
-  printf("mock: synchronize\n");
+  say("synchronize\n");
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuModuleLoadData(CUmodule *m, const void *image) {
   const unsigned char *bytes = image;
   int elf = memcmp(bytes, "\x7f" "ELF", 4) == 0;
-  printf("mock: load %s\n", elf ? "cubin" : "ptx");
+  say("load %s\n", elf ? "cubin" : "ptx");
   if (elf && env("MOCK_CUDA_NO_CUBIN"))
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   if (!elf && (env("MOCK_CUDA_NO_PTX") || !strstr(image, ".version")))
@@ -180,16 +235,16 @@ static CUresult impl_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *
 }
 
 static CUresult impl_cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
-  printf("mock: %s attribute %d = %d\n", f->name, (int)attr, value);
+  say("%s attribute %d = %d\n", f->name, (int)attr, value);
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned smem, CUstream stream, void **params, void **extra) {
   (void)extra;
-  printf("mock: launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (", f->name, gx, gy, gz, bx, by, bz, smem,
-         stream ? stream->id : 0, capturing ? " captured" : "");
-  for (int i = 0; i < f->num_params; ++i) {
+  char args[64 * 64] = "";
+  size_t used = 0;
+  for (int i = 0; i < f->num_params && used < sizeof args - 80; ++i) {
     char text[64];
     if (f->param_bytes[i] == 8)
       describe(*(unsigned long long *)params[i], text, sizeof text);
@@ -199,9 +254,10 @@ static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
       snprintf(text, sizeof text, "map %s", base);
     } else
       snprintf(text, sizeof text, "%d", *(int *)params[i]);
-    printf("%s%s", i ? ", " : "", text);
+    used += (size_t)snprintf(args + used, sizeof args - used, "%s%s", i ? ", " : "", text);
   }
-  printf(")\n");
+  say("launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (%s)\n", f->name, gx, gy, gz, bx, by, bz, smem,
+      stream ? stream->id : 0, capturing ? " captured" : "", args);
   captured += capturing;
   return env("MOCK_CUDA_LAUNCH_FAIL") ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : CUDA_SUCCESS;
 }
@@ -215,7 +271,7 @@ static CUresult impl_cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataTyp
   (void)element_strides, (void)interleave, (void)l2, (void)oob;
   char text[64];
   describe((unsigned long long)(uintptr_t)base, text, sizeof text);
-  printf("mock: tensor map %s dtype %d rank %u dims %llu,%llu row %llu bytes box %u,%u swizzle %d\n", text, (int)dtype,
+  say("tensor map %s dtype %d rank %u dims %llu,%llu row %llu bytes box %u,%u swizzle %d\n", text, (int)dtype,
          rank, (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)strides[0], box[0], box[1],
          (int)swizzle);
   memset(map, 0, sizeof *map);
@@ -227,7 +283,7 @@ static CUresult impl_cuMemAlloc(CUdeviceptr *p, size_t bytes) {
   static int calls;
   const char *oom_at = getenv("MOCK_CUDA_OOM_AT");
   if (oom_at && ++calls == atoi(oom_at)) {
-    printf("mock: alloc of %zu bytes fails (out of memory)\n", bytes);
+    say("alloc of %zu bytes fails (out of memory)\n", bytes);
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
   if (num_allocs == MAX_ALLOCS)
@@ -235,7 +291,13 @@ static CUresult impl_cuMemAlloc(CUdeviceptr *p, size_t bytes) {
   unsigned char *mem = aligned_alloc(256, (bytes + 255) / 256 * 256);
   allocs[num_allocs].base = mem;
   allocs[num_allocs].bytes = bytes;
-  printf("mock: alloc buf%d %zu bytes\n", num_allocs++, bytes);
+  allocs[num_allocs].device = device_now();
+  allocs[num_allocs].number = per_device_allocs[device_now()]++;
+  char name[32];
+  num_allocs++;
+  describe((uintptr_t)mem, name, sizeof name);
+  name[strlen(name) - 2] = '\0'; /* drop "+0" */
+  say("alloc %s %zu bytes\n", name, bytes);
   *p = (CUdeviceptr)(uintptr_t)mem;
   return CUDA_SUCCESS;
 }
@@ -243,7 +305,7 @@ static CUresult impl_cuMemAlloc(CUdeviceptr *p, size_t bytes) {
 static CUresult impl_cuMemFree(CUdeviceptr p) {
   char text[64];
   describe(p, text, sizeof text);
-  printf("mock: free %s\n", text);
+  say("free %s\n", text);
   return CUDA_SUCCESS; /* kept: later addresses stay unambiguous */
 }
 
@@ -253,7 +315,7 @@ static CUresult impl_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes
   unsigned sum = 0;
   for (size_t i = 0; i < bytes; ++i)
     sum += ((const unsigned char *)src)[i];
-  printf("mock: htod %s %zu bytes (byte sum %u)\n", text, bytes, sum);
+  say("htod %s %zu bytes (byte sum %u)\n", text, bytes, sum);
   memcpy((void *)(uintptr_t)dst, src, bytes);
   return CUDA_SUCCESS;
 }
@@ -267,7 +329,7 @@ static CUresult impl_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t 
   char from[64], to[64];
   describe(src, from, sizeof from);
   describe(dst, to, sizeof to);
-  printf("mock: copy %s -> %s %zu bytes stream %d%s\n", from, to, bytes, stream ? stream->id : 0,
+  say("copy %s -> %s %zu bytes stream %d%s\n", from, to, bytes, stream ? stream->id : 0,
          capturing ? " captured" : "");
   memmove((void *)(uintptr_t)dst, (void *)(uintptr_t)src, bytes);
   return CUDA_SUCCESS;
@@ -278,7 +340,7 @@ static CUresult impl_cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) {
   char from[64], to[64];
   describe(c->srcDevice, from, sizeof from);
   describe(c->dstDevice, to, sizeof to);
-  printf("mock: copy2d %s (pitch %zu) -> %s (pitch %zu) %zu bytes x %zu rows stream %d\n", from, c->srcPitch, to,
+  say("copy2d %s (pitch %zu) -> %s (pitch %zu) %zu bytes x %zu rows stream %d\n", from, c->srcPitch, to,
          c->dstPitch, c->WidthInBytes, c->Height, stream ? stream->id : 0);
   for (size_t r = 0; r < c->Height; ++r)
     memmove((unsigned char *)(uintptr_t)c->dstDevice + r * c->dstPitch,
@@ -287,10 +349,10 @@ static CUresult impl_cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) {
 }
 
 static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
-  static int next = 100;
+  static int next[MAX_DEVICES] = {100, 100, 100, 100, 100, 100, 100, 100};
   *s = calloc(1, sizeof **s);
-  (*s)->id = next++;
-  printf("mock: stream %d created (flags %u)\n", (*s)->id, flags);
+  (*s)->id = next[device_now()]++;
+  say("stream %d created (flags %u)\n", (*s)->id, flags);
   return CUDA_SUCCESS;
 }
 
@@ -302,10 +364,10 @@ struct CUevent_st {
 };
 
 static CUresult impl_cuEventCreate(CUevent *e, unsigned flags) {
-  static int next = 1;
+  static int next[MAX_DEVICES] = {1, 1, 1, 1, 1, 1, 1, 1};
   (void)flags;
   *e = calloc(1, sizeof **e);
-  (*e)->id = next++;
+  (*e)->id = next[device_now()]++;
   return CUDA_SUCCESS;
 }
 
@@ -318,16 +380,16 @@ static CUresult impl_cuEventRecord(CUevent e, CUstream s) {
 /* A second stream for collectives (runtime/cuda/nccl-mesh.c): created, then the streams
  * wait for each other's events. */
 static CUresult impl_cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority) {
-  static int next = 200;
+  static int next[MAX_DEVICES] = {200, 200, 200, 200, 200, 200, 200, 200};
   *s = calloc(1, sizeof **s);
-  (*s)->id = next++;
-  printf("mock: stream %d created (flags %u, priority %d)\n", (*s)->id, flags, priority);
+  (*s)->id = next[device_now()]++;
+  say("stream %d created (flags %u, priority %d)\n", (*s)->id, flags, priority);
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
   (void)flags;
-  printf("mock: stream %d waits for event %d (recorded on stream %d)\n", s ? s->id : 0, e->id, e->stream);
+  say("stream %d waits for event %d (recorded on stream %d)\n", s ? s->id : 0, e->id, e->stream);
   return e->recorded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
@@ -344,14 +406,14 @@ static CUresult impl_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *stat
 }
 
 static CUresult impl_cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode) {
-  printf("mock: begin capture on stream %d (mode %d)\n", s->id, (int)mode);
+  say("begin capture on stream %d (mode %d)\n", s->id, (int)mode);
   capturing = 1;
   captured = 0;
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuStreamEndCapture(CUstream s, CUgraph *g) {
-  printf("mock: end capture on stream %d\n", s->id);
+  say("end capture on stream %d\n", s->id);
   capturing = 0;
   *g = calloc(1, sizeof **g);
   (*g)->launches = captured;
@@ -362,12 +424,12 @@ static CUresult impl_cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long
   (void)flags;
   *e = calloc(1, sizeof **e);
   (*e)->launches = g->launches;
-  printf("mock: instantiate a graph of %d launches\n", g->launches);
+  say("instantiate a graph of %d launches\n", g->launches);
   return CUDA_SUCCESS;
 }
 
 static CUresult impl_cuGraphLaunch(CUgraphExec e, CUstream s) {
-  printf("mock: graph launch (%d launches) on stream %d\n", e->launches, s ? s->id : 0);
+  say("graph launch (%d launches) on stream %d\n", e->launches, s ? s->id : 0);
   return CUDA_SUCCESS;
 }
 
@@ -377,7 +439,7 @@ static CUresult impl_cuGraphDestroy(CUgraph g) {
 }
 
 static CUresult impl_cuGraphExecDestroy(CUgraphExec e) {
-  printf("mock: destroy a graph\n");
+  say("destroy a graph\n");
   free(e);
   return CUDA_SUCCESS;
 }
