@@ -176,6 +176,27 @@ static uint64_t bare_loops(MlirAffineMap map) {
   return mask;
 }
 
+/* Of the operands not yet read as tensors whose logical map has the loop `bit` bare,
+ * the one with the fewest elements (-1 if none): its copy is the cheapest. A conv's
+ * product has two candidates for k, the columns (a window view, KK times the
+ * activations) and the weight (a reshape/transpose view, 1x): copying the weight
+ * leaves the columns a view the matmul templates read in place (decision 0021). */
+static intptr_t smallest_candidate(const MlirValue *vals, const MlirAffineMap *logical, const bool *tensor, intptr_t n,
+                                   uint64_t bit) {
+  intptr_t best = -1;
+  int64_t best_size = 0;
+  for (intptr_t k = 0; k < n; ++k) {
+    if (tensor[k] || !(bare_loops(logical[k]) & bit))
+      continue;
+    int64_t size = braze_num_elements(mlirValueGetType(vals[k]));
+    if (best < 0 || size < best_size) {
+      best = k;
+      best_size = size;
+    }
+  }
+  return best;
+}
+
 /* Plan the reads of graph operands `vals` (read through `logical` maps) of a generic
  * over loops `extents` writing through `out_map`. linalg needs every loop to be a
  * bare dim of some operand's map (its extent comes from there); a loop that only
@@ -202,13 +223,12 @@ static bool plan_reads(Lowering *L, MlirOperation op, Reads *r, const MlirValue 
     bool changed = false;
     for (intptr_t l = 0; l < num_loops; ++l) {
       uint64_t bit = UINT64_C(1) << l;
-      for (intptr_t k = 0; k < n && !(bound & bit); ++k) {
-        if (tensor[k] || !(bare_loops(logical[k]) & bit))
-          continue;
-        use[k] = materialize(L, vals[k]);
-        tensor[k] = changed = true;
-        bound |= bare_loops(logical[k]);
-      }
+      intptr_t k = bound & bit ? -1 : smallest_candidate(vals, logical, tensor, n, bit);
+      if (k < 0)
+        continue;
+      use[k] = materialize(L, vals[k]);
+      tensor[k] = changed = true;
+      bound |= bare_loops(logical[k]);
     }
     if (!changed || round > 0) {
       braze_emit_error(mlirOperationGetLocation(op),

@@ -145,8 +145,25 @@ typedef struct {
   bool failed;
 } CuKernel;
 
+/* A read as a conv's window over a channels-last argument (targets/cuda/matmul/window.c,
+ * decision 0021): A's element (m, k) of batch position b is
+ *   arg[b][(h0 + oh sh + kh dh) wp + w0 + ow sw + kw dw][c]
+ * with m = oh ow_n + ow, k = (kh kw_n + kw) c_n + c; the template loads it as 4-D TMA
+ * boxes of [1][bh][bw][64] over the argument viewed as [n][hp][wp][c]. */
+typedef struct {
+  bool on;
+  int64_t n, hp, wp, c;     /* the argument as [n][hp][wp][c] */
+  int64_t oh_n, ow_n;       /* output rows and columns: M = oh_n ow_n */
+  int64_t sh, sw, dh, dw;   /* strides and dilations, in argument elements */
+  int64_t kh_n, kw_n;       /* the taps: K = kh_n kw_n c */
+  int64_t h0, w0;           /* output pixel 0's first tap */
+  int bh, bw;               /* a tile's 128 rows: bh x bw output pixels */
+  int64_t tiles_h, tiles_w; /* the tiles of one image */
+} CuWindow;
+
 /* The tensor-core template's plan for a matmul kernel (targets/cuda/matmul/wgmma.c). */
 typedef struct {
+  CuWindow window;    /* A read through a window (window.on), else plain [batch * M][K] */
   int n_par, dim_m, dim_n, dim_k;
   int64_t m, n, k, batch;
   int tile_n, stages, vec;
@@ -251,6 +268,12 @@ void cu_lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points);
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *plan, const char **reason);
 /* The kernel's gpu.func from the template (creates K->fn). False after a diagnostic. */
 bool cu_emit_wgmma(CuKernel *K, const CuWgmma *plan);
+
+/* ---- targets/cuda/matmul/window.c ---- */
+/* Whether the plan's A (argument w->arg_a, read through the contraction's map 0) is a
+ * conv window the template loads by 4-D boxes, found by evaluating the map over the
+ * whole (m, k) domain; fills w->window, or sets *reason. */
+bool cu_window_plan(const CuKernel *K, CuWgmma *w, const char **reason);
 /* The templates' dynamic shared memory, @braze_smem (1024-aligned for TMA's swizzle), in
  * gpu_module: found or created. */
 MlirOperation cu_smem_global(MlirOperation gpu_module);

@@ -231,13 +231,17 @@ static void remark_extern(const CuKernel *K, const CuExtern *e) {
 }
 
 static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
-  char extra[200] = "";
+  char extra[320] = "", window[128] = "";
+  if (w && w->window.on) /* A's tile: 4-D boxes of bh x bw output pixels per tap */
+    snprintf(window, sizeof window, ", A by window boxes %dx%d pixels (taps %lldx%lld, strides %lldx%lld)",
+             w->window.bh, w->window.bw, (long long)w->window.kh_n, (long long)w->window.kw_n, (long long)w->window.sh,
+             (long long)w->window.sw);
   if (K->shape == CU_ROW)
     snprintf(extra, sizeof extra, ", %d chunk(s) per thread %s", K->chunks,
              K->unrolled ? "kept in registers" : "looped (rows re-read)");
   else if (K->shape == CU_MATMUL && w)
     snprintf(extra, sizeof extra, ", tensor-core template: 128x%d tiles, 2 warpgroups, %d stages, %lld bytes of shared "
-             "memory%s", w->tile_n, w->stages, (long long)w->smem, w->twin ? ", two products of one A" : "");
+             "memory%s%s", w->tile_n, w->stages, (long long)w->smem, w->twin ? ", two products of one A" : "", window);
   else if (K->shape == CU_MATMUL)
     snprintf(extra, sizeof extra, ", SIMT: 64x64 tiles, 4x4 per thread, k step 16%s%s", refused ? "; template refused: " : "",
              refused ? refused : "");
@@ -373,6 +377,21 @@ static int64_t array_elem(MlirAttribute a, intptr_t i, bool i32) {
 }
 
 /* func.call @kernel(memrefs) -> gpu.launch_func @braze_kernels::@kernel with its grid. */
+/* kernel.tensor_map's attributes from a braze.tma_boxes entry: [argument, box inner,
+ * box outer] (the memref as 2-D), or [argument, box x 4, dims x 4, element strides x 4]
+ * (the memref viewed as 4-D dims: a window's A, targets/cuda/matmul/window.c). */
+static int tensor_map_attrs(MlirContext ctx, MlirAttribute spec, MlirNamedAttribute *attrs) {
+  static const char *const names[3] = {"box", "dims", "element_strides"};
+  intptr_t n = mlirDenseArrayGetNumElements(spec), rank = n == 13 ? 4 : 2, groups = n == 13 ? 3 : 1;
+  for (intptr_t g = 0; g < groups; ++g) {
+    int64_t values[4];
+    for (intptr_t d = 0; d < rank; ++d)
+      values[d] = mlirDenseI64ArrayGetElement(spec, 1 + g * rank + d);
+    attrs[g] = cg_named(ctx, names[g], mlirDenseI64ArrayGet(ctx, rank, values));
+  }
+  return (int)groups;
+}
+
 static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   MlirContext ctx = mlirOperationGetContext(call);
   CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(call), mlirOperationGetLocation(call));
@@ -400,14 +419,12 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   if (n_maps) {
     ops = realloc(ops, (size_t)(6 + n_args + n_maps) * sizeof *ops);
     MlirType ptr = mlirTypeParseGet(ctx, braze_ref("!llvm.ptr"));
-    for (intptr_t i = 0; i < n_maps; ++i) { /* [argument, box inner, box outer] */
+    for (intptr_t i = 0; i < n_maps; ++i) {
       MlirAttribute spec = mlirArrayAttrGetElement(boxes, i);
       int64_t arg = mlirDenseI64ArrayGetElement(spec, 0);
-      char text[64];
-      snprintf(text, sizeof text, "array<i64: %lld, %lld>", (long long)mlirDenseI64ArrayGetElement(spec, 1),
-               (long long)mlirDenseI64ArrayGetElement(spec, 2));
-      MlirNamedAttribute box = cg_named(ctx, "box", cg_parse_attr(ctx, text));
-      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + arg], 1, &ptr, 1, &box);
+      MlirNamedAttribute attrs[3];
+      int n_attrs = tensor_map_attrs(ctx, spec, attrs);
+      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + arg], 1, &ptr, n_attrs, attrs);
       cu_copy_alternative(call, map, 0);
       ops[6 + n_args + i] = mlirOperationGetResult(map, 0);
     }

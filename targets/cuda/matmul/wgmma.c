@@ -56,6 +56,19 @@ static bool reads_dims(MlirAffineMap map, const int *dims, int n) {
   return true;
 }
 
+/* `map` without its leading results that read dims of extent 1 (a conv's one group):
+ * they index only 0. */
+static MlirAffineMap unit_dims_dropped(const CuItem *c, MlirAffineMap map) {
+  intptr_t n = mlirAffineMapGetNumResults(map), drop = 0;
+  while (drop + 2 < n) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, drop);
+    if (!mlirAffineExprIsADim(e) || c->ext[mlirAffineDimExprGetPosition(e)] != 1)
+      break;
+    ++drop;
+  }
+  return drop ? mlirAffineMapGetMinorSubMap(map, n - drop) : map;
+}
+
 static MlirType arg_elem(const CuKernel *K, int val) {
   return mlirShapedTypeGetElementType(mlirValueGetType(K->vals[val].tensor));
 }
@@ -122,11 +135,9 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     a_dims[d] = d;
   a_dims[w->n_par - 2] = w->dim_m;
   a_dims[w->n_par - 1] = w->dim_k;
-  if (!reads_dims(c->maps[0], a_dims, w->n_par)) {
-    *reason = "a-not-m-by-k-row-major"; /* transposed or broadcast A */
-    return false;
-  }
-  if (!reads_dims(c->maps[1], b_dims, 2)) {
+  if (!reads_dims(c->maps[0], a_dims, w->n_par) && !cu_window_plan(K, w, reason))
+    return false; /* transposed or broadcast A, or a window the boxes cannot load */
+  if (!reads_dims(unit_dims_dropped(c, c->maps[1]), b_dims, 2)) {
     *reason = mlirAffineMapGetNumResults(c->maps[1]) == 2 ? "b-not-k-by-n-row-major" : "batched-b";
     return false;
   }
@@ -149,7 +160,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     *reason = "shared-memory-exceeds-the-limit";
     return false;
   }
-  w->tiles_m = (w->m + BM - 1) / BM;
+  w->tiles_m = w->window.on ? w->window.tiles_h * w->window.tiles_w : (w->m + BM - 1) / BM;
   w->tiles_n = (w->n + w->tile_n - 1) / w->tile_n;
   if (w->tiles_m * w->tiles_n > 0x7fffffff || w->batch > 65535) {
     *reason = "grid-too-large";
@@ -177,6 +188,56 @@ static void print_type(BrazeStr *s, MlirType t) {
   braze_str_free(&tmp);
 }
 
+/* A's descriptor in braze.tma_boxes (see kernel_text). */
+static void a_box_spec(BrazeStr *s, const CuWgmma *w) {
+  const CuWindow *g = &w->window;
+  if (!g->on) {
+    braze_str_printf(s, "array<i64: %d, 64, %d>", w->arg_a, BM);
+    return;
+  }
+  braze_str_printf(s, "array<i64: %d, 64, %lld, %lld, 1, %lld, %lld, %lld, %lld, 1, %lld, %lld, 1>", w->arg_a,
+                   (long long)(g->bw * g->sw), (long long)(g->bh * g->sh), (long long)g->c, (long long)g->wp,
+                   (long long)g->hp, (long long)g->n, (long long)g->sw, (long long)g->sh);
+}
+
+/* A window's tile origin: tile %pm of an image as (%oh0, %ow0) output pixels, whose
+ * first tap reads input row %hb and column %wb. */
+static void window_origin(BrazeStr *s, const CuWindow *g) {
+  braze_str_printf(s,
+                   "  %%cTW = arith.constant %lld : index\n  %%cWBH = arith.constant %d : index\n"
+                   "  %%cWBW = arith.constant %d : index\n  %%cSH = arith.constant %lld : index\n"
+                   "  %%cSW = arith.constant %lld : index\n  %%cH0 = arith.constant %lld : index\n"
+                   "  %%cW0 = arith.constant %lld : index\n  %%cCB = arith.constant %lld : index\n"
+                   "  %%cKW = arith.constant %lld : index\n  %%cDH = arith.constant %lld : index\n"
+                   "  %%cDW = arith.constant %lld : index\n"
+                   "  %%th = arith.divui %%pm, %%cTW : index\n  %%tw = arith.remui %%pm, %%cTW : index\n"
+                   "  %%oh0 = arith.muli %%th, %%cWBH : index\n  %%ow0 = arith.muli %%tw, %%cWBW : index\n"
+                   "  %%hs = arith.muli %%oh0, %%cSH : index\n  %%hb = arith.addi %%hs, %%cH0 : index\n"
+                   "  %%ws = arith.muli %%ow0, %%cSW : index\n  %%wb = arith.addi %%ws, %%cW0 : index\n",
+                   (long long)g->tiles_w, g->bh, g->bw, (long long)g->sh, (long long)g->sw, (long long)g->h0,
+                   (long long)g->w0, (long long)(g->c / BK), (long long)g->kw_n, (long long)g->dh, (long long)g->dw);
+}
+
+/* A's load of k step `t` (%kc_x = t * 64) to %av_x: one box of BM rows, or a window's
+ * box of tap t / (c / 64) and channels from (t mod (c / 64)) * 64. */
+static void a_load(BrazeStr *s, const CuWgmma *w, const char *t, const char *stage, const char *x, const char *tma,
+                   const char *mbar, const char *a_box) {
+  if (!w->window.on) {
+    braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%kc_%s, %%arow], %%full[%s] to %%av_%s : %s, %s -> "
+                        "memref<%s, 3>\n", x, stage, x, tma, mbar, a_box);
+    return;
+  }
+  braze_str_printf(s,
+                   "      %%tap_%s = arith.divui %s, %%cCB : index\n      %%cb_%s = arith.remui %s, %%cCB : index\n"
+                   "      %%cc_%s = arith.muli %%cb_%s, %%c64 : index\n"
+                   "      %%kh_%s = arith.divui %%tap_%s, %%cKW : index\n      %%kw_%s = arith.remui %%tap_%s, %%cKW : index\n"
+                   "      %%hd_%s = arith.muli %%kh_%s, %%cDH : index\n      %%hc_%s = arith.addi %%hb, %%hd_%s : index\n"
+                   "      %%wd_%s = arith.muli %%kw_%s, %%cDW : index\n      %%wc_%s = arith.addi %%wb, %%wd_%s : index\n",
+                   x, t, x, t, x, x, x, x, x, x, x, x, x, x, x, x, x, x);
+  braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%cc_%s, %%wc_%s, %%hc_%s, %%batch], %%full[%s] to %%av_%s : "
+                      "%s, %s -> memref<%s, 3>\n", x, x, x, stage, x, tma, mbar, a_box);
+}
+
 /* Text of the gpu.func: arguments, the TMA/wgmma main loop and the accumulators stored
  * to shared memory, up to a gpu.return before which the epilogue is built. With a twin
  * contraction (w->twin: one A, two Bs) every B-side part is there twice: B operand u
@@ -187,10 +248,15 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   int64_t kt = (w->k + BK - 1) / BK;
   int64_t a_bytes = BM * BK * 2, b_bytes = (int64_t)BK * bn * 2, c_bytes = (int64_t)BM * (bn + C_PAD) * 4;
   int n_args = K->n_in + K->n_out;
-  char tma[160], tmb[160], mbar[128], acc[96];
+  char tma[192], tmb[160], mbar[128], acc[96];
+  char a_box[48];
+  if (w->window.on)
+    snprintf(a_box, sizeof a_box, "1x%dx%dx64x%s", w->window.bh, w->window.bw, el);
+  else
+    snprintf(a_box, sizeof a_box, "%dx64x%s", BM, el);
   snprintf(tma, sizeof tma,
-           "!nvgpu.tensormap.descriptor<tensor = memref<%dx64x%s, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, "
-           "oob = zero, interleave = none>", BM, el);
+           "!nvgpu.tensormap.descriptor<tensor = memref<%s, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, "
+           "oob = zero, interleave = none>", a_box);
   snprintf(tmb, sizeof tmb,
            "!nvgpu.tensormap.descriptor<tensor = memref<64x64x%s, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, "
            "oob = zero, interleave = none>", el);
@@ -210,9 +276,10 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
                    THREADS, n_args);
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, ", %d", n_args + 1 + u);
-  /* braze.tma_boxes: [argument, box inner, box outer] of each descriptor, in order */
-  braze_str_printf(s, ">, braze.dynamic_smem = %lld : i64, braze.tma_boxes = [array<i64: %d, 64, %d>",
-                   (long long)w->smem, w->arg_a, BM);
+  /* braze.tma_boxes: [argument, box inner, box outer] of each descriptor, in order;
+   * a window's A: [argument, box x 4, dims x 4, element strides x 4], innermost first */
+  braze_str_printf(s, ">, braze.dynamic_smem = %lld : i64, braze.tma_boxes = [", (long long)w->smem);
+  a_box_spec(s, w);
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, ", array<i64: %d, 64, 64>", w->arg_b[u]);
   braze_str_printf(s, "], braze.grid = array<i64: %lld, %lld, 1>} {\n", (long long)(w->tiles_m * w->tiles_n),
@@ -240,6 +307,8 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
                    "  %%m0 = arith.muli %%pm, %%cBM : index\n  %%n0 = arith.muli %%pn, %%cBN : index\n"
                    "  %%brow = arith.muli %%batch, %%cM : index\n  %%arow = arith.addi %%brow, %%m0 : index\n",
                    BM, bn, (long long)w->m);
+  if (w->window.on)
+    window_origin(s, &w->window);
   braze_str_printf(s, "  %%full = nvgpu.mbarrier.create -> %s\n", mbar);
   braze_str_printf(s, "  scf.for %%i = %%c0 to %%cS step %%c1 {\n"
                       "    nvgpu.mbarrier.init %%full[%%i], %%c1, predicate = %%is0 : %s\n  }\n", mbar);
@@ -261,12 +330,11 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   do {                                                                                                                 \
     braze_str_printf(s, "      %%bs_%s = arith.muli %s, %%cBB : index\n", x, stage);                                   \
     braze_str_printf(s, "      %%ao_%s = arith.muli %s, %%cAB : index\n", x, stage);                                   \
-    braze_str_printf(s, "      %%av_%s = memref.view %%smem[%%ao_%s][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n",   \
-                     x, x, BM, el);                                                                                    \
+    braze_str_printf(s, "      %%av_%s = memref.view %%smem[%%ao_%s][] : memref<0xi8, 3> to memref<%s, 3>\n",      \
+                     x, x, a_box);                                                                                     \
     braze_str_printf(s, "      %%kc_%s = arith.muli %s, %%c64 : index\n", x, t);                                       \
     braze_str_printf(s, "      nvgpu.mbarrier.arrive.expect_tx %%full[%s], %%cTX : %s\n", stage, mbar);              \
-    braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%kc_%s, %%arow], %%full[%s] to %%av_%s : %s, %s -> "         \
-                        "memref<%dx64x%s, 3>\n", x, stage, x, tma, mbar, BM, el);                                      \
+    a_load(s, w, t, stage, x, tma, mbar, a_box);                                                                       \
     for (int u = 0; u < nbm; ++u)                                                                                      \
       for (int j = 0; j < nb; ++j) {                                                                                   \
         braze_str_printf(s, "      %%bb%d%d_%s = arith.addi %%bs_%s, %%cB%dbase : index\n", u, j, x, x, u);            \
@@ -339,25 +407,40 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
                      bn + C_PAD, u, u, acc, bn, bn + C_PAD);
   braze_str_puts(s, "  gpu.barrier\n");
   /* the epilogue's runs: `vec` columns of one row each; the builder fills the body at
-   * the ops marked braze.epilogue (cu_emit_wgmma) */
+   * the ops marked braze.epilogue (cu_emit_wgmma). A window's tile row r is output
+   * pixel (%oh0 + r / bw, %ow0 + r mod bw), valid inside the image. */
+  BrazeStr row = {0};
+  if (w->window.on)
+    braze_str_printf(&row,
+                     "    %%cOH = arith.constant %lld : index\n    %%cOW = arith.constant %lld : index\n"
+                     "    %%wr = arith.divui %%r, %%cWBW : index\n    %%wq = arith.remui %%r, %%cWBW : index\n"
+                     "    %%oh = arith.addi %%oh0, %%wr : index\n    %%ow = arith.addi %%ow0, %%wq : index\n"
+                     "    %%vh = arith.cmpi ult, %%oh, %%cOH : index\n    %%vw = arith.cmpi ult, %%ow, %%cOW : index\n"
+                     "    %%ev = arith.andi %%vh, %%vw {braze.epilogue = \"valid\"} : i1\n"
+                     "    %%mo = arith.muli %%oh, %%cOW : index\n"
+                     "    %%em = arith.addi %%mo, %%ow {braze.epilogue = \"m\"} : index\n",
+                     (long long)w->window.oh_n, (long long)w->window.ow_n);
+  else
+    braze_str_puts(&row, "    %em = arith.addi %m0, %r {braze.epilogue = \"m\"} : index\n");
   braze_str_printf(s, "  %%cRUNS = arith.constant %d : index\n  %%cTOT = arith.constant %d : index\n"
                       "  %%cTH = arith.constant %d : index\n  %%cV = arith.constant %d : index\n"
                       "  scf.for %%i = %%tid to %%cTOT step %%cTH {\n"
                       "    %%r = arith.divui %%i, %%cRUNS : index\n    %%cv = arith.remui %%i, %%cRUNS : index\n"
                       "    %%col = arith.muli %%cv, %%cV : index\n"
                       "    %%eb = arith.addi %%batch, %%c0 {braze.epilogue = \"batch\"} : index\n"
-                      "    %%em = arith.addi %%m0, %%r {braze.epilogue = \"m\"} : index\n"
+                      "%s"
                       "    %%en = arith.addi %%n0, %%col {braze.epilogue = \"n\"} : index\n"
                       "    %%er = arith.addi %%r, %%c0 {braze.epilogue = \"row\"} : index\n"
                       "    %%ec = arith.addi %%col, %%c0 {braze.epilogue = \"col\"} : index\n  }\n"
                       "  gpu.return\n}\n",
-                   bn / w->vec, BM * bn / w->vec, THREADS, w->vec);
+                   bn / w->vec, BM * bn / w->vec, THREADS, w->vec, braze_str_cstr(&row));
+  braze_str_free(&row);
 }
 
 /* ---- the epilogue, built where the text marks it ---- */
 
-enum { EP_BATCH, EP_M, EP_N, EP_ROW, EP_COL, EP_CTILE0, EP_CTILE1, EP_COUNT };
-static const char *const ep_names[EP_COUNT] = {"batch", "m", "n", "row", "col", "ctile0", "ctile1"};
+enum { EP_BATCH, EP_M, EP_N, EP_ROW, EP_COL, EP_CTILE0, EP_CTILE1, EP_VALID, EP_COUNT };
+static const char *const ep_names[EP_COUNT] = {"batch", "m", "n", "row", "col", "ctile0", "ctile1", "valid"};
 
 typedef struct {
   MlirValue v[EP_COUNT];
@@ -386,7 +469,9 @@ static void epilogue_run(CuKernel *K, const CuWgmma *w, CgBuilder *b, const Mark
   const CuItem *c = &K->items[0];
   CgBuilder at = *b, else_b;
   MlirValue valid = {NULL};
-  if (w->m % BM != 0)
+  if (w->window.on)
+    valid = mk->v[EP_VALID];
+  else if (w->m % BM != 0)
     valid = cu_cmp_ult(b, mk->v[EP_M], cg_index(b, w->m));
   if (w->n % w->tile_n != 0) {
     MlirValue nv = cu_cmp_ult(b, mk->v[EP_N], cg_index(b, w->n));
@@ -477,8 +562,8 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   K->pool.block = K->entry;
   Marks mk = {0};
   mlirOperationWalk(fn, find_mark, &mk, MlirWalkPreOrder);
-  for (int i = 0; i < (w->twin ? EP_COUNT : EP_CTILE1); ++i)
-    if (mlirValueIsNull(mk.v[i]))
+  for (int i = 0; i < EP_COUNT; ++i)
+    if (mlirValueIsNull(mk.v[i]) && (i != EP_CTILE1 || w->twin) && (i != EP_VALID || w->window.on))
       return cu_fail(K, K->old, "internal error: the tensor-core template lacks its epilogue mark '%s'", ep_names[i]);
   K->fb = cg_builder_at_end(mlirOperationGetBlock(mk.last), loc);
   K->fb.before = mlirOperationGetNextInBlock(mk.last); /* the loop body's scf.yield */
