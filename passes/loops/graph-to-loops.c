@@ -177,21 +177,28 @@ static uint64_t bare_loops(MlirAffineMap map) {
 }
 
 /* Of the operands not yet read as tensors whose logical map has the loop `bit` bare,
- * the one with the fewest elements (-1 if none): its copy is the cheapest. A conv's
- * product has two candidates for k, the columns (a window view, KK times the
- * activations) and the weight (a reshape/transpose view, 1x): copying the weight
- * leaves the columns a view the matmul templates read in place (decision 0021). */
-static intptr_t smallest_candidate(const MlirValue *vals, const MlirAffineMap *logical, const bool *tensor, intptr_t n,
-                                   uint64_t bit) {
+ * the one whose view repeats its base's elements the least (then the smallest; -1 if
+ * none). A conv's product has two candidates for k: the columns, a window view that
+ * repeats each input element up to KK times, and the weight, a reshape/transpose view
+ * (1x). Copying the weight leaves the columns a view of the padded input that the
+ * matmul templates read in place (decision 0021) instead of im2col columns. */
+static intptr_t cheapest_copy(Lowering *L, const MlirValue *vals, const MlirAffineMap *logical, const bool *tensor,
+                              intptr_t n, uint64_t bit) {
   intptr_t best = -1;
-  int64_t best_size = 0;
+  int64_t best_size = 0, best_base = 1;
   for (intptr_t k = 0; k < n; ++k) {
     if (tensor[k] || !(bare_loops(logical[k]) & bit))
       continue;
-    int64_t size = braze_num_elements(mlirValueGetType(vals[k]));
-    if (best < 0 || size < best_size) {
+    MlirValue base;
+    MlirAffineMap map;
+    resolve(L, vals[k], &base, &map);
+    int64_t size = braze_num_elements(mlirValueGetType(vals[k])), base_size = braze_num_elements(mlirValueGetType(base));
+    /* size / base_size < best_size / best_base, or equal and smaller */
+    __int128 lhs = (__int128)size * best_base, rhs = (__int128)best_size * base_size;
+    if (best < 0 || lhs < rhs || (lhs == rhs && size < best_size)) {
       best = k;
       best_size = size;
+      best_base = base_size > 0 ? base_size : 1;
     }
   }
   return best;
@@ -223,7 +230,7 @@ static bool plan_reads(Lowering *L, MlirOperation op, Reads *r, const MlirValue 
     bool changed = false;
     for (intptr_t l = 0; l < num_loops; ++l) {
       uint64_t bit = UINT64_C(1) << l;
-      intptr_t k = bound & bit ? -1 : smallest_candidate(vals, logical, tensor, n, bit);
+      intptr_t k = bound & bit ? -1 : cheapest_copy(L, vals, logical, tensor, n, bit);
       if (k < 0)
         continue;
       use[k] = materialize(L, vals[k]);
