@@ -177,7 +177,7 @@ static uint64_t bare_loops(MlirAffineMap map) {
 }
 
 /* Of the operands not yet read as tensors whose logical map has the loop `bit` bare,
- * the one whose view repeats its base's elements the least (then the smallest; -1 if
+ * the one whose view repeats its base's elements the least (then the first; -1 if
  * none). A conv's product has two candidates for k: the columns, a window view that
  * repeats each input element up to KK times, and the weight, a reshape/transpose view
  * (1x). Copying the weight leaves the columns a view of the padded input that the
@@ -195,7 +195,7 @@ static intptr_t cheapest_copy(Lowering *L, const MlirValue *vals, const MlirAffi
     int64_t size = braze_num_elements(mlirValueGetType(vals[k])), base_size = braze_num_elements(mlirValueGetType(base));
     /* size / base_size < best_size / best_base, or equal and smaller */
     __int128 lhs = (__int128)size * best_base, rhs = (__int128)best_size * base_size;
-    if (best < 0 || lhs < rhs || (lhs == rhs && size < best_size)) {
+    if (best < 0 || lhs < rhs) {
       best = k;
       best_size = size;
       best_base = base_size > 0 ? base_size : 1;
