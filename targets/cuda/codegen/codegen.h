@@ -41,6 +41,7 @@ typedef struct {
   int warp;             /* the target's warp size (BrazeTargetCosts) */
   int max_block;        /* the target's most threads per block */
   int64_t smem_block;   /* the target's most shared memory per block (the tensor-core template's limit) */
+  int sms;              /* the target's streaming multiprocessors (the template's conv tiles) */
 } CuOptions;
 
 /* How a kernel maps onto the GPU. */

@@ -68,6 +68,7 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   o->warp = costs.warp_size;
   o->max_block = costs.max_threads_per_block;
   o->smem_block = costs.shared_mem_per_block_bytes;
+  o->sms = costs.num_sms > 0 ? costs.num_sms : 132;
   bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&

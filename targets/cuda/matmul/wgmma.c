@@ -91,6 +91,14 @@ static bool multiply_add(const CuItem *c) {
   return muls == 1 && adds == 1 && others == 0 && c->combiner.ptr && braze_op_is(c->combiner, "arith.addf");
 }
 
+/* Whether a window plan's 256-column tiles give fewer blocks than the target has
+ * multiprocessors (one partial wave): 128 columns then double the blocks at half the
+ * work each. */
+static bool under_one_wave(const CuWgmma *w, int sms) {
+  int64_t blocks = w->window.tiles_h * w->window.tiles_w * ((w->n + 255) / 256) * w->batch;
+  return blocks < sms;
+}
+
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
   const CuItem *c = &K->items[0];
   memset(w, 0, sizeof *w);
@@ -151,6 +159,8 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     w->tile_n = 128;
   if (w->n <= 64 && !w->twin) /* a 128-column tile would compute as many zero columns as real ones */
     w->tile_n = 64;
+  if (w->window.on && w->tile_n == 256 && under_one_wave(w, K->opts->sms)) /* ResNet's late stages: 64 blocks of 7x7 images */
+    w->tile_n = 128;
   w->stages = (int)K->opts->stages;
   int nbm = w->twin ? 2 : 1;
   int64_t stage_bytes = (int64_t)(BM * BK + nbm * BK * w->tile_n) * 2;

@@ -54,6 +54,14 @@ func.func @narrow(%x: tensor<2x32x8x8xbf16>, %w: tensor<64x32x3x3xbf16>) -> tens
   return %y : tensor<2x64x8x8xbf16>
 }
 
+// ResNet's last stage: 256 output channels, but 256-column tiles would give 2 blocks
+// for a GPU of 132 multiprocessors (under one wave), so the plan takes 128 columns.
+// REMARK: conv-window.mlir:[[@LINE+2]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x128 tiles, {{.*}}, A by window boxes 16x8 pixels (taps 3x3, strides 1x1)
+func.func @late(%x: tensor<2x256x7x7xbf16>, %w: tensor<256x256x3x3xbf16>) -> tensor<2x256x7x7xbf16> {
+  %y = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x256x7x7xbf16>, tensor<256x256x3x3xbf16>) -> tensor<2x256x7x7xbf16>
+  return %y : tensor<2x256x7x7xbf16>
+}
+
 // The strided conv's kernel: the 4-D descriptor, the tile's origin (tile %pm of 1 tile
 // column: oh0 = 8 th, ow0 = 16 tw, input row and column times the stride), the k step's
 // tap and channels, a 4-coordinate box load; the epilogue's pixel map and mask.
