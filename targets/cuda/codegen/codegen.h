@@ -158,7 +158,7 @@ typedef struct {
   int64_t sh, sw, dh, dw;   /* strides and dilations, in argument elements */
   int64_t kh_n, kw_n;       /* the taps: K = kh_n kw_n c */
   int64_t h0, w0;           /* output pixel 0's first tap */
-  int bh, bw;               /* a tile's 128 rows: bh x bw output pixels */
+  int bn, bh, bw;           /* a tile's 128 rows: bn images of bh x bw output pixels */
   int64_t tiles_h, tiles_w; /* the tiles of one image */
 } CuWindow;
 
@@ -169,6 +169,7 @@ typedef struct {
   int64_t m, n, k, batch;
   int tile_n, stages, vec;
   int64_t tiles_m, tiles_n, smem;
+  int64_t grid_y;     /* the batch positions, by bn images for a window */
   bool twin;          /* items 0 and 1: one A, two Bs (cu_twin_contraction) */
   int arg_a, arg_b[2]; /* the kernel arguments the TMA descriptors describe */
 } CuWgmma;

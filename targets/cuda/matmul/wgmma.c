@@ -91,12 +91,13 @@ static bool multiply_add(const CuItem *c) {
   return muls == 1 && adds == 1 && others == 0 && c->combiner.ptr && braze_op_is(c->combiner, "arith.addf");
 }
 
-/* Whether a window plan's 256-column tiles give fewer blocks than the target has
- * multiprocessors (one partial wave): 128 columns then double the blocks at half the
+/* A window plan's blocks with tile_n columns per tile. A window's tiles take fewer
+ * columns while they would give fewer blocks than half the target's multiprocessors
+ * (ResNet's late stages: 32 blocks of 256 columns for 7x7 images): more blocks, less
  * work each. */
-static bool under_one_wave(const CuWgmma *w, int sms) {
-  int64_t blocks = w->window.tiles_h * w->window.tiles_w * ((w->n + 255) / 256) * w->batch;
-  return blocks < sms;
+static int64_t window_blocks(const CuWgmma *w, int tile_n) {
+  const CuWindow *g = &w->window;
+  return g->tiles_h * g->tiles_w * ((w->n + tile_n - 1) / tile_n) * ((w->batch + g->bn - 1) / g->bn);
 }
 
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
@@ -159,8 +160,8 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     w->tile_n = 128;
   if (w->n <= 64 && !w->twin) /* a 128-column tile would compute as many zero columns as real ones */
     w->tile_n = 64;
-  if (w->window.on && w->tile_n == 256 && under_one_wave(w, K->opts->sms)) /* ResNet's late stages: 64 blocks of 7x7 images */
-    w->tile_n = 128;
+  while (w->window.on && !w->twin && w->tile_n > 64 && 2 * window_blocks(w, w->tile_n) < K->opts->sms)
+    w->tile_n /= 2;
   w->stages = (int)K->opts->stages;
   int nbm = w->twin ? 2 : 1;
   int64_t stage_bytes = (int64_t)(BM * BK + nbm * BK * w->tile_n) * 2;
@@ -171,6 +172,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     return false;
   }
   w->tiles_m = w->window.on ? w->window.tiles_h * w->window.tiles_w : (w->m + BM - 1) / BM;
+  w->grid_y = w->window.on ? (w->batch + w->window.bn - 1) / w->window.bn : w->batch;
   w->tiles_n = (w->n + w->tile_n - 1) / w->tile_n;
   if (w->tiles_m * w->tiles_n > 0x7fffffff || w->batch > 65535) {
     *reason = "grid-too-large";
@@ -205,13 +207,13 @@ static void a_box_spec(BrazeStr *s, const CuWgmma *w) {
     braze_str_printf(s, "array<i64: %d, 64, %d>", w->arg_a, BM);
     return;
   }
-  braze_str_printf(s, "array<i64: %d, 64, %lld, %lld, 1, %lld, %lld, %lld, %lld, 1, %lld, %lld, 1>", w->arg_a,
-                   (long long)(g->bw * g->sw), (long long)(g->bh * g->sh), (long long)g->c, (long long)g->wp,
+  braze_str_printf(s, "array<i64: %d, 64, %lld, %lld, %d, %lld, %lld, %lld, %lld, 1, %lld, %lld, 1>", w->arg_a,
+                   (long long)(g->bw * g->sw), (long long)(g->bh * g->sh), g->bn, (long long)g->c, (long long)g->wp,
                    (long long)g->hp, (long long)g->n, (long long)g->sw, (long long)g->sh);
 }
 
 /* A window's tile origin: tile %pm of an image as (%oh0, %ow0) output pixels, whose
- * first tap reads input row %hb and column %wb. */
+ * first tap reads input row %hb and column %wb, of images from %img (bn per block y). */
 static void window_origin(BrazeStr *s, const CuWindow *g) {
   braze_str_printf(s,
                    "  %%cTW = arith.constant %lld : index\n  %%cWBH = arith.constant %d : index\n"
@@ -223,9 +225,10 @@ static void window_origin(BrazeStr *s, const CuWindow *g) {
                    "  %%th = arith.divui %%pm, %%cTW : index\n  %%tw = arith.remui %%pm, %%cTW : index\n"
                    "  %%oh0 = arith.muli %%th, %%cWBH : index\n  %%ow0 = arith.muli %%tw, %%cWBW : index\n"
                    "  %%hs = arith.muli %%oh0, %%cSH : index\n  %%hb = arith.addi %%hs, %%cH0 : index\n"
-                   "  %%ws = arith.muli %%ow0, %%cSW : index\n  %%wb = arith.addi %%ws, %%cW0 : index\n",
+                   "  %%ws = arith.muli %%ow0, %%cSW : index\n  %%wb = arith.addi %%ws, %%cW0 : index\n"
+                   "  %%cWBN = arith.constant %d : index\n  %%img = arith.muli %%batch, %%cWBN : index\n",
                    (long long)g->tiles_w, g->bh, g->bw, (long long)g->sh, (long long)g->sw, (long long)g->h0,
-                   (long long)g->w0, (long long)(g->c / BK), (long long)g->kw_n, (long long)g->dh, (long long)g->dw);
+                   (long long)g->w0, (long long)(g->c / BK), (long long)g->kw_n, (long long)g->dh, (long long)g->dw, g->bn);
 }
 
 /* A's load of k step `t` (%kc_x = t * 64) to %av_x: one box of BM rows, or a window's
@@ -244,7 +247,7 @@ static void a_load(BrazeStr *s, const CuWgmma *w, const char *t, const char *sta
                    "      %%hd_%s = arith.muli %%kh_%s, %%cDH : index\n      %%hc_%s = arith.addi %%hb, %%hd_%s : index\n"
                    "      %%wd_%s = arith.muli %%kw_%s, %%cDW : index\n      %%wc_%s = arith.addi %%wb, %%wd_%s : index\n",
                    x, t, x, t, x, x, x, x, x, x, x, x, x, x, x, x, x, x);
-  braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%cc_%s, %%wc_%s, %%hc_%s, %%batch], %%full[%s] to %%av_%s : "
+  braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%cc_%s, %%wc_%s, %%hc_%s, %%img], %%full[%s] to %%av_%s : "
                       "%s, %s -> memref<%s, 3>\n", x, x, x, stage, x, tma, mbar, a_box);
 }
 
@@ -261,7 +264,7 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   char tma[192], tmb[160], mbar[128], acc[96];
   char a_box[48];
   if (w->window.on)
-    snprintf(a_box, sizeof a_box, "1x%dx%dx64x%s", w->window.bh, w->window.bw, el);
+    snprintf(a_box, sizeof a_box, "%dx%dx%dx64x%s", w->window.bn, w->window.bh, w->window.bw, el);
   else
     snprintf(a_box, sizeof a_box, "%dx64x%s", BM, el);
   snprintf(tma, sizeof tma,
@@ -293,7 +296,7 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, ", array<i64: %d, 64, 64>", w->arg_b[u]);
   braze_str_printf(s, "], braze.grid = array<i64: %lld, %lld, 1>} {\n", (long long)(w->tiles_m * w->tiles_n),
-                   (long long)w->batch);
+                   (long long)w->grid_y);
   braze_str_printf(s, "  %%da = builtin.unrealized_conversion_cast %%tma : !llvm.ptr to %s\n", tma);
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, "  %%db%d = builtin.unrealized_conversion_cast %%tmb%d : !llvm.ptr to %s\n", u, u, tmb);
@@ -423,21 +426,26 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   if (w->window.on)
     braze_str_printf(&row,
                      "    %%cOH = arith.constant %lld : index\n    %%cOW = arith.constant %lld : index\n"
-                     "    %%wr = arith.divui %%r, %%cWBW : index\n    %%wq = arith.remui %%r, %%cWBW : index\n"
+                     "    %%cIMG = arith.constant %d : index\n    %%cNB = arith.constant %lld : index\n"
+                     "    %%wi = arith.divui %%r, %%cIMG : index\n    %%wp = arith.remui %%r, %%cIMG : index\n"
+                     "    %%wr = arith.divui %%wp, %%cWBW : index\n    %%wq = arith.remui %%wp, %%cWBW : index\n"
                      "    %%oh = arith.addi %%oh0, %%wr : index\n    %%ow = arith.addi %%ow0, %%wq : index\n"
+                     "    %%eb = arith.addi %%img, %%wi {braze.epilogue = \"batch\"} : index\n"
                      "    %%vh = arith.cmpi ult, %%oh, %%cOH : index\n    %%vw = arith.cmpi ult, %%ow, %%cOW : index\n"
-                     "    %%ev = arith.andi %%vh, %%vw {braze.epilogue = \"valid\"} : i1\n"
+                     "    %%vn = arith.cmpi ult, %%eb, %%cNB : index\n    %%vhw = arith.andi %%vh, %%vw : i1\n"
+                     "    %%ev = arith.andi %%vhw, %%vn {braze.epilogue = \"valid\"} : i1\n"
                      "    %%mo = arith.muli %%oh, %%cOW : index\n"
                      "    %%em = arith.addi %%mo, %%ow {braze.epilogue = \"m\"} : index\n",
-                     (long long)w->window.oh_n, (long long)w->window.ow_n);
+                     (long long)w->window.oh_n, (long long)w->window.ow_n, w->window.bh * w->window.bw,
+                     (long long)w->batch);
   else
-    braze_str_puts(&row, "    %em = arith.addi %m0, %r {braze.epilogue = \"m\"} : index\n");
+    braze_str_puts(&row, "    %eb = arith.addi %batch, %c0 {braze.epilogue = \"batch\"} : index\n"
+                         "    %em = arith.addi %m0, %r {braze.epilogue = \"m\"} : index\n");
   braze_str_printf(s, "  %%cRUNS = arith.constant %d : index\n  %%cTOT = arith.constant %d : index\n"
                       "  %%cTH = arith.constant %d : index\n  %%cV = arith.constant %d : index\n"
                       "  scf.for %%i = %%tid to %%cTOT step %%cTH {\n"
                       "    %%r = arith.divui %%i, %%cRUNS : index\n    %%cv = arith.remui %%i, %%cRUNS : index\n"
                       "    %%col = arith.muli %%cv, %%cV : index\n"
-                      "    %%eb = arith.addi %%batch, %%c0 {braze.epilogue = \"batch\"} : index\n"
                       "%s"
                       "    %%en = arith.addi %%n0, %%col {braze.epilogue = \"n\"} : index\n"
                       "    %%er = arith.addi %%r, %%c0 {braze.epilogue = \"row\"} : index\n"
@@ -583,7 +591,7 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   K->block = THREADS;
   K->vec = w->vec;
   K->grid[0] = w->tiles_m * w->tiles_n;
-  K->grid[1] = w->batch;
+  K->grid[1] = w->grid_y;
   K->grid[2] = 1;
   epilogue_run(K, w, &K->fb, &mk);
   return !K->failed;

@@ -132,13 +132,21 @@ static bool check_all(Reader *r, int64_t M, int64_t K, const CuWindow *g) {
   return true;
 }
 
-/* A tile's 128 rows as bh x bw output pixels: bw the smallest power of two covering a
- * row of output pixels (at most 128); the TMA box spans bw sw x bh sh input elements. */
+/* A tile's 128 rows as bn x bh x bw output pixels: bw the smallest power of two covering
+ * a row of output pixels (at most 128), bh the rest, and when bh rows cover the image
+ * with rows to spare, bn images of the smallest power of two of rows covering it
+ * (ResNet's 7x7 images: 2 x 8 x 8, 98 of 128 rows real, not 49); the TMA box spans
+ * bn images of bh sh x bw sw input elements. */
 static const char *choose_tile(CuWindow *g) {
   g->bw = 1;
   while (g->bw < g->ow_n && g->bw < 128)
     g->bw *= 2;
   g->bh = 128 / g->bw;
+  g->bn = 1;
+  while (g->bh > 1 && g->bh / 2 >= g->oh_n) {
+    g->bh /= 2;
+    g->bn *= 2;
+  }
   if (g->bw * g->sw > 256 || g->bh * g->sh > 256) /* TMA's box extents are at most 256 */
     return "window-box-too-large";
   g->tiles_w = (g->ow_n + g->bw - 1) / g->bw;

@@ -80,3 +80,12 @@ func.func @strided_wide(%x: tensor<2x64x20x30xbf16>, %w: tensor<128x64x3x3xbf16>
   %h = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x64x20x30xbf16>, tensor<128x64x3x3xbf16>) -> tensor<2x128x10x15xbf16>
   return %h : tensor<2x128x10x15xbf16>
 }
+
+// Three 7x7 images in tiles of two (2 x 8 x 8 pixels): the second block's second image
+// is past the batch, zero-filled by TMA and masked at the store.
+func.func @odd_batch(%x: tensor<3x64x7x7xbf16>, %w: tensor<64x64x3x3xbf16>, %b: tensor<64xbf16>) -> tensor<3x64x7x7xbf16> {
+  %h = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x64x7x7xbf16>, tensor<64x64x3x3xbf16>) -> tensor<3x64x7x7xbf16>
+  %br = "graph.reshape"(%b) : (tensor<64xbf16>) -> tensor<64x1x1xbf16>
+  %a = "graph.add"(%h, %br) : (tensor<3x64x7x7xbf16>, tensor<64x1x1xbf16>) -> tensor<3x64x7x7xbf16>
+  return %a : tensor<3x64x7x7xbf16>
+}

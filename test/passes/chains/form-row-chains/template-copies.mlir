@@ -21,7 +21,7 @@
 // CHECK-NOT: remark: form-row-chains: @cuda_tem_fused_conv_{{[0-9]+}} reads
 // CODEGEN: remark: cuda-codegen: kernel @cuda_tem_fused_conv_0: matmul kernel, {{.*}} tensor-core template
 // CODEGEN: remark: cuda-codegen: kernel @cuda_tem_fused_conv_4: matmul kernel, {{.*}} tensor-core template
-// CODEGEN: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel, {{.*}} tensor-core template: {{.*}}, A by window boxes 16x8 pixels (taps 3x3, strides 1x1)
+// CODEGEN: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel, {{.*}} tensor-core template: {{.*}}, A by window boxes 8x8 pixels x 2 image(s) (taps 3x3, strides 1x1)
 // BAD: rows, online-min-keys and window-channels must be >= 0
 func.func @downsample(%x: tensor<2x16x8x8xbf16>, %w: tensor<32x16x1x1xbf16>) -> tensor<2x32x4x4xbf16> {
   %y = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x16x8x8xbf16>, tensor<32x16x1x1xbf16>) -> tensor<2x32x4x4xbf16>

@@ -19,7 +19,7 @@
 // RUN: %cuda_path/bin/ptxas -arch=sm_90a -v %t/cuda_tem_fused_conv_6.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // REQUIRES: cuda
 
-// REMARK: conv-window.mlir:[[@LINE+4]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_2: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x64 tiles, {{.*}}, A by window boxes 8x16 pixels (taps 3x3, strides 1x1)
+// REMARK: conv-window.mlir:[[@LINE+4]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_2: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x64 tiles, {{.*}}, A by window boxes 8x16 pixels x 1 image(s) (taps 3x3, strides 1x1)
 // CHECK-LABEL: func.func @same(
 // CHECK: "kernel.tensor_map"(%{{.*}}) {box = array<i64: 64, 16, 8, 1>, dims = array<i64: 64, 16, 16, 2>, element_strides = array<i64: 1, 1, 1, 1>} : (memref<2x256x64xbf16>) -> !llvm.ptr
 func.func @same(%x: tensor<2x64x14x14xbf16>, %w: tensor<64x64x3x3xbf16>) -> tensor<2x64x14x14xbf16> {
@@ -27,8 +27,9 @@ func.func @same(%x: tensor<2x64x14x14xbf16>, %w: tensor<64x64x3x3xbf16>) -> tens
   return %y : tensor<2x64x14x14xbf16>
 }
 
-// A stride-2 conv on a non-square input: 10x15 output pixels in 8x16 tiles (2 per image).
-// REMARK: conv-window.mlir:[[@LINE+6]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_6: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x128 tiles, {{.*}}, A by window boxes 8x16 pixels (taps 3x3, strides 2x2)
+// A stride-2 conv on a non-square input: 10x15 output pixels in 8x16 tiles (2 per image),
+// 64 columns a tile (128 would give 4 blocks, under half of 132 multiprocessors).
+// REMARK: conv-window.mlir:[[@LINE+6]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_6: matmul kernel, grid (4, 2, 1), {{.*}} tensor-core template: 128x64 tiles, {{.*}}, A by window boxes 8x16 pixels x 1 image(s) (taps 3x3, strides 2x2)
 // CHECK-LABEL: func.func @strided(
 // CHECK: %[[MA:.*]] = "kernel.tensor_map"(%{{.*}}) {box = array<i64: 64, 32, 16, 1>, dims = array<i64: 64, 32, 22, 2>, element_strides = array<i64: 1, 2, 2, 1>} : (memref<2x704x64xbf16>) -> !llvm.ptr
 // CHECK: %[[MB:.*]] = "kernel.tensor_map"(%{{.*}}) {box = array<i64: 64, 64>} : (memref<1x576x128xbf16>) -> !llvm.ptr
@@ -54,9 +55,11 @@ func.func @narrow(%x: tensor<2x32x8x8xbf16>, %w: tensor<64x32x3x3xbf16>) -> tens
   return %y : tensor<2x64x8x8xbf16>
 }
 
-// ResNet's last stage: 256 output channels, but 256-column tiles would give 2 blocks
-// for a GPU of 132 multiprocessors (under one wave), so the plan takes 128 columns.
-// REMARK: conv-window.mlir:[[@LINE+2]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x128 tiles, {{.*}}, A by window boxes 16x8 pixels (taps 3x3, strides 1x1)
+// ResNet's last stage: 7x7 images, two per tile (2 x 8 x 8 pixels, 98 of 128 rows
+// real, not 49), and 256 output channels in 64-column tiles (256 would give 1 block).
+// REMARK: conv-window.mlir:[[@LINE+4]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel, grid (4, 1, 1), {{.*}} tensor-core template: 128x64 tiles, {{.*}}, A by window boxes 8x8 pixels x 2 image(s) (taps 3x3, strides 1x1)
+// CHECK-LABEL: func.func @late(
+// CHECK: "kernel.tensor_map"(%{{.*}}) {box = array<i64: 64, 8, 8, 2>, dims = array<i64: 256, 9, 9, 2>, element_strides = array<i64: 1, 1, 1, 1>} : (memref<2x81x256xbf16>) -> !llvm.ptr
 func.func @late(%x: tensor<2x256x7x7xbf16>, %w: tensor<256x256x3x3xbf16>) -> tensor<2x256x7x7xbf16> {
   %y = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x256x7x7xbf16>, tensor<256x256x3x3xbf16>) -> tensor<2x256x7x7xbf16>
   return %y : tensor<2x256x7x7xbf16>
@@ -67,16 +70,16 @@ func.func @late(%x: tensor<2x256x7x7xbf16>, %w: tensor<256x256x3x3xbf16>) -> ten
 // tap and channels, a 4-coordinate box load; the epilogue's pixel map and mask.
 // KERNEL: gpu.func @cuda_tem_fused_conv_6({{.*}}) kernel attributes {{{.*}}braze.tma_boxes = [array<i64: 0, 64, 32, 16, 1, 64, 32, 22, 2, 1, 2, 2, 1>, array<i64: 1, 64, 64>]
 // KERNEL: %[[DA:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<1x8x16x64xbf16, 3>, swizzle = swizzle_128b
-// KERNEL: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c32768
+// KERNEL: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
 // KERNEL: nvgpu.tma.async.load %[[DA]][%c0, %{{.*}}, %{{.*}}, %block_id_y], %{{.*}} to %{{.*}} : <tensor = memref<1x8x16x64xbf16, 3>, {{.*}} -> memref<1x8x16x64xbf16, 3>
 // KERNEL: nvgpu.warpgroup.mma
-// KERNEL: scf.for %{{.*}} = %thread_id_x to %c4096 step %c256 {
+// KERNEL: scf.for %{{.*}} = %thread_id_x to %c2048 step %c256 {
 // KERNEL: arith.cmpi ult, %{{.*}}, %c10 : index
 // KERNEL: arith.cmpi ult, %{{.*}}, %c15 : index
 
 // PTX: .param .align 64 .b8 cuda_tem_fused_conv_6_param_3[128]
 // PTX: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
