@@ -4,7 +4,10 @@
  * Views (transpose, broadcast_to, slice, reshape) emit nothing: each is recorded as
  * (base tensor, affine map from the view's index space to the base's), and every
  * consumer composes its read map through it. A view still used by a non-graph op
- * (func.return, func.call, ...) is materialized by a copy generic at the end.
+ * (func.return, func.call, ...) is materialized by a copy generic at the end, and so
+ * is one operand of a generic none of whose operands binds a loop by a bare dim: the
+ * one whose view repeats its base's elements the least (a conv's weight, not its
+ * window columns: decision 0021).
  * Splat constants (the scalars graph-decompose introduces) are read as scalar
  * arith.constants inside the body instead of as tensor inputs.
  *
@@ -177,8 +180,8 @@ static uint64_t bare_loops(MlirAffineMap map) {
 }
 
 /* Of the operands not yet read as tensors whose logical map has the loop `bit` bare,
- * the one whose view repeats its base's elements the least (then the first; -1 if
- * none). A conv's product has two candidates for k: the columns, a window view that
+ * the one whose view repeats its base's elements the least (views that repeat none
+ * count alike; then the first; -1 if none). A conv's product has two candidates for k: the columns, a window view that
  * repeats each input element up to KK times, and the weight, a reshape/transpose view
  * (1x). Copying the weight leaves the columns a view of the padded input that the
  * matmul templates read in place (decision 0021) instead of im2col columns. */
@@ -193,12 +196,14 @@ static intptr_t cheapest_copy(Lowering *L, const MlirValue *vals, const MlirAffi
     MlirAffineMap map;
     resolve(L, vals[k], &base, &map);
     int64_t size = braze_num_elements(mlirValueGetType(vals[k])), base_size = braze_num_elements(mlirValueGetType(base));
-    /* size / base_size < best_size / best_base, or equal and smaller */
+    if (size <= base_size || base_size < 1) /* repeats no element: all such views count alike */
+      size = base_size = 1;
+    /* size / base_size < best_size / best_base */
     __int128 lhs = (__int128)size * best_base, rhs = (__int128)best_size * base_size;
     if (best < 0 || lhs < rhs) {
       best = k;
       best_size = size;
-      best_base = base_size > 0 ? base_size : 1;
+      best_base = base_size;
     }
   }
   return best;

@@ -5,7 +5,9 @@
  * BN = 256, 128, or 64 when N <= 64), warpgroup w the rows [64 w, 64 w + 64). Over k, in steps of 64:
  *
  *   stage s of `stages` in dynamic shared memory (1024-aligned, 128-byte swizzle):
- *     A box  [BM][64]        from A viewed as [batch * M][K]   (TMA, one box)
+ *     A box  [BM][64]        from A viewed as [batch * M][K]   (TMA, one box; a conv's
+ *                            window: one 4-D box [bn][bh][bw][64] of one filter tap from
+ *                            the padded input, targets/cuda/matmul/window.c)
  *     B box  BN/64 x [64][64] from B as [K][N]                  (TMA, one box per 64 columns)
  *   thread 0 arms full[s] with the bytes to expect and issues the loads; every thread
  *   waits on full[s] (parity: the round), each warpgroup issues its wgmma chain
