@@ -33,7 +33,7 @@ typedef struct {
   bool remarks;         /* remark each kernel's shape, grid and block */
   CuMatmulChoice matmul;
   long long tile_n;     /* the template's tile columns: 256 or 128 (N <= 128 takes 128, N <= 64 takes 64) */
-  long long stages;     /* the template's shared-memory stages (2..6) */
+  long long stages;     /* the template's shared-memory stages (2..6; 0: the template's default) */
   bool allow_tf32;      /* f32 contractions on cuBLASLt may use TF32 */
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */

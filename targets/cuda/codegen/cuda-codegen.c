@@ -23,7 +23,8 @@
  *                applies, as alternatives the library times at its first call on the
  *                device and then keeps the faster of (auto; docs/targets-cuda.md)
  *   tile-n=N     the template's tile columns, 256 (default) or 128
- *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
+ *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4; 3 for a
+ *                conv window's tiles: two 128x128 or three 128x64 blocks per multiprocessor)
  *   allow-tf32   f32 contractions on cuBLASLt may use TF32 tensor cores (10-bit
  *                mantissas: PyTorch's allow_tf32); off by default, f32 stays f32
  * Warp size, vector width and the most threads per block come from the cuda target's
@@ -73,7 +74,7 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
-            braze_option_int(options, "stages", 4, &o->stages, error) &&
+            braze_option_int(options, "stages", 0, &o->stages, error) &&
             braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
   static const char *const choices[] = {"template", "simt", "extern", "auto"};
@@ -93,7 +94,7 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (ok && o->tile_n != 128 && o->tile_n != 256) {
     braze_str_printf(error, "option 'tile-n' expects 128 or 256, got %lld", o->tile_n);
     ok = false;
-  } else if (ok && (o->stages < 2 || o->stages > 6)) {
+  } else if (ok && o->stages != 0 && (o->stages < 2 || o->stages > 6)) {
     braze_str_printf(error, "option 'stages' expects 2 to 6, got %lld", o->stages);
     ok = false;
   }
@@ -577,7 +578,8 @@ const BrazePassInfo braze_pass_cuda_codegen = {
                     "  matmul=template|simt|extern  contractions on the tensor-core template where it applies (default),\n"
                     "                       SIMT, or cuBLASLt where it applies\n"
                     "  tile-n=N             the template's tile columns: 256 (default) or 128\n"
-                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4)\n"
+                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4; 3 for a conv\n"
+                    "                       window's tiles)\n"
                     "  allow-tf32           f32 contractions on cuBLASLt may use TF32 (default: full f32)\n",
     .anchor = "builtin.module",
     .create_state = create_state,

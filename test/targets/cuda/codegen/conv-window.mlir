@@ -6,7 +6,8 @@
 // k loop loads one [1][bh][bw][64] box per (tap, 64 channels) at 4 coordinates, a
 // strided conv's boxes span bw sw x bh sh elements with element strides (1, sw, sh, 1),
 // and the epilogue maps tile row r to output pixel (oh0 + r / bw, ow0 + r mod bw),
-// masked outside the image. Refusals keep the other paths: taps whose rows step by more
+// masked outside the image; 3 stages by default (3 blocks of 128x64 a multiprocessor;
+// cuda-codegen{stages=4} still gives 4). Refusals keep the other paths: taps whose rows step by more
 // than TMA's element strides allow (the SIMT kernel, the remark naming why), channels
 // not a multiple of 64 (form-row-chains copies the im2col columns for the template;
 // with window-channels=32 it leaves them and the template refuses).
@@ -14,12 +15,14 @@
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half window-channels=32},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NARROW
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen,canonicalize,cse)' | FileCheck %s
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen,canonicalize,cse)' | FileCheck %s --check-prefix=KERNEL
+// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks stages=4})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: rm -rf %t && braze compile %s --target=cuda --no-header -o %t.so --dump-kernels=%t
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/cuda_tem_fused_conv_6.ptx
 // RUN: %cuda_path/bin/ptxas -arch=sm_90a -v %t/cuda_tem_fused_conv_6.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // REQUIRES: cuda
 
-// REMARK: conv-window.mlir:[[@LINE+4]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_2: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x64 tiles, {{.*}}, A by window boxes 8x16 pixels x 1 image(s) (taps 3x3, strides 1x1)
+// REMARK: conv-window.mlir:[[@LINE+5]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_2: matmul kernel, grid (2, 2, 1), {{.*}} tensor-core template: 128x64 tiles, 2 warpgroups, 3 stages, 73728 bytes of shared memory, A by window boxes 8x16 pixels x 1 image(s) (taps 3x3, strides 1x1)
+// STAGES: kernel @cuda_tem_fused_conv_2: matmul kernel, {{.*}} 128x64 tiles, 2 warpgroups, 4 stages, 98304 bytes of shared memory, A by window boxes
 // CHECK-LABEL: func.func @same(
 // CHECK: "kernel.tensor_map"(%{{.*}}) {box = array<i64: 64, 16, 8, 1>, dims = array<i64: 64, 16, 16, 2>, element_strides = array<i64: 1, 1, 1, 1>} : (memref<2x256x64xbf16>) -> !llvm.ptr
 func.func @same(%x: tensor<2x64x14x14xbf16>, %w: tensor<64x64x3x3xbf16>) -> tensor<2x64x14x14xbf16> {
