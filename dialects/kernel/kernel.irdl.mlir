@@ -18,8 +18,11 @@ irdl.dialect @kernel {
   // The TMA descriptor of a memref, by value, for a kernel parameter (the CUDA
   // tensor-core template's operands: docs/targets-cuda.md). The memref is viewed as 2-D
   // [outer dims flattened][last dim]; `box` is the tile one copy moves, innermost
-  // extent first; 128-byte swizzle, out-of-bounds elements read as zero. The CUDA host
-  // code encodes it at launch (cuTensorMapEncodeTiled).
+  // extent first; 128-byte swizzle, out-of-bounds elements read as zero. With a box of
+  // 4 extents, the op also carries `dims` (the memref viewed as that 4-D tensor,
+  // innermost first, as many elements) and `element_strides` (TMA's traversal strides:
+  // a strided conv's window, decision 0021). The CUDA host code encodes it at launch
+  // (cuTensorMapEncodeTiled).
   irdl.operation @tensor_map {
     %m = irdl.base "!builtin.memref"
     %p = irdl.base "!llvm.ptr"

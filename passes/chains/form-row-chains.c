@@ -58,6 +58,11 @@
  *   online-min-keys=N    attention with fewer keys keeps whole rows (default 0; cpu: 2048)
  *   online=all|half      all attention chains take the online form, or (half) only bf16/f16
  *                        ones with head dims 64 or 128: what the CUDA flash kernel takes
+ *   window-channels=N    (not cpu) a matmul kernel's operand read through a view that repeats
+ *                        elements (a conv's window) stays a view when its source's rows are
+ *                        a multiple of N elements (default 64: the CUDA template loads a
+ *                        window by 4-D boxes of 64 channels), else gets a plain copy (the
+ *                        im2col columns); 0: always a copy
  *   remarks              one remark per chain formed or refused */
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,7 +376,7 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   while (why && n_edits < 2 && (strcmp(why, ONLINE_QK_VIEW) == 0 || strcmp(why, ONLINE_V_VIEW) == 0)) {
     MlirOperation call = strcmp(why, ONLINE_V_VIEW) == 0 ? oc.calls[3] : scores;
     old_kernels[n_edits] = callee_of(sym, call);
-    if (!heads_materialize(func, sym, call, old_kernels[n_edits], o->target, false, &edits[n_edits]))
+    if (!heads_materialize(func, sym, call, old_kernels[n_edits], o->target, false, 0, &edits[n_edits]))
       break;
     if (mlirOperationEqual(call, scores))
       scores = edits[n_edits].new_call;
@@ -448,7 +453,7 @@ static void plain_template_operands(const Options *o, Symbols *sym, MlirOperatio
     MlirOperation kernel = braze_op_is(op, "func.call") ? callee_of(sym, op) : (MlirOperation){NULL};
     HeadsEdit e;
     if (mlirOperationIsNull(kernel) || !kind_is(kernel, "tem") || !half_operands(kernel) ||
-        !heads_materialize(func, sym, op, kernel, o->target, true, &e))
+        !heads_materialize(func, sym, op, kernel, o->target, true, o->window_channels, &e))
       continue;
     next = mlirOperationGetNextInBlock(e.new_call);
     if (o->remarks) {
@@ -552,7 +557,7 @@ static long long default_scratch(void) {
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
                                         "min-blocks", "target", "no-online", "key-block", "online",
-                                        "online-min-keys", NULL};
+                                        "online-min-keys", "window-channels", NULL};
   if (!braze_options_check(opts, "form-row-chains", allowed, error))
     return NULL;
   Options *o = calloc(1, sizeof *o);
@@ -574,11 +579,12 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
       !braze_option_int(opts, "max-repack-bytes", 1048576, &o->max_repack, error) ||
       !braze_option_int(opts, "min-blocks", 8, &o->min_blocks, error) ||
       !braze_option_int(opts, "key-block", o->cpu ? 256 : 128, &o->key_block, error) ||
-      !braze_option_int(opts, "online-min-keys", o->cpu ? 2048 : 0, &o->online_min_keys, error) || o->rows < 0 ||
+      !braze_option_int(opts, "online-min-keys", o->cpu ? 2048 : 0, &o->online_min_keys, error) ||
+      !braze_option_int(opts, "window-channels", 64, &o->window_channels, error) || o->window_channels < 0 || o->rows < 0 ||
       o->max_scratch < 1 || o->min_blocks < 1 || o->key_block < 1 || o->online_min_keys < 0) {
     if (!error->data)
-      braze_str_printf(error, "form-row-chains: rows and online-min-keys must be >= 0, max-scratch-bytes, min-blocks "
-                       "and key-block >= 1");
+      braze_str_printf(error, "form-row-chains: rows, online-min-keys and window-channels must be >= 0, "
+                       "max-scratch-bytes, min-blocks and key-block >= 1");
     destroy_state(o);
     return NULL;
   }
@@ -606,6 +612,10 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "                       cpu: 2048, where a block of whole rows of scores leaves L2)\n"
                     "  online=all|half      which attention chains take the online form: all (default), or\n"
                     "                       bf16/f16 ones with head dims 64 or 128 (the CUDA flash kernel's)\n"
+                    "  window-channels=N    (not cpu) a matmul kernel's operand read through a view repeating\n"
+                    "                       elements (a conv's window) stays a view when its source's rows are\n"
+                    "                       a multiple of N elements (default 64: the CUDA template's window\n"
+                    "                       boxes), else gets a plain copy (im2col); 0: always a copy\n"
                     "  remarks              one remark per chain formed or refused\n",
     .anchor = "builtin.module",
     .create_state = create_state,

@@ -106,12 +106,19 @@ static bool plain_but_not_template_layout(MlirOperation g, int input, MlirValue 
   return !same;
 }
 
+/* Whether a template reads `src` through a view that repeats its elements in place:
+ * its rows are a multiple of window_channels elements (heads_materialize). */
+static bool window_in_place(MlirValue src, long long window_channels) {
+  MlirType t = mlirValueGetType(src);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  return window_channels > 0 && rank >= 3 && mlirShapedTypeGetDimSize(t, rank - 1) % window_channels == 0;
+}
+
 /* The kernel's generic inputs read through a view, each a kernel argument used there
- * alone; for a template only the contraction's (its epilogue reads any map), -1 when a
- * copy would be larger than its source (a view that repeats elements: a convolution's
- * windows), and the contraction's inputs read by a plain map in another layout are
- * views too. */
-static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_template) {
+ * alone; for a template only the contraction's (its epilogue reads any map): a view that
+ * repeats elements (a convolution's windows) unless the template reads it in place
+ * (window_in_place), and the contraction's inputs read by a plain map in another layout. */
+static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_template, long long window_channels) {
   int n = 0;
   MlirBlock body = body_of(kernel);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -137,8 +144,8 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_templ
       int64_t copy = 1;
       for (int d = 0; d < reads[n].n_dims; ++d)
         copy *= reads[n].shape[d];
-      if (for_template && copy > braze_num_elements(mlirValueGetType(a)))
-        return -1;
+      if (for_template && copy > braze_num_elements(mlirValueGetType(a)) && window_in_place(a, window_channels))
+        continue;
       ++n;
     }
   }
@@ -273,9 +280,9 @@ static MlirOperation make_plain_kernel(MlirOperation func, Symbols *sym, MlirOpe
 }
 
 bool heads_materialize(MlirOperation func, Symbols *sym, MlirOperation call, MlirOperation kernel,
-                       const char *target, bool for_template, HeadsEdit *e) {
+                       const char *target, bool for_template, long long window_channels, HeadsEdit *e) {
   ViewRead reads[HEADS_MAX_COPIES];
-  int n = find_view_reads(kernel, reads, for_template);
+  int n = find_view_reads(kernel, reads, for_template, window_channels);
   intptr_t n_ops = mlirOperationGetNumOperands(call);
   if (n <= 0 || n_ops > HEADS_MAX_OPERANDS || mlirOperationGetNumResults(call) != 1)
     return false;

@@ -43,11 +43,13 @@ typedef struct {
 /* Give `call`'s kernel (`kernel`) copies of the arguments its generics read through
  * views; false (nothing changed) when it reads none, or one it cannot copy (an argument
  * also read elsewhere). For the online form a copy is [batch..., rows, head dim]; with
- * `for_template`, a matmul template's (m, k) A or (k, n) B, and none of a view that
- * repeats elements (a convolution's windows: the copy would outgrow its source). New
- * kernels are named after `target`, inserted before `func`. */
+ * `for_template`, a matmul template's (m, k) A or (k, n) B. A view that repeats
+ * elements (a convolution's windows: the copy outgrows its source, the im2col columns)
+ * stays a view when its source's rows are a multiple of `window_channels` elements (the
+ * template reads it in place; 0: never), else is copied. New kernels are named after
+ * `target`, inserted before `func`. */
 bool heads_materialize(MlirOperation func, Symbols *sym, MlirOperation call, MlirOperation kernel,
-                       const char *target, bool for_template, HeadsEdit *e);
+                       const char *target, bool for_template, long long window_channels, HeadsEdit *e);
 
 /* Keep the edit: the old call is erased, and its kernel when it has no other call (the new
  * kernel then takes its name); the new kernels' calls are counted in sym->calls. */

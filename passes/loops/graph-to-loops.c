@@ -4,7 +4,10 @@
  * Views (transpose, broadcast_to, slice, reshape) emit nothing: each is recorded as
  * (base tensor, affine map from the view's index space to the base's), and every
  * consumer composes its read map through it. A view still used by a non-graph op
- * (func.return, func.call, ...) is materialized by a copy generic at the end.
+ * (func.return, func.call, ...) is materialized by a copy generic at the end, and so
+ * is one operand of a generic none of whose operands binds a loop by a bare dim: the
+ * one whose view repeats its base's elements the least (a conv's weight, not its
+ * window columns: decision 0021).
  * Splat constants (the scalars graph-decompose introduces) are read as scalar
  * arith.constants inside the body instead of as tensor inputs.
  *
@@ -176,6 +179,36 @@ static uint64_t bare_loops(MlirAffineMap map) {
   return mask;
 }
 
+/* Of the operands not yet read as tensors whose logical map has the loop `bit` bare,
+ * the one whose view repeats its base's elements the least (views that repeat none
+ * count alike; then the first; -1 if none). A conv's product has two candidates for k: the columns, a window view that
+ * repeats each input element up to KK times, and the weight, a reshape/transpose view
+ * (1x). Copying the weight leaves the columns a view of the padded input that the
+ * matmul templates read in place (decision 0021) instead of im2col columns. */
+static intptr_t cheapest_copy(Lowering *L, const MlirValue *vals, const MlirAffineMap *logical, const bool *tensor,
+                              intptr_t n, uint64_t bit) {
+  intptr_t best = -1;
+  int64_t best_size = 0, best_base = 1;
+  for (intptr_t k = 0; k < n; ++k) {
+    if (tensor[k] || !(bare_loops(logical[k]) & bit))
+      continue;
+    MlirValue base;
+    MlirAffineMap map;
+    resolve(L, vals[k], &base, &map);
+    int64_t size = braze_num_elements(mlirValueGetType(vals[k])), base_size = braze_num_elements(mlirValueGetType(base));
+    if (size <= base_size || base_size < 1) /* repeats no element: all such views count alike */
+      size = base_size = 1;
+    /* size / base_size < best_size / best_base */
+    __int128 lhs = (__int128)size * best_base, rhs = (__int128)best_size * base_size;
+    if (best < 0 || lhs < rhs) {
+      best = k;
+      best_size = size;
+      best_base = base_size;
+    }
+  }
+  return best;
+}
+
 /* Plan the reads of graph operands `vals` (read through `logical` maps) of a generic
  * over loops `extents` writing through `out_map`. linalg needs every loop to be a
  * bare dim of some operand's map (its extent comes from there); a loop that only
@@ -202,13 +235,12 @@ static bool plan_reads(Lowering *L, MlirOperation op, Reads *r, const MlirValue 
     bool changed = false;
     for (intptr_t l = 0; l < num_loops; ++l) {
       uint64_t bit = UINT64_C(1) << l;
-      for (intptr_t k = 0; k < n && !(bound & bit); ++k) {
-        if (tensor[k] || !(bare_loops(logical[k]) & bit))
-          continue;
-        use[k] = materialize(L, vals[k]);
-        tensor[k] = changed = true;
-        bound |= bare_loops(logical[k]);
-      }
+      intptr_t k = bound & bit ? -1 : cheapest_copy(L, vals, logical, tensor, n, bit);
+      if (k < 0)
+        continue;
+      use[k] = materialize(L, vals[k]);
+      tensor[k] = changed = true;
+      bound |= bare_loops(logical[k]);
     }
     if (!changed || round > 0) {
       braze_emit_error(mlirOperationGetLocation(op),

@@ -447,6 +447,33 @@ static int braze_cu_tensor_map(CUtensorMap *map, CUtensorMapDataType dtype, CUde
                        (unsigned long long)row_bytes, box_outer, box_inner, name, text);
 }
 
+/* The TMA descriptor of a buffer at `base` viewed as the row-major 4-D tensor dims
+ * (innermost first; rows of dims[0] elements a multiple of 16 bytes) for boxes `box`
+ * traversed with element strides `strides` (TMA loads box[i] / strides[i] elements
+ * along dim i): a conv's input [n][h][w][c] read by one box per filter tap, the
+ * strides a strided conv's (decision 0021). 128-byte swizzle, 256-byte L2 promotion,
+ * elements out of bounds read as zero. */
+static int braze_cu_tensor_map_4d(CUtensorMap *map, CUtensorMapDataType dtype, CUdeviceptr base, uint64_t elem_bytes,
+                                  const uint64_t *dims, const uint32_t *box, const uint32_t *strides) {
+  cuuint64_t global[4] = {dims[0], dims[1], dims[2], dims[3]}, bytes[3];
+  cuuint32_t box_dims[4] = {box[0], box[1], box[2], box[3]}, element_strides[4] = {strides[0], strides[1], strides[2], strides[3]};
+  bytes[0] = dims[0] * elem_bytes;
+  bytes[1] = bytes[0] * dims[1];
+  bytes[2] = bytes[1] * dims[2];
+  CUresult r = braze_cu.TensorMapEncodeTiled(map, dtype, 4, (void *)(uintptr_t)base, global, bytes, box_dims,
+                                             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r == CUDA_SUCCESS)
+    return 0;
+  const char *name, *text;
+  braze_cu_describe(r, &name, &text);
+  return braze_cu_fail("cuTensorMapEncodeTiled (a %llux%llux%llux%llu tensor at 0x%llx, %ux%ux%ux%u boxes, element strides "
+                       "%ux%ux%ux%u) failed: %s (%s); TMA needs a 16-byte-aligned base address",
+                       (unsigned long long)dims[3], (unsigned long long)dims[2], (unsigned long long)dims[1],
+                       (unsigned long long)dims[0], (unsigned long long)base, box[3], box[2], box[1], box[0], strides[3],
+                       strides[2], strides[1], strides[0], name, text);
+}
+
 static int braze_cu_copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
   return braze_cu_check(braze_cu.MemcpyDtoDAsync(dst, src, bytes, stream), "cuMemcpyDtoDAsync");
 }

@@ -357,8 +357,47 @@ static const char *tensor_map_dtype(MlirType elem) {
                                 : NULL;
 }
 
+/* An i64 dense array attribute `name` of `n` elements, or false. */
+static bool int_array(MlirOperation op, const char *name, intptr_t n, int64_t *out) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref(name));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) || mlirDenseArrayGetNumElements(a) != n)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return true;
+}
+
+/* kernel.tensor_map %buf {box, dims, element_strides} with a box of 4: the memref viewed
+ * as the 4-D tensor `dims` (innermost first; as many elements as the memref). */
+static bool tensor_map_4d(Entry *e, MlirOperation op, const Val *src, MlirType t, const char *dtype) {
+  int64_t box[4], dims[4], strides[4], elements = 1, product = 1;
+  if (!int_array(op, "box", 4, box) || !int_array(op, "dims", 4, dims) || !int_array(op, "element_strides", 4, strides))
+    return fail_at(op, "%s", "kernel.tensor_map with a box of 4 extents needs dims and element_strides of 4");
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    elements *= mlirShapedTypeGetDimSize(t, d);
+  for (int d = 0; d < 4; ++d) {
+    product *= dims[d];
+    if (box[d] < 1 || box[d] > 256 || strides[d] < 1 || strides[d] > 8 || dims[d] < 1)
+      return fail_at(op, "%s", "kernel.tensor_map: box extents must be in [1, 256], element strides in [1, 8]");
+  }
+  if (product != elements)
+    return fail_at(op, "%s", "kernel.tensor_map: dims must hold as many elements as the memref");
+  int64_t elem_bytes = mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) ? 4 : 2;
+  char *name = printf_dup("tm%zu", e->count);
+  braze_str_printf(&e->body,
+                   "  CUtensorMap %s;\n  if (braze_cu_tensor_map_4d(&%s, %s, %s, %" PRId64 "u, (const uint64_t[4]){%" PRId64
+                   "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u}, (const uint32_t[4]){%" PRId64 "u, %" PRId64 "u, %" PRId64
+                   "u, %" PRId64 "u}, (const uint32_t[4]){%" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64
+                   "u}))\n    return 1;\n",
+                   name, name, dtype, src->expr, elem_bytes, dims[0], dims[1], dims[2], dims[3], box[0], box[1], box[2],
+                   box[3], strides[0], strides[1], strides[2], strides[3]);
+  put_val(e, mlirOperationGetResult(op, 0), VAL_TENSOR_MAP, name);
+  return true;
+}
+
 /* kernel.tensor_map %buf {box}: a local CUtensorMap encoded before the launches (the
- * memref as 2-D: its last dim, and all the others flattened). */
+ * memref as 2-D: its last dim, and all the others flattened; with a box of 4, as the
+ * 4-D tensor its dims attribute names). */
 static bool op_tensor_map(Entry *e, MlirOperation op) {
   const Val *src = operand(e, op, 0, VAL_ADDR);
   if (!src)
@@ -367,10 +406,13 @@ static bool op_tensor_map(Entry *e, MlirOperation op) {
   MlirAttribute box = mlirOperationGetAttributeByName(op, braze_ref("box"));
   const char *dtype = tensor_map_dtype(mlirShapedTypeGetElementType(t));
   intptr_t rank = mlirShapedTypeGetRank(t);
+  bool four = !mlirAttributeIsNull(box) && mlirAttributeIsADenseI64Array(box) && mlirDenseArrayGetNumElements(box) == 4;
+  if (dtype && rank >= 1 && mlirShapedTypeHasStaticShape(t) && four)
+    return tensor_map_4d(e, op, src, t, dtype);
   if (!dtype || rank < 2 || !mlirShapedTypeHasStaticShape(t) || mlirAttributeIsNull(box) ||
       !mlirAttributeIsADenseI64Array(box) || mlirDenseArrayGetNumElements(box) != 2)
     return fail_at(op, "%s", "kernel.tensor_map takes a static bf16, f16 or f32 memref of rank 2 or more and a "
-                             "box of 2 extents");
+                             "box of 2 extents (or of 4 with dims and element_strides)");
   int64_t inner = mlirShapedTypeGetDimSize(t, rank - 1), outer = 1;
   for (intptr_t d = 0; d < rank - 1; ++d)
     outer *= mlirShapedTypeGetDimSize(t, d);

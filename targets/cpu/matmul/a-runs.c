@@ -13,79 +13,11 @@
 #include <stdlib.h>
 
 #include "mlir-c/BuiltinTypes.h"
+#include "support/affine-eval.h"
 #include "targets/cpu/matmul/internal.h"
 
-/* An affine expression as a flat node array (children before parents). */
-typedef struct {
-  enum { N_DIM, N_CONST, N_ADD, N_MUL, N_FLOORDIV, N_MOD, N_CEILDIV } kind;
-  int64_t value; /* dim position or constant */
-  int lhs, rhs;
-} Node;
-
-typedef struct {
-  Node *nodes;
-  int count, cap;
-} Expr;
-
-static int flatten(Expr *e, MlirAffineExpr x) {
-  Node n = {0};
-  if (mlirAffineExprIsADim(x)) {
-    n.kind = N_DIM;
-    n.value = mlirAffineDimExprGetPosition(x);
-  } else if (mlirAffineExprIsAConstant(x)) {
-    n.kind = N_CONST;
-    n.value = mlirAffineConstantExprGetValue(x);
-  } else {
-    n.lhs = flatten(e, mlirAffineBinaryOpExprGetLHS(x));
-    n.rhs = flatten(e, mlirAffineBinaryOpExprGetRHS(x));
-    if (n.lhs < 0 || n.rhs < 0)
-      return -1;
-    n.kind = mlirAffineExprIsAAdd(x)        ? N_ADD
-             : mlirAffineExprIsAMul(x)      ? N_MUL
-             : mlirAffineExprIsAFloorDiv(x) ? N_FLOORDIV
-             : mlirAffineExprIsAMod(x)      ? N_MOD
-                                            : N_CEILDIV;
-  }
-  if (e->count == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 32;
-    Node *grown = realloc(e->nodes, (size_t)e->cap * sizeof *grown);
-    if (!grown)
-      return -1;
-    e->nodes = grown;
-  }
-  e->nodes[e->count] = n;
-  return e->count++;
-}
-
-/* Affine floordiv (rounds toward -inf; the divisor of an affine map is a positive constant). */
-static int64_t floor_div(int64_t l, int64_t r) {
-  if (r <= 0)
-    return 0;
-  int64_t q = l / r;
-  return q * r > l ? q - 1 : q;
-}
-
-/* The value of the flattened expression (its last node), with affine semantics. */
-static int64_t eval(const Expr *e, const int64_t *dims, int64_t *scratch) {
-  for (int i = 0; i < e->count; ++i) {
-    const Node *n = &e->nodes[i];
-    bool leaf = n->kind == N_DIM || n->kind == N_CONST;
-    int64_t l = leaf ? 0 : scratch[n->lhs], r = leaf ? 0 : scratch[n->rhs];
-    switch (n->kind) {
-    case N_DIM: scratch[i] = dims[n->value]; break;
-    case N_CONST: scratch[i] = n->value; break;
-    case N_ADD: scratch[i] = l + r; break;
-    case N_MUL: scratch[i] = l * r; break;
-    case N_FLOORDIV: scratch[i] = floor_div(l, r); break;
-    case N_MOD: scratch[i] = r > 0 ? l - floor_div(l, r) * r : 0; break;
-    default: scratch[i] = r > 0 ? -floor_div(-l, r) : 0; break; /* ceildiv */
-    }
-  }
-  return e->count ? scratch[e->count - 1] : 0;
-}
-
 /* A's linearized address as one expression: sum of result r times its row-major stride. */
-static bool linear_address(const TmPlan *p, Expr *e) {
+static bool linear_address(const TmPlan *p, BrazeAffineProgram *e) {
   MlirType at = mlirValueGetType(p->vals[p->a_val].tensor);
   intptr_t rank = mlirShapedTypeGetRank(at), n = mlirAffineMapGetNumResults(p->a_map);
   if (rank != n)
@@ -97,7 +29,7 @@ static bool linear_address(const TmPlan *p, Expr *e) {
     sum = mlirAffineAddExprGet(sum, term);
     stride *= mlirShapedTypeGetDimSize(at, r);
   }
-  return flatten(e, sum) >= 0;
+  return braze_affine_compile(e, sum);
 }
 
 /* Whether some result of A's map reads a batch dim together with m or k: then the
@@ -137,12 +69,12 @@ int64_t tm_a_run(const TmPlan *p) {
       positions *= p->batch[d];
   if (n == 0 || positions * p->M * p->K > MAX_POINTS)
     return 1;
-  Expr e = {0};
+  BrazeAffineProgram e = {0};
   if (!linear_address(p, &e)) {
-    free(e.nodes);
+    braze_affine_program_free(&e);
     return 1;
   }
-  int64_t *addr = malloc((size_t)p->K * sizeof *addr), *scratch = malloc((size_t)e.count * sizeof *scratch);
+  int64_t *addr = malloc((size_t)p->K * sizeof *addr);
   int64_t dims[TM_MAX_DIMS] = {0};
   for (int64_t pos = 0; pos < positions; ++pos) {
     for (int64_t rest = pos, d = p->nb - 1; d >= 0; --d) {
@@ -153,14 +85,13 @@ int64_t tm_a_run(const TmPlan *p) {
       dims[p->nb] = m;
       for (int64_t k = 0; k < p->K; ++k) {
         dims[p->nb + 2] = k;
-        addr[k] = eval(&e, dims, scratch);
+        addr[k] = braze_affine_run(&e, dims);
       }
       check_runs(addr, p->K, cand, n);
     }
   }
   free(addr);
-  free(scratch);
-  free(e.nodes);
+  braze_affine_program_free(&e);
   for (int c = 0; c < n; ++c)
     if (cand[c])
       return cand[c];

@@ -33,7 +33,7 @@ typedef struct {
   bool remarks;         /* remark each kernel's shape, grid and block */
   CuMatmulChoice matmul;
   long long tile_n;     /* the template's tile columns: 256 or 128 (N <= 128 takes 128, N <= 64 takes 64) */
-  long long stages;     /* the template's shared-memory stages (2..6) */
+  long long stages;     /* the template's shared-memory stages (2..6; 0: the template's default) */
   bool allow_tf32;      /* f32 contractions on cuBLASLt may use TF32 */
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */
@@ -41,6 +41,7 @@ typedef struct {
   int warp;             /* the target's warp size (BrazeTargetCosts) */
   int max_block;        /* the target's most threads per block */
   int64_t smem_block;   /* the target's most shared memory per block (the tensor-core template's limit) */
+  int sms;              /* the target's streaming multiprocessors (the template's conv tiles) */
 } CuOptions;
 
 /* How a kernel maps onto the GPU. */
@@ -145,12 +146,30 @@ typedef struct {
   bool failed;
 } CuKernel;
 
+/* A read as a conv's window over a channels-last argument (targets/cuda/matmul/window.c,
+ * decision 0021): A's element (m, k) of batch position b is
+ *   arg[b][(h0 + oh sh + kh dh) wp + w0 + ow sw + kw dw][c]
+ * with m = oh ow_n + ow, k = (kh kw_n + kw) c_n + c; the template loads it as 4-D TMA
+ * boxes of [1][bh][bw][64] over the argument viewed as [n][hp][wp][c]. */
+typedef struct {
+  bool on;
+  int64_t n, hp, wp, c;     /* the argument as [n][hp][wp][c] */
+  int64_t oh_n, ow_n;       /* output rows and columns: M = oh_n ow_n */
+  int64_t sh, sw, dh, dw;   /* strides and dilations, in argument elements */
+  int64_t kh_n, kw_n;       /* the taps: K = kh_n kw_n c */
+  int64_t h0, w0;           /* output pixel 0's first tap */
+  int bn, bh, bw;           /* a tile's 128 rows: bn images of bh x bw output pixels */
+  int64_t tiles_h, tiles_w; /* the tiles of one image */
+} CuWindow;
+
 /* The tensor-core template's plan for a matmul kernel (targets/cuda/matmul/wgmma.c). */
 typedef struct {
+  CuWindow window;    /* A read through a window (window.on), else plain [batch * M][K] */
   int n_par, dim_m, dim_n, dim_k;
   int64_t m, n, k, batch;
   int tile_n, stages, vec;
   int64_t tiles_m, tiles_n, smem;
+  int64_t grid_y;     /* the batch positions, by bn images for a window */
   bool twin;          /* items 0 and 1: one A, two Bs (cu_twin_contraction) */
   int arg_a, arg_b[2]; /* the kernel arguments the TMA descriptors describe */
 } CuWgmma;
@@ -251,6 +270,12 @@ void cu_lane_points(CgBuilder *b, CuPoint *p0, CuPoint *points);
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *plan, const char **reason);
 /* The kernel's gpu.func from the template (creates K->fn). False after a diagnostic. */
 bool cu_emit_wgmma(CuKernel *K, const CuWgmma *plan);
+
+/* ---- targets/cuda/matmul/window.c ---- */
+/* Whether the plan's A (argument w->arg_a, read through the contraction's map 0) is a
+ * conv window the template loads by 4-D boxes, found by evaluating the map over the
+ * whole (m, k) domain; fills w->window, or sets *reason. */
+bool cu_window_plan(const CuKernel *K, CuWgmma *w, const char **reason);
 /* The templates' dynamic shared memory, @braze_smem (1024-aligned for TMA's swizzle), in
  * gpu_module: found or created. */
 MlirOperation cu_smem_global(MlirOperation gpu_module);

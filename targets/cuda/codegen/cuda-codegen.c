@@ -23,7 +23,8 @@
  *                applies, as alternatives the library times at its first call on the
  *                device and then keeps the faster of (auto; docs/targets-cuda.md)
  *   tile-n=N     the template's tile columns, 256 (default) or 128
- *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4)
+ *   stages=N     the template's shared-memory pipeline depth, 2 to 6 (default 4; 3 for a
+ *                conv window's tiles: two 128x128 or three 128x64 blocks per multiprocessor)
  *   allow-tf32   f32 contractions on cuBLASLt may use TF32 tensor cores (10-bit
  *                mantissas: PyTorch's allow_tf32); off by default, f32 stays f32
  * Warp size, vector width and the most threads per block come from the cuda target's
@@ -68,11 +69,12 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   o->warp = costs.warp_size;
   o->max_block = costs.max_threads_per_block;
   o->smem_block = costs.shared_mem_per_block_bytes;
+  o->sms = costs.num_sms > 0 ? costs.num_sms : 132;
   bool ok = braze_option_int(options, "block", 256, &o->block, error) &&
             braze_option_int(options, "max-regs", 32, &o->max_regs, error) &&
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
-            braze_option_int(options, "stages", 4, &o->stages, error) &&
+            braze_option_int(options, "stages", 0, &o->stages, error) &&
             braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
   static const char *const choices[] = {"template", "simt", "extern", "auto"};
@@ -92,7 +94,7 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (ok && o->tile_n != 128 && o->tile_n != 256) {
     braze_str_printf(error, "option 'tile-n' expects 128 or 256, got %lld", o->tile_n);
     ok = false;
-  } else if (ok && (o->stages < 2 || o->stages > 6)) {
+  } else if (ok && o->stages != 0 && (o->stages < 2 || o->stages > 6)) {
     braze_str_printf(error, "option 'stages' expects 2 to 6, got %lld", o->stages);
     ok = false;
   }
@@ -231,13 +233,17 @@ static void remark_extern(const CuKernel *K, const CuExtern *e) {
 }
 
 static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
-  char extra[200] = "";
+  char extra[320] = "", window[128] = "";
+  if (w && w->window.on) /* A's tile: 4-D boxes of bh x bw output pixels per tap */
+    snprintf(window, sizeof window, ", A by window boxes %dx%d pixels x %d image(s) (taps %lldx%lld, strides %lldx%lld)",
+             w->window.bh, w->window.bw, w->window.bn, (long long)w->window.kh_n, (long long)w->window.kw_n,
+             (long long)w->window.sh, (long long)w->window.sw);
   if (K->shape == CU_ROW)
     snprintf(extra, sizeof extra, ", %d chunk(s) per thread %s", K->chunks,
              K->unrolled ? "kept in registers" : "looped (rows re-read)");
   else if (K->shape == CU_MATMUL && w)
     snprintf(extra, sizeof extra, ", tensor-core template: 128x%d tiles, 2 warpgroups, %d stages, %lld bytes of shared "
-             "memory%s", w->tile_n, w->stages, (long long)w->smem, w->twin ? ", two products of one A" : "");
+             "memory%s%s", w->tile_n, w->stages, (long long)w->smem, w->twin ? ", two products of one A" : "", window);
   else if (K->shape == CU_MATMUL)
     snprintf(extra, sizeof extra, ", SIMT: 64x64 tiles, 4x4 per thread, k step 16%s%s", refused ? "; template refused: " : "",
              refused ? refused : "");
@@ -373,6 +379,21 @@ static int64_t array_elem(MlirAttribute a, intptr_t i, bool i32) {
 }
 
 /* func.call @kernel(memrefs) -> gpu.launch_func @braze_kernels::@kernel with its grid. */
+/* kernel.tensor_map's attributes from a braze.tma_boxes entry: [argument, box inner,
+ * box outer] (the memref as 2-D), or [argument, box x 4, dims x 4, element strides x 4]
+ * (the memref viewed as 4-D dims: a window's A, targets/cuda/matmul/window.c). */
+static int tensor_map_attrs(MlirContext ctx, MlirAttribute spec, MlirNamedAttribute *attrs) {
+  static const char *const names[3] = {"box", "dims", "element_strides"};
+  intptr_t n = mlirDenseArrayGetNumElements(spec), rank = n == 13 ? 4 : 2, groups = n == 13 ? 3 : 1;
+  for (intptr_t g = 0; g < groups; ++g) {
+    int64_t values[4];
+    for (intptr_t d = 0; d < rank; ++d)
+      values[d] = mlirDenseI64ArrayGetElement(spec, 1 + g * rank + d);
+    attrs[g] = cg_named(ctx, names[g], mlirDenseI64ArrayGet(ctx, rank, values));
+  }
+  return (int)groups;
+}
+
 static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   MlirContext ctx = mlirOperationGetContext(call);
   CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(call), mlirOperationGetLocation(call));
@@ -400,14 +421,12 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
   if (n_maps) {
     ops = realloc(ops, (size_t)(6 + n_args + n_maps) * sizeof *ops);
     MlirType ptr = mlirTypeParseGet(ctx, braze_ref("!llvm.ptr"));
-    for (intptr_t i = 0; i < n_maps; ++i) { /* [argument, box inner, box outer] */
+    for (intptr_t i = 0; i < n_maps; ++i) {
       MlirAttribute spec = mlirArrayAttrGetElement(boxes, i);
       int64_t arg = mlirDenseI64ArrayGetElement(spec, 0);
-      char text[64];
-      snprintf(text, sizeof text, "array<i64: %lld, %lld>", (long long)mlirDenseI64ArrayGetElement(spec, 1),
-               (long long)mlirDenseI64ArrayGetElement(spec, 2));
-      MlirNamedAttribute box = cg_named(ctx, "box", cg_parse_attr(ctx, text));
-      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + arg], 1, &ptr, 1, &box);
+      MlirNamedAttribute attrs[3];
+      int n_attrs = tensor_map_attrs(ctx, spec, attrs);
+      MlirOperation map = cg_create(&b, "kernel.tensor_map", 1, &ops[6 + arg], 1, &ptr, n_attrs, attrs);
       cu_copy_alternative(call, map, 0);
       ops[6 + n_args + i] = mlirOperationGetResult(map, 0);
     }
@@ -559,7 +578,8 @@ const BrazePassInfo braze_pass_cuda_codegen = {
                     "  matmul=template|simt|extern  contractions on the tensor-core template where it applies (default),\n"
                     "                       SIMT, or cuBLASLt where it applies\n"
                     "  tile-n=N             the template's tile columns: 256 (default) or 128\n"
-                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4)\n"
+                    "  stages=N             the template's shared-memory pipeline depth: 2..6 (4; 3 for a conv\n"
+                    "                       window's tiles)\n"
                     "  allow-tf32           f32 contractions on cuBLASLt may use TF32 (default: full f32)\n",
     .anchor = "builtin.module",
     .create_state = create_state,

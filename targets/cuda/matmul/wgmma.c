@@ -5,7 +5,9 @@
  * BN = 256, 128, or 64 when N <= 64), warpgroup w the rows [64 w, 64 w + 64). Over k, in steps of 64:
  *
  *   stage s of `stages` in dynamic shared memory (1024-aligned, 128-byte swizzle):
- *     A box  [BM][64]        from A viewed as [batch * M][K]   (TMA, one box)
+ *     A box  [BM][64]        from A viewed as [batch * M][K]   (TMA, one box; a conv's
+ *                            window: one 4-D box [bn][bh][bw][64] of one filter tap from
+ *                            the padded input, targets/cuda/matmul/window.c)
  *     B box  BN/64 x [64][64] from B as [K][N]                  (TMA, one box per 64 columns)
  *   thread 0 arms full[s] with the bytes to expect and issues the loads; every thread
  *   waits on full[s] (parity: the round), each warpgroup issues its wgmma chain
@@ -56,6 +58,19 @@ static bool reads_dims(MlirAffineMap map, const int *dims, int n) {
   return true;
 }
 
+/* `map` without its leading results that read dims of extent 1 (a conv's one group):
+ * they index only 0. */
+static MlirAffineMap unit_dims_dropped(const CuItem *c, MlirAffineMap map) {
+  intptr_t n = mlirAffineMapGetNumResults(map), drop = 0;
+  while (drop + 2 < n) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, drop);
+    if (!mlirAffineExprIsADim(e) || c->ext[mlirAffineDimExprGetPosition(e)] != 1)
+      break;
+    ++drop;
+  }
+  return drop ? mlirAffineMapGetMinorSubMap(map, n - drop) : map;
+}
+
 static MlirType arg_elem(const CuKernel *K, int val) {
   return mlirShapedTypeGetElementType(mlirValueGetType(K->vals[val].tensor));
 }
@@ -76,6 +91,15 @@ static bool multiply_add(const CuItem *c) {
       ++others;
   }
   return muls == 1 && adds == 1 && others == 0 && c->combiner.ptr && braze_op_is(c->combiner, "arith.addf");
+}
+
+/* A window plan's blocks with tile_n columns per tile. A window's tiles take fewer
+ * columns while they would give fewer blocks than half the target's multiprocessors
+ * (ResNet's late stages: 32 blocks of 256 columns for 7x7 images): more blocks, less
+ * work each. */
+static int64_t window_blocks(const CuWgmma *w, int tile_n) {
+  const CuWindow *g = &w->window;
+  return g->tiles_h * g->tiles_w * ((w->n + tile_n - 1) / tile_n) * ((w->batch + g->bn - 1) / g->bn);
 }
 
 bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
@@ -122,11 +146,9 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     a_dims[d] = d;
   a_dims[w->n_par - 2] = w->dim_m;
   a_dims[w->n_par - 1] = w->dim_k;
-  if (!reads_dims(c->maps[0], a_dims, w->n_par)) {
-    *reason = "a-not-m-by-k-row-major"; /* transposed or broadcast A */
-    return false;
-  }
-  if (!reads_dims(c->maps[1], b_dims, 2)) {
+  if (!reads_dims(c->maps[0], a_dims, w->n_par) && !cu_window_plan(K, w, reason))
+    return false; /* transposed or broadcast A, or a window the boxes cannot load */
+  if (!reads_dims(unit_dims_dropped(c, c->maps[1]), b_dims, 2)) {
     *reason = mlirAffineMapGetNumResults(c->maps[1]) == 2 ? "b-not-k-by-n-row-major" : "batched-b";
     return false;
   }
@@ -140,7 +162,11 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     w->tile_n = 128;
   if (w->n <= 64 && !w->twin) /* a 128-column tile would compute as many zero columns as real ones */
     w->tile_n = 64;
-  w->stages = (int)K->opts->stages;
+  while (w->window.on && !w->twin && w->tile_n > 64 && 2 * window_blocks(w, w->tile_n) < K->opts->sms)
+    w->tile_n /= 2;
+  /* 4 stages; a conv window's 3 (its k loop is short or its tiles narrow: more blocks
+   * per multiprocessor hide the loads better, R1 measured 2.6% faster) */
+  w->stages = K->opts->stages ? (int)K->opts->stages : w->window.on ? 3 : 4;
   int nbm = w->twin ? 2 : 1;
   int64_t stage_bytes = (int64_t)(BM * BK + nbm * BK * w->tile_n) * 2;
   int64_t c_bytes = nbm * (int64_t)BM * (w->tile_n + C_PAD) * 4;
@@ -149,7 +175,8 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     *reason = "shared-memory-exceeds-the-limit";
     return false;
   }
-  w->tiles_m = (w->m + BM - 1) / BM;
+  w->tiles_m = w->window.on ? w->window.tiles_h * w->window.tiles_w : (w->m + BM - 1) / BM;
+  w->grid_y = w->window.on ? (w->batch + w->window.bn - 1) / w->window.bn : w->batch;
   w->tiles_n = (w->n + w->tile_n - 1) / w->tile_n;
   if (w->tiles_m * w->tiles_n > 0x7fffffff || w->batch > 65535) {
     *reason = "grid-too-large";
@@ -177,6 +204,57 @@ static void print_type(BrazeStr *s, MlirType t) {
   braze_str_free(&tmp);
 }
 
+/* A's descriptor in braze.tma_boxes (see kernel_text). */
+static void a_box_spec(BrazeStr *s, const CuWgmma *w) {
+  const CuWindow *g = &w->window;
+  if (!g->on) {
+    braze_str_printf(s, "array<i64: %d, 64, %d>", w->arg_a, BM);
+    return;
+  }
+  braze_str_printf(s, "array<i64: %d, 64, %lld, %lld, %d, %lld, %lld, %lld, %lld, 1, %lld, %lld, 1>", w->arg_a,
+                   (long long)(g->bw * g->sw), (long long)(g->bh * g->sh), g->bn, (long long)g->c, (long long)g->wp,
+                   (long long)g->hp, (long long)g->n, (long long)g->sw, (long long)g->sh);
+}
+
+/* A window's tile origin: tile %pm of an image as (%oh0, %ow0) output pixels, whose
+ * first tap reads input row %hb and column %wb, of images from %img (bn per block y). */
+static void window_origin(BrazeStr *s, const CuWindow *g) {
+  braze_str_printf(s,
+                   "  %%cTW = arith.constant %lld : index\n  %%cWBH = arith.constant %d : index\n"
+                   "  %%cWBW = arith.constant %d : index\n  %%cSH = arith.constant %lld : index\n"
+                   "  %%cSW = arith.constant %lld : index\n  %%cH0 = arith.constant %lld : index\n"
+                   "  %%cW0 = arith.constant %lld : index\n  %%cCB = arith.constant %lld : index\n"
+                   "  %%cKW = arith.constant %lld : index\n  %%cDH = arith.constant %lld : index\n"
+                   "  %%cDW = arith.constant %lld : index\n"
+                   "  %%th = arith.divui %%pm, %%cTW : index\n  %%tw = arith.remui %%pm, %%cTW : index\n"
+                   "  %%oh0 = arith.muli %%th, %%cWBH : index\n  %%ow0 = arith.muli %%tw, %%cWBW : index\n"
+                   "  %%hs = arith.muli %%oh0, %%cSH : index\n  %%hb = arith.addi %%hs, %%cH0 : index\n"
+                   "  %%ws = arith.muli %%ow0, %%cSW : index\n  %%wb = arith.addi %%ws, %%cW0 : index\n"
+                   "  %%cWBN = arith.constant %d : index\n  %%img = arith.muli %%batch, %%cWBN : index\n",
+                   (long long)g->tiles_w, g->bh, g->bw, (long long)g->sh, (long long)g->sw, (long long)g->h0,
+                   (long long)g->w0, (long long)(g->c / BK), (long long)g->kw_n, (long long)g->dh, (long long)g->dw, g->bn);
+}
+
+/* A's load of k step `t` (%kc_x = t * 64) to %av_x: one box of BM rows, or a window's
+ * box of tap t / (c / 64) and channels from (t mod (c / 64)) * 64. */
+static void a_load(BrazeStr *s, const CuWgmma *w, const char *t, const char *stage, const char *x, const char *tma,
+                   const char *mbar, const char *a_box) {
+  if (!w->window.on) {
+    braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%kc_%s, %%arow], %%full[%s] to %%av_%s : %s, %s -> "
+                        "memref<%s, 3>\n", x, stage, x, tma, mbar, a_box);
+    return;
+  }
+  braze_str_printf(s,
+                   "      %%tap_%s = arith.divui %s, %%cCB : index\n      %%cb_%s = arith.remui %s, %%cCB : index\n"
+                   "      %%cc_%s = arith.muli %%cb_%s, %%c64 : index\n"
+                   "      %%kh_%s = arith.divui %%tap_%s, %%cKW : index\n      %%kw_%s = arith.remui %%tap_%s, %%cKW : index\n"
+                   "      %%hd_%s = arith.muli %%kh_%s, %%cDH : index\n      %%hc_%s = arith.addi %%hb, %%hd_%s : index\n"
+                   "      %%wd_%s = arith.muli %%kw_%s, %%cDW : index\n      %%wc_%s = arith.addi %%wb, %%wd_%s : index\n",
+                   x, t, x, t, x, x, x, x, x, x, x, x, x, x, x, x, x, x);
+  braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%cc_%s, %%wc_%s, %%hc_%s, %%img], %%full[%s] to %%av_%s : "
+                      "%s, %s -> memref<%s, 3>\n", x, x, x, stage, x, tma, mbar, a_box);
+}
+
 /* Text of the gpu.func: arguments, the TMA/wgmma main loop and the accumulators stored
  * to shared memory, up to a gpu.return before which the epilogue is built. With a twin
  * contraction (w->twin: one A, two Bs) every B-side part is there twice: B operand u
@@ -187,10 +265,15 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   int64_t kt = (w->k + BK - 1) / BK;
   int64_t a_bytes = BM * BK * 2, b_bytes = (int64_t)BK * bn * 2, c_bytes = (int64_t)BM * (bn + C_PAD) * 4;
   int n_args = K->n_in + K->n_out;
-  char tma[160], tmb[160], mbar[128], acc[96];
+  char tma[192], tmb[160], mbar[128], acc[96];
+  char a_box[48];
+  if (w->window.on)
+    snprintf(a_box, sizeof a_box, "%dx%dx%dx64x%s", w->window.bn, w->window.bh, w->window.bw, el);
+  else
+    snprintf(a_box, sizeof a_box, "%dx64x%s", BM, el);
   snprintf(tma, sizeof tma,
-           "!nvgpu.tensormap.descriptor<tensor = memref<%dx64x%s, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, "
-           "oob = zero, interleave = none>", BM, el);
+           "!nvgpu.tensormap.descriptor<tensor = memref<%s, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, "
+           "oob = zero, interleave = none>", a_box);
   snprintf(tmb, sizeof tmb,
            "!nvgpu.tensormap.descriptor<tensor = memref<64x64x%s, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, "
            "oob = zero, interleave = none>", el);
@@ -210,13 +293,14 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
                    THREADS, n_args);
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, ", %d", n_args + 1 + u);
-  /* braze.tma_boxes: [argument, box inner, box outer] of each descriptor, in order */
-  braze_str_printf(s, ">, braze.dynamic_smem = %lld : i64, braze.tma_boxes = [array<i64: %d, 64, %d>",
-                   (long long)w->smem, w->arg_a, BM);
+  /* braze.tma_boxes: [argument, box inner, box outer] of each descriptor, in order;
+   * a window's A: [argument, box x 4, dims x 4, element strides x 4], innermost first */
+  braze_str_printf(s, ">, braze.dynamic_smem = %lld : i64, braze.tma_boxes = [", (long long)w->smem);
+  a_box_spec(s, w);
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, ", array<i64: %d, 64, 64>", w->arg_b[u]);
   braze_str_printf(s, "], braze.grid = array<i64: %lld, %lld, 1>} {\n", (long long)(w->tiles_m * w->tiles_n),
-                   (long long)w->batch);
+                   (long long)w->grid_y);
   braze_str_printf(s, "  %%da = builtin.unrealized_conversion_cast %%tma : !llvm.ptr to %s\n", tma);
   for (int u = 0; u < nbm; ++u)
     braze_str_printf(s, "  %%db%d = builtin.unrealized_conversion_cast %%tmb%d : !llvm.ptr to %s\n", u, u, tmb);
@@ -240,6 +324,8 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
                    "  %%m0 = arith.muli %%pm, %%cBM : index\n  %%n0 = arith.muli %%pn, %%cBN : index\n"
                    "  %%brow = arith.muli %%batch, %%cM : index\n  %%arow = arith.addi %%brow, %%m0 : index\n",
                    BM, bn, (long long)w->m);
+  if (w->window.on)
+    window_origin(s, &w->window);
   braze_str_printf(s, "  %%full = nvgpu.mbarrier.create -> %s\n", mbar);
   braze_str_printf(s, "  scf.for %%i = %%c0 to %%cS step %%c1 {\n"
                       "    nvgpu.mbarrier.init %%full[%%i], %%c1, predicate = %%is0 : %s\n  }\n", mbar);
@@ -261,12 +347,11 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
   do {                                                                                                                 \
     braze_str_printf(s, "      %%bs_%s = arith.muli %s, %%cBB : index\n", x, stage);                                   \
     braze_str_printf(s, "      %%ao_%s = arith.muli %s, %%cAB : index\n", x, stage);                                   \
-    braze_str_printf(s, "      %%av_%s = memref.view %%smem[%%ao_%s][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n",   \
-                     x, x, BM, el);                                                                                    \
+    braze_str_printf(s, "      %%av_%s = memref.view %%smem[%%ao_%s][] : memref<0xi8, 3> to memref<%s, 3>\n",      \
+                     x, x, a_box);                                                                                     \
     braze_str_printf(s, "      %%kc_%s = arith.muli %s, %%c64 : index\n", x, t);                                       \
     braze_str_printf(s, "      nvgpu.mbarrier.arrive.expect_tx %%full[%s], %%cTX : %s\n", stage, mbar);              \
-    braze_str_printf(s, "      nvgpu.tma.async.load %%da[%%kc_%s, %%arow], %%full[%s] to %%av_%s : %s, %s -> "         \
-                        "memref<%dx64x%s, 3>\n", x, stage, x, tma, mbar, BM, el);                                      \
+    a_load(s, w, t, stage, x, tma, mbar, a_box);                                                                       \
     for (int u = 0; u < nbm; ++u)                                                                                      \
       for (int j = 0; j < nb; ++j) {                                                                                   \
         braze_str_printf(s, "      %%bb%d%d_%s = arith.addi %%bs_%s, %%cB%dbase : index\n", u, j, x, x, u);            \
@@ -339,25 +424,45 @@ static void kernel_text(const CuKernel *K, const CuWgmma *w, BrazeStr *s) {
                      bn + C_PAD, u, u, acc, bn, bn + C_PAD);
   braze_str_puts(s, "  gpu.barrier\n");
   /* the epilogue's runs: `vec` columns of one row each; the builder fills the body at
-   * the ops marked braze.epilogue (cu_emit_wgmma) */
+   * the ops marked braze.epilogue (cu_emit_wgmma). A window's tile row r is output
+   * pixel (%oh0 + r / bw, %ow0 + r mod bw), valid inside the image. */
+  BrazeStr row = {0};
+  if (w->window.on)
+    braze_str_printf(&row,
+                     "    %%cOH = arith.constant %lld : index\n    %%cOW = arith.constant %lld : index\n"
+                     "    %%cIMG = arith.constant %d : index\n    %%cNB = arith.constant %lld : index\n"
+                     "    %%wi = arith.divui %%r, %%cIMG : index\n    %%wp = arith.remui %%r, %%cIMG : index\n"
+                     "    %%wr = arith.divui %%wp, %%cWBW : index\n    %%wq = arith.remui %%wp, %%cWBW : index\n"
+                     "    %%oh = arith.addi %%oh0, %%wr : index\n    %%ow = arith.addi %%ow0, %%wq : index\n"
+                     "    %%eb = arith.addi %%img, %%wi {braze.epilogue = \"batch\"} : index\n"
+                     "    %%vh = arith.cmpi ult, %%oh, %%cOH : index\n    %%vw = arith.cmpi ult, %%ow, %%cOW : index\n"
+                     "    %%vn = arith.cmpi ult, %%eb, %%cNB : index\n    %%vhw = arith.andi %%vh, %%vw : i1\n"
+                     "    %%ev = arith.andi %%vhw, %%vn {braze.epilogue = \"valid\"} : i1\n"
+                     "    %%mo = arith.muli %%oh, %%cOW : index\n"
+                     "    %%em = arith.addi %%mo, %%ow {braze.epilogue = \"m\"} : index\n",
+                     (long long)w->window.oh_n, (long long)w->window.ow_n, w->window.bh * w->window.bw,
+                     (long long)w->batch);
+  else
+    braze_str_puts(&row, "    %eb = arith.addi %batch, %c0 {braze.epilogue = \"batch\"} : index\n"
+                         "    %em = arith.addi %m0, %r {braze.epilogue = \"m\"} : index\n");
   braze_str_printf(s, "  %%cRUNS = arith.constant %d : index\n  %%cTOT = arith.constant %d : index\n"
                       "  %%cTH = arith.constant %d : index\n  %%cV = arith.constant %d : index\n"
                       "  scf.for %%i = %%tid to %%cTOT step %%cTH {\n"
                       "    %%r = arith.divui %%i, %%cRUNS : index\n    %%cv = arith.remui %%i, %%cRUNS : index\n"
                       "    %%col = arith.muli %%cv, %%cV : index\n"
-                      "    %%eb = arith.addi %%batch, %%c0 {braze.epilogue = \"batch\"} : index\n"
-                      "    %%em = arith.addi %%m0, %%r {braze.epilogue = \"m\"} : index\n"
+                      "%s"
                       "    %%en = arith.addi %%n0, %%col {braze.epilogue = \"n\"} : index\n"
                       "    %%er = arith.addi %%r, %%c0 {braze.epilogue = \"row\"} : index\n"
                       "    %%ec = arith.addi %%col, %%c0 {braze.epilogue = \"col\"} : index\n  }\n"
                       "  gpu.return\n}\n",
-                   bn / w->vec, BM * bn / w->vec, THREADS, w->vec);
+                   bn / w->vec, BM * bn / w->vec, THREADS, w->vec, braze_str_cstr(&row));
+  braze_str_free(&row);
 }
 
 /* ---- the epilogue, built where the text marks it ---- */
 
-enum { EP_BATCH, EP_M, EP_N, EP_ROW, EP_COL, EP_CTILE0, EP_CTILE1, EP_COUNT };
-static const char *const ep_names[EP_COUNT] = {"batch", "m", "n", "row", "col", "ctile0", "ctile1"};
+enum { EP_BATCH, EP_M, EP_N, EP_ROW, EP_COL, EP_CTILE0, EP_CTILE1, EP_VALID, EP_COUNT };
+static const char *const ep_names[EP_COUNT] = {"batch", "m", "n", "row", "col", "ctile0", "ctile1", "valid"};
 
 typedef struct {
   MlirValue v[EP_COUNT];
@@ -386,7 +491,9 @@ static void epilogue_run(CuKernel *K, const CuWgmma *w, CgBuilder *b, const Mark
   const CuItem *c = &K->items[0];
   CgBuilder at = *b, else_b;
   MlirValue valid = {NULL};
-  if (w->m % BM != 0)
+  if (w->window.on)
+    valid = mk->v[EP_VALID];
+  else if (w->m % BM != 0)
     valid = cu_cmp_ult(b, mk->v[EP_M], cg_index(b, w->m));
   if (w->n % w->tile_n != 0) {
     MlirValue nv = cu_cmp_ult(b, mk->v[EP_N], cg_index(b, w->n));
@@ -477,8 +584,8 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   K->pool.block = K->entry;
   Marks mk = {0};
   mlirOperationWalk(fn, find_mark, &mk, MlirWalkPreOrder);
-  for (int i = 0; i < (w->twin ? EP_COUNT : EP_CTILE1); ++i)
-    if (mlirValueIsNull(mk.v[i]))
+  for (int i = 0; i < EP_COUNT; ++i)
+    if (mlirValueIsNull(mk.v[i]) && (i != EP_CTILE1 || w->twin) && (i != EP_VALID || w->window.on))
       return cu_fail(K, K->old, "internal error: the tensor-core template lacks its epilogue mark '%s'", ep_names[i]);
   K->fb = cg_builder_at_end(mlirOperationGetBlock(mk.last), loc);
   K->fb.before = mlirOperationGetNextInBlock(mk.last); /* the loop body's scf.yield */
@@ -488,7 +595,7 @@ bool cu_emit_wgmma(CuKernel *K, const CuWgmma *w) {
   K->block = THREADS;
   K->vec = w->vec;
   K->grid[0] = w->tiles_m * w->tiles_n;
-  K->grid[1] = w->batch;
+  K->grid[1] = w->grid_y;
   K->grid[2] = 1;
   epilogue_run(K, w, &K->fb, &mk);
   return !K->failed;

@@ -52,3 +52,40 @@ func.func @narrow_n(%x: tensor<300x200xbf16>, %w: tensor<200x40xbf16>, %b: tenso
   %2 = "graph.relu"(%1) : (tensor<300x40xbf16>) -> tensor<300x40xbf16>
   return %2 : tensor<300x40xbf16>
 }
+
+// The template's window boxes (decision 0021: A read by one 4-D TMA box per filter tap
+// from the padded channels-last input): ResNet's stage-1 shape (56 output columns in
+// 2x64-pixel tiles, the last 8 columns of each masked), a 7x7 output (8x16-pixel tiles,
+// 9 of 16 rows masked), a dilated conv (taps 2 apart) and a strided conv on a
+// non-square input (15 output columns in 8x16 tiles, element strides 2).
+func.func @stage1(%x: tensor<2x64x56x56xbf16>, %w: tensor<64x64x3x3xbf16>, %b: tensor<64xbf16>) -> tensor<2x64x56x56xbf16> {
+  %h = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x64x56x56xbf16>, tensor<64x64x3x3xbf16>) -> tensor<2x64x56x56xbf16>
+  %br = "graph.reshape"(%b) : (tensor<64xbf16>) -> tensor<64x1x1xbf16>
+  %a = "graph.add"(%h, %br) : (tensor<2x64x56x56xbf16>, tensor<64x1x1xbf16>) -> tensor<2x64x56x56xbf16>
+  %r = "graph.relu"(%a) : (tensor<2x64x56x56xbf16>) -> tensor<2x64x56x56xbf16>
+  return %r : tensor<2x64x56x56xbf16>
+}
+
+func.func @stage4(%x: tensor<2x128x7x7xbf16>, %w: tensor<128x128x3x3xbf16>) -> tensor<2x128x7x7xbf16> {
+  %h = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x128x7x7xbf16>, tensor<128x128x3x3xbf16>) -> tensor<2x128x7x7xbf16>
+  return %h : tensor<2x128x7x7xbf16>
+}
+
+func.func @dilated(%x: tensor<2x64x12x12xbf16>, %w: tensor<64x64x3x3xbf16>) -> tensor<2x64x12x12xbf16> {
+  %h = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 2, 2>, groups = 1 : i64} : (tensor<2x64x12x12xbf16>, tensor<64x64x3x3xbf16>) -> tensor<2x64x12x12xbf16>
+  return %h : tensor<2x64x12x12xbf16>
+}
+
+func.func @strided_wide(%x: tensor<2x64x20x30xbf16>, %w: tensor<128x64x3x3xbf16>) -> tensor<2x128x10x15xbf16> {
+  %h = "graph.conv"(%x, %w) {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x64x20x30xbf16>, tensor<128x64x3x3xbf16>) -> tensor<2x128x10x15xbf16>
+  return %h : tensor<2x128x10x15xbf16>
+}
+
+// Three 7x7 images in tiles of two (2 x 8 x 8 pixels): the second block's second image
+// is past the batch, zero-filled by TMA and masked at the store.
+func.func @odd_batch(%x: tensor<3x64x7x7xbf16>, %w: tensor<64x64x3x3xbf16>, %b: tensor<64xbf16>) -> tensor<3x64x7x7xbf16> {
+  %h = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<3x64x7x7xbf16>, tensor<64x64x3x3xbf16>) -> tensor<3x64x7x7xbf16>
+  %br = "graph.reshape"(%b) : (tensor<64xbf16>) -> tensor<64x1x1xbf16>
+  %a = "graph.add"(%h, %br) : (tensor<3x64x7x7xbf16>, tensor<64x1x1xbf16>) -> tensor<3x64x7x7xbf16>
+  return %a : tensor<3x64x7x7xbf16>
+}

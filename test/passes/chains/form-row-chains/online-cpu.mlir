@@ -77,7 +77,7 @@
 // OFF-LABEL: func.func @attention(
 // OFF-NEXT: call @cpu_chain_fused_batch_matmul_mul_softmax_0(
 // OFF-NOT: kernel.online
-// BAD: form-row-chains: rows and online-min-keys must be >= 0
+// BAD: form-row-chains: rows, online-min-keys and window-channels must be >= 0
 func.func @attention(%q: tensor<4x256x64xf32>, %k: tensor<4x256x64xf32>, %v: tensor<4x256x64xf32>) -> tensor<4x256x64xf32> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xf32>) -> tensor<4x64x256xf32>
   %s = "graph.batch_matmul"(%q, %kt) : (tensor<4x256x64xf32>, tensor<4x64x256xf32>) -> tensor<4x256x256xf32>

@@ -6,7 +6,7 @@
 // RUN: braze-opt %S/Inputs/attention-4x256x32.mlir --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks rows=7})' >/dev/null
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{rows=-1})' 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{block=4})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// OPTION: form-row-chains: rows and online-min-keys must be >= 0, max-scratch-bytes, min-blocks and key-block >= 1
+// OPTION: form-row-chains: rows, online-min-keys and window-channels must be >= 0, max-scratch-bytes, min-blocks and key-block >= 1
 // UNKNOWN: form-row-chains{{.*}}block
 
 // Formed: 4 heads of 256 rows; the largest block keeping 8 blocks is 128 rows (2 x 1 KiB

@@ -268,12 +268,19 @@ static CUresult impl_cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataTyp
                                             const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
                                             CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
                                             CUtensorMapFloatOOBfill oob) {
-  (void)element_strides, (void)interleave, (void)l2, (void)oob;
+  (void)interleave, (void)l2, (void)oob;
   char text[64];
   describe((unsigned long long)(uintptr_t)base, text, sizeof text);
-  say("tensor map %s dtype %d rank %u dims %llu,%llu row %llu bytes box %u,%u swizzle %d\n", text, (int)dtype,
-         rank, (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)strides[0], box[0], box[1],
-         (int)swizzle);
+  if (rank == 4) /* a conv window's input (decision 0021): all dims, strides and element strides */
+    say("tensor map %s dtype %d rank 4 dims %llu,%llu,%llu,%llu strides %llu,%llu,%llu bytes box %u,%u,%u,%u "
+        "element strides %u,%u,%u,%u swizzle %d\n", text, (int)dtype, (unsigned long long)dims[0],
+        (unsigned long long)dims[1], (unsigned long long)dims[2], (unsigned long long)dims[3],
+        (unsigned long long)strides[0], (unsigned long long)strides[1], (unsigned long long)strides[2], box[0], box[1],
+        box[2], box[3], element_strides[0], element_strides[1], element_strides[2], element_strides[3], (int)swizzle);
+  else
+    say("tensor map %s dtype %d rank %u dims %llu,%llu row %llu bytes box %u,%u swizzle %d\n", text, (int)dtype, rank,
+        (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)strides[0], box[0], box[1],
+        (int)swizzle);
   memset(map, 0, sizeof *map);
   map->opaque[0] = (cuuint64_t)(uintptr_t)base;
   return env("MOCK_CUDA_TENSOR_MAP_FAIL") ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
