@@ -425,6 +425,16 @@ static int braze_cu_launch(BrazeCuProgram *p, int kernel, unsigned gx, unsigned 
                        k->name, gx, gy, gz, bx, by, bz, smem, name, text);
 }
 
+/* cuTensorMapEncodeTiled with the template's settings: 128-byte swizzle, 256-byte L2
+ * promotion, elements out of bounds read as zero. */
+static CUresult braze_cu_encode_tiled(CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, CUdeviceptr base,
+                                      const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                      const cuuint32_t *element_strides) {
+  return braze_cu.TensorMapEncodeTiled(map, dtype, rank, (void *)(uintptr_t)base, dims, strides, box, element_strides,
+                                       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
 /* The TMA descriptor of a row-major [outer][inner] tensor at `base` (row_bytes apart, a
  * multiple of 16) for boxes of box_inner x box_outer elements: 128-byte swizzle (the
  * tensor-core template's shared-memory layout), 256-byte L2 promotion, elements out
@@ -434,9 +444,7 @@ static int braze_cu_tensor_map(CUtensorMap *map, CUtensorMapDataType dtype, CUde
                                uint64_t outer, uint64_t row_bytes, uint32_t box_inner, uint32_t box_outer) {
   cuuint64_t dims[2] = {inner, outer}, strides[1] = {row_bytes};
   cuuint32_t box[2] = {box_inner, box_outer}, element_strides[2] = {1, 1};
-  CUresult r = braze_cu.TensorMapEncodeTiled(map, dtype, 2, (void *)(uintptr_t)base, dims, strides, box,
-                                             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r = braze_cu_encode_tiled(map, dtype, 2, base, dims, strides, box, element_strides);
   if (r == CUDA_SUCCESS)
     return 0;
   const char *name, *text;
@@ -460,9 +468,7 @@ static int braze_cu_tensor_map_4d(CUtensorMap *map, CUtensorMapDataType dtype, C
   bytes[0] = dims[0] * elem_bytes;
   bytes[1] = bytes[0] * dims[1];
   bytes[2] = bytes[1] * dims[2];
-  CUresult r = braze_cu.TensorMapEncodeTiled(map, dtype, 4, (void *)(uintptr_t)base, global, bytes, box_dims,
-                                             element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r = braze_cu_encode_tiled(map, dtype, 4, base, global, bytes, box_dims, element_strides);
   if (r == CUDA_SUCCESS)
     return 0;
   const char *name, *text;
