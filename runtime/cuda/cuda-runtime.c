@@ -61,6 +61,7 @@ static int braze_cu_fail(const char *fmt, ...) {
   X(ModuleLoadData, cuModuleLoadData, "cuModuleLoadData")                                                              \
   X(ModuleGetFunction, cuModuleGetFunction, "cuModuleGetFunction")                                                     \
   X(FuncSetAttribute, cuFuncSetAttribute, "cuFuncSetAttribute")                                                        \
+  X(FuncGetAttribute, cuFuncGetAttribute, "cuFuncGetAttribute")                                                        \
   X(TensorMapEncodeTiled, cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")                                            \
   X(LaunchKernel, cuLaunchKernel, "cuLaunchKernel")                                                                    \
   X(MemAlloc, cuMemAlloc, "cuMemAlloc_v2")                                                                             \
@@ -323,7 +324,13 @@ static int braze_cu_load_program(BrazeCuProgram *p) {
       braze_cu_describe(r, &name, &text);
       return braze_cu_fail("cuModuleGetFunction(%s) failed: %s (%s)", k->name, name, text);
     }
-    if (k->max_dynamic_smem > 48 * 1024 &&
+    /* past 48 KiB in all (the kernel's static shared memory, mbarriers, counts too) a
+     * launch needs the opt-in */
+    int static_smem = 0;
+    if (braze_cu_check(braze_cu.FuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->function),
+                       "cuFuncGetAttribute(SHARED_SIZE_BYTES)"))
+      return 1;
+    if (k->max_dynamic_smem + (unsigned)static_smem > 48 * 1024 &&
         braze_cu_check(braze_cu.FuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                  (int)k->max_dynamic_smem),
                        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))

@@ -19,7 +19,8 @@
  *
  * Environment: MOCK_CUDA_NO_DEVICE=1 (cuInit fails), MOCK_CUDA_NO_CUBIN=1,
  * MOCK_CUDA_NO_PTX=1, MOCK_CUDA_LAUNCH_FAIL=1, MOCK_CUDA_OOM_AT=N (the Nth cuMemAlloc,
- * counting from 1, fails once with CUDA_ERROR_OUT_OF_MEMORY). */
+ * counting from 1, fails once with CUDA_ERROR_OUT_OF_MEMORY), MOCK_CUDA_STATIC_SMEM=B (every
+ * kernel's static shared memory, bytes). */
 #include <cuda.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -236,6 +237,14 @@ static CUresult impl_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *
 
 static CUresult impl_cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
   say("%s attribute %d = %d\n", f->name, (int)attr, value);
+  return CUDA_SUCCESS;
+}
+
+/* Kernels of the stand-in use no static shared memory, or MOCK_CUDA_STATIC_SMEM bytes. */
+static CUresult impl_cuFuncGetAttribute(int *value, CUfunction_attribute attr, CUfunction f) {
+  (void)f;
+  const char *bytes = getenv("MOCK_CUDA_STATIC_SMEM");
+  *value = attr == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES && bytes ? atoi(bytes) : 0;
   return CUDA_SUCCESS;
 }
 
@@ -464,6 +473,7 @@ CUresult cuCtxSynchronize(void) { LOCKED(impl_cuCtxSynchronize()); }
 CUresult cuModuleLoadData(CUmodule *m, const void *image) { LOCKED(impl_cuModuleLoadData(m, image)); }
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) { LOCKED(impl_cuModuleGetFunction(f, m, name)); }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) { LOCKED(impl_cuFuncSetAttribute(f, attr, value)); }
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr, CUfunction f) { LOCKED(impl_cuFuncGetAttribute(value, attr, f)); }
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem, CUstream stream, void **params, void **extra) { LOCKED(impl_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra)); }
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) { LOCKED(impl_cuMemAlloc(p, bytes)); }
 CUresult cuEventCreate(CUevent *e, unsigned flags) { LOCKED(impl_cuEventCreate(e, flags)); }
