@@ -62,7 +62,7 @@ const char *braze_graph_op_mnemonic(MlirOperation op) {
 
 bool braze_is_graph_op(MlirOperation op) { return lookup(op) != NULL; }
 
-static bool single_use(MlirValue v) {
+bool braze_single_use(MlirValue v) {
   MlirOpOperand first = mlirValueGetFirstUse(v);
   return !mlirOpOperandIsNull(first) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(first));
 }
@@ -78,7 +78,7 @@ bool braze_graph_concat_of_collectives(MlirOperation op) {
       return false;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    if (!mlirValueIsAOpResult(v) || !single_use(v))
+    if (!mlirValueIsAOpResult(v) || !braze_single_use(v))
       return false;
     MlirOperation def = mlirOpResultGetOwner(v);
     if (braze_graph_op_class(def) != GRAPH_COLLECTIVE && !braze_graph_concat_of_collectives(def))

@@ -30,6 +30,8 @@ GraphOpClass braze_graph_op_class(MlirOperation op);
 /* The op's name without the "graph." prefix ("add"), or NULL for non-graph ops. */
 const char *braze_graph_op_mnemonic(MlirOperation op);
 bool braze_is_graph_op(MlirOperation op);
+/* Whether `v` has exactly one use. */
+bool braze_single_use(MlirValue v);
 /* A graph.concat that only puts collectives' results side by side in memory: each
  * operand is read by it alone and is a collective's result or such a concat, and
  * the dims before `dim` have size 1 (each operand is one contiguous block of the

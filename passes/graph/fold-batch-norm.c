@@ -17,11 +17,6 @@
 #include "passes/graph/decompose-conv.h"
 #include "support/context.h"
 
-static bool single_use(MlirValue v) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  return !mlirOpOperandIsNull(use) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(use));
-}
-
 static bool is_f32(MlirValue v) {
   MlirType t = mlirValueGetType(v);
   return braze_is_ranked_tensor(t) && mlirTypeIsAF32(braze_element_type(t));
@@ -74,7 +69,7 @@ static bool conv_under(MlirOperation bn, ConvUnderBn *out) {
   out->bias = (MlirValue){NULL};
   MlirOperation add = braze_gb_defining(x, "add");
   if (!mlirOperationIsNull(add)) {
-    if (!single_use(x))
+    if (!braze_single_use(x))
       return false;
     for (int side = 0; side < 2; ++side) {
       MlirValue c = mlirOperationGetOperand(add, side), other = mlirOperationGetOperand(add, 1 - side);
@@ -90,7 +85,7 @@ static bool conv_under(MlirOperation bn, ConvUnderBn *out) {
       return false;
   }
   out->conv = braze_gb_defining(x, "conv");
-  return !mlirOperationIsNull(out->conv) && single_use(x) && is_f32(x);
+  return !mlirOperationIsNull(out->conv) && braze_single_use(x) && is_f32(x);
 }
 
 bool braze_batch_norm_folds(MlirOperation bn) {
@@ -116,11 +111,11 @@ bool braze_batch_norm_folds(MlirOperation bn) {
 
 bool braze_conv_awaits_fold(MlirOperation conv) {
   MlirValue y = mlirOperationGetResult(conv, 0);
-  if (!single_use(y))
+  if (!braze_single_use(y))
     return false;
   MlirOperation user = mlirOpOperandGetOwner(mlirValueGetFirstUse(y));
   const char *m = braze_graph_op_mnemonic(user);
-  if (m && strcmp(m, "add") == 0 && single_use(mlirOperationGetResult(user, 0))) {
+  if (m && strcmp(m, "add") == 0 && braze_single_use(mlirOperationGetResult(user, 0))) {
     user = mlirOpOperandGetOwner(mlirValueGetFirstUse(mlirOperationGetResult(user, 0)));
     m = braze_graph_op_mnemonic(user);
   }

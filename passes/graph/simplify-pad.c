@@ -39,11 +39,6 @@ static bool is_zero_constant(MlirValue v) {
   return !mlirOperationIsNull(braze_gb_defining(v, "constant")) && braze_gb_splat_value(v, &value) && value == 0.0;
 }
 
-static bool single_use(MlirValue v) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  return !mlirOpOperandIsNull(use) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(use));
-}
-
 /* Peel the chain of zero-padding concats off `v` (rank `rank`): spatial dims only. */
 static bool peel_zero_pad(MlirValue v, intptr_t rank, ZeroPad *pad) {
   for (intptr_t d = 0; d < rank; ++d)
@@ -52,7 +47,7 @@ static bool peel_zero_pad(MlirValue v, intptr_t rank, ZeroPad *pad) {
   for (MlirOperation c = braze_gb_defining(v, "concat"); !mlirOperationIsNull(c);
        c = braze_gb_defining(v, "concat")) {
     int64_t dim;
-    if (!braze_attr_i64(c, "dim", &dim) || dim < 1 || dim > rank - 2 || !single_use(v))
+    if (!braze_attr_i64(c, "dim", &dim) || dim < 1 || dim > rank - 2 || !braze_single_use(v))
       break;
     MlirValue lhs = mlirOperationGetOperand(c, 0), rhs = mlirOperationGetOperand(c, 1);
     bool zero_before = is_zero_constant(lhs), zero_after = !zero_before && is_zero_constant(rhs);

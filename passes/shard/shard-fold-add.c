@@ -72,17 +72,17 @@ typedef struct {
   BrazePtrMap memo; /* value -> 1 alike, 2 not */
 } Alike;
 
-/* The bits of the axes a collective's mesh_axes name, or 0. */
-static unsigned collective_axes(MlirOperation op, const BrazeMesh *mesh) {
+/* A collective's group: a bit per mesh axis its mesh_axes name, and its size; false
+ * when mesh_axes is malformed (the verifier reports it). */
+static bool collective_group(MlirOperation op, const BrazeMesh *mesh, unsigned *bits, int64_t *size) {
   int axes[BRAZE_MESH_MAX_AXES], n = 0;
-  int64_t size = 0;
   BrazeStr why = {0};
-  unsigned bits = 0;
-  if (braze_collective_axes(op, mesh, axes, &n, &size, &why))
-    for (int i = 0; i < n; ++i)
-      bits |= 1u << axes[i];
+  bool ok = braze_collective_axes(op, mesh, axes, &n, size, &why);
   braze_str_free(&why);
-  return bits;
+  *bits = 0;
+  for (int i = 0; ok && i < n; ++i)
+    *bits |= 1u << axes[i];
+  return ok;
 }
 
 /* An argument's braze.sharding splits no dim over an axis of the group. */
@@ -118,12 +118,14 @@ static bool alike(Alike *a, MlirValue v) {
     return known == 1;
   MlirOperation op = mlirOpResultGetOwner(v);
   bool same;
-  if (!braze_is_graph_op(op))
+  if (!braze_is_graph_op(op)) {
     same = false;
-  else if (braze_graph_op_class(op) == GRAPH_COLLECTIVE)
+  } else if (braze_graph_op_class(op) == GRAPH_COLLECTIVE) {
+    unsigned bits = 0;
+    int64_t size = 0;
     same = (braze_op_is(op, "graph.all_reduce") || braze_op_is(op, "graph.all_gather")) &&
-           (collective_axes(op, a->mesh) & a->axes) == a->axes;
-  else {
+           collective_group(op, a->mesh, &bits, &size) && (bits & a->axes) == a->axes;
+  } else {
     same = true;
     for (intptr_t i = 0; same && i < mlirOperationGetNumOperands(op); ++i)
       same = alike(a, mlirOperationGetOperand(op, i));
@@ -141,9 +143,9 @@ static bool is_float(MlirType t) {
 /* The one add reading `sum`, and which of its operands is the other one; null when the
  * sum has another reader. */
 static MlirOperation only_add(MlirValue sum, int *other) {
-  MlirOpOperand first = mlirValueGetFirstUse(sum);
-  if (mlirOpOperandIsNull(first) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(first)))
+  if (!braze_single_use(sum))
     return (MlirOperation){NULL};
+  MlirOpOperand first = mlirValueGetFirstUse(sum);
   MlirOperation user = mlirOpOperandGetOwner(first);
   if (!braze_op_is(user, "graph.add"))
     return (MlirOperation){NULL};
@@ -197,20 +199,19 @@ static bool run(MlirOperation func, void *state) {
   BrazeMesh mesh;
   bool present = false;
   BrazeStr why = {0};
-  if (!braze_mesh_from_func(func, &mesh, &present, &why) || !present) {
-    braze_str_free(&why);
+  bool has_mesh = braze_mesh_from_func(func, &mesh, &present, &why) && present;
+  braze_str_free(&why);
+  if (!has_mesh)
     return true; /* shard-partition verified the mesh; nothing to fold without one */
-  }
   BrazeOpList reduces = {0};
   braze_op_list_collect(func, is_all_reduce, &reduces);
   for (size_t i = 0; i < reduces.count; ++i) {
     MlirOperation reduce = reduces.ops[i], add = {NULL};
     MlirLocation loc = mlirOperationGetLocation(reduce);
-    int axes[BRAZE_MESH_MAX_AXES], n = 0;
+    Alike a = {.func = func, .mesh = &mesh};
     int64_t group = 0;
-    if (!braze_collective_axes(reduce, &mesh, axes, &n, &group, &why))
+    if (!collective_group(reduce, &mesh, &a.axes, &group))
       continue; /* the verifier reports it */
-    Alike a = {.func = func, .mesh = &mesh, .axes = collective_axes(reduce, &mesh)};
     MlirValue x = {NULL};
     const char *no = refusal(reduce, &a, group, &add, &x);
     braze_ptrmap_free(&a.memo);
@@ -225,7 +226,6 @@ static bool run(MlirOperation func, void *state) {
                              "the %lld ranks adds the addend / %lld)",
                         (long long)group, (long long)group);
   }
-  braze_str_free(&why);
   braze_op_list_free(&reduces);
   return true;
 }
