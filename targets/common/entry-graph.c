@@ -377,7 +377,8 @@ static int64_t peak_bytes(const Graph *G) {
 static MlirValue subview_of_output(Graph *G, MlirValue out, MlirType block, int64_t offset_bytes) {
   MlirType whole = mlirValueGetType(out);
   intptr_t rank = mlirShapedTypeGetRank(whole);
-  int64_t elem = cg_elem_bytes(mlirShapedTypeGetElementType(whole)), offsets[8] = {0}, strides[8], unit[8];
+  int64_t elem = cg_elem_bytes(mlirShapedTypeGetElementType(whole)), offsets[BRAZE_MAX_RANK] = {0},
+          strides[BRAZE_MAX_RANK], unit[BRAZE_MAX_RANK], shape[BRAZE_MAX_RANK];
   int64_t offset = offset_bytes / elem, stride = 1, rest = offset;
   for (intptr_t d = rank; d-- > 0;) {
     strides[d] = stride;
@@ -389,7 +390,6 @@ static MlirValue subview_of_output(Graph *G, MlirValue out, MlirType block, int6
     rest %= strides[d];
   }
   MlirAttribute layout = mlirStridedLayoutAttrGet(G->ctx, offset, rank, strides);
-  int64_t shape[8];
   for (intptr_t d = 0; d < rank; ++d)
     shape[d] = mlirShapedTypeGetDimSize(block, d);
   MlirType type = mlirMemRefTypeGet(mlirShapedTypeGetElementType(whole), rank, shape, layout, mlirAttributeGetNull());

@@ -73,6 +73,9 @@ typedef struct {
   size_t count, cap;
   int num_async;     /* async collectives so far in the entry */
 } BrazeCudaPending;
+/* Ops of a host entry that touch no device memory, only name it: constants, views of the
+ * workspace or of an out argument, constant globals, aliases. */
+bool braze_cuda_touches_no_memory(MlirOperation op);
 /* Whether the collective `op` has independent work after it (the next op that is not
  * a constant, a view or an alias reads none of its result). */
 bool braze_cuda_collective_overlaps(MlirOperation op);

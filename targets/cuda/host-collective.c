@@ -188,9 +188,7 @@ bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t ind
 
 /* ---- overlap ---- */
 
-/* Ops that touch no device memory: constants, views of the workspace or of an out
- * argument, aliases. */
-static bool no_access(MlirOperation op) {
+bool braze_cuda_touches_no_memory(MlirOperation op) {
   return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.get_global") ||
          braze_op_is(op, "memref.subview") || braze_op_is(op, "memref.cast") ||
          braze_op_is(op, "memref.collapse_shape") || braze_op_is(op, "memref.expand_shape");
@@ -214,7 +212,7 @@ bool braze_cuda_collective_overlaps(MlirOperation op) {
   size_t n = 1;
   for (MlirOperation next = mlirOperationGetNextInBlock(op); !mlirOperationIsNull(next);
        next = mlirOperationGetNextInBlock(next)) {
-    if (!no_access(next))
+    if (!braze_cuda_touches_no_memory(next))
       return !braze_op_is(next, "func.return") && !reads_any(next, seen, n);
     if (is_alias(next) && reads_any(next, seen, n) && n < 16)
       seen[n++] = mlirOperationGetResult(next, 0);
@@ -251,7 +249,7 @@ void braze_cuda_pending_before(BrazeCudaPending *p, MlirOperation op, BrazeStr *
     if (reads && is_alias(op)) {
       braze_cuda_pending_add(p, mlirOperationGetResult(op, 0), p->slots[i]);
       ++i;
-    } else if (reads && !no_access(op)) {
+    } else if (reads && !braze_cuda_touches_no_memory(op)) {
       join(p, p->slots[i], body); /* removes entries: look at index i again */
     } else {
       ++i;

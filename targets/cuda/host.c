@@ -124,20 +124,28 @@ static bool const_int(Entry *e, MlirOperation op, intptr_t i, int64_t *out) {
   return true;
 }
 
-/* Bytes of a static memref (the contract's buffers are all static). */
-static bool memref_bytes(MlirType t, int64_t *out) {
-  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t))
-    return false;
+/* Bytes of one element of a memref of `t`; 0 for a type that has no size. */
+static int64_t elem_bytes(MlirType t) {
   MlirType elem = mlirShapedTypeGetElementType(t);
   int64_t bits = mlirTypeIsAIndex(elem) ? 64 : mlirTypeIsAInteger(elem) ? mlirIntegerTypeGetWidth(elem)
                                            : mlirTypeIsAFloat(elem)       ? mlirFloatTypeGetWidth(elem)
                                                                           : 0;
-  if (bits == 0)
-    return false;
+  return (bits + 7) / 8;
+}
+
+/* Elements of a static shaped type. */
+static int64_t num_elements(MlirType t) {
   int64_t n = 1;
   for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
     n *= mlirShapedTypeGetDimSize(t, d);
-  *out = n * ((bits + 7) / 8);
+  return n;
+}
+
+/* Bytes of a static memref (the contract's buffers are all static). */
+static bool memref_bytes(MlirType t, int64_t *out) {
+  if (!mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || elem_bytes(t) == 0)
+    return false;
+  *out = num_elements(t) * elem_bytes(t);
   return true;
 }
 
@@ -174,15 +182,12 @@ static bool op_subview(Entry *e, MlirOperation op) {
   const Val *src = operand(e, op, 0, VAL_ADDR);
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirAttribute layout = mlirMemRefTypeGetLayout(t);
-  int64_t bytes = 0, elements = 1;
+  int64_t bytes = 0;
   if (!src)
     return false;
   if (!mlirAttributeIsAStridedLayout(layout) || mlirOperationGetNumOperands(op) != 1 || !memref_bytes(t, &bytes))
     return fail_at(op, "%s", "memref.subview in a CUDA host entry needs static offsets, sizes and strides");
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-    elements *= mlirShapedTypeGetDimSize(t, d);
-  int64_t elem_bytes = elements ? bytes / elements : 0;
-  int64_t offset = mlirStridedLayoutAttrGetOffset(layout) * elem_bytes;
+  int64_t offset = mlirStridedLayoutAttrGetOffset(layout) * elem_bytes(t);
   put_val(e, mlirOperationGetResult(op, 0), VAL_ADDR, printf_dup("(%s + %" PRId64 "ull)", src->expr, offset));
   return true;
 }
@@ -370,26 +375,23 @@ static bool int_array(MlirOperation op, const char *name, intptr_t n, int64_t *o
 /* kernel.tensor_map %buf {box, dims, element_strides} with a box of 4: the memref viewed
  * as the 4-D tensor `dims` (innermost first; as many elements as the memref). */
 static bool tensor_map_4d(Entry *e, MlirOperation op, const Val *src, MlirType t, const char *dtype) {
-  int64_t box[4], dims[4], strides[4], elements = 1, product = 1;
+  int64_t box[4], dims[4], strides[4], product = 1;
   if (!int_array(op, "box", 4, box) || !int_array(op, "dims", 4, dims) || !int_array(op, "element_strides", 4, strides))
     return fail_at(op, "%s", "kernel.tensor_map with a box of 4 extents needs dims and element_strides of 4");
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-    elements *= mlirShapedTypeGetDimSize(t, d);
   for (int d = 0; d < 4; ++d) {
     product *= dims[d];
     if (box[d] < 1 || box[d] > 256 || strides[d] < 1 || strides[d] > 8 || dims[d] < 1)
       return fail_at(op, "%s", "kernel.tensor_map: box extents must be in [1, 256], element strides in [1, 8]");
   }
-  if (product != elements)
+  if (product != num_elements(t))
     return fail_at(op, "%s", "kernel.tensor_map: dims must hold as many elements as the memref");
-  int64_t elem_bytes = mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) ? 4 : 2;
   char *name = printf_dup("tm%zu", e->count);
   braze_str_printf(&e->body,
                    "  CUtensorMap %s;\n  if (braze_cu_tensor_map_4d(&%s, %s, %s, %" PRId64 "u, (const uint64_t[4]){%" PRId64
                    "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u}, (const uint32_t[4]){%" PRId64 "u, %" PRId64 "u, %" PRId64
                    "u, %" PRId64 "u}, (const uint32_t[4]){%" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64
                    "u}))\n    return 1;\n",
-                   name, name, dtype, src->expr, elem_bytes, dims[0], dims[1], dims[2], dims[3], box[0], box[1], box[2],
+                   name, name, dtype, src->expr, elem_bytes(t), dims[0], dims[1], dims[2], dims[3], box[0], box[1], box[2],
                    box[3], strides[0], strides[1], strides[2], strides[3]);
   put_val(e, mlirOperationGetResult(op, 0), VAL_TENSOR_MAP, name);
   return true;
@@ -518,9 +520,7 @@ static bool translate_op(Entry *e, MlirOperation op) {
 
 /* Ops that only name values (no code in the entry's body). */
 static bool names_only(MlirOperation op) {
-  return braze_op_is(op, "arith.constant") || braze_op_is(op, "memref.view") || braze_op_is(op, "memref.subview") ||
-         braze_op_is(op, "memref.cast") || braze_op_is(op, "memref.collapse_shape") || braze_op_is(op, "memref.expand_shape") ||
-         braze_op_is(op, "memref.get_global") || braze_op_is(op, "func.return");
+  return braze_cuda_touches_no_memory(op) || braze_op_is(op, "func.return");
 }
 
 /* The open group as one block: the site's choice, or while undecided each alternative
