@@ -2,7 +2,7 @@
 """braze on two GPUs against braze on one, run on the 2-GPU machine (PyTorch; no MLIR,
 no braze): one process per GPU, as torchrun runs a program.
 
-    python3 bench/sharded/gpu/bench.py LIBDIR [--out FILE] [--kernels FILE]
+    python3 bench/sharded/gpu/bench.py LIBDIR [--out FILE] [--kernels FILE] [--rounds N]
 
 LIBDIR holds what bench/sharded/gpu/prepare.sh built: G6 and G7 compiled from one graph
 file each for one device (NAME.tp1.so) and for one rank of two (NAME.tp2.so), and
@@ -30,7 +30,14 @@ even chunks, G6t* other last-share=, G6s* explicit sizes, G6nf and G6k1nf the de
 and G6k1 without shard-fold-add. Each chunked library is also timed with
 BRAZE_CUDA_OVERLAP=0 (every all_reduce on the entry's stream: compute plus the
 all_reduces in series). --kernels FILE writes each rank's per-kernel GPU times
-(torch.profiler, NCCL's kernels included) of the libraries in PROFILE."""
+(torch.profiler, NCCL's kernels included) of the libraries in PROFILE.
+
+The acceptance figures (W6 = G6, W7 = G7) come from --rounds N (default 11) interleaved
+rounds at the end: a one-GPU sample on rank 0, then a two-GPU sample on both ranks,
+alternating, so that a drift of the cards' clocks during the run moves both sides; the
+speedup is the ratio of the medians, shown with the range of the rounds' own ratios (a
+single sample of each side, as the first table has, moved by 3-6% between runs on one
+machine)."""
 import argparse
 import ctypes
 import math
@@ -42,6 +49,8 @@ import torch.distributed as dist
 
 RANKS = 2
 CALLS = 20
+ROUNDS = 11  # --rounds: interleaved one-GPU / two-GPU samples of the acceptance workloads
+PAIRED = ("G6", "G7")  # the issue's W6 and W7: their speedup from the interleaved rounds
 BF16 = torch.bfloat16
 G6_INPUTS = ([(8192, 4096), (4096,), (4096, 11008), (4096, 11008), (11008, 4096)], [-1, -1, 1, 1, 0], -1)
 SPECS = {
@@ -163,7 +172,41 @@ def kernel_table(run, barrier, calls=10):
     return "\n".join(lines)
 
 
-def worker(rank, libdir, ids, results, profile_kernels):
+def two_gpu_call(lib, name, rank, ids):
+    """The tp2 library's entry on this rank's pieces of the global inputs (the mesh joined)."""
+    join_mesh(lib, rank, ids)
+    glob = inputs_for(name)
+    ins = [piece(t, d, rank, RANKS) for t, d in zip(glob, SPECS[name][1])]
+    shape = list(SPECS[name][0][0])
+    if SPECS[name][2] >= 0:
+        shape[SPECS[name][2]] //= RANKS
+    out = torch.full(shape, float("nan"), dtype=BF16, device="cuda")
+    return braze_call(lib, entry(lib, ENTRY[name]), ins + [out])
+
+
+def paired_rounds(rank, libdir, ids, name, rounds):
+    """One-GPU and two-GPU samples of `name` alternating, `rounds` of each: a clock or
+    power state that drifts during the run moves both sides alike, and the medians
+    leave out a round that caught a hiccup. Each sample is time_ms's mean of CALLS."""
+    one = None
+    if rank == 0:
+        lib1 = load(os.path.join(libdir, name + ".tp1.so"))
+        ins1 = inputs_for(name)
+        one = braze_call(lib1, entry(lib1, ENTRY[name]), ins1 + [torch.empty_like(torch_ref(name, ins1))])
+    lib2 = load(os.path.join(libdir, name + ".tp2.so"))
+    two = two_gpu_call(lib2, name, rank, ids)
+    t1, t2 = [], []
+    for _ in range(rounds):
+        if one:
+            t1.append(time_ms(one))
+        dist.barrier()
+        t2.append(time_ms(two, dist.barrier))
+    lib2.braze_cuda_mesh_finalize()
+    torch.cuda.empty_cache()
+    return t1, t2
+
+
+def worker(rank, libdir, ids, results, profile_kernels, rounds):
     torch.cuda.set_device(rank)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29533")
     dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
@@ -224,6 +267,8 @@ def worker(rank, libdir, ids, results, profile_kernels):
         lib.braze_cuda_mesh_finalize()
         del ins, out, full
         torch.cuda.empty_cache()
+    for name in PAIRED:
+        rep[name + " rounds 1gpu"], rep[name + " rounds 2gpu"] = paired_rounds(rank, libdir, ids, name, rounds)
     # communication: braze's all_reduce alone (G6's 64 MiB, and 1 GiB) and torch.distributed's
     lib = load(os.path.join(libdir, "all-reduce.so"))
     join_mesh(lib, rank, ids)
@@ -278,6 +323,18 @@ def table(reps):
                   slow["ar1g"], bus(1 << 30, slow["ar1g"])),
               "| all_reduce 1 GiB bf16, torch.distributed (NCCL's own) | %.3f | bus bandwidth %.0f GB/s |" % (
                   slow["ar1g torch"], bus(1 << 30, slow["ar1g torch"]))]
+    lines += ["", "Interleaved rounds (%d): a one-GPU sample (rank 0 alone) then a two-GPU sample (both ranks, the "
+              "slower), each the mean of %d calls; the speedup is the ratio of the medians, with the range of the "
+              "rounds' own ratios" % (len(r0["G6 rounds 2gpu"]), CALLS), "",
+              "| workload | 1 GPU median ms (min-max) | 2 GPUs median ms (min-max) | speedup (of medians) | "
+              "speedup per round, min-max |", "|---|---|---|---|---|"]
+    for name in PAIRED:
+        one = r0[name + " rounds 1gpu"]
+        two = [max(r[name + " rounds 2gpu"][i] for r in reps) for i in range(len(one))]
+        med = lambda v: sorted(v)[len(v) // 2]
+        per = [a / b for a, b in zip(one, two)]
+        lines.append("| %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | **%.2fx** | %.2fx-%.2fx |" % (
+            name, med(one), min(one), max(one), med(two), min(two), max(two), med(one) / med(two), min(per), max(per)))
     checks = ["replicated results bit-identical on both ranks: %s; NaN in a result: %s; braze's all_reduce sums "
               "right: %s" % ({k: r0.get(k + " replicas equal") for k in SPECS if SPECS[k][2] < 0},
                              {k: r0.get(k + " nan") for k in SPECS}, all(r.get("ar64m sum right") for r in reps))]
@@ -291,10 +348,12 @@ def main():
     ap.add_argument("libdir")
     ap.add_argument("--out")
     ap.add_argument("--kernels", help="write per-kernel GPU times of the libraries in PROFILE here")
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds of G6 and G7 (default %d)" % ROUNDS)
     a = ap.parse_args()
     ctx = mp.get_context("spawn")
     ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels))) for r in range(RANKS)]
+    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels), a.rounds))
+             for r in range(RANKS)]
     for p in procs:
         p.start()
     reps = sorted((results.get(timeout=540) for _ in range(RANKS)), key=lambda r: r["rank"])
