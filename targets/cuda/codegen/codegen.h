@@ -84,11 +84,12 @@ typedef struct {
   bool contraction;                      /* braze.ops matmul / batch_matmul */
   MlirOperation combiner;                /* reductions: the op yielding the accumulator */
   MlirValue row_value;                   /* row kernels: this block's reduced value */
+  signed char flat[CU_MAX_INPUTS];       /* cu_flat_runs of each input: 0 unknown, 1 yes, -1 no */
 } CuItem;
 
 /* A memoized value: a load, a vector load or a tensor's value at an index. Entries
  * made inside a loop or an scf.if are dropped when it closes (cu_scope_*). */
-typedef enum { MEMO_LOAD, MEMO_VLOAD, MEMO_VALUE } CuMemoKind;
+typedef enum { MEMO_LOAD, MEMO_VLOAD, MEMO_VALUE, MEMO_FLAT_VIEW, MEMO_FLAT_ADDR, MEMO_FLAT_LOAD } CuMemoKind;
 
 typedef struct {
   CuMemoKind kind;
@@ -99,12 +100,15 @@ typedef struct {
 } CuMemo;
 
 /* An index into a tensor's shape, and, when vectorized, which lane of a `vec`-wide
- * run along the last index it is (idx0: lane 0's index). */
+ * run along the last index it is (idx0: lane 0's index). A flat point (flat-runs.c)
+ * has no per-lane index: idx0[0] is lane 0's linear position in the argument, the
+ * lanes the elements after it. */
 typedef struct {
   int n;
   MlirValue idx[CU_MAX_DIMS];
   int vec, lane;
   MlirValue idx0[CU_MAX_DIMS];
+  int flat; /* 0: not flat; 1: flat, lane 0 anywhere; 2: flat, lane 0 at a multiple of vec */
 } CuPoint;
 
 typedef struct {
@@ -216,6 +220,16 @@ MlirValue cu_clone_body(CuKernel *K, CgBuilder *b, const CuItem *item, const Mli
 /* The point of input `in` of item (n_in: the output) at the item's dims. Vector lanes
  * carry over when the map reads the innermost dim last and nowhere else. */
 CuPoint cu_input_point(CgBuilder *b, const CuItem *item, int in, const CuPoint *dims);
+/* Whether input `in` of `item` walks its last dim with the item's innermost dim alone
+ * (then a vectorized point reads it as one aligned vector). */
+bool cu_input_walks_last(const CuItem *item, int in);
+/* flat-runs.c: whether input `in` (an argument) of `it` reads consecutive elements in
+ * each aligned group of `vec` lanes, checked over the domain (memoized in it->flat):
+ * 0 no, 1 yes, 2 yes with every group at a multiple of vec */
+int cu_flat_runs(CuKernel *K, const CuItem *it, int in, int vec);
+/* The flat point of input `in` at the vectorized point `dims`, where cu_flat_runs
+ * holds and the input does not walk its last dim; false otherwise. */
+bool cu_flat_point(CuKernel *K, CgBuilder *b, const CuItem *it, int in, const CuPoint *dims, CuPoint *q);
 /* Store `values` (one per lane, compute type) to the memref argument of val at p. */
 void cu_store(CuKernel *K, CgBuilder *b, int val, const CuPoint *p, const MlirValue *lanes);
 /* The same into kernel result `out`. */

@@ -311,18 +311,24 @@ MlirValue cu_finish_reduction(CuKernel *K, CgBuilder *b, const CuItem *item, con
 
 /* ---- points ---- */
 
+bool cu_input_walks_last(const CuItem *item, int in) {
+  MlirAffineMap map = item->maps[in];
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  uint64_t inner = 1ull << (item->n_dims - 1);
+  bool last_only = n > 0 && cg_affine_dims(mlirAffineMapGetResult(map, n - 1)) == inner &&
+                   mlirAffineExprIsADim(mlirAffineMapGetResult(map, n - 1));
+  for (intptr_t r = 0; r + 1 < n && last_only; ++r)
+    last_only = !(cg_affine_dims(mlirAffineMapGetResult(map, r)) & inner);
+  return last_only;
+}
+
 CuPoint cu_input_point(CgBuilder *b, const CuItem *item, int in, const CuPoint *dims) {
   MlirAffineMap map = item->maps[in];
   CuPoint q = {.n = (int)mlirAffineMapGetNumResults(map), .vec = 1};
   for (int r = 0; r < q.n; ++r)
     q.idx[r] = cg_affine(b, mlirAffineMapGetResult(map, r), dims->idx);
   if (dims->vec > 1 && q.n > 0) {
-    uint64_t inner = 1ull << (item->n_dims - 1);
-    bool last_only = cg_affine_dims(mlirAffineMapGetResult(map, q.n - 1)) == inner &&
-                     mlirAffineExprIsADim(mlirAffineMapGetResult(map, q.n - 1));
-    for (int r = 0; r + 1 < q.n && last_only; ++r)
-      last_only = !(cg_affine_dims(mlirAffineMapGetResult(map, r)) & inner);
-    if (last_only) {
+    if (cu_input_walks_last(item, in)) {
       q.vec = dims->vec;
       q.lane = dims->lane;
       for (int r = 0; r < q.n; ++r)
@@ -337,9 +343,58 @@ CuPoint cu_input_point(CgBuilder *b, const CuItem *item, int in, const CuPoint *
  * wrote one byte for four results). */
 static bool is_i1(MlirType elem) { return mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1; }
 
+/* Argument `arg` viewed as one flat memref (made once, at the kernel's entry). */
+static MlirValue flat_view(CuKernel *K, int arg) {
+  MlirValue view = cu_memo_get(K, MEMO_FLAT_VIEW, arg, 0, NULL);
+  if (!mlirValueIsNull(view))
+    return view;
+  MlirValue mem = mlirBlockGetArgument(K->entry, arg);
+  MlirType t = mlirValueGetType(mem);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t count = 1;
+  char dims[8 * CU_MAX_DIMS + 16] = "[[";
+  for (intptr_t d = 0; d < rank; ++d) {
+    count *= mlirShapedTypeGetDimSize(t, d);
+    snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%d", d ? ", " : "", (int)d);
+  }
+  strcat(dims, "]]");
+  MlirType flat = mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(t), 1, &count, mlirAttributeGetNull());
+  MlirNamedAttribute reassoc = cg_named(K->ctx, "reassociation", cg_parse_attr(K->ctx, dims));
+  CgBuilder at = at_entry_start(K);
+  view = mlirOperationGetResult(cg_create(&at, "memref.collapse_shape", 1, &mem, 1, &flat, 1, &reassoc), 0);
+  cu_memo_put(K, MEMO_FLAT_VIEW, arg, 0, NULL, view);
+  return view;
+}
+
+static MlirValue extract_lane(CuKernel *K, CgBuilder *b, MlirValue vec, int lane, MlirType elem) {
+  char pos[48];
+  snprintf(pos, sizeof pos, "array<i64: %d>", lane);
+  MlirNamedAttribute at = cg_named(K->ctx, "static_position", cg_parse_attr(K->ctx, pos));
+  return widen(b, mlirOperationGetResult(cg_create(b, "vector.extract", 1, &vec, 1, &elem, 1, &at), 0));
+}
+
+/* A flat point's lane: one vector load per group from the flat view, aligned to a
+ * vector where every group starts at a multiple of its width, else to an element. */
+static MlirValue load_flat(CuKernel *K, CgBuilder *b, int arg, const CuPoint *p, MlirType elem) {
+  MlirValue vec = cu_memo_get(K, MEMO_FLAT_LOAD, arg, 1, p->idx0);
+  if (mlirValueIsNull(vec)) {
+    MlirValue ops[2] = {flat_view(K, arg), p->idx0[0]};
+    int64_t lanes = p->vec;
+    MlirType vt = mlirVectorTypeGet(1, &lanes, elem);
+    MlirNamedAttribute align =
+        cg_named(K->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(K->ctx, 64),
+                                                         (p->flat == 2 ? lanes : 1) * cg_elem_bytes(elem)));
+    vec = mlirOperationGetResult(cg_create(b, "vector.load", 2, ops, 1, &vt, 1, &align), 0);
+    cu_memo_put(K, MEMO_FLAT_LOAD, arg, 1, p->idx0, vec);
+  }
+  return extract_lane(K, b, vec, p->lane, elem);
+}
+
 static MlirValue load_arg(CuKernel *K, CgBuilder *b, int arg, const CuPoint *p) {
   MlirValue mem = mlirBlockGetArgument(K->entry, arg);
   MlirType elem = mlirShapedTypeGetElementType(mlirValueGetType(mem));
+  if (p->flat)
+    return load_flat(K, b, arg, p, elem);
   if (p->vec > 1 && !is_i1(elem)) {
     MlirValue vec = cu_memo_get(K, MEMO_VLOAD, arg, p->n, p->idx0);
     if (mlirValueIsNull(vec)) {
@@ -353,10 +408,7 @@ static MlirValue load_arg(CuKernel *K, CgBuilder *b, int arg, const CuPoint *p) 
       vec = mlirOperationGetResult(cg_create(b, "vector.load", 1 + p->n, ops, 1, &vt, 1, &align), 0);
       cu_memo_put(K, MEMO_VLOAD, arg, p->n, p->idx0, vec);
     }
-    char pos[48];
-    snprintf(pos, sizeof pos, "array<i64: %d>", p->lane);
-    MlirNamedAttribute at = cg_named(K->ctx, "static_position", cg_parse_attr(K->ctx, pos));
-    return widen(b, mlirOperationGetResult(cg_create(b, "vector.extract", 1, &vec, 1, &elem, 1, &at), 0));
+    return extract_lane(K, b, vec, p->lane, elem);
   }
   MlirValue v = cu_memo_get(K, MEMO_LOAD, arg, p->n, p->idx);
   if (mlirValueIsNull(v)) {
@@ -369,7 +421,9 @@ static MlirValue load_arg(CuKernel *K, CgBuilder *b, int arg, const CuPoint *p) 
 MlirValue cu_eval_generic(CuKernel *K, CgBuilder *b, const CuItem *it, const CuPoint *dims, MlirValue acc) {
   MlirValue args[CU_MAX_INPUTS + 1];
   for (int i = 0; i < it->n_in; ++i) {
-    CuPoint q = cu_input_point(b, it, i, dims);
+    CuPoint q;
+    if (!cu_flat_point(K, b, it, i, dims, &q))
+      q = cu_input_point(b, it, i, dims);
     args[i] = cu_eval(K, b, it->in_val[i], &q);
     if (K->failed)
       return (MlirValue){NULL};
