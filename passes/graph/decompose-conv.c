@@ -254,6 +254,29 @@ static bool padding_table_fits(const BrazeConvGeometry *g, char *why, size_t n) 
   return true;
 }
 
+/* cols with the columns of the widened taps (last kernel index >= real_last, of a
+ * window widened by widened_taps) zeroed: select on a constant [KK Cg] mask. The
+ * extra taps read real activations, and a zero weight times an inf or NaN there would
+ * not be the conv's zero; the select makes the column itself zero. */
+static MlirValue zero_widened_taps(GraphBuilder *b, MlirValue cols, const BrazeConvGeometry *g, int64_t real_last) {
+  int64_t cg = g->in_channels / g->groups, last = g->kernel[g->n - 1], k = product(g->kernel, g->n) * cg;
+  bool *keep = malloc((size_t)k * sizeof *keep);
+  for (int64_t j = 0; j < k; ++j)
+    keep[j] = (j / cg) % last < real_last;
+  MlirType i1 = mlirIntegerTypeGet(b->ctx, 1);
+  MlirType mt = braze_gb_tensor_type(b->ctx, &k, 1, i1);
+  int *bits = malloc((size_t)k * sizeof *bits);
+  for (int64_t j = 0; j < k; ++j)
+    bits[j] = keep[j];
+  MlirValue mask = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(mt, k, bits));
+  free(bits);
+  free(keep);
+  int64_t shape[4];
+  braze_shape(mlirValueGetType(cols), shape);
+  MlirValue sel[3] = {mask, cols, braze_gb_scalar(b, elem_of(cols), 0.0)};
+  return make(b, "select", sel, 3, shape, 4, elem_of(cols), NULL, 0);
+}
+
 /* cols [N, G, P, KK Cg] as a view of the zero-padded channels-last input: window(xl)
  * [N, O.., K.., C] read as [N, P, KK, G, Cg], groups moved before P. The only copy is
  * the padding's (none without padding). */
@@ -354,6 +377,45 @@ static int64_t padded_k(const BrazeConvGeometry *g, MlirType elem, int64_t k_ali
   return kp;
 }
 
+/* A window form for a K that needs padding: the kernel's last spatial dim widened by
+ * the fewest extra taps that make K = KK' Cg a multiple of k_align, reading one more
+ * input position per tap from the padded input (its end padding raised where the
+ * widened window would pass it); their columns are zeroed by a select and their
+ * weights are zero (decision 0021). For ResNet's stem (7 x 7 x 3 = 147) one tap: 7 x 8
+ * x 3 = 168. The columns are then copied by an affine read of the padded input instead
+ * of a gather at a [P, K] position table. Returns the extra taps (wide: the widened
+ * geometry), or 0 where they would grow K by more than a quarter (the gather's zero
+ * columns are then cheaper). */
+static int64_t widened_taps(const BrazeConvGeometry *g, int64_t k_align, BrazeConvGeometry *wide) {
+  int last = g->n - 1;
+  int64_t cg = g->in_channels / g->groups, kk = product(g->kernel, g->n), outer = kk / g->kernel[last];
+  for (int64_t extra = 1; extra < k_align; ++extra) {
+    int64_t k = outer * (g->kernel[last] + extra) * cg;
+    if (k % k_align)
+      continue;
+    if (4 * (k - kk * cg) > kk * cg)
+      return 0;
+    *wide = *g;
+    wide->kernel[last] += extra;
+    int64_t reach = (g->out[last] - 1) * g->stride[last] + g->dilation[last] * (wide->kernel[last] - 1) + 1;
+    int64_t have = g->in[last] + g->pad_begin[last] + g->pad_end[last];
+    if (reach > have)
+      wide->pad_end[last] += reach - have;
+    return extra;
+  }
+  return 0;
+}
+
+/* w [OC, Cg, k..] with `extra` zero taps after its last kernel dim's. */
+static MlirValue widen_weight(GraphBuilder *b, MlirValue w, int64_t extra) {
+  if (!extra)
+    return w;
+  int64_t shape[BRAZE_MAX_RANK];
+  intptr_t rank = braze_shape(mlirValueGetType(w), shape);
+  shape[rank - 1] = extra;
+  return concat(b, w, zeros(b, shape, rank, elem_of(w)), rank - 1);
+}
+
 /* The gather form's table with K padded to kp: -1 (read as zero) past KK Cg. */
 static int32_t *pad_table_k(int32_t *idx, const BrazeConvGeometry *g, int64_t kp) {
   int64_t kc = g->in_channels / g->groups * product(g->kernel, g->n), p = product(g->out, g->n);
@@ -365,12 +427,16 @@ static int32_t *pad_table_k(int32_t *idx, const BrazeConvGeometry *g, int64_t kp
   return out;
 }
 
-int64_t braze_conv_padded_k(MlirOperation op, int64_t k_align) {
-  BrazeConvGeometry g;
+int64_t braze_conv_padded_k(MlirOperation op, BrazeConvIm2col asked, int64_t k_align) {
+  BrazeConvGeometry g, wide;
   char why[256];
   if (!read_geometry(op, &g, why, sizeof why))
     return 0;
-  return padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align);
+  int64_t kp = padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align);
+  if (!kp || braze_conv_im2col_form(op, asked, k_align) != BRAZE_CONV_IM2COL_WINDOW)
+    return kp;
+  widened_taps(&g, k_align, &wide);
+  return g.in_channels / g.groups * product(wide.kernel, wide.n);
 }
 
 BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked, int64_t k_align) {
@@ -378,7 +444,9 @@ BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked, 
   char why[256];
   if (!read_geometry(op, &g, why, sizeof why) || is_pointwise(&g))
     return BRAZE_CONV_IM2COL_VIEW;
-  if (padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align))
+  BrazeConvGeometry wide;
+  if (padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align) &&
+      !(asked == BRAZE_CONV_IM2COL_WINDOW && g.n <= MAX_WINDOW_SPATIAL && widened_taps(&g, k_align, &wide)))
     return BRAZE_CONV_IM2COL_GATHER; /* the padding columns are table entries */
   return asked == BRAZE_CONV_IM2COL_WINDOW && g.n <= MAX_WINDOW_SPATIAL ? BRAZE_CONV_IM2COL_WINDOW
                                                                          : BRAZE_CONV_IM2COL_GATHER;
@@ -394,9 +462,16 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
   int64_t groups = g.groups, cg = g.in_channels / groups, ocg = g.out_channels / groups;
   int64_t kk = product(g.kernel, g.n), p = product(g.out, g.n);
   form = braze_conv_im2col_form(op, form, k_align);
-  if (form == BRAZE_CONV_IM2COL_WINDOW && !padding_table_fits(&g, why, why_size))
+  int64_t kp = padded_k(&g, e, k_align), extra = 0;
+  BrazeConvGeometry wide = g; /* the window form's geometry, its kernel widened for K */
+  if (kp && form == BRAZE_CONV_IM2COL_WINDOW) {
+    extra = widened_taps(&g, k_align, &wide);
+    kk = product(wide.kernel, wide.n);
+    kp = 0;
+  }
+  if (form == BRAZE_CONV_IM2COL_WINDOW && !padding_table_fits(&wide, why, why_size))
     return null_value();
-  int64_t kp = padded_k(&g, e, k_align), k_cols = kp ? kp : kk * cg;
+  int64_t k_cols = kp ? kp : kk * cg;
   bool padded = false;
   int32_t *idx = form == BRAZE_CONV_IM2COL_GATHER ? im2col_positions(&g, cg, &padded, why, why_size) : NULL;
   if (form == BRAZE_CONV_IM2COL_GATHER && !idx)
@@ -407,10 +482,12 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
   }
   int64_t swap[4] = {0, 1, 3, 2}, channels_first[4] = {g.batch, groups, cg, p};
   MlirValue cols = form == BRAZE_CONV_IM2COL_VIEW   ? braze_gb_transpose(b, braze_gb_reshape(b, x, channels_first, 4), swap)
-                   : form == BRAZE_CONV_IM2COL_WINDOW ? window_cols(b, x, &g)
+                   : form == BRAZE_CONV_IM2COL_WINDOW && extra
+                       ? zero_widened_taps(b, window_cols(b, x, &wide), &wide, g.kernel[g.n - 1])
+                   : form == BRAZE_CONV_IM2COL_WINDOW ? window_cols(b, x, &wide)
                                                       : im2col(b, x, &g, idx, k_cols, padded);
   free(idx);
-  MlirValue ops[2] = {cols, weight_matrix(b, w, groups, ocg, cg, kk, k_cols)};
+  MlirValue ops[2] = {cols, weight_matrix(b, widen_weight(b, w, extra), groups, ocg, cg, kk, k_cols)};
   int64_t y_shape[4] = {g.batch, groups, p, ocg};
   MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
   int64_t out[BRAZE_MAX_RANK];

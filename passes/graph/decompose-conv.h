@@ -17,13 +17,16 @@ typedef enum { BRAZE_CONV_IM2COL_VIEW, BRAZE_CONV_IM2COL_WINDOW, BRAZE_CONV_IM2C
 
 /* The form braze_decompose_conv uses for `op` when `asked` is WINDOW or GATHER: VIEW
  * for a pointwise conv, GATHER where the window's rank would pass the limit (more than
- * 3 spatial dims), where K is padded (below) or GATHER was asked for. */
+ * 3 spatial dims), where K is padded (below) and the window cannot be widened for it,
+ * or GATHER was asked for. */
 BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked, int64_t k_align);
 /* With k_align > 1, a bf16/f16 conv (not pointwise) whose K = C/groups * kernel size
- * is not a multiple of k_align gets K padded with zero columns (and zero weight rows)
- * to the next multiple: the padded K, or 0 when none applies (or the gather table
- * would pass its limit). */
-int64_t braze_conv_padded_k(MlirOperation op, int64_t k_align);
+ * is not a multiple of k_align gets a K that is: the window form widens the kernel's
+ * last spatial dim by zero-weight taps (ResNet's stem: 7 x 7 x 3 = 147 -> 7 x 8 x 3 =
+ * 168) where that grows K by at most a quarter; otherwise the gather form pads K with
+ * zero columns (and zero weight rows) to the next multiple. The K the product then
+ * has, or 0 when none applies (or the gather table would pass its limit). */
+int64_t braze_conv_padded_k(MlirOperation op, BrazeConvIm2col asked, int64_t k_align);
 /* conv -> im2col columns (the form above), then batch_matmul with the weight viewed as
  * [groups, C/groups * K (padded), OC/groups]. */
 MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, int64_t k_align, char *why,

@@ -443,10 +443,15 @@ static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *r
     return no_value();
   char why[256];
   BrazeConvIm2col form = braze_conv_im2col_form(op, run->im2col, run->half_k_align);
-  int64_t kp = braze_conv_padded_k(op, run->half_k_align);
+  int64_t kp = braze_conv_padded_k(op, run->im2col, run->half_k_align);
   MlirValue v = braze_decompose_conv(op, b, run->im2col, run->half_k_align, why, sizeof why);
   if (mlirValueIsNull(v))
     report(run, op, "%s", why);
+  else if (run->remarks && kp && form == BRAZE_CONV_IM2COL_WINDOW)
+    braze_emit_remark(mlirOperationGetLocation(op),
+                      "graph-decompose: conv im2col as a window view (implicit GEMM), its last kernel dim widened "
+                      "by zero-weight taps to K = %lld (conv-half-k-align=%lld)",
+                      (long long)kp, (long long)run->half_k_align);
   else if (run->remarks && kp)
     braze_emit_remark(mlirOperationGetLocation(op),
                       "graph-decompose: conv im2col as a gather, K padded with zero columns to %lld "

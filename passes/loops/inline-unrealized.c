@@ -13,6 +13,11 @@
  * reduction consumer is a prologue and allowed. A producer read more than
  * `reads-threshold` times, or whose body holds more than `opcount-threshold` ops,
  * is realized (Inductor's realize_reads_threshold / realize_opcount_threshold).
+ * A producer read by a consumer whose map uses every loop but which reads its
+ * elements more than `reads-threshold` times over on average (a window's overlapping
+ * taps: a conv's columns copied from a zero-padding gather, 13 reads per element for
+ * ResNet's 7x8 stem window) is realized too, unless it is a plain copy: inlined, its
+ * body would run once per read. A pool's 3x3 stride-2 window (2.25) keeps it inlined.
  * A producer whose every use was inlined is erased.
  *
  * Two bf16/f16 products read by one consumer (a residual add of two convs' products):
@@ -189,8 +194,23 @@ static int64_t indexed_reads_of(MlirOpOperand use) {
   return most;
 }
 
-/* Whether a consumer reads through `use` with a map that ignores one of its loops:
- * inlining would recompute the producer for every value of that loop. */
+/* Whether loop l of `generic` has extent 1 (an operand's map reads it as a bare dim of
+ * size 1): ignoring it broadcasts nothing. */
+static bool unit_loop(MlirOperation generic, intptr_t l) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(generic); i < n; ++i) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(generic, i));
+    MlirAffineMap map = braze_generic_map(generic, i);
+    for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(map); r < nr && mlirTypeIsARankedTensor(t); ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) == l)
+        return mlirShapedTypeGetDimSize(t, r) == 1;
+    }
+  }
+  return false;
+}
+
+/* Whether a consumer reads through `use` with a map that ignores one of its loops of
+ * more than one value: inlining would recompute the producer for every value of it. */
 static bool is_broadcast_read(MlirOpOperand use) {
   MlirOperation user = mlirOpOperandGetOwner(use);
   MlirAffineMap map = braze_generic_map(user, mlirOpOperandGetOperandNumber(use));
@@ -198,10 +218,23 @@ static bool is_broadcast_read(MlirOpOperand use) {
     bool used = false;
     for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(map); r < nr && !used; ++r)
       used = mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, r), l);
-    if (!used)
+    if (!used && !unit_loop(user, l))
       return true;
   }
   return false;
+}
+
+/* How many times over a consumer generic reads the producer's elements through `use`
+ * where it is no broadcast (a window's overlapping taps): the consumer's largest
+ * operand over the producer's elements (as indexed_reads_of counts), 0 when unknown. */
+static double repeated_reads_of(MlirOpOperand use, MlirValue result) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  int64_t own = numel(result), most = 0;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(user); i < n; ++i) {
+    int64_t e = numel(mlirOperationGetOperand(user, i));
+    most = e > most ? e : most;
+  }
+  return own > 0 ? (double)most / (double)own : 0.0;
 }
 
 /* Whether the body holds a transcendental (recomputing it per consumer is costly). */
@@ -316,6 +349,11 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
       return snprintf(reason, REASON_LEN, "read by a view that gathers read"), true;
     if (o->realize_broadcast && is_broadcast_read(use))
       return snprintf(reason, REASON_LEN, "broadcast into a larger consumer (realize-broadcast)"), true;
+    double over = is_view_copy(producer) || is_broadcast_read(use) ? 0.0 : repeated_reads_of(use, result);
+    if (over > (double)o->reads_threshold)
+      return snprintf(reason, REASON_LEN, "each element read %.2f times over (a window) > reads-threshold=%lld", over,
+                      o->reads_threshold),
+             true;
   }
   if (*reads > o->reads_threshold)
     return snprintf(reason, REASON_LEN, "%ld reads > reads-threshold=%lld", (long)*reads, o->reads_threshold), true;
