@@ -69,6 +69,7 @@ typedef enum {
   FK_EXTERN,
   FK_TWO_CONTRACTIONS,
   FK_CONTRACTION_CONCAT, /* a matmul and a concat: the template stores the product's tiles only */
+  FK_SEPARATE_COLLECTIVES, /* unlinked groups that each feed a collective: each collective waits for its own */
   FK_MATMUL_EPILOGUE_DISABLED,
   FK_SPACE_MISMATCH,
   FK_HORIZONTAL_DISABLED,

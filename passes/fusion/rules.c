@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mlir-c/AffineExpr.h"
+#include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/fusion/graph.h"
 #include "support/ptrmap.h"
@@ -22,6 +23,7 @@ const char *fk_reason_name(FkReason r) {
   case FK_EXTERN: return "extern-kernel";
   case FK_TWO_CONTRACTIONS: return "two-contractions";
   case FK_CONTRACTION_CONCAT: return "contraction-concat";
+  case FK_SEPARATE_COLLECTIVES: return "separate-collectives";
   case FK_MATMUL_EPILOGUE_DISABLED: return "matmul-epilogue-disabled";
   case FK_SPACE_MISMATCH: return "iteration-space-mismatch";
   case FK_HORIZONTAL_DISABLED: return "horizontal-disabled";
@@ -407,6 +409,20 @@ static bool horizontal_contractions(const FkGraph *g, const FkGroup *a, const Fk
          !contraction_reads(g, b, a);
 }
 
+/* Whether a node of `grp` has a result that a collective reads. */
+static bool feeds_collective(const FkGraph *g, const FkGroup *grp) {
+  for (size_t m = 0; m < grp->num_members; ++m) {
+    const FkNode *n = &g->nodes[grp->members[m]];
+    for (size_t r = 0; r < n->num_results; ++r)
+      for (size_t u = 0; u < n->results[r].num_users; ++u) {
+        MlirOperation user = g->nodes[n->results[r].users[u]].op;
+        if (braze_graph_op_mnemonic(user) && braze_graph_op_class(user) == GRAPH_COLLECTIVE)
+          return true;
+      }
+  }
+  return false;
+}
+
 static FkReason kind_rules(const FkGraph *g, const FkGroup *a, const FkGroup *b) {
   if (g->rules.disable)
     return FK_DISABLED;
@@ -434,6 +450,10 @@ static FkVerdict verdict(const FkGraph *g, int ga, int gb, bool check_cycle, Pla
   v.score = score(g, ga, gb);
   Plan plan;
   v.reason = kind_rules(g, a, b);
+  /* Two pieces of work that each end in a collective (shard-chunk's chunks): in one
+   * kernel, the first collective would wait for both, and nothing would overlap it. */
+  if (v.reason == FK_OK && !l.edge && feeds_collective(g, a) && feeds_collective(g, b))
+    v.reason = FK_SEPARATE_COLLECTIVES;
   if (v.reason == FK_OK && !l.edge && !l.shared)
     v.reason = FK_NOT_ADJACENT;
   if (v.reason == FK_OK && !space_plan(g, ga, gb, &plan))
