@@ -36,11 +36,15 @@ irdl.dialect @kernel {
   // row-major [batch][m][k] x [batch][k][n] -> [batch][m][n], A stored [k][m] when
   // trans_a, B stored [n][k] when trans_b; stride_a/stride_b are the elements between
   // batches (0: one matrix for all); `tf32` (optional unit attribute) lets f32 inputs use
-  // TF32 tensor cores. The CUDA host code calls the runtime's GEMM.
+  // TF32 tensor cores. With the optional addend X (an operand before C), C = alpha A @ B +
+  // beta X, X laid out as C from its element `c_offset` (attributes alpha, beta: f64,
+  // c_offset: i64; targets/cuda/matmul/extern-addend.c). The CUDA host code calls the
+  // runtime's GEMM.
   irdl.operation @gemm {
     // one constraint value per operand and attribute: a shared one would force equal types
     %ma = irdl.base "!builtin.memref"
     %mb = irdl.base "!builtin.memref"
+    %mx = irdl.base "!builtin.memref"
     %mc = irdl.base "!builtin.memref"
     %im = irdl.base "#builtin.integer"
     %in = irdl.base "#builtin.integer"
@@ -50,7 +54,7 @@ irdl.dialect @kernel {
     %isb = irdl.base "#builtin.integer"
     %ta = irdl.base "#builtin.integer"
     %tb = irdl.base "#builtin.integer"
-    irdl.operands(a: %ma, b: %mb, c: %mc)
+    irdl.operands(a: %ma, b: %mb, addend: optional %mx, c: %mc)
     irdl.results()
     irdl.attributes {"m" = %im, "n" = %in, "k" = %ik, "batch" = %ib, "stride_a" = %isa, "stride_b" = %isb,
                      "trans_a" = %ta, "trans_b" = %tb}

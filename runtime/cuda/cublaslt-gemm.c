@@ -52,6 +52,7 @@ typedef struct {
   int trans_a, trans_b;    /* A stored [K][M], B stored [N][K] */
   int tf32;                /* f32 inputs on TF32 tensor cores (cuda-codegen{allow-tf32}) */
   int64_t m, n, k, batch, stride_a, stride_b;
+  float alpha, beta; /* C = alpha A B + beta X where the call passes an addend X, else A B */
   int ready;
   cublasLtMatmulDesc_t desc;
   cublasLtMatrixLayout_t la, lb, lc; /* cuBLASLt's A (our B), B (our A), C = D */
@@ -150,8 +151,9 @@ static int braze_lt_prepare(BrazeLtGemm *g) {
   return 0;
 }
 
-/* What the generated entries call for kernel.gemm: C = A @ B on `stream`. */
-static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream stream) {
+/* What the generated entries call for kernel.gemm: C = A @ B on `stream`, or, with an
+ * addend x (not 0), C = alpha A @ B + beta x (x laid out as C). */
+static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdeviceptr x, CUdeviceptr c, CUstream stream) {
   if (!__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE) || !__atomic_load_n(&braze_lt.lt[braze_cu_slot], __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&braze_lt_lock);
     int failed = braze_lt_open() || (!g->ready && braze_lt_prepare(g));
@@ -162,8 +164,9 @@ static int braze_cu_gemm(BrazeLtGemm *g, CUdeviceptr a, CUdeviceptr b, CUdevicep
       return 1;
   }
   float one = 1.0f, zero = 0.0f;
-  cublasStatus_t st = braze_lt.Matmul(braze_lt.lt[braze_cu_slot], g->desc, &one, (const void *)(uintptr_t)b, g->la,
-                                      (const void *)(uintptr_t)a, g->lb, &zero, (const void *)(uintptr_t)c, g->lc,
+  const float *alpha = x ? &g->alpha : &one, *beta = x ? &g->beta : &zero;
+  cublasStatus_t st = braze_lt.Matmul(braze_lt.lt[braze_cu_slot], g->desc, alpha, (const void *)(uintptr_t)b, g->la,
+                                      (const void *)(uintptr_t)a, g->lb, beta, (const void *)(uintptr_t)(x ? x : c), g->lc,
                                       (void *)(uintptr_t)c, g->lc, &g->algo, (void *)(uintptr_t)braze_lt.workspace[braze_cu_slot],
                                       BRAZE_LT_WORKSPACE, stream);
   if (st != CUBLAS_STATUS_SUCCESS)

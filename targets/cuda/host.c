@@ -438,15 +438,23 @@ static const char *cuda_data_type(MlirType t) {
   return mlirTypeIsABF16(t) ? "CUDA_R_16BF" : mlirTypeIsAF16(t) ? "CUDA_R_16F" : mlirTypeIsAF32(t) ? "CUDA_R_32F" : NULL;
 }
 
-/* kernel.gemm %a, %b, %c {shape}: a GEMM site of the library (its cuBLASLt descriptors
- * are made at the first call) and the call on the entry's stream. */
+static double float_attr(MlirOperation op, const char *name, double otherwise) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAFloat(a) ? mlirFloatAttrGetValueDouble(a) : otherwise;
+}
+
+/* kernel.gemm %a, %b, [%x,] %c {shape}: a GEMM site of the library (its cuBLASLt
+ * descriptors are made at the first call) and the call on the entry's stream; with %x,
+ * c = alpha a b + beta x from element c_offset of x. */
 static bool op_gemm(Entry *e, MlirOperation op) {
+  intptr_t n_ops = mlirOperationGetNumOperands(op), out = n_ops - 1;
   const Val *a = operand(e, op, 0, VAL_ADDR), *b = a ? operand(e, op, 1, VAL_ADDR) : NULL;
-  const Val *c = b ? operand(e, op, 2, VAL_ADDR) : NULL;
+  const Val *x = b && n_ops == 4 ? operand(e, op, 2, VAL_ADDR) : NULL;
+  const Val *c = b && (n_ops == 3 || x) ? operand(e, op, out, VAL_ADDR) : NULL;
   if (!c)
-    return false;
+    return n_ops == 3 || n_ops == 4 ? false : fail_at(op, "%s", "kernel.gemm takes 3 or 4 operands");
   MlirType ta = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  MlirType tc = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, 2)));
+  MlirType tc = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, out)));
   const char *din = cuda_data_type(ta), *dout = cuda_data_type(tc);
   int64_t v[8];
   static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b"};
@@ -456,12 +464,19 @@ static bool op_gemm(Entry *e, MlirOperation op) {
     return fail_at(op, "%s", "kernel.gemm takes bf16, f16 or f32 memrefs and positive m, n, k, batch");
   Host *h = e->h;
   bool tf32 = !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("tf32")));
+  double alpha = float_attr(op, "alpha", 1.0), beta = x ? float_attr(op, "beta", 1.0) : 0.0;
+  int64_t x_offset = x ? int_attr(op, "c_offset") : 0;
+  if (x && x_offset < 0)
+    return fail_at(op, "%s", "kernel.gemm's c_offset must be >= 0");
   braze_str_printf(&h->gemms,
                    "static BrazeLtGemm braze_gemm_%zu = {%s, %s, %d, %d, %d, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
-                   ", %" PRId64 ", %" PRId64 "};\n",
-                   h->num_gemms, din, dout, v[6] != 0, v[7] != 0, tf32, v[0], v[1], v[2], v[3], v[4], v[5]);
-  braze_str_printf(&e->body, "  if (braze_cu_gemm(&braze_gemm_%zu, %s, %s, %s, stream))\n    return 1;\n", h->num_gemms,
-                   a->expr, b->expr, c->expr);
+                   ", %" PRId64 ", %" PRId64 ", (float)%.17g, (float)%.17g};\n",
+                   h->num_gemms, din, dout, v[6] != 0, v[7] != 0, tf32, v[0], v[1], v[2], v[3], v[4], v[5], alpha, beta);
+  char addend[160] = "0";
+  if (x)
+    snprintf(addend, sizeof addend, "%s + %" PRId64, x->expr, x_offset * elem_bytes(mlirValueGetType(mlirOperationGetOperand(op, out))));
+  braze_str_printf(&e->body, "  if (braze_cu_gemm(&braze_gemm_%zu, %s, %s, %s, %s, stream))\n    return 1;\n",
+                   h->num_gemms, a->expr, b->expr, addend, c->expr);
   h->num_gemms++;
   return true;
 }

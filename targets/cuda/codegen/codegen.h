@@ -185,9 +185,19 @@ typedef struct {
   bool trans_a, trans_b;
   bool swap;         /* the contraction's input 1 is A */
   bool product_only; /* the kernel's one result is the product (cast): no epilogue kernel */
+  bool addend;       /* ... or alpha product + beta C, C a kernel argument (extern-addend.c) */
+  int addend_arg;    /* C's kernel argument */
+  double alpha, beta;
+  int64_t c_offset;  /* C's first element read: a row offset of the argument, in elements */
   bool tf32;         /* f32 inputs computed in TF32 (allow-tf32) */
   int dtype_in, dtype_out;
 } CuExtern;
+
+/* targets/cuda/matmul/extern-addend.c: whether K's epilogue is alpha product + beta C
+ * for a kernel argument C read at the product's point (a row offset allowed): the
+ * extern GEMM then computes it in cuBLASLt's D = alpha A B + beta C (sets e's addend
+ * fields). */
+bool cu_extern_addend(const CuKernel *K, CuExtern *e);
 
 /* ---- targets/cuda/codegen/kernel.c ---- */
 /* Read the kernel function and choose its shape. False after a diagnostic. */

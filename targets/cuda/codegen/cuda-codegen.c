@@ -225,11 +225,16 @@ static const char *shape_name(CuShape s) {
 }
 
 static void remark_extern(const CuKernel *K, const CuExtern *e) {
+  char addend[160];
+  snprintf(addend, sizeof addend, "; the epilogue as its C: %g x product + %g x argument %d (rows from %lld)", e->alpha,
+           e->beta, e->addend_arg, (long long)(e->c_offset / e->n));
   braze_emit_remark(mlirOperationGetLocation(K->old),
                     "cuda-codegen: kernel @%s: extern GEMM (cuBLASLt) %lldx%lldx%lld, batch %lld%s%s%s", K->name,
                     (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch, e->trans_a ? ", A transposed" : "",
                     e->trans_b ? ", B transposed" : "",
-                    e->product_only ? "" : "; the epilogue as an element kernel over its f32 product");
+                    e->product_only ? ""
+                    : e->addend     ? addend
+                                    : "; the epilogue as an element kernel over its f32 product");
 }
 
 static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
@@ -335,7 +340,7 @@ static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOpt
     braze_emit_remark(mlirOperationGetLocation(K.old), "cuda-codegen: kernel @%s: extern GEMM refused: %s", K.name,
                       ext_refused);
   if (ok) {
-    if (gemm && ext_plan.product_only) {
+    if (gemm && (ext_plan.product_only || ext_plan.addend)) {
       MlirOperation decl = cu_replace_by_declaration(K.old, K.n_in + K.n_out, K.arg_types, K.n_in);
       cu_mark_gemm(decl, &ext_plan);
       cu_kernel_free(&K);
@@ -456,26 +461,34 @@ static void call_to_launch(MlirOperation call, MlirOperation kernel) {
 }
 
 /* func.call @k(a, b, ..., c) of a kernel marked braze.gemm -> kernel.gemm(A, B, C) with
- * its shape (A, B: the contraction's inputs in the call, c: the call's last operand). */
+ * its shape (A, B: the contraction's inputs in the call, c: the call's last operand);
+ * with an addend, kernel.gemm(A, B, X, C) {alpha, beta, c_offset}: C = alpha A B + beta
+ * X from element c_offset (extern-addend.c). */
 static void call_to_gemm(MlirOperation call, MlirOperation decl) {
   MlirContext ctx = mlirOperationGetContext(call);
   MlirAttribute shape = mlirOperationGetDiscardableAttributeByName(decl, braze_ref("braze.gemm"));
   MlirAttribute swap = mlirDictionaryAttrGetElementByName(shape, braze_ref("swap"));
+  MlirAttribute addend = mlirDictionaryAttrGetElementByName(shape, braze_ref("addend"));
   bool swapped = !mlirAttributeIsNull(swap) && mlirBoolAttrGetValue(swap);
-  intptr_t n = mlirOperationGetNumOperands(call);
-  MlirValue ops[3] = {mlirOperationGetOperand(call, swapped ? 1 : 0), mlirOperationGetOperand(call, swapped ? 0 : 1),
+  intptr_t n = mlirOperationGetNumOperands(call), n_ops = mlirAttributeIsNull(addend) ? 3 : 4;
+  MlirValue ops[4] = {mlirOperationGetOperand(call, swapped ? 1 : 0), mlirOperationGetOperand(call, swapped ? 0 : 1),
                       mlirOperationGetOperand(call, n - 1)};
+  if (n_ops == 4) {
+    ops[3] = ops[2];
+    ops[2] = mlirOperationGetOperand(call, mlirIntegerAttrGetValueInt(addend));
+  }
   CgBuilder b = cg_builder_at_end(mlirOperationGetBlock(call), mlirOperationGetLocation(call));
   b.before = call;
-  MlirNamedAttribute attrs[9];
-  static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b", "tf32"};
+  MlirNamedAttribute attrs[12];
+  static const char *const keys[] = {"m",       "n",       "k",    "batch", "stride_a", "stride_b",
+                                     "trans_a", "trans_b", "tf32", "alpha", "beta",     "c_offset"};
   int n_attrs = 0;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 12; ++i) {
     MlirAttribute v = mlirDictionaryAttrGetElementByName(shape, braze_ref(keys[i]));
     if (!mlirAttributeIsNull(v))
       attrs[n_attrs++] = cg_named(ctx, keys[i], v);
   }
-  cu_copy_alternative(call, cg_create(&b, "kernel.gemm", 3, ops, 0, NULL, n_attrs, attrs), 0);
+  cu_copy_alternative(call, cg_create(&b, "kernel.gemm", n_ops, ops, 0, NULL, n_attrs, attrs), 0);
   mlirOperationDestroy(call);
 }
 

@@ -113,7 +113,8 @@ bool cu_extern_plan(CuKernel *K, CuExtern *e, const char **reason) {
   e->stride_a = ba ? e->m * e->k : 0;
   e->stride_b = bb ? e->k * e->n : 0;
   e->product_only = product_only(K);
-  MlirType out = e->product_only ? elem_of(K, K->out_val[0]) : mlirF32TypeGet(K->ctx);
+  e->addend = !e->product_only && e->batch == 1 && cu_extern_addend(K, e);
+  MlirType out = e->product_only || e->addend ? elem_of(K, K->out_val[0]) : mlirF32TypeGet(K->ctx);
   if (!(mlirTypeIsABF16(out) || mlirTypeIsAF16(out) || mlirTypeIsAF32(out))) {
     *reason = "result-not-one-of-bf16-f16-f32";
     return false;
@@ -135,13 +136,16 @@ void cu_copy_alternative(MlirOperation from, MlirOperation to, int outputs) {
 
 /* The braze.gemm attribute: the GEMM's shape for kernel.gemm. */
 void cu_mark_gemm(MlirOperation op, const CuExtern *e) {
-  char text[288];
+  char text[448], addend[160] = "";
+  if (e->addend) /* D = alpha A B + beta C: C is call operand addend_arg, from element c_offset */
+    snprintf(addend, sizeof addend, ", addend = %d : i64, alpha = %.17e : f64, beta = %.17e : f64, c_offset = %lld : i64",
+             e->addend_arg, e->alpha, e->beta, (long long)e->c_offset);
   snprintf(text, sizeof text,
            "{m = %lld : i64, n = %lld : i64, k = %lld : i64, batch = %lld : i64, stride_a = %lld : i64, "
-           "stride_b = %lld : i64, trans_a = %s, trans_b = %s, swap = %s%s}",
+           "stride_b = %lld : i64, trans_a = %s, trans_b = %s, swap = %s%s%s}",
            (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch, (long long)e->stride_a,
            (long long)e->stride_b, e->trans_a ? "true" : "false", e->trans_b ? "true" : "false",
-           e->swap ? "true" : "false", e->tf32 ? ", tf32" : "");
+           e->swap ? "true" : "false", e->tf32 ? ", tf32" : "", addend);
   mlirOperationSetDiscardableAttributeByName(op, braze_ref("braze.gemm"),
                                              cg_parse_attr(mlirOperationGetContext(op), text));
 }
@@ -181,7 +185,7 @@ static void feed_product(MlirOperation module, MlirStringRef callee, const char 
 }
 
 bool cu_emit_extern(CuKernel *K, const CuExtern *e) {
-  if (e->product_only) /* the entry calls cuBLASLt for this kernel: no gpu.func (cuda-codegen.c) */
+  if (e->product_only || e->addend) /* the entry calls cuBLASLt for this kernel: no gpu.func (cuda-codegen.c) */
     return true;
   /* the product as an f32 intermediate from @NAME_gemm, read by the epilogue kernel */
   CuItem *c = &K->items[0];

@@ -93,3 +93,33 @@ func.func @single(%x: tensor<100x96xf32>, %w: tensor<96x64xf32>) -> tensor<100x6
   %0 = "graph.matmul"(%x, %w) : (tensor<100x96xf32>, tensor<96x64xf32>) -> tensor<100x64xf32>
   return %0 : tensor<100x64xf32>
 }
+
+// A product plus another argument at its point (extern-addend.c: one cuBLASLt call,
+// C = alpha A B + beta X, under tensor-core-extern): a residual, a half share, x - p in
+// f32, and a chunk of a longer addend (rows from 64).
+func.func @addend_residual(%x: tensor<130x64xbf16>, %w: tensor<64x72xbf16>, %r: tensor<130x72xbf16>) -> tensor<130x72xbf16> {
+  %0 = "graph.matmul"(%x, %w) : (tensor<130x64xbf16>, tensor<64x72xbf16>) -> tensor<130x72xbf16>
+  %1 = "graph.add"(%0, %r) : (tensor<130x72xbf16>, tensor<130x72xbf16>) -> tensor<130x72xbf16>
+  return %1 : tensor<130x72xbf16>
+}
+
+func.func @addend_half(%x: tensor<130x64xbf16>, %w: tensor<64x72xbf16>, %r: tensor<130x72xbf16>) -> tensor<130x72xbf16> {
+  %0 = "graph.matmul"(%x, %w) : (tensor<130x64xbf16>, tensor<64x72xbf16>) -> tensor<130x72xbf16>
+  %h = "graph.constant"() {value = dense<5.000000e-01> : tensor<bf16>} : () -> tensor<bf16>
+  %s = "graph.mul"(%r, %h) : (tensor<130x72xbf16>, tensor<bf16>) -> tensor<130x72xbf16>
+  %1 = "graph.add"(%0, %s) : (tensor<130x72xbf16>, tensor<130x72xbf16>) -> tensor<130x72xbf16>
+  return %1 : tensor<130x72xbf16>
+}
+
+func.func @addend_minus(%x: tensor<130x64xf32>, %w: tensor<64x72xf32>, %r: tensor<130x72xf32>) -> tensor<130x72xf32> {
+  %0 = "graph.matmul"(%x, %w) : (tensor<130x64xf32>, tensor<64x72xf32>) -> tensor<130x72xf32>
+  %1 = "graph.sub"(%r, %0) : (tensor<130x72xf32>, tensor<130x72xf32>) -> tensor<130x72xf32>
+  return %1 : tensor<130x72xf32>
+}
+
+func.func @addend_chunk(%x: tensor<64x64xbf16>, %w: tensor<64x72xbf16>, %r: tensor<160x72xbf16>) -> tensor<64x72xbf16> {
+  %0 = "graph.matmul"(%x, %w) : (tensor<64x64xbf16>, tensor<64x72xbf16>) -> tensor<64x72xbf16>
+  %s = "graph.slice"(%r) {starts = array<i64: 64, 0>, limits = array<i64: 128, 72>, strides = array<i64: 1, 1>} : (tensor<160x72xbf16>) -> tensor<64x72xbf16>
+  %1 = "graph.add"(%0, %s) : (tensor<64x72xbf16>, tensor<64x72xbf16>) -> tensor<64x72xbf16>
+  return %1 : tensor<64x72xbf16>
+}
