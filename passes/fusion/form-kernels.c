@@ -36,7 +36,7 @@ typedef struct {
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
-                                           "horizontal-templates",
+                                           "horizontal-templates", "pad-templates",
                                            "max-ops",     "target",        "report",        "report-format",
                                            "explain",     "remarks",       "plan-out",      "plan",
                                            "plan-mode",   "persistent-max", "no-user-epilogue", NULL};
@@ -146,6 +146,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
             (o->rules.horizontal_half_only ||
              braze_option_bool(opts, "horizontal-templates", false, &o->rules.horizontal_templates, error)) &&
+            braze_option_bool(opts, "pad-templates", false, &o->rules.pad_templates, error) &&
             braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error) &&
             braze_option_int(opts, "persistent-max", 1024, &o->rules.persistent_max, error);
   if (ok && o->rules.max_ops < 1) {
@@ -220,6 +221,8 @@ static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
   if (ok)
     fk_schedule(&g);
   ok = ok && (!o->plan || fk_plan_verify(&g, o->plan, names));
+  if (ok && o->rules.pad_templates)
+    fk_absorb_pads(&g, o->remarks);
   if (ok) {
     FkKernelList kernels;
     fk_kernels_plan(&g, o->target, &out->next_index, &kernels);
@@ -307,6 +310,8 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  no-horizontal        no fusion of siblings that only share an input\n"
                     "  no-epilogue          no reduction -> pointwise epilogue fusion\n"
                     "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
+                    "  pad-templates=true|false  a zero pad read only as a template's A joins its tem kernel\n"
+                    "                       (the target's template reads the unpadded input; default false)\n"
                     "  horizontal-templates=true|false|half  two matmuls of one A in one tem kernel (default false;\n"
                     "                       half: only over f16/bf16 inputs)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"

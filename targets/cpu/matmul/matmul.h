@@ -10,6 +10,7 @@
 #ifndef BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 #define BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 
+#include "passes/loops/zero-pad-read.h"
 #include "targets/cpu/codegen/codegen.h"
 
 /* Largest per-iteration panel (K x nr x 4 bytes) on the stack; larger ones are heap
@@ -25,6 +26,7 @@ typedef enum {
   TV_SPLAT,    /* splat constant: one scalar */
   TV_TILE,     /* the contraction or an epilogue result: vectors of the tile */
   TV_EMPTY,    /* tensor.empty / zero fill: no data */
+  TV_PAD,      /* a zero pad generic before the contraction (pad-templates): A only */
 } TmValKind;
 
 typedef struct {
@@ -79,6 +81,14 @@ typedef struct {
   int64_t mc;                /* rows per parallel M block (a multiple of mr) */
   bool b_prepacked;          /* B is a constant packed at compile time */
   MlirAttribute b_dense;     /* that constant */
+  /* a zero pad before the contraction (form-kernels pad-templates, decision 0024): A is
+   * the pad of a kernel argument; pad_implicit: read in runs from that argument with the
+   * padding implicit (a-pad.c), else written into a kernel-local buffer first */
+  bool has_pad, pad_implicit;
+  BrazeZeroPad pad;
+  int pad_data_val;
+  const char *pad_copy_reason; /* why the pad is written (remark), when it is */
+  int32_t *pad_runs;           /* [Lp][3]: per padded position starting a run: lo, count, x0 */
   char *autotune_note;       /* matmul=auto: the choice and the times (braze.autotune), or NULL */
 } TmPlan;
 
