@@ -36,7 +36,7 @@ static const char *pad_refusal(const FkGraph *g, int p, int c) {
   if (cg->contractions != 1)
     return "the template computes two products";
   BrazeZeroPad pad;
-  const char *why = braze_zero_pad_read(pn->op, &pad);
+  const char *why = braze_zero_pad_read(pn->op, NULL, NULL, &pad);
   braze_zero_pad_free(&pad);
   return why;
 }

@@ -224,10 +224,14 @@ typedef struct {
   BrazeAffineProgram map[ZP_MAX_RANK];
 } ZpInput;
 
-static const char *read_input(MlirValue v, MlirAffineMap map, ZpInput *in) {
-  if (!mlirValueIsAOpResult(v) || !braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+static const char *read_input(MlirValue v, MlirAffineMap map, BrazeConstantOf constant_of, void *user, ZpInput *in) {
+  MlirAttribute a = {NULL};
+  if (mlirValueIsAOpResult(v) && braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
+  else if (constant_of)
+    a = constant_of(v, user);
+  if (mlirAttributeIsNull(a))
     return "an input that is not a constant";
-  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
   MlirType t = mlirValueGetType(v);
   if (!mlirAttributeIsADenseElements(a) || !mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) > ZP_MAX_RANK ||
       mlirAffineMapGetNumResults(map) != mlirShapedTypeGetRank(t))
@@ -340,7 +344,7 @@ static const char *check_pad(const ZpProgram *p, const ZpInput *in, int n_in, Br
   return NULL;
 }
 
-const char *braze_zero_pad_read(MlirOperation g, BrazeZeroPad *out) {
+const char *braze_zero_pad_read(MlirOperation g, BrazeConstantOf constant_of, void *user, BrazeZeroPad *out) {
   memset(out, 0, sizeof *out);
   if (!braze_op_is(g, "linalg.generic") || mlirOperationGetNumResults(g) != 1 || !all_parallel_identity(g))
     return "not an all-parallel generic over three loops";
@@ -357,7 +361,8 @@ const char *braze_zero_pad_read(MlirOperation g, BrazeZeroPad *out) {
   ZpInput in[ZP_MAX_INPUTS] = {0};
   MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
   for (int i = 0; !why && i < n_in; ++i)
-    why = read_input(mlirOperationGetOperand(g, i), mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i)), &in[i]);
+    why = read_input(mlirOperationGetOperand(g, i), mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i)), constant_of,
+                     user, &in[i]);
   BrazeZeroPad z = {.data = p->data, .batch = mlirShapedTypeGetDimSize(rt, 0), .padded = mlirShapedTypeGetDimSize(rt, 1),
                     .channels = mlirShapedTypeGetDimSize(rt, 2)};
   MlirType dt = why ? rt : mlirValueGetType(p->data);

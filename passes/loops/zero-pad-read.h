@@ -30,9 +30,15 @@ typedef struct {
 /* Points of [B, Lp, C] above which the pad is not checked (and not recognised). */
 enum { BRAZE_ZERO_PAD_MAX_POINTS = 1 << 26 };
 
+/* The constant a value is bound to (an outlined kernel's argument that every call
+ * passes the same constant), or a null attribute; `arith.constant` inputs are read
+ * without it. */
+typedef MlirAttribute (*BrazeConstantOf)(MlirValue value, void *user);
+
 /* NULL when `generic` is a zero pad of channels-last data (*out filled, free it with
- * braze_zero_pad_free), else why not (a static string; *out left empty). */
-const char *braze_zero_pad_read(MlirOperation generic, BrazeZeroPad *out);
+ * braze_zero_pad_free), else why not (a static string; *out left empty). Its inputs
+ * must be constants: `arith.constant`s, or values `constant_of` (may be NULL) binds. */
+const char *braze_zero_pad_read(MlirOperation generic, BrazeConstantOf constant_of, void *user, BrazeZeroPad *out);
 void braze_zero_pad_free(BrazeZeroPad *pad);
 
 #endif

@@ -327,11 +327,19 @@ static const char *read_constant(TmPlan *p, MlirOperation op) {
 
 /* The one generic allowed before the contraction: a zero pad of a kernel argument
  * (passes/loops/zero-pad-read.h), which the contraction must read as A. */
+/* A kernel argument bound to one constant in every call (the pad's table and mask,
+ * when outlining passed them as arguments). */
+static MlirAttribute argument_constant(MlirValue v, void *user) {
+  TmPlan *p = user;
+  int i = find_val(p, v);
+  return i >= 0 && p->vals[i].kind == TV_ARG ? tm_bound_constant(p, p->vals[i].arg) : (MlirAttribute){NULL};
+}
+
 static const char *read_pad(TmPlan *p, MlirOperation op) {
   if (p->has_pad)
     return "prologue";
-  if (braze_zero_pad_read(op, &p->pad))
-    return "prologue";
+  if (braze_zero_pad_read(op, argument_constant, p, &p->pad))
+    return "prologue-not-a-zero-pad";
   p->has_pad = true;
   p->pad_data_val = find_val(p, p->pad.data);
   if (p->pad_data_val < 0 || p->vals[p->pad_data_val].kind != TV_ARG)

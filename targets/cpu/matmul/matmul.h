@@ -95,6 +95,9 @@ typedef struct {
 /* targets/cpu/matmul/match.c: fill `p` from kernel `func`. False when the kernel does not fit
  * the template; `*reason` then names why (a static string). */
 bool tm_match(MlirOperation func, TmPlan *p, const char **reason);
+/* targets/cpu/matmul/pack.c: the constant every call of the kernel passes as argument
+ * `arg`, or a null attribute. */
+MlirAttribute tm_bound_constant(const TmPlan *p, intptr_t arg);
 /* Whether `m`'s last result is dim d alone and no other result reads d. */
 bool tm_contiguous_in(MlirAffineMap m, int d);
 
