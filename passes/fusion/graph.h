@@ -117,6 +117,7 @@ typedef struct {
   bool horizontal_templates; /* two contractions reading one A may share a tem group */
   bool horizontal_half_only; /* ... only when A is f16 or bf16 (horizontal-templates=half) */
   bool pad_templates;        /* a zero pad read as a template's A joins its kernel (pad-prologue.c) */
+  long long pad_max_percent; /* ... when its padding is at most this share of its positions */
   long long max_ops;
   long long persistent_max; /* a reduction over at most this many elements is `per` */
 } FkRules;

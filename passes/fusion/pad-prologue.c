@@ -8,12 +8,17 @@
  * (the CPU's: targets/cpu/matmul/a-pad.c) writes no padded copy. A target that asks
  * for no pad-templates (CUDA's pipeline) keeps the pad as its own kernel. The scheduler
  * never fuses across the two spaces (the pad's [B, Lp, C] is not the product's), so
- * this is a step of its own rather than a rule of can_fuse. Remarks (form-kernels'
+ * this is a step of its own rather than a rule of can_fuse. pad-templates=P takes only
+ * pads whose padding is at most P% of their padded positions (the CPU's: its template
+ * copies each run across the border once per N panel, which costs more than the pad
+ * kernel once the border is a large share: 7x7 and 14x14 images). Remarks (form-kernels'
  * `remarks`) name each gather read as a contraction's A that stays its own kernel and
  * why. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
 #include "passes/fusion/graph.h"
 #include "passes/loops/zero-pad-read.h"
 #include "support/diag.h"
@@ -35,8 +40,24 @@ static const char *pad_refusal(const FkGraph *g, int p, int c) {
     return "it is read by more than the contraction";
   if (cg->contractions != 1)
     return "the template computes two products";
+  /* A grouped conv reads each group's channels of the pad (the channel index reads the
+   * group loop): its runs are shorter than a position's C channels, which the CPU
+   * template's implicit form needs; it would write the pad inside the kernel instead. */
+  const FkRead *a = &g->nodes[c].reads[0];
+  intptr_t n = a->has_map ? mlirAffineMapGetNumResults(a->map) : 0;
+  int dk = g->nodes[c].rank - 1;
+  if (n == 0 || !mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(a->map, n - 1), dk))
+    return "A's channels are not read along k alone";
+  for (int d = 0; d < dk; ++d)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(a->map, n - 1), d))
+      return "A's channels are not read along k alone (a grouped conv)";
   BrazeZeroPad pad;
   const char *why = braze_zero_pad_read(pn->op, NULL, NULL, &pad);
+  int64_t padding = 0;
+  for (int64_t q = 0; !why && q < pad.padded; ++q)
+    padding += pad.table[q] < 0;
+  if (!why && padding * 100 > g->rules.pad_max_percent * pad.padded)
+    why = "its padding is more than pad-templates' share of its positions";
   braze_zero_pad_free(&pad);
   return why;
 }

@@ -9,9 +9,10 @@
  * the run is x[(b L + x0) C + j] for j in [lo C, (lo + count) C), zeros elsewhere,
  * with x0 = T[q0 + lo] - lo. The table of (lo, count, x0) per q0 is a constant; per row
  * and run the template loads it and, when the whole run is inside (count = n), reads x
- * in place; otherwise (a run in or across the border) it fills the row's run into a
- * scratch row (zeros and the inside piece) and reads that. So no padded copy is
- * written; the border rows cost one R-value copy per run.
+ * in place; a run wholly in the padding (count = 0) reads a constant zero row; a run
+ * across the border is copied into the row's scratch row (zeros, the inside piece,
+ * zeros: plain loops LLVM makes memset/memcpy of) and read there. So no padded copy is
+ * written; the runs across the border cost one R-value copy each, per N panel.
  * Refused (the pad is then written into a kernel-local buffer first, as the copy
  * kernel did, with a remark): no runs, R not a multiple of C, a run not starting at a
  * channel 0 or leaving its batch's padded positions, inside positions of a run not one
@@ -202,6 +203,10 @@ void tm_pad_bind(TmEmit *E) {
   int64_t shape[2] = {p->pad.padded, 3};
   E->pad_table = i32_global(E, &E->fb, p->pad_runs, 2, shape);
   E->pad_x = cast_dyn(E, &E->fb, x);
+  int64_t R = p->a_run;
+  MlirType zt = mlirRankedTensorTypeGet(1, &R, mlirF32TypeGet(p->ctx), mlirAttributeGetNull());
+  MlirAttribute zeros = mlirDenseElementsAttrSplatGet(zt, mlirFloatAttrDoubleGet(p->ctx, mlirF32TypeGet(p->ctx), 0.0));
+  E->pad_zero = cast_dyn(E, &E->fb, cg_global_constant(p->module, &E->fb, zeros));
 }
 
 void tm_pad_release(TmEmit *E) {
@@ -237,21 +242,34 @@ void tm_pad_row(TmEmit *E, CgBuilder *b, int row, MlirValue padded_address, Mlir
   MlirValue xrow = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", batch, cg_index(b, z->inner)), x0);
   MlirValue xbase = tm_index_op(b, "arith.muli", xrow, cg_index(b, z->channels));
   MlirValue full = tm_cmp(b, 0 /* eq */, count, cg_index(b, n));
-  /* A run in or across the border: its R values (zeros and the inside piece) into
-   * scratch row `row`. */
+  MlirValue empty = tm_cmp(b, 0 /* eq */, count, cg_index(b, 0));
+  MlirValue no_copy = cg_op(b, "arith.ori", mlirIntegerTypeGet(p->ctx, 1), 2, (MlirValue[2]){full, empty});
+  /* A run across the border: zeros then the inside piece into scratch row `row`
+   * (three plain loops: a memset, a memcpy, a memset). */
   CgBuilder then_b, else_b, jb;
-  cg_if(b, full, &then_b, &else_b);
+  cg_if(b, no_copy, &then_b, &else_b);
   MlirValue first = tm_index_op(&else_b, "arith.muli", lo, cg_index(&else_b, z->channels));
   MlirValue end = tm_index_op(&else_b, "arith.muli", tm_index_op(&else_b, "arith.addi", lo, count),
                               cg_index(&else_b, z->channels));
-  MlirValue j = tm_range(&else_b, cg_index(&else_b, 0), cg_index(&else_b, R), &jb);
-  MlirValue in[2] = {tm_cmp(&jb, 9 /* uge */, j, first), tm_cmp(&jb, 6 /* ult */, j, end)};
-  MlirValue inside = cg_op(&jb, "arith.andi", mlirIntegerTypeGet(p->ctx, 1), 2, in);
-  MlirValue v = read_or_zero(&jb, E->pad_x, inside, tm_index_op(&jb, "arith.addi", xbase, j));
-  MlirValue sat = cg_index_add(&jb, j, (int64_t)row * R);
-  cg_store(&jb, v, E->pad_scratch, 1, &sat);
-  MlirValue pick_mem[3] = {full, E->pad_x, E->pad_scratch};
+  MlirValue row0 = cg_index(&else_b, (int64_t)row * R), zero = cg_constant(&else_b, mlirFloatAttrDoubleGet(p->ctx, mlirF32TypeGet(p->ctx), 0.0));
+  MlirValue bounds[3][2] = {{cg_index(&else_b, 0), first}, {first, end}, {end, cg_index(&else_b, R)}};
+  for (int part = 0; part < 3; ++part) {
+    MlirValue j = tm_range(&else_b, bounds[part][0], bounds[part][1], &jb);
+    MlirValue at = tm_index_op(&jb, "arith.addi", row0, j);
+    MlirValue v = zero;
+    if (part == 1) {
+      MlirValue from = tm_index_op(&jb, "arith.addi", xbase, j);
+      v = cg_load(&jb, E->pad_x, 1, &from);
+    }
+    cg_store(&jb, v, E->pad_scratch, 1, &at);
+  }
+  /* a run wholly in the padding reads the zero row */
+  MlirValue pick_zero[3] = {empty, E->pad_zero, E->pad_scratch};
+  MlirValue other = cg_op(b, "arith.select", dyn_f32(E), 3, pick_zero);
+  MlirValue pick_zoff[3] = {empty, cg_index(b, 0), cg_index(b, (int64_t)row * R)};
+  MlirValue other_off = cg_op(b, "arith.select", cg_index_type(b->ctx), 3, pick_zoff);
+  MlirValue pick_mem[3] = {full, E->pad_x, other};
   *mem = cg_op(b, "arith.select", dyn_f32(E), 3, pick_mem);
-  MlirValue pick_off[3] = {full, xbase, cg_index(b, (int64_t)row * R)};
+  MlirValue pick_off[3] = {full, xbase, other_off};
   *offset = cg_op(b, "arith.select", cg_index_type(b->ctx), 3, pick_off);
 }

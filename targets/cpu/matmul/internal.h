@@ -22,6 +22,7 @@ typedef struct {
   MlirValue pad_x;               /* implicit pad: its input as memref<?xf32> */
   MlirValue pad_table;           /* implicit pad: the run table, memref<Lp x 3 x i32> */
   MlirValue pad_scratch;         /* this iteration's straddling rows, memref<?xf32> */
+  MlirValue pad_zero;            /* implicit pad: R zeros, memref<?xf32> */
   MlirValue pad_buffer;          /* copied pad: the padded buffer (deallocated at the end) */
 } TmEmit;
 
