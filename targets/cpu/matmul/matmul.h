@@ -6,7 +6,8 @@
  * MR rows of A with the accumulators in scf.for iter_args, and applies the epilogue to
  * the accumulators in registers before the one store.
  * targets/cpu/matmul/match.c reads the kernel (or names why it cannot); targets/cpu/matmul/template-emit.c writes it;
- * targets/cpu/matmul/internal.h holds the helpers the packing, the emission and the epilogue share. */
+ * targets/cpu/matmul/internal.h holds the helpers the packing, the emission and the epilogue share;
+ * targets/cpu/matmul/a-pad.c reads A as a zero pad of a kernel argument (decision 0024). */
 #ifndef BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 #define BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 
