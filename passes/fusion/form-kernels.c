@@ -36,7 +36,7 @@ typedef struct {
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
-                                           "horizontal-templates",
+                                           "horizontal-templates", "pad-templates",
                                            "max-ops",     "target",        "report",        "report-format",
                                            "explain",     "remarks",       "plan-out",      "plan",
                                            "plan-mode",   "persistent-max", "no-user-epilogue", NULL};
@@ -127,6 +127,27 @@ static bool parse_plan(Options *o, const BrazePassOptions *opts, BrazeStr *error
   return false;
 }
 
+/* pad-templates[=true|false|P]: P the largest share, in percent, of padding among a
+ * pad's padded positions that joins its template (a bare key or true: 100). */
+static bool parse_pad_templates(Options *o, const BrazePassOptions *opts, BrazeStr *error) {
+  const BrazeOption *pt = braze_option_find(opts, "pad-templates");
+  o->rules.pad_max_percent = 0;
+  if (!pt)
+    return true;
+  if (!pt->value || !*pt->value || strcmp(pt->value, "true") == 0)
+    o->rules.pad_max_percent = 100;
+  else if (strcmp(pt->value, "false") != 0 &&
+           (!braze_option_int(opts, "pad-templates", 100, &o->rules.pad_max_percent, error) ||
+            o->rules.pad_max_percent < 1 || o->rules.pad_max_percent > 100)) {
+    braze_str_clear(error);
+    braze_str_printf(error, "form-kernels: pad-templates expects true, false or a percentage 1-100, got '%s'",
+                     pt->value);
+    return false;
+  }
+  o->rules.pad_templates = o->rules.pad_max_percent > 0;
+  return true;
+}
+
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   if (!braze_options_check(opts, "form-kernels", option_names, error))
     return NULL;
@@ -146,6 +167,7 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   bool ok = braze_option_bool(opts, "epilogue-templates", true, &o->rules.epilogue_templates, error) &&
             (o->rules.horizontal_half_only ||
              braze_option_bool(opts, "horizontal-templates", false, &o->rules.horizontal_templates, error)) &&
+            parse_pad_templates(o, opts, error) &&
             braze_option_int(opts, "max-ops", 64, &o->rules.max_ops, error) &&
             braze_option_int(opts, "persistent-max", 1024, &o->rules.persistent_max, error);
   if (ok && o->rules.max_ops < 1) {
@@ -220,6 +242,8 @@ static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
   if (ok)
     fk_schedule(&g);
   ok = ok && (!o->plan || fk_plan_verify(&g, o->plan, names));
+  if (ok && o->rules.pad_templates)
+    fk_absorb_pads(&g, o->remarks);
   if (ok) {
     FkKernelList kernels;
     fk_kernels_plan(&g, o->target, &out->next_index, &kernels);
@@ -307,6 +331,9 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  no-horizontal        no fusion of siblings that only share an input\n"
                     "  no-epilogue          no reduction -> pointwise epilogue fusion\n"
                     "  epilogue-templates=true|false  fuse pointwise epilogues into matmul (tem) kernels (default true)\n"
+                    "  pad-templates=true|false|P  a zero pad read only as a template's A joins its tem kernel\n"
+                    "                       (the target's template reads the unpadded input; default false);\n"
+                    "                       P: only pads whose padding is at most P%% of their positions\n"
                     "  horizontal-templates=true|false|half  two matmuls of one A in one tem kernel (default false;\n"
                     "                       half: only over f16/bf16 inputs)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"

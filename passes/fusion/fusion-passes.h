@@ -6,7 +6,8 @@
  *                         greedy merging in score order, fusion plans (plan.c), the
  *                         report and DOT (report.c, dot.c), outlining into kernel
  *                         functions (outline.c), user-kernel calls packed as `ext`
- *                         kernels with their epilogues (user-epilogue*.c)
+ *                         kernels with their epilogues (user-epilogue*.c), zero pads
+ *                         moved into their template's kernel (pad-prologue.c)
  *
  * In: the loop level. Out: the kernel level (docs/architecture.md, "3. kernel level"). */
 #ifndef BRAZE_PASSES_FUSION_FUSION_PASSES_H

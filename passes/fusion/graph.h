@@ -117,6 +117,8 @@ typedef struct {
   bool disable, no_horizontal, no_epilogue, epilogue_templates;
   bool horizontal_templates; /* two contractions reading one A may share a tem group */
   bool horizontal_half_only; /* ... only when A is f16 or bf16 (horizontal-templates=half) */
+  bool pad_templates;        /* a zero pad read as a template's A joins its kernel (pad-prologue.c) */
+  long long pad_max_percent; /* ... when its padding is at most this share of its positions */
   long long max_ops;
   long long persistent_max; /* a reduction over at most this many elements is `per` */
 } FkRules;
@@ -172,6 +174,11 @@ typedef struct {
   int64_t score;
 } FkVerdict;
 FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b);
+
+/* pad-templates (passes/fusion/pad-prologue.c): after fk_schedule, each zero pad alone
+ * in its group and read only as a template contraction's A moves into that group;
+ * `remarks`: one remark per gather read as A, absorbed or not and why. */
+void fk_absorb_pads(FkGraph *g, bool remarks);
 
 /* tensor.empty, small constants (scalars, splats, <= 64 elements) and linalg.fill of
  * those: not nodes; cloned into each kernel that uses them. */

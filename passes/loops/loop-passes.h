@@ -9,6 +9,8 @@
  *                      (inline-unrealized.c)
  *
  * builder.h: building linalg generics, scalar bodies and affine maps.
+ * zero-pad-read.h: recognising a zero pad generic (form-kernels' pad-templates and the
+ * CPU matmul template read it; decision 0024).
  * In: primitive graph ops. Out: the loop level (docs/architecture.md, "2. loop level"). */
 #ifndef BRAZE_PASSES_LOOPS_LOOP_PASSES_H
 #define BRAZE_PASSES_LOOPS_LOOP_PASSES_H

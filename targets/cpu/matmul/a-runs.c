@@ -17,7 +17,7 @@
 #include "targets/cpu/matmul/internal.h"
 
 /* A's linearized address as one expression: sum of result r times its row-major stride. */
-static bool linear_address(const TmPlan *p, BrazeAffineProgram *e) {
+bool tm_a_address(const TmPlan *p, BrazeAffineProgram *e) {
   MlirType at = mlirValueGetType(p->vals[p->a_val].tensor);
   intptr_t rank = mlirShapedTypeGetRank(at), n = mlirAffineMapGetNumResults(p->a_map);
   if (rank != n)
@@ -35,7 +35,7 @@ static bool linear_address(const TmPlan *p, BrazeAffineProgram *e) {
 /* Whether some result of A's map reads a batch dim together with m or k: then the
  * runs may differ between batch positions and every one is checked. Otherwise the
  * batch dims only add a constant to the address and batch position 0 decides. */
-static bool batch_mixes(const TmPlan *p) {
+bool tm_a_batch_mixes(const TmPlan *p) {
   uint64_t batch = (1ull << p->nb) - 1, mk = (1ull << p->nb) | (1ull << (p->nb + 2));
   for (intptr_t r = 0; r < mlirAffineMapGetNumResults(p->a_map); ++r) {
     uint64_t used = cg_affine_dims(mlirAffineMapGetResult(p->a_map, r));
@@ -64,13 +64,13 @@ int64_t tm_a_run(const TmPlan *p) {
     if (p->K % R == 0)
       cand[n++] = R;
   int64_t positions = 1; /* batch positions to check */
-  if (batch_mixes(p))
+  if (tm_a_batch_mixes(p))
     for (int d = 0; d < p->nb; ++d)
       positions *= p->batch[d];
   if (n == 0 || positions * p->M * p->K > MAX_POINTS)
     return 1;
   BrazeAffineProgram e = {0};
-  if (!linear_address(p, &e)) {
+  if (!tm_a_address(p, &e)) {
     braze_affine_program_free(&e);
     return 1;
   }

@@ -52,6 +52,8 @@ static bool operand_layout(const TmPlan *p, MlirAffineMap map, MlirType t, int d
 const char *tm_extern_refusal(const TmPlan *p) {
   if (p->n_products != 1)
     return "extern-two-products";
+  if (p->has_pad)
+    return "extern-zero-pad"; /* A is a pad of an argument, not memory */
   if (!mlirTypeIsAF32(p->a_elem) || !mlirTypeIsAF32(p->b_elem))
     return "extern-dtype";
   bool t;

@@ -5,6 +5,7 @@
 #ifndef BRAZE_TARGETS_CPU_MATMUL_INTERNAL_H
 #define BRAZE_TARGETS_CPU_MATMUL_INTERNAL_H
 
+#include "support/affine-eval.h"
 #include "targets/cpu/matmul/matmul.h"
 
 typedef struct {
@@ -18,6 +19,11 @@ typedef struct {
   MlirValue packed;              /* prepacked B: memref<panels x K x nr x f32> */
   MlirValue panel2;              /* the second product's panel of this iteration, or null */
   MlirValue a_flat;              /* A collapsed to one dim (runs of A), or null */
+  MlirValue pad_x;               /* implicit pad: its input as memref<?xf32> */
+  MlirValue pad_table;           /* implicit pad: the run table, memref<Lp x 3 x i32> */
+  MlirValue pad_scratch;         /* this iteration's straddling rows, memref<?xf32> */
+  MlirValue pad_zero;            /* implicit pad: R zeros, memref<?xf32> */
+  MlirValue pad_buffer;          /* copied pad: the padded buffer (deallocated at the end) */
 } TmEmit;
 
 /* targets/cpu/matmul/template-emit.c: the destination-passing function replacing the kernel (E->fn, E->fb
@@ -40,6 +46,23 @@ MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
 /* targets/cpu/matmul/a-runs.c: the longest run of k values (a divisor of K, at least 4)
  * along which A's rows are contiguous in memory for every row, or 1. */
 int64_t tm_a_run(const TmPlan *p);
+/* A's linearized (row-major) address as one compiled expression of the loops; whether
+ * a result of A's map reads a batch dim together with m or k. */
+bool tm_a_address(const TmPlan *p, BrazeAffineProgram *e);
+bool tm_a_batch_mixes(const TmPlan *p);
+
+/* targets/cpu/matmul/a-pad.c: a zero pad before the contraction (decision 0024).
+ * tm_pad_plan decides whether A's runs read the pad's input directly (p->pad_implicit,
+ * the run table p->pad_runs) or the pad is written first (p->pad_copy_reason).
+ * tm_pad_bind, at the function's entry: the run table and the input as a flat
+ * memref<?xf32> (implicit), or the padded buffer written into E->mem[a_val] (copy).
+ * tm_pad_scratch: the per-iteration rows buffer of straddling runs. tm_pad_row:
+ * the memref and offset row i reads its run from, given its padded address. */
+void tm_pad_plan(TmPlan *p);
+void tm_pad_bind(TmEmit *E);
+void tm_pad_release(TmEmit *E);
+MlirValue tm_pad_scratch(TmEmit *E, CgBuilder *b);
+void tm_pad_row(TmEmit *E, CgBuilder *b, int row, MlirValue padded_address, MlirValue *mem, MlirValue *offset);
 
 /* targets/cpu/matmul/extern.c: why the extern kernel cannot take this kernel (NULL: it can), and
  * the kernel as cblas_sgemm calls plus an epilogue pass. */

@@ -4,7 +4,9 @@
  * generics over its output space (the epilogue) that read tile values (the contraction's
  * result or an earlier epilogue's) at the identity and other tensors through any map
  * that is either contiguous in n or does not read n. Anything else is refused with a
- * reason that names it; cpu-codegen then emits the kernel's loop nests instead. */
+ * reason that names it; cpu-codegen then emits the kernel's loop nests instead. One
+ * generic may come before the contraction: a zero pad (form-kernels pad-templates)
+ * that the contraction reads as A (decision 0024; targets/cpu/matmul/a-pad.c). */
 #include "targets/cpu/matmul/matmul.h"
 
 #include <string.h>
@@ -166,7 +168,8 @@ static const char *read_contraction(TmPlan *p, MlirOperation op) {
   p->b_val = find_val(p, mlirOperationGetOperand(op, 1 - ia));
   if (p->a_val < 0 || p->b_val < 0)
     return "contraction-operand";
-  if (p->vals[p->a_val].kind != TV_ARG && p->vals[p->a_val].kind != TV_GLOBAL)
+  TmValKind ak = p->vals[p->a_val].kind;
+  if (ak != TV_ARG && ak != TV_GLOBAL && ak != TV_PAD)
     return "contraction-operand";
   if (p->vals[p->b_val].kind != TV_ARG && p->vals[p->b_val].kind != TV_GLOBAL)
     return "contraction-operand";
@@ -277,7 +280,7 @@ static const char *read_epilogue(TmPlan *p, MlirOperation op) {
   e->n_in = n_in;
   for (int j = 0; j < n_in; ++j) {
     int v = find_val(p, mlirOperationGetOperand(op, j));
-    if (v < 0 || p->vals[v].kind == TV_EMPTY)
+    if (v < 0 || p->vals[v].kind == TV_EMPTY || p->vals[v].kind == TV_PAD)
       return "epilogue-operand";
     e->in_val[j] = v;
     e->maps[j] = map_of(op, j);
@@ -322,6 +325,28 @@ static const char *read_constant(TmPlan *p, MlirOperation op) {
   return NULL;
 }
 
+/* The one generic allowed before the contraction: a zero pad of a kernel argument
+ * (passes/loops/zero-pad-read.h), which the contraction must read as A. */
+/* A kernel argument bound to one constant in every call (the pad's table and mask,
+ * when outlining passed them as arguments). */
+static MlirAttribute argument_constant(MlirValue v, void *user) {
+  TmPlan *p = user;
+  int i = find_val(p, v);
+  return i >= 0 && p->vals[i].kind == TV_ARG ? tm_bound_constant(p, p->vals[i].arg) : (MlirAttribute){NULL};
+}
+
+static const char *read_pad(TmPlan *p, MlirOperation op) {
+  if (p->has_pad)
+    return "prologue";
+  if (braze_zero_pad_read(op, argument_constant, p, &p->pad))
+    return "prologue-not-a-zero-pad";
+  p->has_pad = true;
+  p->pad_data_val = find_val(p, p->pad.data);
+  if (p->pad_data_val < 0 || p->vals[p->pad_data_val].kind != TV_ARG)
+    return "prologue";
+  return add_val(p, mlirOperationGetResult(op, 0), TV_PAD) < 0 ? "too-many-values" : NULL;
+}
+
 static const char *read_op(TmPlan *p, MlirOperation op) {
   if (braze_op_is(op, "tensor.empty") || braze_op_is(op, "linalg.fill"))
     return add_val(p, mlirOperationGetResult(op, 0), TV_EMPTY) < 0 ? "too-many-values" : NULL;
@@ -336,7 +361,7 @@ static const char *read_op(TmPlan *p, MlirOperation op) {
   bool reduction = nd > 0 && iterator_is_reduction(iters, nd - 1);
   if (mlirOperationIsNull(p->mm)) {
     p->n_products = 1;
-    return reduction ? read_contraction(p, op) : "prologue";
+    return reduction ? read_contraction(p, op) : read_pad(p, op);
   }
   if (reduction)
     return mlirOperationGetNumOperands(op) == 3 && contraction_body_ok(op) ? read_second_contraction(p, op)
@@ -370,6 +395,10 @@ bool tm_match(MlirOperation func, TmPlan *p, const char **reason) {
   }
   if (mlirOperationIsNull(p->mm)) {
     *reason = "no-contraction";
+    return false;
+  }
+  if (p->has_pad && p->vals[p->a_val].kind != TV_PAD) {
+    *reason = "prologue"; /* a pad read as B, or not read */
     return false;
   }
   return true;

@@ -6,10 +6,12 @@
  * MR rows of A with the accumulators in scf.for iter_args, and applies the epilogue to
  * the accumulators in registers before the one store.
  * targets/cpu/matmul/match.c reads the kernel (or names why it cannot); targets/cpu/matmul/template-emit.c writes it;
- * targets/cpu/matmul/internal.h holds the helpers the packing, the emission and the epilogue share. */
+ * targets/cpu/matmul/internal.h holds the helpers the packing, the emission and the epilogue share;
+ * targets/cpu/matmul/a-pad.c reads A as a zero pad of a kernel argument (decision 0024). */
 #ifndef BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 #define BRAZE_TARGETS_CPU_MATMUL_MATMUL_H
 
+#include "passes/loops/zero-pad-read.h"
 #include "targets/cpu/codegen/codegen.h"
 
 /* Largest per-iteration panel (K x nr x 4 bytes) on the stack; larger ones are heap
@@ -25,6 +27,7 @@ typedef enum {
   TV_SPLAT,    /* splat constant: one scalar */
   TV_TILE,     /* the contraction or an epilogue result: vectors of the tile */
   TV_EMPTY,    /* tensor.empty / zero fill: no data */
+  TV_PAD,      /* a zero pad generic before the contraction (pad-templates): A only */
 } TmValKind;
 
 typedef struct {
@@ -79,12 +82,23 @@ typedef struct {
   int64_t mc;                /* rows per parallel M block (a multiple of mr) */
   bool b_prepacked;          /* B is a constant packed at compile time */
   MlirAttribute b_dense;     /* that constant */
+  /* a zero pad before the contraction (form-kernels pad-templates, decision 0024): A is
+   * the pad of a kernel argument; pad_implicit: read in runs from that argument with the
+   * padding implicit (a-pad.c), else written into a kernel-local buffer first */
+  bool has_pad, pad_implicit;
+  BrazeZeroPad pad;
+  int pad_data_val;
+  const char *pad_copy_reason; /* why the pad is written (remark), when it is */
+  int32_t *pad_runs;           /* [Lp][3]: per padded position starting a run: lo, count, x0 */
   char *autotune_note;       /* matmul=auto: the choice and the times (braze.autotune), or NULL */
 } TmPlan;
 
 /* targets/cpu/matmul/match.c: fill `p` from kernel `func`. False when the kernel does not fit
  * the template; `*reason` then names why (a static string). */
 bool tm_match(MlirOperation func, TmPlan *p, const char **reason);
+/* targets/cpu/matmul/pack.c: the constant every call of the kernel passes as argument
+ * `arg`, or a null attribute. */
+MlirAttribute tm_bound_constant(const TmPlan *p, intptr_t arg);
 /* Whether `m`'s last result is dim d alone and no other result reads d. */
 bool tm_contiguous_in(MlirAffineMap m, int d);
 

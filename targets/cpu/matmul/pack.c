@@ -119,6 +119,8 @@ static MlirAttribute bound_constant(MlirOperation module, MlirOperation kernel, 
   return b.calls > 0 && !b.mismatch ? b.found : (MlirAttribute){NULL};
 }
 
+MlirAttribute tm_bound_constant(const TmPlan *p, intptr_t arg) { return bound_constant(p->module, p->old, arg, 0); }
+
 bool tm_find_constant_b(TmPlan *p) {
   TmVal *b = &p->vals[p->b_val];
   MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? bound_constant(p->module, p->old, b->arg, 0) : (MlirAttribute){NULL};

@@ -274,7 +274,7 @@ static void pack_panel(TmEmit *E, CgBuilder *b, MlirValue *dims, MlirValue n0, M
  * a_flat[row_base[i] + j] instead of A through its map. */
 static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const MlirValue *rowm, MlirValue k,
                    MlirValue panel, MlirValue panel_base, const MlirValue *acc_in, MlirValue *acc_out,
-                   const MlirValue *row_base, MlirValue j) {
+                   const MlirValue *row_base, const MlirValue *row_mem, MlirValue j) {
   TmPlan *p = E->p;
   int nv = p->nv;
   MlirType vf32 = tm_vec(E, mlirF32TypeGet(p->ctx));
@@ -299,7 +299,7 @@ static void k_step(TmEmit *E, CgBuilder *kb, MlirValue *dims, int rows, const Ml
     MlirValue idx[TM_MAX_DIMS], a;
     if (row_base) {
       MlirValue at = tm_index_op(kb, "arith.addi", row_base[i], j);
-      a = tm_to_f32(kb, cg_load(kb, E->a_flat, 1, &at));
+      a = tm_to_f32(kb, cg_load(kb, row_mem ? row_mem[i] : E->a_flat, 1, &at));
     } else {
       int n = tm_indices(kb, p->a_map, dims, idx);
       a = tm_to_f32(kb, cg_load(kb, E->mem[p->a_val], n, idx));
@@ -332,7 +332,7 @@ static void k_loop(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const Mli
                          : tm_index_op(&kb, "arith.addi", tm_index_op(&kb, "arith.muli", kk, cg_index(&kb, unroll)),
                                        cg_index(&kb, lo));
   for (int u = 0; u < unroll; ++u)
-    k_step(E, &kb, dims, rows, rowm, u ? cg_index_add(&kb, base, u) : base, panel, panel_base, cur, cur, NULL,
+    k_step(E, &kb, dims, rows, rowm, u ? cg_index_add(&kb, base, u) : base, panel, panel_base, cur, cur, NULL, NULL,
            (MlirValue){NULL});
   cg_yield(&kb, n_acc, cur);
   for (int i = 0; i < n_acc; ++i)
@@ -362,15 +362,21 @@ static void run_loops(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const 
   int64_t R = p->a_run;
   CgBuilder rb, jb;
   MlirValue r, j, iter[TM_MAX_ROWS * TM_MAX_VECS * 2], cur[TM_MAX_ROWS * TM_MAX_VECS * 2], base[TM_MAX_ROWS];
+  MlirValue mem[TM_MAX_ROWS];
   MlirOperation outer = cg_for(b, cg_index(b, 0), cg_index(b, p->K / R), n_acc, acc, &rb, &r, iter);
   MlirValue k0 = tm_index_op(&rb, "arith.muli", r, cg_index(&rb, R));
   dims[p->nb + 2] = k0;
   for (int i = 0; i < rows; ++i) {
     dims[p->nb] = rowm[i];
     base[i] = row_address(E, &rb, dims);
+    /* An implicit zero pad (a-pad.c): the row reads its run from the pad's input or
+     * from its scratch row; base[i] becomes the offset there. */
+    if (p->pad_implicit)
+      tm_pad_row(E, &rb, i, base[i], &mem[i], &base[i]);
   }
   MlirOperation inner = cg_for(&rb, cg_index(&rb, 0), cg_index(&rb, R), n_acc, iter, &jb, &j, cur);
-  k_step(E, &jb, dims, rows, rowm, tm_index_op(&jb, "arith.addi", k0, j), panel, panel_base, cur, cur, base, j);
+  k_step(E, &jb, dims, rows, rowm, tm_index_op(&jb, "arith.addi", k0, j), panel, panel_base, cur, cur, base,
+         p->pad_implicit ? mem : NULL, j);
   cg_yield(&jb, n_acc, cur);
   MlirValue res[TM_MAX_ROWS * TM_MAX_VECS * 2];
   for (int i = 0; i < n_acc; ++i)
@@ -464,6 +470,8 @@ static bool emit_body(TmEmit *E) {
       pack_panel(E, &pb, dims, n0, E->panel2, E->mem[p->b2_val], p->b2_map, p->b2_contiguous);
     }
   }
+  if (p->pad_implicit)
+    E->pad_scratch = tm_pad_scratch(E, &pb);
   bool ok = emit_m_block(E, &pb, dims, ivs[p->nb], n0, panel, panel_base);
   if (!p->b_prepacked && tm_heap_panel(p)) {
     cg_create(&pb, "memref.dealloc", 1, &panel, 0, NULL, 0, NULL);
@@ -494,10 +502,12 @@ static MlirValue collapse_a(TmEmit *E) {
 
 static void describe(TmEmit *E) {
   TmPlan *p = E->p;
-  char text[160];
-  char run[32] = "";
+  char text[200];
+  char run[64] = "";
   if (p->a_run > 1 && p->a_run < p->K)
     snprintf(run, sizeof run, " a-run=%lld", (long long)p->a_run);
+  if (p->has_pad)
+    snprintf(run + strlen(run), sizeof run - strlen(run), " a-pad=%s", p->pad_implicit ? "implicit" : "copy");
   snprintf(text, sizeof text, "gemm mr=%d nr=%d mc=%lld vw=%d%s b=%s%s%s", p->mr, p->nr, (long long)p->mc, p->vw, run,
            p->b_prepacked     ? "prepacked"
            : p->b_contiguous  ? "packed-per-panel"
@@ -527,9 +537,13 @@ bool tm_emit(TmPlan *p) {
   tm_bind_values(&E);
   if (p->b_prepacked)
     tm_bind_packed(&E);
-  if (p->a_run > 1)
+  if (p->has_pad)
+    tm_pad_bind(&E);
+  if (p->a_run > 1 && !p->pad_implicit)
     E.a_flat = collapse_a(&E);
   bool ok = emit_body(&E);
+  if (ok)
+    tm_pad_release(&E);
   if (!ok) {
     mlirOperationDestroy(E.fn);
     return false;

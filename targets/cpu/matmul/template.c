@@ -85,6 +85,7 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
   if (reason) {
     if (opts->remarks)
       braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: no matmul template: %s", name, reason);
+    braze_zero_pad_free(&p.pad);
     return 0;
   }
   bool use_extern = false;
@@ -103,8 +104,17 @@ int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions
     p.a_run = tm_a_run(&p);
     if (p.a_run == p.K && tm_contiguous_in(p.a_map, p.nb + 2))
       p.a_run = 1;
+    /* A zero pad before the contraction: read with the padding implicit, or written
+     * into a kernel-local buffer first (why: a remark). */
+    if (p.has_pad)
+      tm_pad_plan(&p);
+    if (p.has_pad && !p.pad_implicit && opts->remarks)
+      braze_emit_remark(mlirOperationGetLocation(func), "cpu-codegen: kernel @%s: zero pad written into a kernel-local buffer: %s",
+                        name, p.pad_copy_reason);
   }
   bool ok = use_extern ? tm_emit_extern(&p) : tm_emit(&p);
   free(p.autotune_note);
+  free(p.pad_runs);
+  braze_zero_pad_free(&p.pad);
   return ok ? 1 : -1;
 }

@@ -1,0 +1,108 @@
+/* form-kernels{pad-templates}: a zero pad joins the template kernel that reads it
+ * (decision 0024). After the greedy scheduler, a node that is a zero pad of
+ * channels-last data (passes/loops/zero-pad-read.h: graph-decompose's gather-select
+ * copy of a padded conv's input), alone in its group and read only by a contraction as
+ * that contraction's A (operand 0), moves into the contraction's group: the `tem`
+ * kernel then holds the pad generic before its contraction (docs/architecture.md,
+ * "A tem kernel"), and a target whose template reads A with the padding implicit
+ * (the CPU's: targets/cpu/matmul/a-pad.c) writes no padded copy. A target that asks
+ * for no pad-templates (CUDA's pipeline) keeps the pad as its own kernel. The scheduler
+ * never fuses across the two spaces (the pad's [B, Lp, C] is not the product's), so
+ * this is a step of its own rather than a rule of can_fuse. pad-templates=P takes only
+ * pads whose padding is at most P% of their padded positions (the CPU's: its template
+ * copies each run across the border once per N panel, which costs more than the pad
+ * kernel once the border is a large share: 7x7 and 14x14 images). Remarks (form-kernels'
+ * `remarks`) name each gather read as a contraction's A that stays its own kernel and
+ * why. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "passes/fusion/graph.h"
+#include "passes/loops/zero-pad-read.h"
+#include "support/diag.h"
+
+static bool node_computes(const FkNode *n, const char *op) {
+  for (size_t i = 0; i < n->num_ops; ++i)
+    if (strcmp(n->ops[i], op) == 0)
+      return true;
+  return false;
+}
+
+/* Why the pad node p (read by contraction node c as A) stays its own kernel, or NULL. */
+static const char *pad_refusal(const FkGraph *g, int p, int c) {
+  const FkNode *pn = &g->nodes[p];
+  const FkGroup *pg = &g->groups[pn->group], *cg = &g->groups[g->nodes[c].group];
+  if (pg->num_members != 1)
+    return "it is fused with other ops";
+  if (pn->num_results != 1 || pn->results[0].num_users != 1 || pn->results[0].escapes)
+    return "it is read by more than the contraction";
+  if (cg->contractions != 1)
+    return "the template computes two products";
+  /* A grouped conv reads each group's channels of the pad (the channel index reads the
+   * group loop): its runs are shorter than a position's C channels, which the CPU
+   * template's implicit form needs; it would write the pad inside the kernel instead. */
+  const FkRead *a = &g->nodes[c].reads[0];
+  intptr_t n = a->has_map ? mlirAffineMapGetNumResults(a->map) : 0;
+  int dk = g->nodes[c].rank - 1;
+  if (n == 0 || !mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(a->map, n - 1), dk))
+    return "A's channels are not read along k alone";
+  for (int d = 0; d < dk; ++d)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(a->map, n - 1), d))
+      return "A's channels are not read along k alone (a grouped conv)";
+  BrazeZeroPad pad;
+  const char *why = braze_zero_pad_read(pn->op, NULL, NULL, &pad);
+  int64_t padding = 0;
+  for (int64_t q = 0; !why && q < pad.padded; ++q)
+    padding += pad.table[q] < 0;
+  if (!why && padding * 100 > g->rules.pad_max_percent * pad.padded)
+    why = "its padding is more than pad-templates' share of its positions";
+  braze_zero_pad_free(&pad);
+  return why;
+}
+
+static void move_into(FkGraph *g, int node, int group) {
+  FkGroup *to = &g->groups[group], *from = &g->groups[g->nodes[node].group];
+  int *members = realloc(to->members, (to->num_members + 1) * sizeof *members);
+  if (!members)
+    return;
+  size_t at = 0;
+  while (at < to->num_members && members[at] < node)
+    ++at;
+  memmove(members + at + 1, members + at, (to->num_members - at) * sizeof *members);
+  members[at] = node;
+  to->members = members;
+  to->num_members++;
+  to->num_ops += from->num_ops;
+  to->version++;
+  free(from->members);
+  from->members = NULL;
+  from->num_members = 0;
+  from->alive = false;
+  g->nodes[node].group = group;
+}
+
+void fk_absorb_pads(FkGraph *g, bool remarks) {
+  for (size_t c = 0; c < g->num_nodes; ++c) {
+    const FkNode *cn = &g->nodes[c];
+    if (!cn->contraction || cn->num_reads < 1)
+      continue;
+    int p = cn->reads[0].producer;
+    if (p < 0 || g->nodes[p].cls != FK_NODE_GENERIC || !node_computes(&g->nodes[p], "gather"))
+      continue;
+    const char *why = pad_refusal(g, p, (int)c);
+    if (why) {
+      if (remarks)
+        braze_emit_remark(mlirOperationGetLocation(g->nodes[p].op),
+                          "form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: %s",
+                          why);
+      continue;
+    }
+    move_into(g, p, cn->group);
+    if (remarks)
+      braze_emit_remark(mlirOperationGetLocation(g->nodes[p].op),
+                        "form-kernels: pad-templates: zero pad joins the template kernel of its contraction (read as A, "
+                        "the padding implicit)");
+  }
+}
