@@ -31,10 +31,11 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "targets/common/entry-graph.h"
+#include "targets/cpu/cpu-target.h"
 
 static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
                                                "matmul",  "prepack", "mr",               "nr",      "mc",
-                                               "lanes",   "autotune-cache", NULL};
+                                               "lanes",   "autotune-cache", "schedule", "iters-per-core", NULL};
 
 /* matmul=template|loops|extern|auto (template by default). */
 static bool parse_matmul(const BrazePassOptions *options, CgMatmulMode *mode, BrazeStr *error) {
@@ -52,6 +53,31 @@ static bool parse_matmul(const BrazePassOptions *options, CgMatmulMode *mode, Br
   return false;
 }
 
+/* schedule=static|dynamic|guided (static by default). */
+static bool parse_schedule(const BrazePassOptions *options, CgSchedule *schedule, BrazeStr *error) {
+  static const char *const names[] = {"static", "dynamic", "guided"};
+  const BrazeOption *o = braze_option_find(options, "schedule");
+  *schedule = CG_SCHEDULE_STATIC;
+  if (!o)
+    return true;
+  for (int i = 0; o->value && i < 3; ++i)
+    if (!strcmp(o->value, names[i])) {
+      *schedule = (CgSchedule)i;
+      return true;
+    }
+  braze_str_printf(error, "option 'schedule' expects static, dynamic or guided, got '%s'", o->value ? o->value : "");
+  return false;
+}
+
+void cg_mark_schedule(MlirOperation func, CgSchedule schedule) {
+  static const char *const names[] = {"static", "dynamic", "guided"};
+  if (schedule == CG_SCHEDULE_STATIC)
+    return;
+  MlirContext ctx = mlirOperationGetContext(func);
+  mlirOperationSetAttributeByName(func, braze_ref(BRAZE_CPU_SCHEDULE_ATTR),
+                                  mlirStringAttrGet(ctx, braze_ref(names[schedule])));
+}
+
 static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr *error) {
   long long lanes = 0;
   if (!braze_option_int(options, "lanes", cg_default_vector_lanes(), &lanes, error))
@@ -66,8 +92,14 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
   o->autotune_cache = cache && cache->value ? strdup(cache->value) : NULL;
   if (!braze_option_bool(options, "prepack", true, &o->prepack, error) ||
       !braze_option_int(options, "mr", 6, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
-      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->matmul_mode, error))
+      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->matmul_mode, error) ||
+      !braze_option_int(options, "iters-per-core", 4, &o->iters_per_core, error) ||
+      !parse_schedule(options, &o->schedule, error))
     return false;
+  if (o->iters_per_core < 1 || o->iters_per_core > 1024) {
+    braze_str_printf(error, "option 'iters-per-core' expects 1 to 1024, got %lld", o->iters_per_core);
+    return false;
+  }
   if (o->mr < 1 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
       o->mc < 0) {
     braze_str_printf(error, "options 'mr' expects 1 to 8, 'nr' a multiple of %d up to %d, 'mc' a row count (0: auto)",
