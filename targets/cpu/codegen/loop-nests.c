@@ -55,7 +55,7 @@ uint64_t cg_map_dims(MlirAffineMap m) {
  * reader's indices (the reader reads it through the producer's output map). */
 static MlirValue inline_value(Gen *g, CgBuilder *b, const CgVal *v) {
   Gen sub = {.K = g->K, .it = &g->K->items[v->producer], .k = g->k, .bound = g->bound,
-             .vector = g->vector, .vdim = g->vdim};
+             .vector = g->vector, .vdim = g->vdim, .vec_body = g->vec_body};
   memcpy(sub.ivs, g->ivs, sizeof sub.ivs);
   cg_load_ready(&sub, b);
   MlirValue value = sub.failed ? (MlirValue){NULL} : cg_clone_body(&sub, b, (MlirValue){NULL});
@@ -70,6 +70,8 @@ void cg_load_ready(Gen *g, CgBuilder *b) {
     if (g->loaded[j])
       continue;
     const CgVal *v = &g->K->vals[g->it->in_val[j]];
+    if (g->vector && !g->vec_body && (v->kind == ST_INLINE || (cg_map_dims(g->it->maps[j]) & (1ull << g->vdim))))
+      continue; /* read per channel vector, in the window's innermost loop (window.c) */
     if (v->kind == ST_SPLAT || v->kind == ST_SCALAR) {
       g->in[j] = v->scalar;
       g->loaded[j] = true;

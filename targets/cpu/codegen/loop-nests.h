@@ -20,6 +20,7 @@ typedef struct {
    * target's lanes; ivs[vdim] is the vector's first index */
   bool vector;
   int vdim;
+  bool vec_body;   /* at the window's innermost loop: inputs read along vdim are loaded */
   bool vec_failed; /* an op or a read the vector form does not take: emit scalars */
 } Gen;
 

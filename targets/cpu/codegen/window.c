@@ -27,7 +27,8 @@
 #include "support/context.h"
 #include "targets/cpu/codegen/loop-nests.h"
 
-enum { WIN_MAX_VALUES = 256 };
+/* Body values per clone; channel vectors carried at once (4 x 16 f32: ResNet's 64). */
+enum { WIN_MAX_VALUES = 256, WIN_MAX_VECS = 4 };
 
 typedef struct {
   MlirValue old[WIN_MAX_VALUES], new_values[WIN_MAX_VALUES];
@@ -211,74 +212,111 @@ MlirValue cg_clone_body_vector(Gen *g, CgBuilder *b, MlirValue acc) {
   return acc;
 }
 
-/* Reduction loops over dims[0..n) carrying the accumulator; returns the final value. */
-static MlirValue reduce_dims(Gen *g, CgBuilder *b, const int *dims, int n, MlirValue acc) {
+/* The window: reduction loops over dims[0..n) carrying `nv` accumulators, one per
+ * vector of channels (vector v at ivs[vdim] = base + v lanes; in scalar mode nv = 1).
+ * The body is cloned per vector; what does not depend on the channel (the gather's
+ * index, the padding mask) is the same ops, which cse merges: one per window position
+ * for all the vectors. acc[] becomes the final values. */
+static void reduce_dims(Gen *g, CgBuilder *b, const int *dims, int n, MlirValue *acc, int nv, MlirValue base) {
   if (n == 0) {
-    cg_load_ready(g, b);
-    return cg_clone_body(g, b, acc);
+    for (int v = 0; v < nv && !g->failed && !g->vec_failed; ++v) {
+      if (g->vector) {
+        g->ivs[g->vdim] = v ? cg_index_add(b, base, (int64_t)v * g->K->opts->vector_lanes) : base;
+        for (int j = 0; j < g->it->n_in; ++j)
+          if ((cg_map_dims(g->it->maps[j]) & (1ull << g->vdim)) || g->K->vals[g->it->in_val[j]].kind == ST_INLINE)
+            g->loaded[j] = false;
+      }
+      g->vec_body = true;
+      cg_load_ready(g, b);
+      MlirValue r = cg_clone_body(g, b, acc[v]);
+      g->vec_body = false;
+      if (!mlirValueIsNull(r) && mlirTypeEqual(mlirValueGetType(r), mlirValueGetType(acc[v])))
+        acc[v] = r;
+      else
+        g->vec_failed = g->vec_failed || g->vector; /* keep the IR well-formed; the scalar path reports errors */
+    }
+    return;
   }
   if (g->it->ext[dims[0]] == 1) {
     cg_bind(g, b, dims[0], cg_index(b, 0));
-    return reduce_dims(g, b, dims + 1, n - 1, acc);
-  }
-  CgBuilder body;
-  MlirValue iv, iter;
-  MlirOperation f = cg_for(b, cg_index(b, 0), cg_index(b, g->it->ext[dims[0]]), 1, &acc, &body, &iv, &iter);
-  cg_bind(g, &body, dims[0], iv);
-  MlirValue inner = reduce_dims(g, &body, dims + 1, n - 1, iter);
-  if (mlirValueIsNull(inner) || !mlirTypeEqual(mlirValueGetType(inner), mlirValueGetType(iter)))
-    inner = iter; /* keep the IR well-formed; the error is already reported */
-  cg_yield(&body, 1, &inner);
-  return mlirOperationGetResult(f, 0);
-}
-
-/* The output element(s) at the bound dims: the initial value (a vector in vector
- * mode), the reduction over `red`, one store. */
-static void reduce_and_store(Gen *g, CgBuilder *b, const int *red, int nr) {
-  const CgVal *init_val = &g->K->vals[g->it->init_val], *out = &g->K->vals[g->it->out_val];
-  MlirValue init;
-  MlirAffineMap out_map = g->it->maps[g->it->n_in];
-  if (g->vector && (init_val->kind == ST_BUF || init_val->kind == ST_ROW)) {
-    MlirValue idx[CG_MAX_DIMS];
-    int n = cg_value_indices(g, b, init_val, out_map, idx);
-    init = cg_window_vector_load(g, b, init_val->mem, out_map, n, idx);
-  } else {
-    init = cg_init_value(g, b);
-    if (g->vector && !mlirValueIsNull(init))
-      init = broadcast(g, b, init);
-  }
-  if (mlirValueIsNull(init)) {
-    cg_gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
+    reduce_dims(g, b, dims + 1, n - 1, acc, nv, base);
     return;
   }
-  MlirValue result = reduce_dims(g, b, red, nr, init);
+  CgBuilder body;
+  MlirValue iv, iter[WIN_MAX_VECS];
+  MlirOperation f = cg_for(b, cg_index(b, 0), cg_index(b, g->it->ext[dims[0]]), nv, acc, &body, &iv, iter);
+  cg_bind(g, &body, dims[0], iv);
+  reduce_dims(g, &body, dims + 1, n - 1, iter, nv, base);
+  cg_yield(&body, nv, iter);
+  for (int v = 0; v < nv; ++v)
+    acc[v] = mlirOperationGetResult(f, v);
+}
+
+/* The output element(s) at the bound dims: the initial value, the reduction over
+ * `red`, one store each (nv vectors from ivs[vdim] in vector mode). */
+static void reduce_and_store(Gen *g, CgBuilder *b, const int *red, int nr, int nv) {
+  const CgVal *init_val = &g->K->vals[g->it->init_val], *out = &g->K->vals[g->it->out_val];
+  MlirAffineMap out_map = g->it->maps[g->it->n_in];
+  MlirValue base = g->vector ? g->ivs[g->vdim] : (MlirValue){NULL}, acc[WIN_MAX_VECS];
+  int64_t lanes = g->K->opts->vector_lanes;
+  for (int v = 0; v < nv; ++v) {
+    if (g->vector)
+      g->ivs[g->vdim] = v ? cg_index_add(b, base, v * lanes) : base;
+    if (g->vector && (init_val->kind == ST_BUF || init_val->kind == ST_ROW)) {
+      MlirValue idx[CG_MAX_DIMS];
+      int n = cg_value_indices(g, b, init_val, out_map, idx);
+      acc[v] = cg_window_vector_load(g, b, init_val->mem, out_map, n, idx);
+    } else {
+      acc[v] = cg_init_value(g, b);
+      if (g->vector && !mlirValueIsNull(acc[v]))
+        acc[v] = broadcast(g, b, acc[v]);
+    }
+    if (mlirValueIsNull(acc[v])) {
+      cg_gen_error(g, "a reduction's initial value is uninitialized (tensor.empty)");
+      return;
+    }
+  }
+  reduce_dims(g, b, red, nr, acc, nv, base);
   if (g->failed || g->vec_failed)
     return;
   if (!g->vector) {
-    cg_store_output(g, b, result);
+    cg_store_output(g, b, acc[0]);
     return;
   }
   if (out->kind == ST_SCALAR || !contiguous_along(out_map, g->vdim)) {
     g->vec_failed = true;
     return;
   }
-  MlirValue ops[2 + CG_MAX_DIMS];
-  int n = cg_value_indices(g, b, out, out_map, ops + 2);
-  ops[0] = result;
-  ops[1] = out->mem;
-  cg_create(b, "vector.store", 2 + n, ops, 0, NULL, 0, NULL);
+  for (int v = 0; v < nv; ++v) {
+    g->ivs[g->vdim] = v ? cg_index_add(b, base, v * lanes) : base;
+    MlirValue ops[2 + CG_MAX_DIMS];
+    int n = cg_value_indices(g, b, out, out_map, ops + 2);
+    ops[0] = acc[v];
+    ops[1] = out->mem;
+    cg_create(b, "vector.store", 2 + n, ops, 0, NULL, 0, NULL);
+  }
 }
 
-/* The last dim over [lb, ub) (step `step`, vectors when g->vector), the window inside. */
-static MlirOperation channel_loop(Gen *g, CgBuilder *b, int64_t lb, int64_t ub, int64_t step, const int *red, int nr) {
+/* The last dim over [lb, ub) in steps of nv vectors (g->vector) or of 1, the window
+ * inside. */
+static MlirOperation channel_loop(Gen *g, CgBuilder *b, int64_t lb, int64_t ub, int64_t step, const int *red, int nr,
+                                  int nv) {
   int c = g->it->n_dims - 1;
   CgBuilder body;
   MlirValue iv, none;
   MlirOperation f = cg_for_step(b, cg_index(b, lb), cg_index(b, ub), cg_index(b, step), 0, NULL, &body, &iv, &none);
   body.before = cg_create(&body, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
   cg_bind(g, &body, c, iv);
-  reduce_and_store(g, &body, red, nr);
+  reduce_and_store(g, &body, red, nr, nv);
   return f;
+}
+
+/* Vectors of channels per step: up to WIN_MAX_VECS, a divisor of the full vectors. */
+static int vectors_per_step(int64_t vectors) {
+  int nv = WIN_MAX_VECS;
+  while (nv > 1 && vectors % nv != 0)
+    --nv;
+  return nv;
 }
 
 void cg_emit_window(Gen *g, CgBuilder *b) {
@@ -291,7 +329,7 @@ void cg_emit_window(Gen *g, CgBuilder *b) {
   }
   cg_open_loops(g, b, par, np);
   if (c < g->k) { /* the channels are outer (parallel) dims already: no loop of its own */
-    reduce_and_store(g, b, red, nr);
+    reduce_and_store(g, b, red, nr, 1);
     return;
   }
   int64_t ext = g->it->ext[c], lanes = g->K->opts->vector_lanes, full = ext / lanes * lanes;
@@ -299,7 +337,8 @@ void cg_emit_window(Gen *g, CgBuilder *b) {
     Gen saved = *g;
     g->vector = true;
     g->vdim = c;
-    MlirOperation f = channel_loop(g, b, 0, full, lanes, red, nr);
+    int nv = vectors_per_step(full / lanes);
+    MlirOperation f = channel_loop(g, b, 0, full, nv * lanes, red, nr, nv);
     bool vectorized = !g->vec_failed, failed = g->failed;
     *g = saved;
     g->failed = failed;
@@ -309,5 +348,5 @@ void cg_emit_window(Gen *g, CgBuilder *b) {
     }
   }
   if (full < ext && !g->failed)
-    channel_loop(g, b, full, ext, 1, red, nr);
+    channel_loop(g, b, full, ext, 1, red, nr, 1);
 }

@@ -1,9 +1,11 @@
 // Window reductions (pooling: [n, oh, ow, kh, kw, c] reduced over kh, kw; the
 // innermost dim parallel, at most 64 elements reduced per output element): each
 // output element's accumulator stays in registers. The channel loop runs outside in
-// vectors of `lanes` (8 here), the window's loops inside it carry the vector in
-// iter_args, one vector.store per output vector; the channels past the last full
-// vector (20 = 2 x 8 + 4) the same on scalars. The padding's gather-select (a
+// steps of up to 4 vectors of `lanes` (8 here: the 2 full vectors of 20 channels in
+// one step, no loop left), the window's loops inside it carry one vector per step's
+// vector in iter_args (the gather's index and mask computed once for all of them),
+// one vector.store per output vector; the channels past the last full vector
+// (20 = 2 x 8 + 4) the same on scalars. The padding's gather-select (a
 // pointwise producer read only by the reduction, at the element it computes) is
 // computed inside the window loop: no row buffer. Its mask and index stay scalars
 // (they do not depend on the channel); the gathered row is a vector load, the
@@ -13,24 +15,27 @@
 // loop with a scalar accumulator. A reduction over more than 64 elements per output
 // (a column max over 100 rows) keeps the memory form: row after row, contiguous.
 // Numerics: test/e2e/window-reductions.mlir.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels,cpu-codegen{lanes=8 remarks},canonicalize)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels,cpu-codegen{lanes=8 remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 // CHECK-LABEL: func.func private @cpu_per_fused_reshape_gather_select_window_reduce_max_0(
 // CHECK-SAME: %[[MASK:.*]]: memref<121x1xi1>, %[[IDX:.*]]: memref<121xi32>, %[[X:.*]]: memref<2x9x9x20xf32>, %[[Y:.*]]: memref<2x5x5x20xf32>)
 // CHECK-NOT: memref.alloca
 // CHECK: scf.parallel (%[[N:.*]], %[[OH:.*]], %[[OW:.*]]) = (%c0, %c0, %c0) to (%c2, %c5, %c5)
-// CHECK: scf.for %[[C:.*]] = %c0 to %c16 step %c8 {
-// CHECK-NEXT: %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[A:.*]] = %[[NEGINF:.*]]) -> (vector<8xf32>) {
-// CHECK: %[[INNER:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[B:.*]] = %[[A]]) -> (vector<8xf32>) {
+// CHECK-NEXT: %[[ACC:.*]]:2 = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[A0:.*]] = %[[NEGINF:.*]], %[[A1:.*]] = %[[NEGINF]]) -> (vector<8xf32>, vector<8xf32>) {
+// CHECK-NEXT: %[[INNER:.*]]:2 = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[B0:.*]] = %[[A0]], %[[B1:.*]] = %[[A1]]) -> (vector<8xf32>, vector<8xf32>) {
 // CHECK: %[[M:.*]] = memref.load %[[MASK]]
 // CHECK: %[[I:.*]] = memref.load %[[IDX]]
-// CHECK: %[[ROW:.*]] = vector.load %[[X]][%[[N]], %{{.*}}, %{{.*}}, %[[C]]] : memref<2x9x9x20xf32>, vector<8xf32>
-// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[M]], %[[ROW]], %[[NEGINF]] : vector<8xf32>
-// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf %[[SEL]], %[[B]] fastmath<reassoc,nsz,contract> : vector<8xf32>
-// CHECK-NEXT: scf.yield %[[MAX]] : vector<8xf32>
-// CHECK: scf.yield %[[INNER]] : vector<8xf32>
-// CHECK: vector.store %[[ACC]], %[[Y]][%[[N]], %[[OH]], %[[OW]], %[[C]]] : memref<2x5x5x20xf32>, vector<8xf32>
+// CHECK: %[[ROW0:.*]] = vector.load %[[X]][%[[N]], %[[H:.*]], %[[W:.*]], %c0] : memref<2x9x9x20xf32>, vector<8xf32>
+// CHECK-NEXT: %[[SEL0:.*]] = arith.select %[[M]], %[[ROW0]], %[[NEGINF]] : vector<8xf32>
+// CHECK-NEXT: %[[MAX0:.*]] = arith.maximumf %[[SEL0]], %[[B0]] fastmath<reassoc,nsz,contract> : vector<8xf32>
+// CHECK-NEXT: %[[ROW1:.*]] = vector.load %[[X]][%[[N]], %[[H]], %[[W]], %c8] : memref<2x9x9x20xf32>, vector<8xf32>
+// CHECK-NEXT: %[[SEL1:.*]] = arith.select %[[M]], %[[ROW1]], %[[NEGINF]] : vector<8xf32>
+// CHECK-NEXT: %[[MAX1:.*]] = arith.maximumf %[[SEL1]], %[[B1]] fastmath<reassoc,nsz,contract> : vector<8xf32>
+// CHECK-NEXT: scf.yield %[[MAX0]], %[[MAX1]] : vector<8xf32>, vector<8xf32>
+// CHECK: scf.yield %[[INNER]]#0, %[[INNER]]#1 : vector<8xf32>, vector<8xf32>
+// CHECK: vector.store %[[ACC]]#0, %[[Y]][%[[N]], %[[OH]], %[[OW]], %c0] : memref<2x5x5x20xf32>, vector<8xf32>
+// CHECK-NEXT: vector.store %[[ACC]]#1, %[[Y]][%[[N]], %[[OH]], %[[OW]], %c8] : memref<2x5x5x20xf32>, vector<8xf32>
 // CHECK: scf.for %[[CS:.*]] = %c16 to %c20 step %c1 {
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32)
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32)
