@@ -16,7 +16,13 @@
  *   row-jam=N           phases with row reductions in registers take N outer iterations
  *                       per parallel step and run their reduction loops jammed (N
  *                       accumulators per loop: independent chains for the CPU to
- *                       overlap); 1 turns it off (default 2, at most 8) */
+ *                       overlap); 1 turns it off (default 2, at most 8)
+ *   schedule=static|dynamic|guided  OpenMP schedule of the matmul template's parallel loop
+ *                       (default static; targets/cpu/omp-schedule.c applies it)
+ *   iters-per-core=N    mc=0: split M into blocks where (batch x panels) gives fewer
+ *                       than N parallel iterations per core (default 4)
+ * (docs/passes.md lists the template's options: matmul, prepack, mr, nr, mc, lanes,
+ * autotune-cache.) */
 #include "targets/cpu/codegen/codegen.h"
 #include "targets/cpu/codegen/kernel.h"
 #include "targets/cpu/matmul/matmul.h"
@@ -174,7 +180,10 @@ const BrazePassInfo braze_pass_cpu_codegen = {
                     "  matmul=extern        the product by OpenBLAS cblas_sgemm, the epilogue as a pass over it\n"
                     "  matmul=auto          time template and extern at compile time, keep the faster (cached)\n"
                     "  autotune-cache=PATH  matmul=auto's decisions (default $BRAZE_AUTOTUNE_CACHE, else\n"
-                    "                       $XDG_CACHE_HOME or ~/.cache: braze/matmul-autotune.txt)\n",
+                    "                       $XDG_CACHE_HOME or ~/.cache: braze/matmul-autotune.txt)\n"
+                    "  schedule=static|dynamic|guided  OpenMP schedule of the template's parallel loop\n"
+                    "                       (default static)\n"
+                    "  iters-per-core=N     mc=0: M blocks so that each core gets N parallel iterations (4)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,
