@@ -1,20 +1,23 @@
 #!/usr/bin/python3
-"""A/B of one compiler change on ResNet-18: the model run.py imported (bench/out/resnet/
-resnet18_bN.mlir, its input .x.npy) compiled twice by this build, with the default CPU
-pipeline (B) and with it changed by --change (A: default `form-kernels` without
-pad-templates, decision 0024), then both libraries called alternately in one process,
-rounds x iterations each (bench/run's timed_calls: an idle gap and warm-up calls first).
-Prints per batch: median and min ms of each, B / A, and the largest difference between
-their outputs relative to the output's largest magnitude. Run run.py first.
+"""A/B timing of ResNet-18 libraries that braze compiled differently (another pipeline,
+another cpu-codegen option, another braze build), interleaved in one run.
 
-    /usr/bin/python3 bench/resnet/ab.py [--batch 1,8] [--threads 2] [--rounds 10]
-                                        [--iters 5] [--out bench/out/resnet]
-                                        [--old pad-templates=10 --new pad-templates=false]"""
+    /usr/bin/python3 bench/resnet/ab.py --batch 8 [--rounds 7] [--iters 5] [--threads 2]
+                                        NAME=LIB.so NAME=LIB.so ...
+
+Run bench/resnet/run.py first: it writes bench/out/resnet/resnet18_bN.{mlir,x.npy,ort.bin}
+(the model, the input, ONNX Runtime's output). Compile each variant from that .mlir, e.g.
+`build/braze compile bench/out/resnet/resnet18_b8.mlir --target=cpu --no-header -o A.so`
+(and with `--pipeline=FILE` for a changed pipeline). Every library is checked against
+ONNX Runtime's output (max |a - b| / max |b|), then each round times every library
+`iters` times in turn (bench/run's timed_calls: an idle gap, 20 ms of warm-up calls),
+so that drift in the machine's state affects all alike. Prints per library the median and
+the minimum ms over all rounds, and each one's median ratio to the first library
+(> 1: faster than the first)."""
 import argparse
 import importlib.machinery
 import os
 import re
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,13 +25,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--batch", default="1,8")
+    p.add_argument("--batch", type=int, default=8)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--rounds", type=int, default=10)
+    p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--iters", type=int, default=5)
-    p.add_argument("--out", default=os.path.join(ROOT, "bench", "out", "resnet"))
-    p.add_argument("--old", default="pad-templates=10", help="text of pipelines/cpu-default.pipeline...")
-    p.add_argument("--new", default="pad-templates=false", help="...replaced by this for A")
+    p.add_argument("--dir", default=os.path.join(ROOT, "bench", "out", "resnet"))
+    p.add_argument("libs", nargs="+", help="NAME=LIB.so")
     return p.parse_args()
 
 
@@ -39,45 +41,32 @@ import numpy as np  # noqa: E402
 bench = importlib.machinery.SourceFileLoader("bench_run", os.path.join(ROOT, "bench", "run")).load_module()
 
 
-def compile_so(mlir, so, pipeline):
-    cmd = [bench.BRAZE, "compile", mlir, "--target=cpu", "-o", so, "--no-header"]
-    if pipeline:
-        cmd.append("--pipeline=" + pipeline)
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    if res.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{res.stderr[-3000:]}")
-
-
 def main():
-    old, new = ARGS.old, ARGS.new
-    text = open(os.path.join(ROOT, "pipelines", "cpu-default.pipeline")).read()
-    if old not in text:
-        sys.exit(f"'{old}' is not in pipelines/cpu-default.pipeline")
-    variant = os.path.join(ARGS.out, "ab-a.pipeline")
-    with open(variant, "w") as f:
-        f.write(text.replace(old, new, 1))
-    for batch in [int(b) for b in ARGS.batch.split(",")]:
-        stem = os.path.join(ARGS.out, f"resnet18_b{batch}")
-        if not os.path.exists(stem + ".mlir"):
-            sys.exit(f"{stem}.mlir is missing: run bench/resnet/run.py --batch {batch} first")
-        compile_so(stem + ".mlir", stem + ".a.so", variant)
-        compile_so(stem + ".mlir", stem + ".b.so", None)
-        x = bench.aligned_copy(np.load(stem + ".x.npy"))
-        fn_name = re.search(r"func\.func @(\w+)\(", open(stem + ".mlir").read()).group(1)
-        shape = tuple(int(d) for d in re.search(r"-> tensor<([0-9x]+)xf32>", open(stem + ".mlir").read()).group(1).split("x"))
-        systems = {k: bench.BrazeSystem(f"{stem}.{k}.so", fn_name, [x], shape) for k in ("a", "b")}
-        for s in systems.values():
-            s()
-        diff = float(np.max(np.abs(systems["a"].output() - systems["b"].output())) / np.max(np.abs(systems["a"].output())))
-        times = {k: [] for k in systems}
-        for _ in range(ARGS.rounds):
-            for k, s in systems.items():
-                bench.timed_calls(s, times[k], ARGS.iters)
-        med = {k: float(np.median(v)) for k, v in times.items()}
-        low = {k: float(np.min(v)) for k, v in times.items()}
-        print(f"batch {batch}: A ({old} -> {new}) median {med['a']:.2f} ms min {low['a']:.2f}; "
-              f"B (default) median {med['b']:.2f} ms min {low['b']:.2f}; B / A median {med['b'] / med['a']:.3f} "
-              f"min {low['b'] / low['a']:.3f}; outputs differ by {diff:.1e}")
+    stem = os.path.join(ARGS.dir, f"resnet18_b{ARGS.batch}")
+    x = bench.aligned_copy(np.load(stem + ".x.npy"))
+    want = np.fromfile(stem + ".ort.bin", np.float32).reshape(ARGS.batch, -1)
+    fn_name = re.search(r"func\.func @(\w+)\(", open(stem + ".mlir").read(1 << 16)).group(1)
+    systems = {}
+    for spec in ARGS.libs:
+        name, _, so = spec.partition("=")
+        if not so:
+            sys.exit(f"expected NAME=LIB.so, got '{spec}'")
+        lib = bench.BrazeSystem(os.path.abspath(so), fn_name, [x], want.shape)
+        lib()
+        err = float(np.max(np.abs(lib.output() - want)) / np.max(np.abs(want)))
+        print(f"{name}: {so}: vs onnxruntime {err:.2e}")
+        if not err < 1e-4:
+            sys.exit(f"{name}: output disagrees with onnxruntime ({err:.2e})")
+        systems[name] = lib
+    times = {k: [] for k in systems}
+    for _ in range(ARGS.rounds):
+        for key, fn in systems.items():
+            bench.timed_calls(fn, times[key], ARGS.iters)
+    first = float(np.median(times[next(iter(systems))]))
+    print(f"batch {ARGS.batch}, {ARGS.threads} threads, {ARGS.rounds} rounds x {ARGS.iters} iterations")
+    for key, t in times.items():
+        med = float(np.median(t))
+        print(f"  {key:<16} median {med:8.2f} ms  min {min(t):8.2f} ms  {first / med:5.3f}x of the first")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,12 @@ extern const BrazeTarget braze_target_cpu;
 /* The upstream pipeline from target-level IR to the LLVM dialect. */
 const char *braze_cpu_lowering_pipeline(void);
 
+/* omp-schedule.c: after convert-scf-to-openmp, each omp.wsloop in a function with
+ * BRAZE_CPU_SCHEDULE_ATTR = "static" | "dynamic" | "guided" (cpu-codegen{schedule=...})
+ * gets that schedule. False after a diagnostic at a function with another value. */
+#define BRAZE_CPU_SCHEDULE_ATTR "braze.omp_schedule"
+bool braze_cpu_apply_schedules(MlirOperation module);
+
 /* emit.c: translate, optimize, write the object/.so/LLVM IR and the header. */
 bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const BrazeEmitOptions *opts,
                     BrazeStr *error);

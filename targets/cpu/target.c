@@ -16,12 +16,16 @@
  * must be lowered (finalize-memref-to-llvm) before scf-to-cf (TOOLCHAIN.md).
  * expand-strided-metadata writes subview offsets as affine.apply: lower-affine again.
  * math-to-llvm takes what has an LLVM intrinsic; math-to-libm the rest (erf, ...), before
- * vector-to-llvm: on vectors it calls libm per lane through vector.extract/insert. */
-static const char lowering_pipeline[] =
-    "convert-vector-to-scf,lower-affine,convert-scf-to-openmp,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,convert-scf-to-cf,convert-openmp-to-llvm,convert-math-to-llvm,"
-    "convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
-    "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
+ * vector-to-llvm: on vectors it calls libm per lane through vector.extract/insert.
+ * The pipeline runs in two parts: between them, kernels that cpu-codegen marked
+ * (schedule=...) get their OpenMP schedule on their omp.wsloop ops (omp-schedule.c). */
+#define LOWER_TO_OPENMP "convert-vector-to-scf,lower-affine,convert-scf-to-openmp"
+#define LOWER_THE_REST                                                                                  \
+  "expand-strided-metadata,lower-affine,"                                                               \
+  "finalize-memref-to-llvm,convert-scf-to-cf,convert-openmp-to-llvm,convert-math-to-llvm,"              \
+  "convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"            \
+  "convert-cf-to-llvm,convert-func-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
+static const char lowering_pipeline[] = LOWER_TO_OPENMP "," LOWER_THE_REST;
 
 const char *braze_cpu_lowering_pipeline(void) { return lowering_pipeline; }
 
@@ -41,15 +45,19 @@ static void mark_kernels_noinline(MlirOperation module) {
   }
 }
 
-static bool cpu_lower_to_llvm(MlirOperation module, BrazeStr *error) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  mark_kernels_noinline(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(ctx, braze_ref("builtin.module"));
-  bool ok = braze_pipeline_build(pm, lowering_pipeline, NULL, error);
+static bool run_pipeline(MlirOperation module, const char *pipeline, BrazeStr *error) {
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(module), braze_ref("builtin.module"));
+  bool ok = braze_pipeline_build(pm, pipeline, NULL, error);
   if (ok)
     ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
   mlirPassManagerDestroy(pm);
   return ok;
+}
+
+static bool cpu_lower_to_llvm(MlirOperation module, BrazeStr *error) {
+  mark_kernels_noinline(module);
+  return run_pipeline(module, LOWER_TO_OPENMP, error) && braze_cpu_apply_schedules(module) &&
+         run_pipeline(module, LOWER_THE_REST, error);
 }
 
 static void cpu_query_costs(BrazeTargetCosts *costs) {

@@ -16,6 +16,11 @@
 /* How cpu-codegen emits tem kernels (matmul=...). */
 typedef enum { CG_MATMUL_TEMPLATE, CG_MATMUL_LOOPS, CG_MATMUL_EXTERN, CG_MATMUL_AUTO } CgMatmulMode;
 
+/* The OpenMP schedule of the template's parallel loop (schedule=...): the CPU target's
+ * lowering gives each omp.wsloop of a kernel marked with BRAZE_CPU_SCHEDULE_ATTR
+ * (targets/cpu/cpu-target.h) that schedule. */
+typedef enum { CG_SCHEDULE_STATIC, CG_SCHEDULE_DYNAMIC, CG_SCHEDULE_GUIDED } CgSchedule;
+
 typedef struct {
   bool reassoc;               /* fastmath<reassoc,contract> on reduction accumulations */
   bool remarks;               /* report phases and peak intermediate bytes */
@@ -29,6 +34,8 @@ typedef struct {
   long long mr, nr, mc;       /* tile rows, tile columns (0: two vectors), rows per parallel block */
   int vector_lanes;           /* f32 lanes of the target's vectors */
   int cores;                  /* the target's cores (the template's parallel granularity) */
+  long long iters_per_core;   /* mc=0: parallel iterations per core the template aims for */
+  CgSchedule schedule;        /* the template's OpenMP schedule */
 } CgOptions;
 
 /* ---- converters ---- */
@@ -49,6 +56,9 @@ bool cg_is_chain_kernel(MlirOperation func);
  * chain's parallel loop, so its own loops are serial. */
 bool cg_is_serial_kernel(MlirOperation func);
 
+
+/* Mark kernel function `func` for `schedule` (nothing for static, the lowering's default). */
+void cg_mark_schedule(MlirOperation func, CgSchedule schedule);
 
 /* The pass (targets/cpu/codegen/cpu-codegen.c). */
 extern const BrazePassInfo braze_pass_cpu_codegen;

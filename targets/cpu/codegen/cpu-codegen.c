@@ -16,7 +16,13 @@
  *   row-jam=N           phases with row reductions in registers take N outer iterations
  *                       per parallel step and run their reduction loops jammed (N
  *                       accumulators per loop: independent chains for the CPU to
- *                       overlap); 1 turns it off (default 2, at most 8) */
+ *                       overlap); 1 turns it off (default 2, at most 8)
+ *   schedule=static|dynamic|guided  OpenMP schedule of the matmul template's parallel loop
+ *                       (default static; targets/cpu/omp-schedule.c applies it)
+ *   iters-per-core=N    mc=0: split M into blocks where (batch x panels) gives fewer
+ *                       than N parallel iterations per core (default 4)
+ * (docs/passes.md lists the template's options: matmul, prepack, mr, nr, mc, lanes,
+ * autotune-cache.) */
 #include "targets/cpu/codegen/codegen.h"
 #include "targets/cpu/codegen/kernel.h"
 #include "targets/cpu/matmul/matmul.h"
@@ -31,10 +37,11 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "targets/common/entry-graph.h"
+#include "targets/cpu/cpu-target.h"
 
 static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
                                                "matmul",  "prepack", "mr",               "nr",      "mc",
-                                               "lanes",   "autotune-cache", NULL};
+                                               "lanes",   "autotune-cache", "schedule", "iters-per-core", NULL};
 
 /* matmul=template|loops|extern|auto (template by default). */
 static bool parse_matmul(const BrazePassOptions *options, CgMatmulMode *mode, BrazeStr *error) {
@@ -52,6 +59,31 @@ static bool parse_matmul(const BrazePassOptions *options, CgMatmulMode *mode, Br
   return false;
 }
 
+/* schedule=static|dynamic|guided (static by default). */
+static bool parse_schedule(const BrazePassOptions *options, CgSchedule *schedule, BrazeStr *error) {
+  static const char *const names[] = {"static", "dynamic", "guided"};
+  const BrazeOption *o = braze_option_find(options, "schedule");
+  *schedule = CG_SCHEDULE_STATIC;
+  if (!o)
+    return true;
+  for (int i = 0; o->value && i < 3; ++i)
+    if (!strcmp(o->value, names[i])) {
+      *schedule = (CgSchedule)i;
+      return true;
+    }
+  braze_str_printf(error, "option 'schedule' expects static, dynamic or guided, got '%s'", o->value ? o->value : "");
+  return false;
+}
+
+void cg_mark_schedule(MlirOperation func, CgSchedule schedule) {
+  static const char *const names[] = {"static", "dynamic", "guided"};
+  if (schedule == CG_SCHEDULE_STATIC)
+    return;
+  MlirContext ctx = mlirOperationGetContext(func);
+  mlirOperationSetAttributeByName(func, braze_ref(BRAZE_CPU_SCHEDULE_ATTR),
+                                  mlirStringAttrGet(ctx, braze_ref(names[schedule])));
+}
+
 static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr *error) {
   long long lanes = 0;
   if (!braze_option_int(options, "lanes", cg_default_vector_lanes(), &lanes, error))
@@ -66,8 +98,14 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
   o->autotune_cache = cache && cache->value ? strdup(cache->value) : NULL;
   if (!braze_option_bool(options, "prepack", true, &o->prepack, error) ||
       !braze_option_int(options, "mr", 6, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
-      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->matmul_mode, error))
+      !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->matmul_mode, error) ||
+      !braze_option_int(options, "iters-per-core", 4, &o->iters_per_core, error) ||
+      !parse_schedule(options, &o->schedule, error))
     return false;
+  if (o->iters_per_core < 1 || o->iters_per_core > 1024) {
+    braze_str_printf(error, "option 'iters-per-core' expects 1 to 1024, got %lld", o->iters_per_core);
+    return false;
+  }
   if (o->mr < 1 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
       o->mc < 0) {
     braze_str_printf(error, "options 'mr' expects 1 to 8, 'nr' a multiple of %d up to %d, 'mc' a row count (0: auto)",
@@ -142,7 +180,10 @@ const BrazePassInfo braze_pass_cpu_codegen = {
                     "  matmul=extern        the product by OpenBLAS cblas_sgemm, the epilogue as a pass over it\n"
                     "  matmul=auto          time template and extern at compile time, keep the faster (cached)\n"
                     "  autotune-cache=PATH  matmul=auto's decisions (default $BRAZE_AUTOTUNE_CACHE, else\n"
-                    "                       $XDG_CACHE_HOME or ~/.cache: braze/matmul-autotune.txt)\n",
+                    "                       $XDG_CACHE_HOME or ~/.cache: braze/matmul-autotune.txt)\n"
+                    "  schedule=static|dynamic|guided  OpenMP schedule of the template's parallel loop\n"
+                    "                       (default static)\n"
+                    "  iters-per-core=N     mc=0: M blocks so that each core gets N parallel iterations (4)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

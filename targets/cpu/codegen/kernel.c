@@ -154,6 +154,11 @@ static void classify_generic(CgItem *it) {
   }
   it->contraction = it->has_reduction && outer_product && body_is_mul_add(it->op);
   it->scalar_mode = it->has_reduction && suffix && (!it->contraction || dot_layout(it, last_par));
+  int64_t window = 1;
+  for (int d = 0; d < it->n_dims; ++d)
+    window *= it->par[d] ? 1 : it->ext[d];
+  it->window_mode = it->has_reduction && !it->scalar_mode && !it->contraction && it->par[it->n_dims - 1] &&
+                    window <= CG_WINDOW_MAX;
   it->own = output_prefix(it);
   if (!it->has_reduction && it->own > it->n_dims - 1)
     it->own = it->n_dims - 1; /* keep the innermost dim as the contiguous inner loop */
@@ -424,6 +429,45 @@ static void mark_cross_phase(CgKernel *K) {
   }
 }
 
+static bool phase_has_scalar_mode(const CgKernel *K, int phase) {
+  for (int i = K->phases[phase].first; i <= K->phases[phase].last; ++i)
+    if (K->items[i].kind == IT_GENERIC && K->items[i].scalar_mode)
+      return true;
+  return false;
+}
+
+/* A pointwise generic's result read by nothing but one window reduction of its phase,
+ * at the very element the generic computes (the reader's map is the generic's output
+ * map, over as many dims): computed in the reduction's innermost loop instead of
+ * written to a row buffer and loaded back (max pool: the padding's gather-select).
+ * Not in phases with register reductions (row jamming keeps per-row storage). */
+static bool inline_into_window(const CgKernel *K, const CgVal *v) {
+  const CgItem *p = &K->items[v->producer];
+  if (p->kind != IT_GENERIC || p->has_reduction || v->out_index >= 0 || v->cross_phase ||
+      !mlirAffineMapIsPermutation(p->maps[p->n_in]))
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(p->op, 0));
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirBlockGetArgument(body, p->n_in))))
+    return false; /* the body reads its output */
+  int vi = (int)(v - K->vals), readers = 0;
+  const CgItem *reader = NULL;
+  int slot = -1;
+  for (int i = 0; i < K->n_items; ++i) {
+    const CgItem *it = &K->items[i];
+    if (it->init_val == vi)
+      return false;
+    for (int j = 0; j < it->n_in; ++j)
+      if (it->in_val[j] == vi) {
+        ++readers;
+        reader = it;
+        slot = j;
+      }
+  }
+  return readers == 1 && reader->kind == IT_GENERIC && reader->window_mode && reader->phase == p->phase &&
+         reader->n_dims == p->n_dims && mlirAffineMapEqual(reader->maps[slot], p->maps[p->n_in]) &&
+         !phase_has_scalar_mode(K, p->phase);
+}
+
 static void choose_storage(CgKernel *K, CgVal *v) {
   const CgItem *it = &K->items[v->producer];
   const CgPhase *p = &K->phases[it->phase];
@@ -431,6 +475,11 @@ static void choose_storage(CgKernel *K, CgVal *v) {
   if (v->out_index >= 0) {
     v->kind = ST_BUF;
     v->mem = mlirBlockGetArgument(K->entry, K->n_in + v->out_index);
+    return;
+  }
+  if (inline_into_window(K, v)) {
+    v->kind = ST_INLINE;
+    K->n_inlined++;
     return;
   }
   if (it->kind == IT_GENERIC && !v->cross_phase && p->k > 0) {
@@ -503,6 +552,8 @@ static void remark_phases(const CgKernel *K) {
   }
   braze_str_printf(&s, "; %d register reduction(s), %d row buffer(s), %d kernel buffer(s)", K->n_scalar_regs,
                    K->n_row_bufs, K->n_local_bufs);
+  if (K->n_inlined)
+    braze_str_printf(&s, "; %d value(s) computed inside a window reduction", K->n_inlined);
   if (K->versioned)
     braze_str_puts(&s, "; aligned and peeled versions");
   braze_emit_remark(mlirOperationGetLocation(K->old), "%s", braze_str_cstr(&s));

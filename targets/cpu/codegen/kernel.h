@@ -7,6 +7,8 @@
 #include "targets/cpu/codegen/codegen.h"
 
 enum { CG_MAX_DIMS = 8, CG_MAX_INPUTS = 16, CG_MAX_JAM = 8 };
+/* Window reductions: reductions of at most this many elements per output element. */
+enum { CG_WINDOW_MAX = 64 };
 
 /* Where a kernel-level tensor lives in the target-level function. */
 typedef enum {
@@ -15,6 +17,8 @@ typedef enum {
   ST_ROW,    /* a per-outer-iteration buffer (alloca) indexed by map results [k:] */
   ST_SCALAR, /* a reduction value in a register, one per outer iteration */
   ST_SPLAT,  /* a splat constant or linalg.fill: one scalar */
+  ST_INLINE, /* no storage: a pointwise result computed where its one reader (a window
+              * reduction of the same phase) reads it */
 } CgStorage;
 
 typedef struct {
@@ -52,6 +56,9 @@ typedef struct {
   bool has_reduction;
   bool contraction;   /* mulf+addf: memory accumulation, reduction loops outside */
   bool scalar_mode;   /* reduction dims a suffix (and not contraction, or a dot layout): iter_args */
+  bool window_mode;   /* a window reduction (pooling): reduction dims not a suffix, the innermost
+                       * dim parallel, at most CG_WINDOW_MAX elements reduced per output element:
+                       * the window's loops inside the parallel ones, the accumulator in iter_args */
 } CgItem;
 
 typedef struct {
@@ -80,7 +87,7 @@ typedef struct {
   MlirBlock entry;
   CgBuilder fb; /* the new function's body, before its return */
   CgConstPool pool;
-  int n_scalar_regs, n_row_bufs, n_local_bufs;
+  int n_scalar_regs, n_row_bufs, n_local_bufs, n_inlined;
   /* Alignment peeling (targets/cpu/codegen/loop-nests.c): the body is emitted twice under one scf.if on
    * the arguments' alignment, without peeling (aligned) and with it (`peel`). */
   bool versioned, peel;

@@ -37,18 +37,31 @@ static MlirValue open_loop(CgBuilder *b, int64_t ext, CgBuilder *body) {
 }
 
 /* Indices of a value's element under `map` with g's dims; ST_ROW drops the outer results. */
-static int value_indices(Gen *g, CgBuilder *b, const CgVal *v, MlirAffineMap map, MlirValue *idx) {
+int cg_value_indices(Gen *g, CgBuilder *b, const CgVal *v, MlirAffineMap map, MlirValue *idx) {
   int first = v->kind == ST_ROW ? g->k : 0, n = 0;
   for (intptr_t r = first; r < mlirAffineMapGetNumResults(map); ++r)
     idx[n++] = cg_affine(b, mlirAffineMapGetResult(map, r), g->ivs);
   return n;
 }
 
-static uint64_t map_dims(MlirAffineMap m) {
+uint64_t cg_map_dims(MlirAffineMap m) {
   uint64_t used = 0;
   for (intptr_t r = 0; r < mlirAffineMapGetNumResults(m); ++r)
     used |= cg_affine_dims(mlirAffineMapGetResult(m, r));
   return used;
+}
+
+/* An ST_INLINE input (kernel.c, inline_into_window): its producer's body at the
+ * reader's indices (the reader reads it through the producer's output map). */
+static MlirValue inline_value(Gen *g, CgBuilder *b, const CgVal *v) {
+  Gen sub = {.K = g->K, .it = &g->K->items[v->producer], .k = g->k, .bound = g->bound,
+             .vector = g->vector, .vdim = g->vdim, .vec_body = g->vec_body};
+  memcpy(sub.ivs, g->ivs, sizeof sub.ivs);
+  cg_load_ready(&sub, b);
+  MlirValue value = sub.failed ? (MlirValue){NULL} : cg_clone_body(&sub, b, (MlirValue){NULL});
+  g->failed = g->failed || sub.failed;
+  g->vec_failed = g->vec_failed || sub.vec_failed;
+  return value;
 }
 
 /* Load the inputs whose indices are all bound now. */
@@ -57,16 +70,24 @@ void cg_load_ready(Gen *g, CgBuilder *b) {
     if (g->loaded[j])
       continue;
     const CgVal *v = &g->K->vals[g->it->in_val[j]];
+    if (g->vector && !g->vec_body && (v->kind == ST_INLINE || (cg_map_dims(g->it->maps[j]) & (1ull << g->vdim))))
+      continue; /* read per channel vector, in the window's innermost loop (window.c) */
     if (v->kind == ST_SPLAT || v->kind == ST_SCALAR) {
       g->in[j] = v->scalar;
       g->loaded[j] = true;
     } else if (v->kind == ST_NONE) {
       cg_gen_error(g, "linalg.generic reads an uninitialized tensor (tensor.empty)");
       g->loaded[j] = true;
-    } else if ((map_dims(g->it->maps[j]) & ~g->bound) == 0) {
+    } else if (v->kind == ST_INLINE) {
+      if ((cg_map_dims(g->it->maps[j]) & ~g->bound) == 0) {
+        g->in[j] = inline_value(g, b, v);
+        g->loaded[j] = true;
+      }
+    } else if ((cg_map_dims(g->it->maps[j]) & ~g->bound) == 0) {
       MlirValue idx[CG_MAX_DIMS];
-      int n = value_indices(g, b, v, g->it->maps[j], idx);
-      g->in[j] = cg_load(b, v->mem, n, idx);
+      int n = cg_value_indices(g, b, v, g->it->maps[j], idx);
+      bool along = g->vector && (cg_map_dims(g->it->maps[j]) & (1ull << g->vdim));
+      g->in[j] = along ? cg_window_vector_load(g, b, v->mem, g->it->maps[j], n, idx) : cg_load(b, v->mem, n, idx);
       g->loaded[j] = true;
     }
   }
@@ -82,7 +103,7 @@ static const CgVal *out_val(Gen *g) { return &g->K->vals[g->it->out_val]; }
 
 static MlirValue load_output(Gen *g, CgBuilder *b) {
   MlirValue idx[CG_MAX_DIMS];
-  int n = value_indices(g, b, out_val(g), g->it->maps[g->it->n_in], idx);
+  int n = cg_value_indices(g, b, out_val(g), g->it->maps[g->it->n_in], idx);
   return cg_load(b, out_val(g)->mem, n, idx);
 }
 
@@ -93,7 +114,7 @@ void cg_store_output(Gen *g, CgBuilder *b, MlirValue value) {
     return;
   }
   MlirValue idx[CG_MAX_DIMS];
-  int n = value_indices(g, b, v, g->it->maps[g->it->n_in], idx);
+  int n = cg_value_indices(g, b, v, g->it->maps[g->it->n_in], idx);
   cg_store(b, value, v->mem, n, idx);
 }
 
@@ -106,7 +127,7 @@ MlirValue cg_init_value(Gen *g, CgBuilder *b) {
   if (init->kind == ST_NONE)
     return (MlirValue){NULL};
   MlirValue idx[CG_MAX_DIMS];
-  int n = value_indices(g, b, init, g->it->maps[g->it->n_in], idx);
+  int n = cg_value_indices(g, b, init, g->it->maps[g->it->n_in], idx);
   return cg_load(b, init->mem, n, idx);
 }
 
@@ -146,7 +167,9 @@ static bool reassociable(MlirOperation op) {
 /* maximumf/minimumf also get nsz: max(-0, +0) may then be either zero, and LLVM
  * drops the sign-ordering blends from x86's NaN-propagating max (6 dependent
  * instructions per step of the reduction chain become 3). */
-static const char *reassoc_flags(MlirOperation op) {
+const char *cg_reassoc_flags(MlirOperation op) {
+  if (!reassociable(op))
+    return NULL;
   if (braze_op_is(op, "arith.maximumf") || braze_op_is(op, "arith.minimumf"))
     return "#arith.fastmath<reassoc,nsz,contract>";
   return "#arith.fastmath<reassoc,contract>";
@@ -169,7 +192,7 @@ static MlirOperation clone_op(Gen *g, CgBuilder *b, MlirOperation op, LocalMap *
     mlirOperationSetOperand(c, i, nv);
   }
   if (g->it->has_reduction && g->K->opts->reassoc && reassociable(op))
-    mlirOperationSetAttributeByName(c, braze_ref("fastmath"), cg_parse_attr(g->K->ctx, reassoc_flags(op)));
+    mlirOperationSetAttributeByName(c, braze_ref("fastmath"), cg_parse_attr(g->K->ctx, cg_reassoc_flags(op)));
   return cg_insert(b, c);
 }
 
@@ -195,6 +218,8 @@ static MlirValue extract_element(Gen *g, CgBuilder *b, MlirOperation op, LocalMa
 /* Clone the generic's body at b with block arguments = loaded inputs and `acc`
  * (the output element; null when the body must not read it). Returns the yielded value. */
 MlirValue cg_clone_body(Gen *g, CgBuilder *b, MlirValue acc) {
+  if (g->vector)
+    return cg_clone_body_vector(g, b, acc);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g->it->op, 0));
   LocalMap m = {0};
   for (int j = 0; j < g->it->n_in; ++j)
@@ -280,7 +305,7 @@ MlirValue cg_peel_count(Gen *g, CgBuilder *b, int d) {
     return (MlirValue){NULL};
   MlirValue saved = g->ivs[d], idx[CG_MAX_DIMS];
   g->ivs[d] = cg_index(b, 0);
-  int n = value_indices(g, b, v, g->it->maps[a], idx);
+  int n = cg_value_indices(g, b, v, g->it->maps[a], idx);
   g->ivs[d] = saved;
   MlirType index = cg_index_type(g->K->ctx);
   MlirValue elem = cg_element_address(b, v->mem);
@@ -304,7 +329,7 @@ MlirValue cg_peel_count(Gen *g, CgBuilder *b, int d) {
 /* Before a second loop over dim d: inputs read along d are loaded again in it. */
 void cg_reload_along(Gen *g, int d) {
   for (int j = 0; j < g->it->n_in; ++j)
-    if (map_dims(g->it->maps[j]) & (1ull << d))
+    if (cg_map_dims(g->it->maps[j]) & (1ull << d))
       g->loaded[j] = false;
 }
 
@@ -344,7 +369,7 @@ static MlirValue reduce_loops(Gen *g, CgBuilder *b, int d, MlirValue acc) {
 }
 
 /* Open loops over `dims` in order (extent-1 dims bind 0); b ends innermost. */
-static void open_loops(Gen *g, CgBuilder *b, const int *dims, int n) {
+void cg_open_loops(Gen *g, CgBuilder *b, const int *dims, int n) {
   for (int i = 0; i < n; ++i) {
     int d = dims[i];
     if (g->it->ext[d] == 1) {
@@ -377,7 +402,7 @@ static void emit_dot_blocks(Gen *g, CgBuilder *b, int jd, int r, int64_t blocks)
   MlirValue j[CG_DOT_BLOCK], acc[CG_DOT_BLOCK], next[CG_DOT_BLOCK];
   bool reads_j[CG_MAX_INPUTS];
   for (int i = 0; i < g->it->n_in; ++i)
-    reads_j[i] = (map_dims(g->it->maps[i]) & (1ull << jd)) != 0;
+    reads_j[i] = (cg_map_dims(g->it->maps[i]) & (1ull << jd)) != 0;
   for (int u = 0; u < CG_DOT_BLOCK; ++u) {
     j[u] = u ? cg_index_add(&jb_body, j0, u) : j0;
     g->ivs[jd] = j[u];
@@ -421,7 +446,7 @@ static void emit_scalar_mode(Gen *g, CgBuilder *b) {
   int jd = n ? dims[n - 1] : -1;
   if (g->it->contraction && jd >= 0 && r == g->it->n_dims - 1 && g->it->ext[jd] >= CG_DOT_BLOCK &&
       out_val(g)->kind != ST_SCALAR) {
-    open_loops(g, b, dims, n - 1);
+    cg_open_loops(g, b, dims, n - 1);
     int64_t blocks = g->it->ext[jd] / CG_DOT_BLOCK;
     Gen saved = *g;
     emit_dot_blocks(g, b, jd, r, blocks);
@@ -433,7 +458,7 @@ static void emit_scalar_mode(Gen *g, CgBuilder *b) {
     *b = body;
     cg_bind(g, b, jd, iv);
   } else {
-    open_loops(g, b, dims, n);
+    cg_open_loops(g, b, dims, n);
   }
   MlirValue init = cg_init_value(g, b);
   if (mlirValueIsNull(init)) {
@@ -462,7 +487,7 @@ static void emit_memory_mode(Gen *g, CgBuilder *b) {
   for (int j = 0; j < g->it->n_in; ++j)
     init_gen.loaded[j] = true; /* the init loops read no input */
   CgBuilder ib = *b;
-  open_loops(&init_gen, &ib, par, np);
+  cg_open_loops(&init_gen, &ib, par, np);
   cg_store_output(&init_gen, &ib, cg_init_value(&init_gen, &ib));
   /* Accumulate: contractions put reduction loops outside the parallel ones. */
   if (g->it->contraction) {
@@ -474,7 +499,7 @@ static void emit_memory_mode(Gen *g, CgBuilder *b) {
       order[n++] = d;
   }
   CgBuilder lb = *b;
-  open_loops(g, &lb, order, n);
+  cg_open_loops(g, &lb, order, n);
   cg_load_ready(g, &lb);
   MlirValue acc = load_output(g, &lb);
   MlirValue result = cg_clone_body(g, &lb, acc);
@@ -504,7 +529,7 @@ static void emit_pointwise(Gen *g, CgBuilder *b) {
   CgBuilder lb = *b;
   int last = g->it->n_dims - 1;
   if (n > 0 && g->it->ext[last] >= CG_PEEL_MIN) {
-    open_loops(g, &lb, dims, n - 1);
+    cg_open_loops(g, &lb, dims, n - 1);
     MlirValue peel = cg_peel_count(g, &lb, last);
     if (!mlirValueIsNull(peel)) {
       pointwise_range(g, &lb, last, cg_index(&lb, 0), peel);
@@ -512,9 +537,9 @@ static void emit_pointwise(Gen *g, CgBuilder *b) {
       pointwise_range(g, &lb, last, peel, cg_index(&lb, g->it->ext[last]));
       return;
     }
-    open_loops(g, &lb, dims + n - 1, 1);
+    cg_open_loops(g, &lb, dims + n - 1, 1);
   } else {
-    open_loops(g, &lb, dims, n);
+    cg_open_loops(g, &lb, dims, n);
   }
   pointwise_body(g, &lb);
 }
@@ -527,6 +552,8 @@ bool cg_emit_generic(CgKernel *K, CgItem *it, CgBuilder *b, const MlirValue *out
   cg_load_ready(&g, b);
   if (it->scalar_mode)
     emit_scalar_mode(&g, b);
+  else if (it->window_mode)
+    cg_emit_window(&g, b);
   else if (it->has_reduction)
     emit_memory_mode(&g, b);
   else
@@ -665,7 +692,7 @@ bool cg_emit_phase(CgKernel *K, int p) {
     return cg_emit_jammed_phase(K, p, &b, outer, jam);
   cg_alloc_row_buffers(K, ph, &b);
   for (int i = ph->first; i <= ph->last; ++i)
-    if (!cg_emit_generic(K, &K->items[i], &b, outer[0], ph->k))
+    if (K->vals[K->items[i].out_val].kind != ST_INLINE && !cg_emit_generic(K, &K->items[i], &b, outer[0], ph->k))
       return false;
   return true;
 }

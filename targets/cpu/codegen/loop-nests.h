@@ -16,6 +16,12 @@ typedef struct {
   MlirValue in[CG_MAX_INPUTS];
   bool loaded[CG_MAX_INPUTS];
   bool failed;
+  /* window reductions (targets/cpu/codegen/window.c): dim vdim runs in vectors of the
+   * target's lanes; ivs[vdim] is the vector's first index */
+  bool vector;
+  int vdim;
+  bool vec_body;   /* at the window's innermost loop: inputs read along vdim are loaded */
+  bool vec_failed; /* an op or a read the vector form does not take: emit scalars */
 } Gen;
 
 /* Report an error at the generic (once per Gen). */
@@ -34,6 +40,17 @@ MlirValue cg_peel_count(Gen *g, CgBuilder *b, int d);
 /* Inputs read along d are loaded again in the next loop over d. */
 void cg_reload_along(Gen *g, int d);
 MlirValue cg_index_add(CgBuilder *b, MlirValue x, int64_t c);
+/* Open loops over `dims` in order (extent-1 dims bind 0); b ends innermost. */
+void cg_open_loops(Gen *g, CgBuilder *b, const int *dims, int n);
+int cg_value_indices(Gen *g, CgBuilder *b, const CgVal *v, MlirAffineMap map, MlirValue *idx);
+uint64_t cg_map_dims(MlirAffineMap m);
+/* fastmath flags for a reassociable op in a reduction body, or NULL. */
+const char *cg_reassoc_flags(MlirOperation op);
+/* targets/cpu/codegen/window.c: a window reduction (CgItem.window_mode); the body on
+ * vectors along g->vdim; a vector load of `mem` (read through `map`, n indices). */
+void cg_emit_window(Gen *g, CgBuilder *b);
+MlirValue cg_clone_body_vector(Gen *g, CgBuilder *b, MlirValue acc);
+MlirValue cg_window_vector_load(Gen *g, CgBuilder *b, MlirValue mem, MlirAffineMap map, int n, const MlirValue *idx);
 bool cg_emit_generic(CgKernel *K, CgItem *it, CgBuilder *b, const MlirValue *outer, int k);
 void cg_alloc_row_buffers(CgKernel *K, const CgPhase *ph, CgBuilder *b);
 /* targets/cpu/codegen/row-jam.c: phase p with `jam` rows per parallel step; outer[0] holds the

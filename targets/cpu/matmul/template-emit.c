@@ -548,6 +548,7 @@ bool tm_emit(TmPlan *p) {
     mlirOperationDestroy(E.fn);
     return false;
   }
+  cg_mark_schedule(E.fn, p->opts->schedule);
   describe(&E);
   tm_note_autotune(p, E.fn);
   mlirOperationDestroy(p->old);

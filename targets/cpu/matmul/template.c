@@ -33,13 +33,13 @@ int cg_default_cores(void) {
 }
 
 /* Rows per parallel block: each block packs its B panel again, so as many rows as
- * possible, split only where (batch x panels) alone gives fewer than 4 iterations per
- * core to share out. */
-static int64_t auto_mc(const TmPlan *p, int cores) {
+ * possible, split only where (batch x panels) alone gives fewer than `per_core`
+ * iterations per core to share out (iters-per-core, default 4). */
+static int64_t auto_mc(const TmPlan *p, int cores, int64_t per_core) {
   int64_t units = (p->N + p->nr - 1) / p->nr, tiles = (p->M + p->mr - 1) / p->mr;
   for (int d = 0; d < p->nb; ++d)
     units *= p->batch[d];
-  int64_t blocks = (4 * (int64_t)cores + units - 1) / units;
+  int64_t blocks = (per_core * (int64_t)cores + units - 1) / units;
   if (blocks > tiles)
     blocks = tiles;
   if (blocks < 1)
@@ -58,7 +58,7 @@ static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
    * fit the 32 vector registers (AVX-512: mr = 6 at nv = 2). */
   if (p->n_products == 2 && 2 * p->mr * p->nv > 24)
     p->mr = 24 / (2 * p->nv) > 0 ? 24 / (2 * p->nv) : 1;
-  p->mc = o->mc > 0 ? (o->mc + p->mr - 1) / p->mr * p->mr : auto_mc(p, o->cores);
+  p->mc = o->mc > 0 ? (o->mc + p->mr - 1) / p->mr * p->mr : auto_mc(p, o->cores, o->iters_per_core);
   if (cg_is_serial_kernel(p->old)) /* a chain's block: one M block, B packed once per call */
     p->mc = (p->M + p->mr - 1) / p->mr * p->mr;
   return NULL;
