@@ -260,16 +260,11 @@ static bool padding_table_fits(const BrazeConvGeometry *g, char *why, size_t n) 
  * not be the conv's zero; the select makes the column itself zero. */
 static MlirValue zero_widened_taps(GraphBuilder *b, MlirValue cols, const BrazeConvGeometry *g, int64_t real_last) {
   int64_t cg = g->in_channels / g->groups, last = g->kernel[g->n - 1], k = product(g->kernel, g->n) * cg;
-  bool *keep = malloc((size_t)k * sizeof *keep);
+  int *keep = malloc((size_t)k * sizeof *keep); /* column j is tap (j / cg) of the window, channels innermost */
   for (int64_t j = 0; j < k; ++j)
     keep[j] = (j / cg) % last < real_last;
-  MlirType i1 = mlirIntegerTypeGet(b->ctx, 1);
-  MlirType mt = braze_gb_tensor_type(b->ctx, &k, 1, i1);
-  int *bits = malloc((size_t)k * sizeof *bits);
-  for (int64_t j = 0; j < k; ++j)
-    bits[j] = keep[j];
-  MlirValue mask = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(mt, k, bits));
-  free(bits);
+  MlirType mt = braze_gb_tensor_type(b->ctx, &k, 1, mlirIntegerTypeGet(b->ctx, 1));
+  MlirValue mask = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(mt, k, keep));
   free(keep);
   int64_t shape[4];
   braze_shape(mlirValueGetType(cols), shape);

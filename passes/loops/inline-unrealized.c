@@ -182,16 +182,20 @@ static int64_t numel(MlirValue v) {
   return n;
 }
 
-/* The elements an indexed read's consumer reads: its iteration space, taken as its
- * largest operand (its result, for the all-parallel gather). */
-static int64_t indexed_reads_of(MlirOpOperand use) {
-  MlirOperation generic = mlirOperationGetParentOperation(mlirOpOperandGetOwner(use));
+/* A generic's iteration space, taken as its largest operand (its result, for an
+ * all-parallel one). */
+static int64_t largest_operand(MlirOperation generic) {
   int64_t most = 0;
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(generic); i < n; ++i) {
     int64_t e = numel(mlirOperationGetOperand(generic, i));
     most = e > most ? e : most;
   }
   return most;
+}
+
+/* The elements an indexed read's consumer (the gather) reads. */
+static int64_t indexed_reads_of(MlirOpOperand use) {
+  return largest_operand(mlirOperationGetParentOperation(mlirOpOperandGetOwner(use)));
 }
 
 /* Whether loop l of `generic` has extent 1 (an operand's map reads it as a bare dim of
@@ -228,12 +232,7 @@ static bool is_broadcast_read(MlirOpOperand use) {
  * where it is no broadcast (a window's overlapping taps): the consumer's largest
  * operand over the producer's elements (as indexed_reads_of counts), 0 when unknown. */
 static double repeated_reads_of(MlirOpOperand use, MlirValue result) {
-  MlirOperation user = mlirOpOperandGetOwner(use);
-  int64_t own = numel(result), most = 0;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(user); i < n; ++i) {
-    int64_t e = numel(mlirOperationGetOperand(user, i));
-    most = e > most ? e : most;
-  }
+  int64_t own = numel(result), most = largest_operand(mlirOpOperandGetOwner(use));
   return own > 0 ? (double)most / (double)own : 0.0;
 }
 
