@@ -179,6 +179,9 @@ FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b);
  * in its group and read only as a template contraction's A moves into that group;
  * `remarks`: one remark per gather read as A, absorbed or not and why. */
 void fk_absorb_pads(FkGraph *g, bool remarks);
+/* base's members become the sorted union with other's, whose nodes move to base's group
+ * (other is left empty; the caller updates the groups' other fields: rules.c's merge). */
+void fk_merge_members(FkGraph *g, FkGroup *base, FkGroup *other);
 
 /* tensor.empty, small constants (scalars, splats, <= 64 elements) and linalg.fill of
  * those: not nodes; cloned into each kernel that uses them. */

@@ -64,23 +64,10 @@ static const char *pad_refusal(const FkGraph *g, int p, int c) {
 
 static void move_into(FkGraph *g, int node, int group) {
   FkGroup *to = &g->groups[group], *from = &g->groups[g->nodes[node].group];
-  int *members = realloc(to->members, (to->num_members + 1) * sizeof *members);
-  if (!members)
-    return;
-  size_t at = 0;
-  while (at < to->num_members && members[at] < node)
-    ++at;
-  memmove(members + at + 1, members + at, (to->num_members - at) * sizeof *members);
-  members[at] = node;
-  to->members = members;
-  to->num_members++;
+  fk_merge_members(g, to, from);
   to->num_ops += from->num_ops;
   to->version++;
-  free(from->members);
-  from->members = NULL;
-  from->num_members = 0;
   from->alive = false;
-  g->nodes[node].group = group;
 }
 
 void fk_absorb_pads(FkGraph *g, bool remarks) {

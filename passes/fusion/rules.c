@@ -492,8 +492,7 @@ FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b) {
 
 /* ---- merging and the greedy loop ---- */
 
-/* base's members become the sorted union; other's nodes move to base's group. */
-static void merge_members(FkGraph *g, FkGroup *base, FkGroup *other) {
+void fk_merge_members(FkGraph *g, FkGroup *base, FkGroup *other) {
   int *all = malloc((base->num_members + other->num_members) * sizeof *all);
   size_t i = 0, j = 0, n = 0;
   int id = g->nodes[base->members[0]].group;
@@ -520,7 +519,7 @@ static void merge(FkGraph *g, const Plan *plan, int64_t saved) {
     for (int d = 0; d < n->rank; ++d)
       n->align[d] = merged_loop(g, plan, other->members[m], d);
   }
-  merge_members(g, base, other);
+  fk_merge_members(g, base, other);
   base->has_red |= other->has_red;
   base->has_contraction |= other->has_contraction;
   base->has_insert |= other->has_insert;
@@ -741,7 +740,7 @@ static void group_insert_chains(FkGraph *g) {
     FkGroup *base = &g->groups[g->nodes[p].group], *other = &g->groups[n->group];
     bool sealed = base->sealed || other->sealed || !same_space(n, base);
     int min_a = base->members[0], min_b = other->members[0];
-    merge_members(g, base, other);
+    fk_merge_members(g, base, other);
     base->has_red |= other->has_red;
     base->has_contraction |= other->has_contraction;
     base->has_insert |= other->has_insert;

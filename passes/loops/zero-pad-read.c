@@ -7,9 +7,9 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/loops/builder.h"
 #include "support/affine-eval.h"
 #include "support/context.h"
-#include "support/strbuf.h"
 
 enum { ZP_MAX_SLOTS = 96, ZP_MAX_INPUTS = 4, ZP_MAX_RANK = 8 };
 
@@ -298,20 +298,8 @@ static int64_t read_at(const ZpProgram *p, const ZpInput *in, int n_in, MlirType
 }
 
 static bool all_parallel_identity(MlirOperation g) {
-  MlirAttribute iters = mlirOperationGetAttributeByName(g, braze_ref("iterator_types"));
-  MlirAttribute maps = mlirOperationGetAttributeByName(g, braze_ref("indexing_maps"));
-  if (mlirAttributeIsNull(iters) || mlirAttributeIsNull(maps) || mlirArrayAttrGetNumElements(iters) != 3)
-    return false;
-  for (intptr_t d = 0; d < 3; ++d) {
-    BrazeStr s = {0};
-    mlirAttributePrint(mlirArrayAttrGetElement(iters, d), braze_str_callback, &s);
-    bool par = strstr(braze_str_cstr(&s), "parallel") != NULL;
-    braze_str_free(&s);
-    if (!par)
-      return false;
-  }
-  MlirAffineMap out = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, mlirArrayAttrGetNumElements(maps) - 1));
-  return mlirAffineMapIsIdentity(out) && mlirAffineMapGetNumDims(out) == 3;
+  return braze_generic_num_loops(g) == 3 && braze_generic_all_parallel(g) &&
+         mlirAffineMapIsIdentity(braze_generic_map(g, mlirOperationGetNumOperands(g) - 1));
 }
 
 /* The table from the points (0, q, 0) and the check at every point. */
