@@ -19,6 +19,8 @@ const char *braze_cpu_lowering_pipeline(void);
  * BRAZE_CPU_SCHEDULE_ATTR = "static" | "dynamic" | "guided" (cpu-codegen{schedule=...})
  * gets that schedule. False after a diagnostic at a function with another value. */
 #define BRAZE_CPU_SCHEDULE_ATTR "braze.omp_schedule"
+/* Its values, in cpu-codegen's CgSchedule order. */
+extern const char *const braze_cpu_schedule_names[3];
 bool braze_cpu_apply_schedules(MlirOperation module);
 
 /* emit.c: translate, optimize, write the object/.so/LLVM IR and the header. */

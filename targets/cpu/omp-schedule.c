@@ -28,13 +28,14 @@ static MlirWalkResult set_schedule(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
+const char *const braze_cpu_schedule_names[3] = {"static", "dynamic", "guided"};
+
 /* The #omp<schedulekind> attribute for a braze.omp_schedule value, or null. */
 static MlirAttribute schedule_kind(MlirContext ctx, MlirStringRef value) {
-  static const char *const kinds[] = {"static", "dynamic", "guided"};
   for (int i = 0; i < 3; ++i)
-    if (braze_ref_eq(value, kinds[i])) {
+    if (braze_ref_eq(value, braze_cpu_schedule_names[i])) {
       char text[64];
-      snprintf(text, sizeof text, "#omp<schedulekind %s>", kinds[i]);
+      snprintf(text, sizeof text, "#omp<schedulekind %s>", braze_cpu_schedule_names[i]);
       return mlirAttributeParseGet(ctx, braze_ref(text));
     }
   return (MlirAttribute){NULL};

@@ -43,45 +43,48 @@ static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-
                                                "matmul",  "prepack", "mr",               "nr",      "mc",
                                                "lanes",   "autotune-cache", "schedule", "iters-per-core", NULL};
 
+/* key=NAME for one of names[0..n) (names[0] by default): *choice its index. */
+static bool parse_choice(const BrazePassOptions *options, const char *key, const char *const *names, int n,
+                         int *choice, BrazeStr *error) {
+  const BrazeOption *o = braze_option_find(options, key);
+  *choice = 0;
+  if (!o)
+    return true;
+  for (int i = 0; o->value && i < n; ++i)
+    if (!strcmp(o->value, names[i])) {
+      *choice = i;
+      return true;
+    }
+  braze_str_printf(error, "option '%s' expects ", key);
+  for (int i = 0; i < n; ++i)
+    braze_str_printf(error, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+  braze_str_printf(error, ", got '%s'", o->value ? o->value : "");
+  return false;
+}
+
 /* matmul=template|loops|extern|auto (template by default). */
 static bool parse_matmul(const BrazePassOptions *options, CgMatmulMode *mode, BrazeStr *error) {
   static const char *const names[] = {"template", "loops", "extern", "auto"};
-  const BrazeOption *o = braze_option_find(options, "matmul");
-  *mode = CG_MATMUL_TEMPLATE;
-  if (!o)
-    return true;
-  for (int i = 0; o->value && i < 4; ++i)
-    if (!strcmp(o->value, names[i])) {
-      *mode = (CgMatmulMode)i;
-      return true;
-    }
-  braze_str_printf(error, "option 'matmul' expects template, loops, extern or auto, got '%s'", o->value ? o->value : "");
-  return false;
+  int choice;
+  bool ok = parse_choice(options, "matmul", names, 4, &choice, error);
+  *mode = (CgMatmulMode)choice;
+  return ok;
 }
 
 /* schedule=static|dynamic|guided (static by default). */
 static bool parse_schedule(const BrazePassOptions *options, CgSchedule *schedule, BrazeStr *error) {
-  static const char *const names[] = {"static", "dynamic", "guided"};
-  const BrazeOption *o = braze_option_find(options, "schedule");
-  *schedule = CG_SCHEDULE_STATIC;
-  if (!o)
-    return true;
-  for (int i = 0; o->value && i < 3; ++i)
-    if (!strcmp(o->value, names[i])) {
-      *schedule = (CgSchedule)i;
-      return true;
-    }
-  braze_str_printf(error, "option 'schedule' expects static, dynamic or guided, got '%s'", o->value ? o->value : "");
-  return false;
+  int choice;
+  bool ok = parse_choice(options, "schedule", braze_cpu_schedule_names, 3, &choice, error);
+  *schedule = (CgSchedule)choice;
+  return ok;
 }
 
 void cg_mark_schedule(MlirOperation func, CgSchedule schedule) {
-  static const char *const names[] = {"static", "dynamic", "guided"};
   if (schedule == CG_SCHEDULE_STATIC)
     return;
   MlirContext ctx = mlirOperationGetContext(func);
   mlirOperationSetAttributeByName(func, braze_ref(BRAZE_CPU_SCHEDULE_ATTR),
-                                  mlirStringAttrGet(ctx, braze_ref(names[schedule])));
+                                  mlirStringAttrGet(ctx, braze_ref(braze_cpu_schedule_names[schedule])));
 }
 
 static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr *error) {

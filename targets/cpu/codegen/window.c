@@ -77,15 +77,20 @@ static bool contiguous_along(MlirAffineMap map, int d) {
   return true;
 }
 
+/* The target's lanes of `mem` from element idx on (its last index the vector dim's). */
+static MlirValue vector_load(Gen *g, CgBuilder *b, MlirValue mem, int n, const MlirValue *idx) {
+  MlirValue ops[1 + CG_MAX_DIMS];
+  ops[0] = mem;
+  memcpy(ops + 1, idx, (size_t)n * sizeof *idx);
+  return cg_op(b, "vector.load", vec_of(g, mlirShapedTypeGetElementType(mlirValueGetType(mem))), 1 + n, ops);
+}
+
 MlirValue cg_window_vector_load(Gen *g, CgBuilder *b, MlirValue mem, MlirAffineMap map, int n, const MlirValue *idx) {
   if (!contiguous_along(map, g->vdim)) {
     g->vec_failed = true;
     return cg_load(b, mem, n, idx);
   }
-  MlirValue ops[1 + CG_MAX_DIMS];
-  ops[0] = mem;
-  memcpy(ops + 1, idx, (size_t)n * sizeof *idx);
-  return cg_op(b, "vector.load", vec_of(g, mlirShapedTypeGetElementType(mlirValueGetType(mem))), 1 + n, ops);
+  return vector_load(g, b, mem, n, idx);
 }
 
 /* tensor.extract of a kernel argument or constant (a gather): a vector load when its
@@ -105,12 +110,7 @@ static MlirValue extract(Gen *g, CgBuilder *b, MlirOperation op, VecMap *m) {
     if (mlirValueIsNull(idx[i]) || is_vector(idx[i]))
       return (MlirValue){NULL};
   }
-  if (!along)
-    return cg_load(b, v->mem, (int)n, idx);
-  MlirValue ops[1 + CG_MAX_DIMS];
-  ops[0] = v->mem;
-  memcpy(ops + 1, idx, (size_t)n * sizeof *idx);
-  return cg_op(b, "vector.load", vec_of(g, mlirShapedTypeGetElementType(mlirValueGetType(v->mem))), 1 + n, ops);
+  return along ? vector_load(g, b, v->mem, (int)n, idx) : cg_load(b, v->mem, (int)n, idx);
 }
 
 /* One elementwise op on vectors: its name and attributes, scalar operands broadcast

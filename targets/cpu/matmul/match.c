@@ -325,8 +325,6 @@ static const char *read_constant(TmPlan *p, MlirOperation op) {
   return NULL;
 }
 
-/* The one generic allowed before the contraction: a zero pad of a kernel argument
- * (passes/loops/zero-pad-read.h), which the contraction must read as A. */
 /* A kernel argument bound to one constant in every call (the pad's table and mask,
  * when outlining passed them as arguments). */
 static MlirAttribute argument_constant(MlirValue v, void *user) {
@@ -335,6 +333,8 @@ static MlirAttribute argument_constant(MlirValue v, void *user) {
   return i >= 0 && p->vals[i].kind == TV_ARG ? tm_bound_constant(p, p->vals[i].arg) : (MlirAttribute){NULL};
 }
 
+/* The one generic allowed before the contraction: a zero pad of a kernel argument
+ * (passes/loops/zero-pad-read.h), which the contraction must read as A. */
 static const char *read_pad(TmPlan *p, MlirOperation op) {
   if (p->has_pad)
     return "prologue";
