@@ -64,6 +64,13 @@ bool braze_cuda_mesh_note(BrazeCudaMesh *m, MlirOperation func, bool *partitione
  * collective number `async` (runtime/cuda/nccl-mesh.c). */
 bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t index, const char *x, const char *y,
                                   const char *scratch, int async, BrazeStr *decls, BrazeStr *body);
+/* host-gemm.c: a `kernel.gemm` whose operands are the C expressions a, b, x (the addend;
+ * NULL: none) and c: its cuBLASLt site `braze_gemm_INDEX` into decls, the call into
+ * body. False (error at op) for shapes or types cuBLASLt is not given. */
+bool braze_cuda_gemm_site(MlirOperation op, size_t index, const char *a, const char *b, const char *x, const char *c,
+                            BrazeStr *decls, BrazeStr *body);
+/* Emit `msg` as an error at op's location; false. */
+bool braze_cuda_fail_at(MlirOperation op, const char *msg);
 /* Overlap (decision 0018): a collective runs async when the entry's next step does not
  * read its result; the entry's stream then waits for it before the first op that does
  * (or an alias of it), and at the end. The entry's pending collectives: */

@@ -14,7 +14,7 @@
 #include "support/context.h"
 #include "targets/cuda/cuda-target.h"
 
-static bool fail_at(MlirOperation op, const char *msg) {
+bool braze_cuda_fail_at(MlirOperation op, const char *msg) {
   mlirEmitError(mlirOperationGetLocation(op), msg);
   return false;
 }
@@ -29,11 +29,11 @@ bool braze_cuda_mesh_note(BrazeCudaMesh *m, MlirOperation func, bool *partitione
   bool ok = braze_mesh_from_func(func, &mesh, &present, &why) && present;
   braze_str_free(&why);
   if (!ok)
-    return fail_at(func, "a partitioned entry needs a well-formed braze.mesh");
+    return braze_cuda_fail_at(func, "a partitioned entry needs a well-formed braze.mesh");
   if (braze_mesh_devices(&mesh) == 1)
     return true; /* nothing communicates: an ordinary entry */
   if (m->partitioned && braze_mesh_devices(&m->mesh) != braze_mesh_devices(&mesh))
-    return fail_at(func, "the partitioned entries of a CUDA library must have meshes of one device count (decision "
+    return braze_cuda_fail_at(func, "the partitioned entries of a CUDA library must have meshes of one device count (decision "
                          "0018)");
   if (!m->partitioned)
     m->mesh = mesh;
@@ -120,26 +120,26 @@ bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t ind
   MlirAttribute shape_attr = mlirOperationGetAttributeByName(op, braze_ref("mesh_shape"));
   if (!m->partitioned || mlirAttributeIsNull(axes_attr) || !mlirAttributeIsADenseI64Array(axes_attr) ||
       mlirAttributeIsNull(shape_attr) || !mlirAttributeIsADenseI64Array(shape_attr))
-    return fail_at(op, "kernel.collective outside the entry of a partitioned function (braze.partitioned, braze.mesh)");
+    return braze_cuda_fail_at(op, "kernel.collective outside the entry of a partitioned function (braze.partitioned, braze.mesh)");
   int n = (int)mlirDenseArrayGetNumElements(axes_attr), num_mesh_axes = (int)mlirDenseArrayGetNumElements(shape_attr);
   if (num_mesh_axes < 1 || num_mesh_axes > BRAZE_MESH_MAX_AXES)
-    return fail_at(op, "kernel.collective's mesh_shape must have 1 to 4 axes");
+    return braze_cuda_fail_at(op, "kernel.collective's mesh_shape must have 1 to 4 axes");
   int64_t axes[BRAZE_MESH_MAX_AXES], sizes[BRAZE_MESH_MAX_AXES], G = 1;
   for (int a = 0; a < num_mesh_axes; ++a)
     sizes[a] = mlirDenseI64ArrayGetElement(shape_attr, a);
   for (int i = 0; i < n && i < BRAZE_MESH_MAX_AXES; ++i) {
     axes[i] = mlirDenseI64ArrayGetElement(axes_attr, i);
     if (axes[i] < 0 || axes[i] >= num_mesh_axes)
-      return fail_at(op, "kernel.collective names an axis the mesh does not have");
+      return braze_cuda_fail_at(op, "kernel.collective names an axis the mesh does not have");
     G *= sizes[axes[i]];
   }
   int group = n >= 1 && n <= BRAZE_MESH_MAX_AXES ? group_index(m, sizes, num_mesh_axes, axes, n) : -1;
   if (group < 0)
-    return fail_at(op, "too many collective groups in one CUDA library (at most 16)");
+    return braze_cuda_fail_at(op, "too many collective groups in one CUDA library (at most 16)");
   bool reduces = !str_attr_is(op, "reduction", "none");
   const char *dtype = nccl_type(mlirShapedTypeGetElementType(tx), int_attr(op, "unsigned") == 1);
   if (reduces && !dtype)
-    return fail_at(op, "NCCL reduces no 16-bit integers: this collective's element type cannot be reduced on the GPU");
+    return braze_cuda_fail_at(op, "NCCL reduces no 16-bit integers: this collective's element type cannot be reduced on the GPU");
   const char *red = str_attr_is(op, "reduction", "max") ? "ncclMax" : str_attr_is(op, "reduction", "min") ? "ncclMin"
                                                                                                             : "ncclSum";
   int64_t xb = type_bytes(tx), yb = type_bytes(ty), es = xb / (product(tx, 0, mlirShapedTypeGetRank(tx)) ?: 1);
@@ -169,7 +169,7 @@ bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t ind
       outer2 *= mlirShapedTypeGetDimSize(tx, dd) / (dd == s ? G : 1);
     row2 = xb / G / outer2;
   } else {
-    return fail_at(op, "unknown kernel.collective kind");
+    return braze_cuda_fail_at(op, "unknown kernel.collective kind");
   }
   if (!dtype)
     dtype = "ncclInt8";

@@ -429,56 +429,20 @@ static bool op_tensor_map(Entry *e, MlirOperation op) {
   return true;
 }
 
-static int64_t int_attr(MlirOperation op, const char *name) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref(name));
-  return mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a) ? -1 : mlirIntegerAttrGetValueInt(a);
-}
-
-static const char *cuda_data_type(MlirType t) {
-  return mlirTypeIsABF16(t) ? "CUDA_R_16BF" : mlirTypeIsAF16(t) ? "CUDA_R_16F" : mlirTypeIsAF32(t) ? "CUDA_R_32F" : NULL;
-}
-
-static double float_attr(MlirOperation op, const char *name, double otherwise) {
-  MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref(name));
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAFloat(a) ? mlirFloatAttrGetValueDouble(a) : otherwise;
-}
-
-/* kernel.gemm %a, %b, [%x,] %c {shape}: a GEMM site of the library (its cuBLASLt
- * descriptors are made at the first call) and the call on the entry's stream; with %x,
- * c = alpha a b + beta x from element c_offset of x. */
+/* kernel.gemm %a, %b, [%x,] %c: host-gemm.c writes the site and the call. */
 static bool op_gemm(Entry *e, MlirOperation op) {
-  intptr_t n_ops = mlirOperationGetNumOperands(op), out = n_ops - 1;
-  const Val *a = operand(e, op, 0, VAL_ADDR), *b = a ? operand(e, op, 1, VAL_ADDR) : NULL;
-  const Val *x = b && n_ops == 4 ? operand(e, op, 2, VAL_ADDR) : NULL;
-  const Val *c = b && (n_ops == 3 || x) ? operand(e, op, out, VAL_ADDR) : NULL;
-  if (!c)
-    return n_ops == 3 || n_ops == 4 ? false : fail_at(op, "%s", "kernel.gemm takes 3 or 4 operands");
-  MlirType ta = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  MlirType tc = mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(op, out)));
-  const char *din = cuda_data_type(ta), *dout = cuda_data_type(tc);
-  int64_t v[8];
-  static const char *const keys[] = {"m", "n", "k", "batch", "stride_a", "stride_b", "trans_a", "trans_b"};
-  for (int i = 0; i < 8; ++i)
-    v[i] = int_attr(op, keys[i]);
-  if (!din || !dout || v[0] < 1 || v[1] < 1 || v[2] < 1 || v[3] < 1 || v[4] < 0 || v[5] < 0)
-    return fail_at(op, "%s", "kernel.gemm takes bf16, f16 or f32 memrefs and positive m, n, k, batch");
-  Host *h = e->h;
-  bool tf32 = !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, braze_ref("tf32")));
-  double alpha = float_attr(op, "alpha", 1.0), beta = x ? float_attr(op, "beta", 1.0) : 0.0;
-  int64_t x_offset = x ? int_attr(op, "c_offset") : 0;
-  if (x && x_offset < 0)
-    return fail_at(op, "%s", "kernel.gemm's c_offset must be >= 0");
-  braze_str_printf(&h->gemms,
-                   "static BrazeLtGemm braze_gemm_%zu = {%s, %s, %d, %d, %d, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
-                   ", %" PRId64 ", %" PRId64 ", (float)%.17g, (float)%.17g};\n",
-                   h->num_gemms, din, dout, v[6] != 0, v[7] != 0, tf32, v[0], v[1], v[2], v[3], v[4], v[5], alpha, beta);
-  char addend[160] = "0";
-  if (x)
-    snprintf(addend, sizeof addend, "%s + %" PRId64, x->expr, x_offset * elem_bytes(mlirValueGetType(mlirOperationGetOperand(op, out))));
-  braze_str_printf(&e->body, "  if (braze_cu_gemm(&braze_gemm_%zu, %s, %s, %s, %s, stream))\n    return 1;\n",
-                   h->num_gemms, a->expr, b->expr, addend, c->expr);
-  h->num_gemms++;
-  return true;
+  intptr_t n_ops = mlirOperationGetNumOperands(op);
+  if (n_ops != 3 && n_ops != 4)
+    return fail_at(op, "%s", "kernel.gemm takes 3 or 4 operands");
+  const Val *v[4] = {NULL, NULL, NULL, NULL};
+  for (intptr_t i = 0; i < n_ops; ++i)
+    if (!(v[i] = operand(e, op, i, VAL_ADDR)))
+      return false;
+  const Val *x = n_ops == 4 ? v[2] : NULL, *c = v[n_ops - 1];
+  bool ok = braze_cuda_gemm_site(op, e->h->num_gemms, v[0]->expr, v[1]->expr, x ? x->expr : NULL, c->expr,
+                                 &e->h->gemms, &e->body);
+  e->h->num_gemms += ok;
+  return ok;
 }
 
 /* kernel.collective %x, %y[, %scratch]: host-collective.c writes the call. */
