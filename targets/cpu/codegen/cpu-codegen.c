@@ -100,7 +100,7 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
   const BrazeOption *cache = braze_option_find(options, "autotune-cache");
   o->autotune_cache = cache && cache->value ? strdup(cache->value) : NULL;
   if (!braze_option_bool(options, "prepack", true, &o->prepack, error) ||
-      !braze_option_int(options, "mr", 6, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
+      !braze_option_int(options, "mr", 0, &o->mr, error) || !braze_option_int(options, "nr", 0, &o->nr, error) ||
       !braze_option_int(options, "mc", 0, &o->mc, error) || !parse_matmul(options, &o->matmul_mode, error) ||
       !braze_option_int(options, "iters-per-core", 4, &o->iters_per_core, error) ||
       !parse_schedule(options, &o->schedule, error))
@@ -109,9 +109,9 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
     braze_str_printf(error, "option 'iters-per-core' expects 1 to 1024, got %lld", o->iters_per_core);
     return false;
   }
-  if (o->mr < 1 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
+  if (o->mr < 0 || o->mr > 8 || o->nr < 0 || (o->nr && (o->nr % o->vector_lanes || o->nr > 4 * o->vector_lanes)) ||
       o->mc < 0) {
-    braze_str_printf(error, "options 'mr' expects 1 to 8, 'nr' a multiple of %d up to %d, 'mc' a row count (0: auto)",
+    braze_str_printf(error, "options 'mr' expects 1 to 8 (0: auto), 'nr' a multiple of %d up to %d, 'mc' a row count (0: auto)",
                      o->vector_lanes, 4 * o->vector_lanes);
     return false;
   }
@@ -177,8 +177,9 @@ const BrazePassInfo braze_pass_cpu_codegen = {
                     "  matmul=template|loops  tem kernels as a packed register-blocked GEMM with the epilogue in\n"
                     "                       registers, or as loop nests (default template)\n"
                     "  prepack=true|false   pack constant matmul weights at compile time (default true)\n"
-                    "  mr=N nr=N mc=N       template tile: rows (6), columns (2 vectors), rows per parallel block\n"
-                    "                       (0, the default: all rows, or fewer to give each core 4 iterations)\n"
+                    "  mr=N nr=N mc=N       template tile: rows, columns, rows per parallel block (0, the default:\n"
+                    "                       6 x 2 vectors, or 5 x 4 vectors with 16 lanes and N a multiple of 4 vectors;\n"
+                    "                       mc: all rows, or fewer to give each core 4 iterations)\n"
                     "  lanes=N              f32 lanes of a vector (default: the host's, 16 with AVX-512)\n"
                     "  matmul=extern        the product by OpenBLAS cblas_sgemm, the epilogue as a pass over it\n"
                     "  matmul=auto          time template and extern at compile time, keep the faster (cached)\n"

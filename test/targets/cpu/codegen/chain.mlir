@@ -4,14 +4,15 @@
 // of the block's shape, and the calls pass destinations (the last one its subview of
 // the result). The block kernels come out serial (scf.for, bodies in
 // memref.alloca_scope) with the subviews' strided types on their arguments; the
-// template's M block is the whole block (mc = 36 >= 32 rows: B packed once per call).
+// template's M block is the whole block (mc = 35 >= 32 rows: B packed once per call; N = 64
+// takes the wide 5 x 4-vector tile).
 // RUN: braze-opt %braze_src/test/passes/chains/form-row-chains/chains.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=32},cpu-codegen)' | FileCheck %s
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_batch_matmul_0_rows(
 // CHECK-SAME: %arg0: memref<1x32x16xf32, strided<[1024, 16, 1], offset: ?>>
 // CHECK-SAME: %arg1: memref<1x64x16xf32, strided<[1024, 16, 1], offset: ?>>
 // CHECK-SAME: %arg2: memref<1x32x64xf32>)
-// CHECK-SAME: braze.template = "gemm mr=6 nr=32 mc=36
+// CHECK-SAME: braze.template = "gemm mr=5 nr=64 mc=35
 // CHECK-NOT: scf.parallel
 // CHECK: scf.for
 // CHECK: memref.alloca_scope
