@@ -3,6 +3,7 @@
 no braze): one process per GPU, as torchrun runs a program.
 
     python3 bench/sharded/gpu/bench.py LIBDIR [--out FILE] [--kernels FILE] [--rounds N]
+                                       [--cooldown S]
 
 LIBDIR holds what bench/sharded/gpu/prepare.sh built: G6 and G7 compiled from one graph
 file each for one device (NAME.tp1.so) and for one rank of two (NAME.tp2.so), and
@@ -10,8 +11,10 @@ all-reduce.so (G6's all_reduce alone, and one of 1 GiB). Rank 0 first times the
 one-GPU libraries (and torch eager, for scale) while rank 1 waits; then both ranks join
 each two-GPU library's mesh (braze_cuda_mesh_init_rank, rank 0's ncclUniqueId) and time
 it on their pieces of the same global inputs (seed 0, random normal, weights scaled by
-1/sqrt(fan-in)). Times are CUDA events around CALLS back-to-back calls after warm-up
-(each rank's mean per call; the table shows the slower rank), after a barrier. The
+1/sqrt(fan-in)). A time is a sample: CUDA events around back-to-back calls (at least
+CALLS and SAMPLE_MS of them) after WARM_MS of warm-up calls (each rank's mean per call;
+the table shows the slower rank), after a barrier; on a mesh every rank makes the same
+number of calls. The
 two-GPU result, assembled, is compared with the one-GPU result (bf16: max elementwise
 relative error as `braze check` computes it, bound 5e-2, and the norm-wise error).
 Communication: G6's all_reduce alone (64 MiB) in braze's library; compute is G6's
@@ -37,18 +40,27 @@ rounds at the end: a one-GPU sample on rank 0, then a two-GPU sample on both ran
 alternating, so that a drift of the cards' clocks during the run moves both sides; the
 speedup is the ratio of the medians, shown with the range of the rounds' own ratios (a
 single sample of each side, as the first table has, moved by 3-6% between runs on one
-machine)."""
+machine). The rounds run in two regimes. Back to back: one sample right after the
+other; on H100s rank 0 then runs at its 700 W power limit (SM clock 1.3-1.5 GHz) through
+both of its samples while rank 1 comes to each two-GPU sample from idle (1.6-1.8 GHz),
+so the two-GPU time is rank 0's power-limited one. From idle (--cooldown S, default
+1.5): both cards idle S seconds before every sample, so that each sample starts from
+the same state. The log gives each sample's SM clock, power and temperature."""
 import argparse
 import ctypes
 import math
 import os
 import sys
+import time
 
 import torch
 import torch.distributed as dist
 
 RANKS = 2
-CALLS = 20
+CALLS = 20  # at least this many timed calls per sample, and at least SAMPLE_MS of them
+WARM_MS = 100.0  # warm-up calls before each sample, by time
+SAMPLE_MS = 50.0
+COOLDOWN_S = 1.5  # --cooldown: the from-idle rounds' idle time before each sample
 ROUNDS = 11  # --rounds: interleaved one-GPU / two-GPU samples of the acceptance workloads
 PAIRED = ("G6", "G7")  # the issue's W6 and W7: their speedup from the interleaved rounds
 BF16 = torch.bfloat16
@@ -105,19 +117,43 @@ def torch_ref(name, ins):
     return torch.softmax(s.float(), dim=-1).to(BF16) @ v
 
 
+def events_ms(fn, calls):
+    """Mean ms per call of `calls` back-to-back calls, by CUDA events."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / calls
+
+
+def calls_to_fill(ms_per_call, ms, on_all_ranks):
+    """Calls that take `ms` at `ms_per_call`; with a mesh, the most any rank needs (its
+    collectives need every rank to make the same number of calls)."""
+    n = max(1, math.ceil(ms / max(ms_per_call, 1e-3)))
+    if on_all_ranks:
+        t = torch.tensor([n], device="cuda")
+        dist.all_reduce(t, op=dist.ReduceOp.MAX)
+        n = int(t.item())
+    return n
+
+
 def time_ms(fn, barrier=None):
-    for _ in range(3):
+    """A sample: a pilot of 3 calls, WARM_MS of warm-up calls (as triton's do_bench
+    warms up by time: a card that sat idle, as rank 1 does during a one-GPU sample,
+    runs at lower clocks until it has been busy a while), then CUDA events around at
+    least CALLS calls and SAMPLE_MS of them; with `barrier` (a mesh) every rank makes
+    the same number of calls and starts the timed ones together."""
+    pilot = events_ms(fn, 3)
+    warm = calls_to_fill(pilot, WARM_MS, barrier is not None)
+    timed = max(CALLS, calls_to_fill(pilot, SAMPLE_MS, barrier is not None))
+    for _ in range(warm):
         fn()
     torch.cuda.synchronize()
     if barrier:
         barrier()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(CALLS):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / CALLS
+    return events_ms(fn, timed)
 
 
 def entry(lib, name):
@@ -184,10 +220,32 @@ def two_gpu_call(lib, name, rank, ids):
     return braze_call(lib, entry(lib, ENTRY[name]), ins + [out])
 
 
-def paired_rounds(rank, libdir, ids, name, rounds):
+def card_state():
+    """The card's SM clock, power draw and temperature now (NVML through torch), to see
+    what a slow round ran at; read only, the settings stay as they are."""
+    try:
+        return "%d MHz, %.0f W, %d C" % (torch.cuda.clock_rate(), torch.cuda.power_draw() / 1e3,
+                                          torch.cuda.temperature())
+    except Exception as e:  # no NVML bindings: the times stand alone
+        return "unknown (%s)" % type(e).__name__
+
+
+def idle(seconds):
+    """Both ranks wait, their cards idle, for `seconds`, then meet."""
+    torch.cuda.synchronize()
+    dist.barrier()
+    time.sleep(seconds)
+    dist.barrier()
+
+
+def paired_rounds(rank, libdir, ids, name, rounds, cooldown):
     """One-GPU and two-GPU samples of `name` alternating, `rounds` of each: a clock or
     power state that drifts during the run moves both sides alike, and the medians
-    leave out a round that caught a hiccup. Each sample is time_ms's mean of CALLS."""
+    leave out a round that caught a hiccup. Each sample is a time_ms sample. With
+    `cooldown` > 0 both cards sit idle that many seconds before every sample, so that
+    each starts from the same state: without it, rank 0 carries the power limit its
+    one-GPU sample reached (700 W on an H100, the SM clock down to 1.3-1.5 GHz) into
+    the two-GPU sample, while rank 1 comes to it from idle."""
     one = None
     if rank == 0:
         lib1 = load(os.path.join(libdir, name + ".tp1.so"))
@@ -196,17 +254,26 @@ def paired_rounds(rank, libdir, ids, name, rounds):
     lib2 = load(os.path.join(libdir, name + ".tp2.so"))
     two = two_gpu_call(lib2, name, rank, ids)
     t1, t2 = [], []
-    for _ in range(rounds):
+    for i in range(rounds):
+        idle(cooldown)
         if one:
             t1.append(time_ms(one))
-        dist.barrier()
+            print("%s round %d rank 0: 1 GPU %.3f ms, card after it: %s" % (name, i, t1[-1], card_state()), flush=True)
+        idle(cooldown)
         t2.append(time_ms(two, dist.barrier))
+        print("%s round %d rank %d: 2 GPUs %.3f ms, card after it: %s" % (name, i, rank, t2[-1], card_state()),
+              flush=True)
     lib2.braze_cuda_mesh_finalize()
     torch.cuda.empty_cache()
     return t1, t2
 
 
-def worker(rank, libdir, ids, results, profile_kernels, rounds):
+def regimes(cooldown_s):
+    """The rounds' regimes: back to back, and (--cooldown > 0) each sample from idle."""
+    return [("back to back", 0.0)] + ([("from idle", cooldown_s)] if cooldown_s > 0 else [])
+
+
+def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s):
     torch.cuda.set_device(rank)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29533")
     dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
@@ -267,8 +334,11 @@ def worker(rank, libdir, ids, results, profile_kernels, rounds):
         lib.braze_cuda_mesh_finalize()
         del ins, out, full
         torch.cuda.empty_cache()
-    for name in PAIRED:
-        rep[name + " rounds 1gpu"], rep[name + " rounds 2gpu"] = paired_rounds(rank, libdir, ids, name, rounds)
+    rep["cooldown"] = cooldown_s
+    for regime, cooldown in regimes(cooldown_s):
+        for name in PAIRED:
+            key = "%s rounds %s " % (name, regime)
+            rep[key + "1gpu"], rep[key + "2gpu"] = paired_rounds(rank, libdir, ids, name, rounds, cooldown)
     # communication: braze's all_reduce alone (G6's 64 MiB, and 1 GiB) and torch.distributed's
     lib = load(os.path.join(libdir, "all-reduce.so"))
     join_mesh(lib, rank, ids)
@@ -324,17 +394,23 @@ def table(reps):
               "| all_reduce 1 GiB bf16, torch.distributed (NCCL's own) | %.3f | bus bandwidth %.0f GB/s |" % (
                   slow["ar1g torch"], bus(1 << 30, slow["ar1g torch"]))]
     lines += ["", "Interleaved rounds (%d): a one-GPU sample (rank 0 alone) then a two-GPU sample (both ranks, the "
-              "slower), each the mean of %d calls; the speedup is the ratio of the medians, with the range of the "
-              "rounds' own ratios" % (len(r0["G6 rounds 2gpu"]), CALLS), "",
-              "| workload | 1 GPU median ms (min-max) | 2 GPUs median ms (min-max) | speedup (of medians) | "
-              "speedup per round, min-max |", "|---|---|---|---|---|"]
-    for name in PAIRED:
-        one = r0[name + " rounds 1gpu"]
-        two = [max(r[name + " rounds 2gpu"][i] for r in reps) for i in range(len(one))]
-        med = lambda v: sorted(v)[len(v) // 2]
-        per = [a / b for a, b in zip(one, two)]
-        lines.append("| %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | **%.2fx** | %.2fx-%.2fx |" % (
-            name, med(one), min(one), max(one), med(two), min(two), max(two), med(one) / med(two), min(per), max(per)))
+              "slower), each a sample (%.0f ms of warm-up calls, then the mean of at least %d calls and %.0f ms); the "
+              "speedup is the ratio of the medians, with the range of the rounds' own ratios. Back to back: rank 0 "
+              "carries the power limit its one-GPU sample reached into the two-GPU sample (the log has each "
+              "sample's clock and power). From idle: both cards idle %.1f s before every sample" % (
+                  len(r0["G6 rounds back to back 2gpu"]), WARM_MS, CALLS, SAMPLE_MS, r0["cooldown"]), "",
+              "| workload | rounds | 1 GPU median ms (min-max) | 2 GPUs median ms (min-max) | speedup (of medians) | "
+              "speedup per round, min-max |", "|---|---|---|---|---|---|"]
+    for regime, _ in regimes(r0["cooldown"]):
+        for name in PAIRED:
+            key = "%s rounds %s " % (name, regime)
+            one = r0[key + "1gpu"]
+            two = [max(r[key + "2gpu"][i] for r in reps) for i in range(len(one))]
+            med = lambda v: sorted(v)[len(v) // 2]
+            per = [a / b for a, b in zip(one, two)]
+            lines.append("| %s | %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | **%.2fx** | %.2fx-%.2fx |" % (
+                name, regime, med(one), min(one), max(one), med(two), min(two), max(two), med(one) / med(two),
+                min(per), max(per)))
     checks = ["replicated results bit-identical on both ranks: %s; NaN in a result: %s; braze's all_reduce sums "
               "right: %s" % ({k: r0.get(k + " replicas equal") for k in SPECS if SPECS[k][2] < 0},
                              {k: r0.get(k + " nan") for k in SPECS}, all(r.get("ar64m sum right") for r in reps))]
@@ -349,14 +425,17 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--kernels", help="write per-kernel GPU times of the libraries in PROFILE here")
     ap.add_argument("--rounds", type=int, default=ROUNDS, help="interleaved rounds of G6 and G7 (default %d)" % ROUNDS)
+    ap.add_argument("--cooldown", type=float, default=COOLDOWN_S,
+                    help="seconds both cards idle before each sample of the from-idle rounds (0: none; default %.1f)"
+                    % COOLDOWN_S)
     a = ap.parse_args()
     ctx = mp.get_context("spawn")
     ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels), a.rounds))
+    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels), a.rounds, a.cooldown))
              for r in range(RANKS)]
     for p in procs:
         p.start()
-    reps = sorted((results.get(timeout=540) for _ in range(RANKS)), key=lambda r: r["rank"])
+    reps = sorted((results.get(timeout=580) for _ in range(RANKS)), key=lambda r: r["rank"])
     for p in procs:
         p.join()
     text = table(reps)
