@@ -6,6 +6,7 @@
  *   targets/cuda/codegen/point-eval.c    the point evaluator: a tensor's value at an index, loads and bodies
  *   targets/cuda/codegen/row.c     row kernels (one block per outer index, block reductions) and
  *                     element kernels (one thread per `vec` output elements)
+ *   targets/cuda/codegen/tiled.c   element kernels that transpose their major input: tiles through shared memory
  *   targets/cuda/codegen/consts.c  non-splat constants of kernels become arguments
  *   targets/cuda/matmul/simt.c  contractions: shared-memory tiled SIMT matmul with its epilogue */
 #ifndef BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H
@@ -35,6 +36,7 @@ typedef struct {
   long long tile_n;     /* the template's tile columns: 256 or 128 (N <= 128 takes 128, N <= 64 takes 64) */
   long long stages;     /* the template's shared-memory stages (2..6; 0: the template's default) */
   bool allow_tf32;      /* f32 contractions on cuBLASLt may use TF32 */
+  bool transpose_tiles; /* element kernels that transpose their major input: tiles through shared memory */
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */
   long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */
@@ -111,6 +113,16 @@ typedef struct {
   int flat; /* 0: not flat; 1: flat, lane 0 anywhere; 2: flat, lane 0 at a multiple of vec */
 } CuPoint;
 
+/* An element kernel run in CU_TILE x CU_TILE tiles through shared memory (tiled.c):
+ * its one result is evaluated with consecutive threads along load_dim (where its major
+ * input is near-contiguous) and stored along store_dim (the last). */
+enum { CU_TILE = 32, CU_TILE_ROWS = 8 };
+typedef struct {
+  bool on;
+  int load_dim, store_dim;
+  int64_t tiles[CU_MAX_DIMS]; /* the grid over the result: tiles per dim (1 per element off the two) */
+} CuTiled;
+
 typedef struct {
   MlirOperation old, module, gpu_module;
   const CuOptions *opts;
@@ -132,6 +144,7 @@ typedef struct {
   int vec;        /* lanes per thread access */
   int chunks;     /* row kernels: chunks per thread (unrolled when kept in registers) */
   bool unrolled;  /* row kernels: chunks unrolled, values kept in registers */
+  CuTiled tiled;  /* element kernels: the tiled form, when on */
   /* the new function */
   MlirOperation fn;
   MlirBlock entry;
@@ -210,6 +223,15 @@ bool cu_twin_contraction(const CuKernel *K);
 bool cu_matmul_roles(const CuItem *c, int dim_m, int dim_n, int *role_a);
 /* The element shape for K's generics (after the extern GEMM took its contraction). */
 bool cu_choose_element(CuKernel *K);
+/* targets/cuda/codegen/tiled.c: whether element kernel K transposes its major input
+ * (its stores' neighbours lie a sector or more apart there while another dim's lie
+ * within one): then K->tiled is set (vec 1, CU_TILE_ROWS x CU_TILE threads, one block
+ * per tile), and cu_emit_tiled writes it. */
+void cu_choose_tiled(CuKernel *K);
+bool cu_emit_tiled(CuKernel *K);
+/* flat-runs.c: how far input `in`'s linear address (in elements) moves for one step
+ * along each dim of `it`, from the origin. */
+bool cu_input_steps(const CuKernel *K, const CuItem *it, int in, int64_t *steps);
 void cu_kernel_free(CuKernel *K);
 /* An error at op (or the kernel) naming the kernel; marks K failed; returns false. */
 bool cu_fail(CuKernel *K, MlirOperation op, const char *fmt, ...);

@@ -45,7 +45,7 @@
 #include "targets/target.h"
 
 static const char *const allowed_options[] = {"remarks", "block",  "max-regs",   "vec", "matmul",
-                                              "tile-n",  "stages", "allow-tf32", NULL};
+                                              "tile-n",  "stages", "allow-tf32", "transpose-tiles", NULL};
 
 static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; }
 
@@ -75,7 +75,8 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "vec", costs.vector_width_bits / 32, &o->vec, error) &&
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
             braze_option_int(options, "stages", 0, &o->stages, error) &&
-            braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error);
+            braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error) &&
+            braze_option_bool(options, "transpose-tiles", true, &o->transpose_tiles, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
   static const char *const choices[] = {"template", "simt", "extern", "auto"};
   o->matmul = CU_MM_TEMPLATE;
@@ -249,6 +250,9 @@ static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
   else if (K->shape == CU_MATMUL && w)
     snprintf(extra, sizeof extra, ", tensor-core template: 128x%d tiles, 2 warpgroups, %d stages, %lld bytes of shared "
              "memory%s%s", w->tile_n, w->stages, (long long)w->smem, w->twin ? ", two products of one A" : "", window);
+  else if (K->tiled.on)
+    snprintf(extra, sizeof extra, ", %dx%d tiles through shared memory: loads along dim %d, stores along dim %d", CU_TILE,
+             CU_TILE, K->tiled.load_dim, K->tiled.store_dim);
   else if (K->shape == CU_MATMUL)
     snprintf(extra, sizeof extra, ", SIMT: 64x64 tiles, 4x4 per thread, k step 16%s%s", refused ? "; template refused: " : "",
              refused ? refused : "");
@@ -352,7 +356,10 @@ static bool convert_kernel(MlirOperation func, MlirOperation module, const CuOpt
       ok = !gemm || cu_emit_extern(&K, &ext_plan);
       if (ok) {
         create_gpu_func(&K);
-        ok = K.shape == CU_ROW ? cu_emit_row(&K) : K.shape == CU_MATMUL ? cu_emit_matmul(&K) : cu_emit_element(&K);
+        ok = K.shape == CU_ROW      ? cu_emit_row(&K)
+             : K.shape == CU_MATMUL ? cu_emit_matmul(&K)
+             : K.tiled.on           ? cu_emit_tiled(&K)
+                                    : cu_emit_element(&K);
       }
     }
     if (ok && opts->remarks && !gemm)
@@ -593,7 +600,9 @@ const BrazePassInfo braze_pass_cuda_codegen = {
                     "  tile-n=N             the template's tile columns: 256 (default) or 128\n"
                     "  stages=N             the template's shared-memory pipeline depth: 2..6 (4; 3 for a conv\n"
                     "                       window's tiles)\n"
-                    "  allow-tf32           f32 contractions on cuBLASLt may use TF32 (default: full f32)\n",
+                    "  allow-tf32           f32 contractions on cuBLASLt may use TF32 (default: full f32)\n"
+                    "  transpose-tiles=true|false  element kernels whose stores would read their major input\n"
+                    "                       across sectors run in 32x32 tiles through shared memory (default true)\n",
     .anchor = "builtin.module",
     .create_state = create_state,
     .destroy_state = destroy_state,

@@ -145,3 +145,24 @@ bool cu_flat_point(CuKernel *K, CgBuilder *b, const CuItem *it, int in, const Cu
   cu_memo_put(K, MEMO_FLAT_ADDR, key, it->n_dims, dims->idx0, q->idx0[0]);
   return true;
 }
+
+bool cu_input_steps(const CuKernel *K, const CuItem *it, int in, int64_t *steps) {
+  MlirAffineExpr terms[MAX_TERMS];
+  int n = 0;
+  if (!address_terms(K, it, in, terms, &n))
+    return false;
+  MlirAffineExpr sum = mlirAffineConstantExprGet(K->ctx, 0);
+  for (int i = 0; i < n; ++i)
+    sum = mlirAffineAddExprGet(sum, terms[i]);
+  BrazeAffineProgram addr = {0};
+  bool ok = braze_affine_compile(&addr, sum);
+  int64_t point[CU_MAX_DIMS] = {0};
+  int64_t origin = ok ? braze_affine_run(&addr, point) : 0;
+  for (int d = 0; d < it->n_dims && ok; ++d) {
+    point[d] = it->ext[d] > 1 ? 1 : 0;
+    steps[d] = braze_affine_run(&addr, point) - origin;
+    point[d] = 0;
+  }
+  braze_affine_program_free(&addr);
+  return ok;
+}

@@ -431,7 +431,10 @@ bool cu_analyze(CuKernel *K) {
     return cu_fail(K, K->old, "a kernel without results");
   if (!has_concat_result(K) && (choose_matmul(K) || choose_row(K)))
     return true;
-  return cu_choose_element(K);
+  if (!cu_choose_element(K))
+    return false;
+  cu_choose_tiled(K);
+  return true;
 }
 
 void cu_kernel_free(CuKernel *K) {
