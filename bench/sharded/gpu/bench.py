@@ -365,7 +365,8 @@ def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s):
 def table(reps):
     r0 = reps[0]
     slow = {k: max(r[k] for r in reps) for k in r0 if isinstance(r0[k], float) and (" 2gpu" in k or k.startswith("ar"))}
-    lines = ["card: %s x %d; times in ms (CUDA events, mean of %d calls, slower rank)" % (r0["card"], RANKS, CALLS), "",
+    lines = ["card: %s x %d; times in ms (CUDA events, the mean of at least %d calls and %.0f ms after %.0f ms of "
+             "warm-up, slower rank)" % (r0["card"], RANKS, CALLS, SAMPLE_MS, WARM_MS), "",
              "| workload | 1 GPU braze | 2 GPUs braze | speedup | vs the best 1-GPU braze | torch eager 1 GPU | "
              "TFLOP/s 2 GPUs | max rel err vs 1 GPU | norm err |",
              "|---|---|---|---|---|---|---|---|---|"]
