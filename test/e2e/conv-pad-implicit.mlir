@@ -6,13 +6,15 @@
 // case is a 1x1 conv (its output channels-last, read with no copy) then the padded conv
 // under test with bias and relu, checked against the reference interpreter on random
 // inputs: stride 1 and 2 at batch 2 and 3, a 7x7 stride-2 pad-3 conv of 3 channels
-// (ResNet's stem shape), dilation 2, asymmetric pads with unequal strides. A dilated
+// (ResNet's stem shape), dilation 2, asymmetric pads with unequal strides, and channel
+// counts that are multiples of the vector width (32 channels, and 16 with stride 2 and
+// asymmetric pads: the border runs are copied by straight-line vector code) next to
+// runs too long for that (5 taps of 336 channels: the element loops). A dilated
 // conv of 3 channels (runs of 3: none) keeps its pad written inside the template kernel
 // (a-pad=copy, a cpu-codegen remark). Grouped and depthwise convs, and a conv reading an
 // NCHW input (the gather reads x transposed), keep their pad kernel (form-kernels'
-// remark). The pipeline is cpu-default with pad-templates for every pad: cpu-default
-// takes only pads whose padding is at most 10% of their positions (large images), none
-// of these small ones. The CUDA pipeline absorbs none.
+// remark). The pipeline is cpu-default's own form (pad-templates for every pad). The
+// CUDA pipeline absorbs none.
 // RUN: braze check %s --seed 7 --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s
 // RUN: braze compile %s --emit=mlir -o - --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s --check-prefix=IR
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates remarks},cpu-codegen{remarks lanes=16})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -28,6 +30,9 @@
 // CHECK: PASS  @depthwise out0 2x6x7x7xf32
 // CHECK: PASS  @dilated_c3_copy out0 1x5x9x9xf32
 // CHECK: PASS  @nchw_input out0 1x4x5x5xf32
+// CHECK: PASS  @vector_copy_c32 out0 2x24x6x7xf32
+// CHECK: PASS  @vector_copy_c16_s2 out0 1x20x4x3xf32
+// CHECK: PASS  @loop_copy_c336_k5 out0 1x6x4x4xf32
 
 // No pad kernel: the template kernel takes the 1x1 conv's channels-last output
 // [2, 1, 42, 8] itself (and the pad's mask and table), reads its run table (lo, count,
@@ -58,10 +63,26 @@
 // IR-LABEL: func.func private @cpu_tem_fused_conv_32(%arg0: memref<169x1xi1>
 // IR-SAME: a-pad=copy
 // IR: memref.alloc() {alignment = 64 : i64} : memref<1x169x3xf32>
-// IR: memref.dealloc
 // The NCHW input's conv.
 // IR: func.func private @cpu_poi_fused_conv_34(%arg0: memref<1x3x5x5xf32>
 // IR-SAME: kernel.ops = ["reshape", "gather", "select"]
+// 32 channels, runs of 3 x 32: a border run is copied by straight-line vector code
+// (each position's vectors loaded from x where inside, zeros where not), no loop and no
+// memset/memcpy call.
+// IR-LABEL: func.func private @cpu_tem_fused_conv_{{[0-9]+}}({{.*}}memref<1x288x24xf32>
+// IR-SAME: a-run=96 a-pad=implicit
+// IR: scf.if
+// IR-NEXT: } else {
+// IR-NOT: scf.for
+// IR: vector.load %{{.*}} : memref<{{[?0-9]+}}xf32>, vector<{{[0-9]+}}xf32>
+// IR-NEXT: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<{{[0-9]+}}xf32>
+// IR-NEXT: vector.store
+// 5x5 taps of 336 channels: runs of 1680 values, too long for straight-line code: loops.
+// IR-LABEL: func.func private @cpu_tem_fused_conv_{{[0-9]+}}({{.*}}memref<1x8400x6xf32>
+// IR-SAME: a-run=1680 a-pad=implicit
+// IR: } else {
+// IR: scf.for
+// IR: memref.dealloc
 
 // REMARK-COUNT-5: remark: form-kernels: pad-templates: zero pad joins the template kernel of its contraction (read as A, the padding implicit)
 // REMARK: remark: form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: A's channels are not read along k alone (a grouped conv)
@@ -166,4 +187,35 @@ func.func @nchw_input(%x: tensor<1x3x5x5xf32>, %w: tensor<4x3x3x3xf32>) -> tenso
   %c = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
       : (tensor<1x3x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x5x5xf32>
   return %c : tensor<1x4x5x5xf32>
+}
+
+// 32 channels (two or four vectors a position): border runs copied by vector code.
+func.func @vector_copy_c32(%x: tensor<2x3x6x7xf32>, %w0: tensor<32x3x1x1xf32>, %w: tensor<24x32x3x3xf32>, %b: tensor<24x1x1xf32>) -> tensor<2x24x6x7xf32> {
+  %y = "graph.conv"(%x, %w0) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<2x3x6x7xf32>, tensor<32x3x1x1xf32>) -> tensor<2x32x6x7xf32>
+  %c = "graph.conv"(%y, %w) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<2x32x6x7xf32>, tensor<24x32x3x3xf32>) -> tensor<2x24x6x7xf32>
+  %cb = "graph.add"(%c, %b) : (tensor<2x24x6x7xf32>, tensor<24x1x1xf32>) -> tensor<2x24x6x7xf32>
+  %r = "graph.relu"(%cb) : (tensor<2x24x6x7xf32>) -> tensor<2x24x6x7xf32>
+  return %r : tensor<2x24x6x7xf32>
+}
+
+// 16 channels, stride 2, asymmetric pads (top 2, left 0, bottom 1, right 2).
+func.func @vector_copy_c16_s2(%x: tensor<1x3x7x5xf32>, %w0: tensor<16x3x1x1xf32>, %w: tensor<20x16x3x3xf32>) -> tensor<1x20x4x3xf32> {
+  %y = "graph.conv"(%x, %w0) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<1x3x7x5xf32>, tensor<16x3x1x1xf32>) -> tensor<1x16x7x5xf32>
+  %c = "graph.conv"(%y, %w) {strides = array<i64: 2, 2>, pads = array<i64: 2, 0, 1, 2>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<1x16x7x5xf32>, tensor<20x16x3x3xf32>) -> tensor<1x20x4x3xf32>
+  %r = "graph.relu"(%c) : (tensor<1x20x4x3xf32>) -> tensor<1x20x4x3xf32>
+  return %r : tensor<1x20x4x3xf32>
+}
+
+// 5x5 taps of 336 channels: runs of 1680 floats, 105 vectors at 16 lanes, past a-pad.c's
+// straight-line limit (96): the border runs keep the element loops.
+func.func @loop_copy_c336_k5(%x: tensor<1x2x4x4xf32>, %w0: tensor<336x2x1x1xf32>, %w: tensor<6x336x5x5xf32>) -> tensor<1x6x4x4xf32> {
+  %y = "graph.conv"(%x, %w0) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<1x2x4x4xf32>, tensor<336x2x1x1xf32>) -> tensor<1x336x4x4xf32>
+  %c = "graph.conv"(%y, %w) {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 1, 1>, groups = 1 : i64}
+      : (tensor<1x336x4x4xf32>, tensor<6x336x5x5xf32>) -> tensor<1x6x4x4xf32>
+  return %c : tensor<1x6x4x4xf32>
 }
