@@ -7,9 +7,9 @@
 // under test with bias and relu, checked against the reference interpreter on random
 // inputs: stride 1 and 2 at batch 2 and 3, a 7x7 stride-2 pad-3 conv of 3 channels
 // (ResNet's stem shape), dilation 2, asymmetric pads with unequal strides, and channel
-// counts that are multiples of the vector width (32 channels, and 16 with stride 2 and
-// asymmetric pads: the border runs are copied by straight-line vector code) next to
-// runs too long for that (5 taps of 336 channels: the element loops). A dilated
+// counts that are multiples of the vector width (32 channels, 16 with stride 2 and
+// asymmetric pads, 336 with 5x5 taps: the border runs are copied by vector loops; with 3
+// channels by element loops). A dilated
 // conv of 3 channels (runs of 3: none) keeps its pad written inside the template kernel
 // (a-pad=copy, a cpu-codegen remark). Grouped and depthwise convs, and a conv reading an
 // NCHW input (the gather reads x transposed), keep their pad kernel (form-kernels'
@@ -32,7 +32,7 @@
 // CHECK: PASS  @nchw_input out0 1x4x5x5xf32
 // CHECK: PASS  @vector_copy_c32 out0 2x24x6x7xf32
 // CHECK: PASS  @vector_copy_c16_s2 out0 1x20x4x3xf32
-// CHECK: PASS  @loop_copy_c336_k5 out0 1x6x4x4xf32
+// CHECK: PASS  @vector_copy_c336_k5 out0 1x6x4x4xf32
 
 // No pad kernel: the template kernel takes the 1x1 conv's channels-last output
 // [2, 1, 42, 8] itself (and the pad's mask and table), reads its run table (lo, count,
@@ -51,9 +51,15 @@
 // IR: arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<?xf32>
 // IR: memref.load %{{.*}} : memref<?xf32>
 // IR-NEXT: vector.broadcast
-// The stem-like conv: runs of KW C = 21.
+// The stem-like conv: runs of KW C = 21; 3 channels are no multiple of the vector
+// width, so a border run is copied by element loops (zeros, the inside piece, zeros).
 // IR-LABEL: func.func private @cpu_tem_fused_conv_10(%arg0: memref<399x1xi1>, %arg1: memref<399xi32>, %arg2: memref<2x1x195x3xf32>
 // IR-SAME: a-run=21 a-pad=implicit
+// IR: } else {
+// IR: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
+// IR-NEXT: memref.store %cst
+// IR: memref.load %{{.*}} : memref<1170xf32>
+// IR-NEXT: memref.store
 // Grouped and depthwise: pad kernels.
 // IR: func.func private @cpu_poi_fused_conv_21(%arg0: memref<1x1x36x8xf32>
 // IR-SAME: kernel.ops = ["reshape", "gather", "select"]
@@ -66,22 +72,24 @@
 // The NCHW input's conv.
 // IR: func.func private @cpu_poi_fused_conv_34(%arg0: memref<1x3x5x5xf32>
 // IR-SAME: kernel.ops = ["reshape", "gather", "select"]
-// 32 channels, runs of 3 x 32: a border run is copied by straight-line vector code
-// (each position's vectors loaded from x where inside, zeros where not), no loop and no
-// memset/memcpy call.
+// 32 channels, runs of 3 x 32: a border run is copied by vector code, per position a
+// loop over its vectors (loaded from x where the position is inside, zeros where not:
+// the select keeps LLVM from making a memset/memcpy call of it).
 // IR-LABEL: func.func private @cpu_tem_fused_conv_{{[0-9]+}}({{.*}}memref<1x288x24xf32>
 // IR-SAME: a-run=96 a-pad=implicit
 // IR: scf.if
 // IR-NEXT: } else {
-// IR-NOT: scf.for
+// IR: arith.andi %{{.*}}, %{{.*}} : i1
+// IR-NEXT: scf.for %{{.*}} = %c0 to %c32 step %c{{[0-9]+}} {
 // IR: vector.load %{{.*}} : memref<{{[?0-9]+}}xf32>, vector<{{[0-9]+}}xf32>
 // IR-NEXT: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<{{[0-9]+}}xf32>
-// IR-NEXT: vector.store
-// 5x5 taps of 336 channels: runs of 1680 values, too long for straight-line code: loops.
+// IR: vector.store
+// 5x5 taps of 336 channels: runs of 5 positions, 1680 values, each position a loop of
+// 336 / vw vectors.
 // IR-LABEL: func.func private @cpu_tem_fused_conv_{{[0-9]+}}({{.*}}memref<1x8400x6xf32>
 // IR-SAME: a-run=1680 a-pad=implicit
 // IR: } else {
-// IR: scf.for
+// IR: scf.for %{{.*}} = %c0 to %c336 step %c{{[0-9]+}} {
 // IR: memref.dealloc
 
 // REMARK-COUNT-5: remark: form-kernels: pad-templates: zero pad joins the template kernel of its contraction (read as A, the padding implicit)
@@ -210,9 +218,8 @@ func.func @vector_copy_c16_s2(%x: tensor<1x3x7x5xf32>, %w0: tensor<16x3x1x1xf32>
   return %r : tensor<1x20x4x3xf32>
 }
 
-// 5x5 taps of 336 channels: runs of 1680 floats, 105 vectors at 16 lanes, past a-pad.c's
-// straight-line limit (96): the border runs keep the element loops.
-func.func @loop_copy_c336_k5(%x: tensor<1x2x4x4xf32>, %w0: tensor<336x2x1x1xf32>, %w: tensor<6x336x5x5xf32>) -> tensor<1x6x4x4xf32> {
+// 5x5 taps of 336 channels: runs of 5 positions, a vector loop per position.
+func.func @vector_copy_c336_k5(%x: tensor<1x2x4x4xf32>, %w0: tensor<336x2x1x1xf32>, %w: tensor<6x336x5x5xf32>) -> tensor<1x6x4x4xf32> {
   %y = "graph.conv"(%x, %w0) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64}
       : (tensor<1x2x4x4xf32>, tensor<336x2x1x1xf32>) -> tensor<1x336x4x4xf32>
   %c = "graph.conv"(%y, %w) {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 1, 1>, groups = 1 : i64}

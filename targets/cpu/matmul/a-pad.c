@@ -10,9 +10,10 @@
  * with x0 = T[q0 + lo] - lo. The table of (lo, count, x0) per q0 is a constant; per row
  * and run the template loads it and, when the whole run is inside (count = n), reads x
  * in place; a run wholly in the padding (count = 0) reads a constant zero row; a run
- * across the border is copied into the row's scratch row (zeros, the inside piece,
- * zeros: plain loops LLVM makes memset/memcpy of) and read there. So no padded copy is
- * written; the runs across the border cost one R-value copy each, per N panel.
+ * across the border is copied into the row's scratch row (per position, a loop of C / vw
+ * vector loads from x or zeros; element loops where C is no multiple of the vector
+ * width or the run has more than 8 positions) and read there. So no padded copy is written;
+ * the runs across the border cost one R-value copy each, per N panel.
  * Refused (the pad is then written into a kernel-local buffer first, as the copy
  * kernel did, with a remark): no runs, R not a multiple of C, a run not starting at a
  * channel 0 or leaving its batch's padded positions, inside positions of a run not one
@@ -25,7 +26,7 @@
 #include "support/context.h"
 #include "targets/cpu/matmul/internal.h"
 
-enum { TM_PAD_MAX_SCRATCH = 256 << 10, TM_PAD_MAX_POINTS = 1 << 24, TM_PAD_MAX_COPY_VECTORS = 96 };
+enum { TM_PAD_MAX_SCRATCH = 256 << 10, TM_PAD_MAX_POINTS = 1 << 24, TM_PAD_MAX_COPY_POSITIONS = 8 };
 
 /* For each padded position q with q + n <= Lp: lo, count and x0 of the run of n
  * positions from q, and whether its inside positions are one contiguous piece. */
@@ -226,13 +227,15 @@ MlirValue tm_pad_scratch(TmEmit *E, CgBuilder *b) {
   return cast_dyn(E, b, s);
 }
 
-/* The border copy as straight-line vector code: position t of the run (C channels,
- * C / vw vectors) is x's when lo <= t < lo + count, else zeros. Plain loops would do,
- * but LLVM makes memset/memcpy calls of them, around which the micro-kernel's
- * accumulators are spilled and reloaded: measured, the copies then cost ResNet-18 2.6%
- * at batch 8, more than the pad kernel they replace. */
+/* The border copy as vector code: position t of the run (C channels) is x's when
+ * lo <= t < lo + count, else zeros; one loop per position over its C / vw vectors, each
+ * a load from x (at a safe address where outside), a select and a store. Plain element
+ * loops would do, but LLVM makes memset/memcpy calls of them, around which the
+ * micro-kernel's accumulators are spilled and reloaded: measured, the copies then cost
+ * ResNet-18 2.6% at batch 8, more than the pad kernel they replace. The select keeps
+ * these loops from becoming calls. */
 static bool vector_copy_fits(const TmPlan *p) {
-  return p->pad.channels % p->vw == 0 && p->a_run / p->vw <= TM_PAD_MAX_COPY_VECTORS;
+  return p->pad.channels % p->vw == 0 && p->a_run / p->pad.channels <= TM_PAD_MAX_COPY_POSITIONS;
 }
 
 static void copy_positions(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirValue count, MlirValue xbase) {
@@ -243,19 +246,22 @@ static void copy_positions(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirV
     MlirValue pos = cg_index(b, t);
     MlirValue inside = cg_op(b, "arith.andi", mlirIntegerTypeGet(p->ctx, 1), 2,
                              (MlirValue[2]){tm_cmp(b, 7 /* ule */, lo, pos), tm_cmp(b, 6 /* ult */, pos, end)});
-    for (int64_t v = 0; v < C; v += p->vw) {
-      MlirValue at = tm_index_op(b, "arith.addi", xbase, cg_index(b, t * C + v));
-      MlirValue safe = cg_op(b, "arith.select", cg_index_type(b->ctx), 3, (MlirValue[3]){inside, at, cg_index(b, 0)});
-      MlirValue x = tm_vload(E, b, E->pad_x, 1, &safe, (MlirValue){NULL});
-      MlirValue value = cg_op(b, "arith.select", mlirValueGetType(x), 3, (MlirValue[3]){inside, x, zero});
-      MlirValue dst = cg_index(b, (int64_t)row * R + t * C + v);
-      tm_vstore(b, value, E->pad_scratch, 1, &dst, (MlirValue){NULL});
-    }
+    CgBuilder vb;
+    MlirValue v;
+    cg_for_step(b, cg_index(b, 0), cg_index(b, C), cg_index(b, p->vw), 0, NULL, &vb, &v, NULL);
+    vb.before = cg_create(&vb, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
+    MlirValue at = tm_index_op(&vb, "arith.addi", xbase, tm_index_op(&vb, "arith.addi", v, cg_index(&vb, t * C)));
+    MlirValue safe = cg_op(&vb, "arith.select", cg_index_type(b->ctx), 3, (MlirValue[3]){inside, at, cg_index(&vb, 0)});
+    MlirValue x = tm_vload(E, &vb, E->pad_x, 1, &safe, (MlirValue){NULL});
+    MlirValue value = cg_op(&vb, "arith.select", mlirValueGetType(x), 3, (MlirValue[3]){inside, x, zero});
+    MlirValue dst = tm_index_op(&vb, "arith.addi", v, cg_index(&vb, (int64_t)row * R + t * C));
+    tm_vstore(&vb, value, E->pad_scratch, 1, &dst, (MlirValue){NULL});
   }
 }
 
 /* The border copy as three element loops (a memset, a memcpy, a memset), where C is no
- * multiple of the vector width or the run too long for straight-line code. */
+ * multiple of the vector width or the run has more than TM_PAD_MAX_COPY_POSITIONS
+ * positions. */
 static void copy_loops(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirValue count, MlirValue xbase) {
   TmPlan *p = E->p;
   int64_t C = p->pad.channels, R = p->a_run;
