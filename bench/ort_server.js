@@ -5,19 +5,10 @@
 //   time NAME ITERS                                    -> {"ms":[...]}
 //   save NAME OUT.bin                                  -> {"ok":true} (raw float32 output 0)
 const ort = require('onnxruntime-node');
+const { loadNpy } = require('./npy');
 const fs = require('fs');
 const readline = require('readline');
 
-function loadNpy(file) {
-  const buf = fs.readFileSync(file);
-  const hlen = buf.readUInt16LE(8);
-  const header = buf.slice(10, 10 + hlen).toString();
-  if (!header.includes("'<f4'")) throw new Error(`${file}: only float32 .npy is supported`);
-  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
-  const bytes = buf.slice(10 + hlen);
-  const data = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
-  return new ort.Tensor('float32', data, shape);
-}
 
 const sessions = {};
 const rl = readline.createInterface({ input: process.stdin });
@@ -33,7 +24,7 @@ rl.on('line', async (line) => {
       const sess = await ort.InferenceSession.create(a, opts);
       const files = c.split(',');
       const feeds = {};
-      sess.inputNames.forEach((n, i) => { feeds[n] = loadNpy(files[i]); });
+      sess.inputNames.forEach((n, i) => { feeds[n] = loadNpy(ort, files[i]); });
       sessions[name] = { sess, feeds };
       reply({ ok: true });
     } else if (cmd === 'time') {

@@ -12,19 +12,11 @@
 // optimizations, THREADS intra-op threads, default 2, sequential). The profiler's JSON
 // goes to a temporary directory and is removed.
 const ort = require('onnxruntime-node');
+const { loadNpy } = require('../npy');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-function loadNpy(file) {
-  const buf = fs.readFileSync(file);
-  const hlen = buf.readUInt16LE(8);
-  const header = buf.slice(10, 10 + hlen).toString();
-  if (!header.includes("'<f4'")) throw new Error(`${file}: only float32 .npy is supported`);
-  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter(s => s.trim()).map(Number);
-  const bytes = buf.slice(10 + hlen);
-  return new ort.Tensor('float32', new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)), shape);
-}
 
 const median = (v) => v.slice().sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
@@ -40,7 +32,7 @@ const median = (v) => v.slice().sort((a, b) => a - b)[Math.floor(v.length / 2)];
     const sess = await ort.InferenceSession.create(model, {
       graphOptimizationLevel: 'all', intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential',
       enableProfiling: true, profileFilePrefix: path.join(dir, 'profile') });
-    const feeds = { [sess.inputNames[0]]: loadNpy(input) };
+    const feeds = { [sess.inputNames[0]]: loadNpy(ort, input) };
     for (let i = 0; i < runs; i++) await sess.run(feeds);
     await sess.release();
     const file = fs.readdirSync(dir).find((f) => f.endsWith('.json'));
