@@ -13,8 +13,8 @@
 // conv of 3 channels (runs of 3: none) keeps its pad written inside the template kernel
 // (a-pad=copy, a cpu-codegen remark). Grouped and depthwise convs, and a conv reading an
 // NCHW input (the gather reads x transposed), keep their pad kernel (form-kernels'
-// remark). The pipeline is cpu-default's own form (pad-templates for every pad). The
-// CUDA pipeline absorbs none.
+// remark). The pipeline is cpu-default with pad-templates for every pad. The CUDA
+// pipeline absorbs none.
 // RUN: braze check %s --seed 7 --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s
 // RUN: braze compile %s --emit=mlir -o - --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s --check-prefix=IR
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates remarks},cpu-codegen{remarks lanes=16})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
