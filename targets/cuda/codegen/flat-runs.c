@@ -87,6 +87,18 @@ static bool address_terms(const CuKernel *K, const CuItem *it, int in, MlirAffin
   return true;
 }
 
+/* The whole linear address of input `in` of `it` (the sum of its terms). */
+static bool address_of(const CuKernel *K, const CuItem *it, int in, MlirAffineExpr *out) {
+  MlirAffineExpr terms[MAX_TERMS];
+  int n = 0;
+  if (!address_terms(K, it, in, terms, &n))
+    return false;
+  *out = mlirAffineConstantExprGet(K->ctx, 0);
+  for (int i = 0; i < n; ++i)
+    *out = mlirAffineAddExprGet(*out, terms[i]);
+  return true;
+}
+
 /* 2: flat runs at vector-aligned positions (the whole domain evaluated: every term
  * counts), 1: flat runs, -1: none. */
 static int check_flat_runs(const CuKernel *K, const CuItem *it, int in, int vec) {
@@ -135,25 +147,18 @@ bool cu_flat_point(CuKernel *K, CgBuilder *b, const CuItem *it, int in, const Cu
   q->idx0[0] = cu_memo_get(K, MEMO_FLAT_ADDR, key, it->n_dims, dims->idx0);
   if (!mlirValueIsNull(q->idx0[0]))
     return true;
-  MlirAffineExpr terms[MAX_TERMS];
-  int n = 0;
-  address_terms(K, it, in, terms, &n);
-  MlirAffineExpr sum = mlirAffineConstantExprGet(K->ctx, 0);
-  for (int i = 0; i < n; ++i)
-    sum = mlirAffineAddExprGet(sum, terms[i]);
-  q->idx0[0] = cg_affine(b, sum, dims->idx0);
+  MlirAffineExpr addr;
+  if (!address_of(K, it, in, &addr)) /* cu_flat_runs held, so it was read before */
+    return false;
+  q->idx0[0] = cg_affine(b, addr, dims->idx0);
   cu_memo_put(K, MEMO_FLAT_ADDR, key, it->n_dims, dims->idx0, q->idx0[0]);
   return true;
 }
 
 bool cu_input_steps(const CuKernel *K, const CuItem *it, int in, int64_t *steps) {
-  MlirAffineExpr terms[MAX_TERMS];
-  int n = 0;
-  if (!address_terms(K, it, in, terms, &n))
+  MlirAffineExpr sum;
+  if (!address_of(K, it, in, &sum))
     return false;
-  MlirAffineExpr sum = mlirAffineConstantExprGet(K->ctx, 0);
-  for (int i = 0; i < n; ++i)
-    sum = mlirAffineAddExprGet(sum, terms[i]);
   BrazeAffineProgram addr = {0};
   bool ok = braze_affine_compile(&addr, sum);
   int64_t point[CU_MAX_DIMS] = {0};

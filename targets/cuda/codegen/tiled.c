@@ -26,14 +26,6 @@
 
 enum { SECTOR_BYTES = 32 };
 
-static int element_bytes(MlirType t) {
-  MlirType e = mlirShapedTypeGetElementType(t);
-  int bits = mlirTypeIsAInteger(e) ? (int)mlirIntegerTypeGetWidth(e) : mlirTypeIsAF64(e) ? 64
-                                     : mlirTypeIsAF32(e)                              ? 32
-                                                                                      : 16;
-  return bits < 8 ? 1 : bits / 8;
-}
-
 /* The input of `it` read from a kernel argument with the most elements, or -1. */
 static int major_input(const CuKernel *K, const CuItem *it) {
   int best = -1;
@@ -49,7 +41,7 @@ static int major_input(const CuKernel *K, const CuItem *it) {
 }
 
 /* The dim (not `last`) along which the input moves least, within a sector, or -1. */
-static int load_dim_of(const CuItem *it, const int64_t *steps, int bytes, int last) {
+static int load_dim_of(const CuItem *it, const int64_t *steps, int64_t bytes, int last) {
   int best = -1;
   for (int d = 0; d < last; ++d) {
     int64_t step = llabs(steps[d]);
@@ -79,7 +71,7 @@ void cu_choose_tiled(CuKernel *K) {
   int64_t steps[CU_MAX_DIMS];
   if (major < 0 || !cu_input_steps(K, it, major, steps))
     return;
-  int bytes = element_bytes(mlirValueGetType(K->vals[it->in_val[major]].tensor));
+  int64_t bytes = cg_elem_bytes(mlirShapedTypeGetElementType(mlirValueGetType(K->vals[it->in_val[major]].tensor)));
   if (llabs(steps[last]) * bytes < SECTOR_BYTES) /* the plain form's loads already share sectors */
     return;
   int load = load_dim_of(it, steps, bytes, last);
@@ -98,12 +90,6 @@ void cu_choose_tiled(CuKernel *K) {
   K->block = CU_TILE * CU_TILE_ROWS;
   K->grid[0] = blocks;
   K->grid[1] = K->grid[2] = 1;
-}
-
-/* The type cu_eval computes in: f16 and bf16 widened to f32. */
-static MlirType compute_type(MlirContext ctx, MlirType storage) {
-  MlirType e = mlirShapedTypeGetElementType(storage);
-  return mlirTypeIsAF16(e) || mlirTypeIsABF16(e) ? mlirF32TypeGet(ctx) : e;
 }
 
 static MlirValue add_index(CgBuilder *b, MlirValue x, int64_t c) { return cu_arith(b, "arith.addi", x, cg_index(b, c)); }
@@ -159,7 +145,7 @@ bool cu_emit_tiled(CuKernel *K) {
   cu_delinearize(b, K->bid, it->n_dims, K->tiled.tiles, tile);
   MlirValue tx = cu_arith(b, "arith.remui", K->tid, cg_index(b, CU_TILE));
   MlirValue ty = cu_arith(b, "arith.divui", K->tid, cg_index(b, CU_TILE));
-  MlirValue buf = cu_workgroup_buffer(K, compute_type(K->ctx, mlirValueGetType(out->tensor)),
+  MlirValue buf = cu_workgroup_buffer(K, cu_compute_type(mlirShapedTypeGetElementType(mlirValueGetType(out->tensor))),
                                       (int64_t)CU_TILE * (CU_TILE + 1));
   tile_pass(K, b, tile, tx, ty, buf, true);
   cu_barrier(b);
