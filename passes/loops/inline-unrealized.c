@@ -346,9 +346,10 @@ static bool must_realize(MlirOperation producer, const Options *o, char *reason,
       return snprintf(reason, REASON_LEN, "its contraction's epilogue: the consumer reads another contraction's"), true;
     if (!is_view_copy(producer) && is_gathered_view_copy(user))
       return snprintf(reason, REASON_LEN, "read by a view that gathers read"), true;
-    if (o->realize_broadcast && is_broadcast_read(use))
+    bool broadcast = is_broadcast_read(use);
+    if (o->realize_broadcast && broadcast)
       return snprintf(reason, REASON_LEN, "broadcast into a larger consumer (realize-broadcast)"), true;
-    double over = is_view_copy(producer) || is_broadcast_read(use) ? 0.0 : repeated_reads_of(use, result);
+    double over = is_view_copy(producer) || broadcast ? 0.0 : repeated_reads_of(use, result);
     if (over > (double)o->reads_threshold)
       return snprintf(reason, REASON_LEN, "each element read %.2f times over (a window) > reads-threshold=%lld", over,
                       o->reads_threshold),

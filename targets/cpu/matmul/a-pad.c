@@ -157,14 +157,15 @@ static MlirValue load_index(CgBuilder *b, MlirValue mem, int n, const MlirValue 
   return cg_op(b, "arith.index_cast", cg_index_type(b->ctx), 1, &v);
 }
 
-/* x's element at (b L + pos) C + c when `inside`, else 0.0 (read at 0). */
-static MlirValue read_or_zero(CgBuilder *b, MlirValue x, MlirValue inside, MlirValue at) {
+/* x at `at` when `inside`, else `zero` (read at 0): one element, or a vector of them
+ * when `zero` is a vector. */
+static MlirValue read_or_zero(TmEmit *E, CgBuilder *b, MlirValue x, MlirValue inside, MlirValue at, MlirValue zero) {
   MlirValue sel[3] = {inside, at, cg_index(b, 0)};
   MlirValue safe = cg_op(b, "arith.select", cg_index_type(b->ctx), 3, sel);
-  MlirValue v = cg_load(b, x, 1, &safe);
-  MlirType f32 = mlirValueGetType(v);
-  MlirValue pick[3] = {inside, v, cg_constant(b, mlirFloatAttrDoubleGet(b->ctx, f32, 0.0))};
-  return cg_op(b, "arith.select", f32, 3, pick);
+  MlirType type = mlirValueGetType(zero);
+  MlirValue v = mlirTypeIsAVector(type) ? tm_vload(E, b, x, 1, &safe, (MlirValue){NULL}) : cg_load(b, x, 1, &safe);
+  MlirValue pick[3] = {inside, v, zero};
+  return cg_op(b, "arith.select", type, 3, pick);
 }
 
 /* The copy the implicit form avoids: padded[b, q, c] = T[q] >= 0 ? x[(b L + T[q]) C + c] : 0,
@@ -188,7 +189,8 @@ static void write_pad(TmEmit *E, MlirValue x) {
   MlirValue row = tm_index_op(&pb, "arith.addi", tm_index_op(&pb, "arith.muli", ivs[0], cg_index(&pb, z->inner)), pos);
   MlirValue base = tm_index_op(&pb, "arith.muli", row, cg_index(&pb, z->channels));
   MlirValue c = tm_range(&pb, cg_index(&pb, 0), cg_index(&pb, z->channels), &cb);
-  MlirValue v = read_or_zero(&cb, x, inside, tm_index_op(&cb, "arith.addi", base, c));
+  MlirValue zero = cg_constant(&cb, mlirFloatAttrDoubleGet(p->ctx, mlirF32TypeGet(p->ctx), 0.0));
+  MlirValue v = read_or_zero(E, &cb, x, inside, tm_index_op(&cb, "arith.addi", base, c), zero);
   MlirValue idx[3] = {ivs[0], ivs[1], c};
   cg_store(&cb, v, E->pad_buffer, 3, idx);
   E->mem[p->a_val] = E->pad_buffer;
@@ -251,9 +253,7 @@ static void copy_positions(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirV
     cg_for_step(b, cg_index(b, 0), cg_index(b, C), cg_index(b, p->vw), 0, NULL, &vb, &v, NULL);
     vb.before = cg_create(&vb, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
     MlirValue at = tm_index_op(&vb, "arith.addi", xbase, tm_index_op(&vb, "arith.addi", v, cg_index(&vb, t * C)));
-    MlirValue safe = cg_op(&vb, "arith.select", cg_index_type(b->ctx), 3, (MlirValue[3]){inside, at, cg_index(&vb, 0)});
-    MlirValue x = tm_vload(E, &vb, E->pad_x, 1, &safe, (MlirValue){NULL});
-    MlirValue value = cg_op(&vb, "arith.select", mlirValueGetType(x), 3, (MlirValue[3]){inside, x, zero});
+    MlirValue value = read_or_zero(E, &vb, E->pad_x, inside, at, zero);
     MlirValue dst = tm_index_op(&vb, "arith.addi", v, cg_index(&vb, (int64_t)row * R + t * C));
     tm_vstore(&vb, value, E->pad_scratch, 1, &dst, (MlirValue){NULL});
   }
