@@ -11,7 +11,7 @@
 #include "fuzz/harness.h"
 #include "support/context.h"
 
-static const char form_kernels[] = "form-kernels{horizontal-templates}";
+static const char form_kernels[] = "form-kernels{horizontal-templates pad-templates}";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static char path[4200];
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort(); /* cpu-default changed: update form_kernels above */
   }
   BrazeStr pipeline = {0};
-  braze_str_printf(&pipeline, "%.*sform-kernels{horizontal-templates plan=%s plan-mode=%s}%s",
+  braze_str_printf(&pipeline, "%.*sform-kernels{horizontal-templates pad-templates plan=%s plan-mode=%s}%s",
                    (int)(at - cpu_default), cpu_default, path, size % 2 ? "complete" : "exact",
                    at + strlen(form_kernels));
   MlirOperation module = fz_load(fz_fixed_module, sizeof fz_fixed_module - 1, "fixed.mlir");

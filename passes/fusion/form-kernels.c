@@ -242,8 +242,7 @@ static bool form_kernels(const Options *o, MlirOperation func, Outputs *out) {
   if (ok)
     fk_schedule(&g);
   ok = ok && (!o->plan || fk_plan_verify(&g, o->plan, names));
-  if (ok && o->rules.pad_templates)
-    fk_absorb_pads(&g, o->remarks);
+  ok = ok && fk_absorb_pads(&g, o->rules.pad_templates, o->plan ? o->plan->path : NULL, o->remarks);
   if (ok) {
     FkKernelList kernels;
     fk_kernels_plan(&g, o->target, &out->next_index, &kernels);

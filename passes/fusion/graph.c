@@ -573,6 +573,7 @@ void fk_graph_free(FkGraph *g) {
   braze_ptrmap_free(&g->node_index);
   free(g->steps);
   free(g->plan.label);
+  free(g->plan.absorb);
   free(g->plan.forbid);
   if (g->search) {
     free(g->search->mark);

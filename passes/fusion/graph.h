@@ -138,6 +138,9 @@ typedef struct {
                        are equal (FK_PLAN_FREE: ops the plan leaves to the greedy search) */
   int (*forbid)[2]; /* node pairs whose groups never fuse */
   size_t num_forbid;
+  bool *absorb;     /* per node, or NULL: a zero pad the plan lists in the kernel of the
+                       contraction that reads it as A; scheduled alone, then absorbed by
+                       fk_absorb_pads as pad-templates would */
 } FkConstraints;
 
 typedef struct {
@@ -176,9 +179,16 @@ typedef struct {
 FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b);
 
 /* pad-templates (passes/fusion/pad-prologue.c): after fk_schedule, each zero pad alone
- * in its group and read only as a template contraction's A moves into that group;
- * `remarks`: one remark per gather read as A, absorbed or not and why. */
-void fk_absorb_pads(FkGraph *g, bool remarks);
+ * in its group and read only as a template contraction's A moves into that group.
+ * by_rule: form-kernels{pad-templates} is on (the target reads A with the padding
+ * implicit). Without a plan every pad the rule accepts moves; with one (plan_path),
+ * the pads the plan lists in their contraction's kernel (g->plan.absorb) move, and of
+ * the unlisted ones only plan-mode=complete's free ones, by the rule. `remarks`: one
+ * remark per gather read as A, absorbed or not and why. False, with errors at the pad,
+ * when the plan lists a pad in its contraction's kernel that cannot move there. */
+bool fk_absorb_pads(FkGraph *g, bool by_rule, const char *plan_path, bool remarks);
+/* Node p is a zero-pad candidate: a generic that computes a gather. */
+bool fk_is_gather_node(const FkGraph *g, int p);
 /* base's members become the sorted union with other's, whose nodes move to base's group
  * (other is left empty; the caller updates the groups' other fields: rules.c's merge). */
 void fk_merge_members(FkGraph *g, FkGroup *base, FkGroup *other);

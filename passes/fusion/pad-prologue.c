@@ -30,8 +30,14 @@ static bool node_computes(const FkNode *n, const char *op) {
   return false;
 }
 
-/* Why the pad node p (read by contraction node c as A) stays its own kernel, or NULL. */
-static const char *pad_refusal(const FkGraph *g, int p, int c) {
+bool fk_is_gather_node(const FkGraph *g, int p) {
+  return p >= 0 && g->nodes[p].cls == FK_NODE_GENERIC && node_computes(&g->nodes[p], "gather");
+}
+
+/* Why the pad node p (read by contraction node c as A) stays its own kernel, or NULL.
+ * check_share: refuse pads whose padding is over pad-templates' share (the rule; a
+ * plan's listed pad moves whatever its share). */
+static const char *pad_refusal(const FkGraph *g, int p, int c, bool check_share) {
   const FkNode *pn = &g->nodes[p];
   const FkGroup *pg = &g->groups[pn->group], *cg = &g->groups[g->nodes[c].group];
   if (pg->num_members != 1)
@@ -56,7 +62,7 @@ static const char *pad_refusal(const FkGraph *g, int p, int c) {
   int64_t padding = 0;
   for (int64_t q = 0; !why && q < pad.padded; ++q)
     padding += pad.table[q] < 0;
-  if (!why && padding * 100 > g->rules.pad_max_percent * pad.padded)
+  if (!why && check_share && padding * 100 > g->rules.pad_max_percent * pad.padded)
     why = "its padding is more than pad-templates' share of its positions";
   braze_zero_pad_free(&pad);
   return why;
@@ -70,26 +76,47 @@ static void move_into(FkGraph *g, int node, int group) {
   from->alive = false;
 }
 
-void fk_absorb_pads(FkGraph *g, bool remarks) {
+/* Pad p, read as A by contraction c, as the rule has it: moved or a remark why not. */
+static void absorb_by_rule(FkGraph *g, int p, int c, bool remarks) {
+  MlirLocation loc = mlirOperationGetLocation(g->nodes[p].op);
+  const char *why = pad_refusal(g, p, c, true);
+  if (!why)
+    move_into(g, p, g->nodes[c].group);
+  if (!remarks)
+    return;
+  if (why)
+    braze_emit_remark(loc, "form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: %s",
+                      why);
+  else
+    braze_emit_remark(loc, "form-kernels: pad-templates: zero pad joins the template kernel of its contraction (read "
+                           "as A, the padding implicit)");
+}
+
+/* Pad p, listed by the plan in the kernel of contraction c: moved, or an error. */
+static bool absorb_planned(FkGraph *g, int p, int c, bool by_rule, const char *plan_path) {
+  MlirLocation loc = mlirOperationGetLocation(g->nodes[p].op);
+  const char *why = by_rule ? pad_refusal(g, p, c, false)
+                            : "the pipeline's form-kernels has no pad-templates (its target reads no implicit padding)";
+  if (why) {
+    braze_emit_error(loc, "form-kernels: plan '%s' lists a zero pad in the kernel of the contraction that reads it, "
+                          "but it cannot join it: %s", plan_path, why);
+    return false;
+  }
+  move_into(g, p, g->nodes[c].group);
+  return true;
+}
+
+bool fk_absorb_pads(FkGraph *g, bool by_rule, const char *plan_path, bool remarks) {
+  bool ok = true;
   for (size_t c = 0; c < g->num_nodes; ++c) {
     const FkNode *cn = &g->nodes[c];
-    if (!cn->contraction || cn->num_reads < 1)
+    if (!cn->contraction || cn->num_reads < 1 || !fk_is_gather_node(g, cn->reads[0].producer))
       continue;
     int p = cn->reads[0].producer;
-    if (p < 0 || g->nodes[p].cls != FK_NODE_GENERIC || !node_computes(&g->nodes[p], "gather"))
-      continue;
-    const char *why = pad_refusal(g, p, (int)c);
-    if (why) {
-      if (remarks)
-        braze_emit_remark(mlirOperationGetLocation(g->nodes[p].op),
-                          "form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: %s",
-                          why);
-      continue;
-    }
-    move_into(g, p, cn->group);
-    if (remarks)
-      braze_emit_remark(mlirOperationGetLocation(g->nodes[p].op),
-                        "form-kernels: pad-templates: zero pad joins the template kernel of its contraction (read as A, "
-                        "the padding implicit)");
+    if (g->plan.absorb && g->plan.absorb[p])
+      ok = absorb_planned(g, p, (int)c, by_rule, plan_path) && ok;
+    else if (by_rule && (!g->plan.label || g->plan.label[p] == FK_PLAN_FREE))
+      absorb_by_rule(g, p, (int)c, remarks);
   }
+  return ok;
 }

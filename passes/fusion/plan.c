@@ -408,6 +408,25 @@ static bool constrain_forbid(FkGraph *g, const FkPlan *plan, FkPlanFunction *fn,
   return ok;
 }
 
+/* A zero pad listed in the kernel of the contraction that reads it as A is what
+ * pad-templates wrote (the pad moved after the schedule; the scheduler itself never
+ * fuses across the pad's and the product's spaces): it gets a label of its own, so
+ * it is scheduled alone, and fk_absorb_pads moves it after the schedule. */
+static void mark_absorbed_pads(FkGraph *g, size_t num_kernels) {
+  int *label = g->plan.label;
+  for (size_t c = 0; c < g->num_nodes; ++c) {
+    const FkNode *cn = &g->nodes[c];
+    int p = cn->num_reads ? cn->reads[0].producer : -1;
+    if (!cn->contraction || !fk_is_gather_node(g, p) || label[p] != label[c] || label[c] < 0 ||
+        (size_t)label[c] >= num_kernels)
+      continue;
+    if (!g->plan.absorb)
+      g->plan.absorb = calloc(g->num_nodes + 1, sizeof *g->plan.absorb);
+    g->plan.absorb[p] = true;
+    label[p] = (int)num_kernels + p; /* unused: unlisted node i's is num_kernels + i */
+  }
+}
+
 static bool constrain_kernels(FkGraph *g, const FkPlan *plan, const FkPlanFunction *fn, const NameIndex *ix,
                               bool complete) {
   int *label = malloc((g->num_nodes + 1) * sizeof *label);
@@ -436,6 +455,7 @@ static bool constrain_kernels(FkGraph *g, const FkPlan *plan, const FkPlanFuncti
   }
   free(listed);
   g->plan.label = label;
+  mark_absorbed_pads(g, fn->num_kernels);
   return ok;
 }
 
@@ -595,7 +615,8 @@ static void write_refused(BrazeStr *out, const FkGraph *g, char *const *names) {
   bool first = true;
   for (size_t i = 0; i < g->num_cands; ++i) {
     const FkCandidate *c = &g->cands[i];
-    if (c->step)
+    /* a pair in one group was not refused after all: a pad that pad-templates moved */
+    if (c->step || g->nodes[c->a].group == g->nodes[c->b].group)
       continue;
     braze_str_puts(out, first ? "\n    {\"a\": " : ",\n    {\"a\": ");
     braze_json_cstr(out, names[c->a]);
