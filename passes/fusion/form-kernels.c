@@ -36,7 +36,7 @@ typedef struct {
 } Options;
 
 static const char *const option_names[] = {"disable",     "no-horizontal", "no-epilogue",   "epilogue-templates",
-                                           "horizontal-templates", "pad-templates",
+                                           "horizontal-templates", "pad-templates", "pad-channels",
                                            "max-ops",     "target",        "report",        "report-format",
                                            "explain",     "remarks",       "plan-out",      "plan",
                                            "plan-mode",   "persistent-max", "no-user-epilogue", NULL};
@@ -132,6 +132,11 @@ static bool parse_plan(Options *o, const BrazePassOptions *opts, BrazeStr *error
 static bool parse_pad_templates(Options *o, const BrazePassOptions *opts, BrazeStr *error) {
   const BrazeOption *pt = braze_option_find(opts, "pad-templates");
   o->rules.pad_max_percent = 0;
+  o->rules.pad_channels = 1;
+  if (!pt && braze_option_find(opts, "pad-channels")) {
+    braze_str_printf(error, "form-kernels: pad-channels applies with pad-templates only");
+    return false;
+  }
   if (!pt)
     return true;
   if (!pt->value || !*pt->value || strcmp(pt->value, "true") == 0)
@@ -145,6 +150,12 @@ static bool parse_pad_templates(Options *o, const BrazePassOptions *opts, BrazeS
     return false;
   }
   o->rules.pad_templates = o->rules.pad_max_percent > 0;
+  if (!braze_option_int(opts, "pad-channels", 1, &o->rules.pad_channels, error))
+    return false;
+  if (o->rules.pad_channels < 1) {
+    braze_str_printf(error, "form-kernels: pad-channels must be at least 1, got %lld", o->rules.pad_channels);
+    return false;
+  }
   return true;
 }
 
@@ -333,6 +344,8 @@ const BrazePassInfo braze_pass_form_kernels = {
                     "  pad-templates=true|false|P  a zero pad read only as a template's A joins its tem kernel\n"
                     "                       (the target's template reads the unpadded input; default false);\n"
                     "                       P: only pads whose padding is at most P%% of their positions\n"
+                    "  pad-channels=N       with pad-templates: only pads whose channels are a multiple of N\n"
+                    "                       (default 1; cuda-default: 64, the template's channels per TMA box)\n"
                     "  horizontal-templates=true|false|half  two matmuls of one A in one tem kernel (default false;\n"
                     "                       half: only over f16/bf16 inputs)\n"
                     "  max-ops=N            at most N graph ops per kernel (default 64)\n"

@@ -119,6 +119,7 @@ typedef struct {
   bool horizontal_half_only; /* ... only when A is f16 or bf16 (horizontal-templates=half) */
   bool pad_templates;        /* a zero pad read as a template's A joins its kernel (pad-prologue.c) */
   long long pad_max_percent; /* ... when its padding is at most this share of its positions */
+  long long pad_channels;    /* ... and its channels a multiple of this (the CUDA template's 64-channel boxes) */
   long long max_ops;
   long long persistent_max; /* a reduction over at most this many elements is `per` */
 } FkRules;

@@ -64,6 +64,8 @@ static const char *pad_refusal(const FkGraph *g, int p, int c, bool check_share)
     padding += pad.table[q] < 0;
   if (!why && check_share && padding * 100 > g->rules.pad_max_percent * pad.padded)
     why = "its padding is more than pad-templates' share of its positions";
+  if (!why && pad.channels % g->rules.pad_channels != 0)
+    why = "its channels are not a multiple of pad-channels";
   braze_zero_pad_free(&pad);
   return why;
 }

@@ -35,6 +35,10 @@ compiled=0 failed=0
 for f in $files; do
   stem=$(basename "$f" .mlir)
   d="$out/$stem"
+  if [ -e "$d/lib.so" ] || [ -e "$d/compile.log" ]; then # two modules of one name would share a directory
+    echo "prepare.sh: two modules named $stem (test/e2e and test/gpu/cases?): rename one" >&2
+    exit 1
+  fi
   mkdir -p "$d"
   grep -q "^// gpu-metric: norm" "$f" && echo norm >"$d/metric.txt"
   if "$braze" compile "$f" --target=cuda --no-header -o "$d/lib.so" >"$d/compile.log" 2>&1; then

@@ -11,6 +11,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
+#include "targets/common/bound-constant.h"
 #include "targets/cpu/matmul/internal.h"
 
 /* Evaluate an affine expression on concrete dims (non-negative: floordiv/mod unsigned). */
@@ -70,60 +71,11 @@ static float element(MlirAttribute a, MlirType elem, int64_t pos) {
   return half_to_f32(h, mlirTypeIsABF16(elem));
 }
 
-/* The constant bound to argument `arg` of `kernel` in every call of it, or null. A call
- * from a chain kernel (form-row-chains, inside its scf.forall) passes one of the
- * chain's own arguments: the constant is the one bound to that argument in every call
- * of the chain. */
-typedef struct {
-  MlirOperation module, caller;
-  MlirStringRef callee;
-  intptr_t arg;
-  int depth, calls;
-  bool mismatch;
-  MlirAttribute found;
-} Binding;
-
-static MlirAttribute bound_constant(MlirOperation module, MlirOperation kernel, intptr_t arg, int depth);
-
-static MlirWalkResult note_binding(MlirOperation call, void *user) {
-  Binding *b = user;
-  if (!braze_op_is(call, "func.call") ||
-      !mlirStringRefEqual(mlirFlatSymbolRefAttrGetValue(mlirOperationGetAttributeByName(call, braze_ref("callee"))),
-                          b->callee))
-    return MlirWalkResultAdvance;
-  ++b->calls;
-  MlirValue v = mlirOperationGetOperand(call, b->arg);
-  MlirAttribute value = {NULL};
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(b->caller, 0));
-  if (mlirValueIsAOpResult(v) && braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
-    value = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
-  else if (mlirValueIsABlockArgument(v) && mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry) && b->depth < 2)
-    value = bound_constant(b->module, b->caller, mlirBlockArgumentGetArgNumber(v), b->depth + 1);
-  b->mismatch |= mlirAttributeIsNull(value) || (!mlirAttributeIsNull(b->found) && !mlirAttributeEqual(b->found, value));
-  b->found = value;
-  return b->mismatch ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
-}
-
-static MlirAttribute bound_constant(MlirOperation module, MlirOperation kernel, intptr_t arg, int depth) {
-  Binding b = {.module = module, .arg = arg, .depth = depth,
-               .callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(kernel, braze_ref("sym_name")))};
-  MlirBlock mod = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(mod); !mlirOperationIsNull(f) && !b.mismatch;
-       f = mlirOperationGetNextInBlock(f)) {
-    if (!braze_op_is(f, "func.func") || mlirRegionIsNull(mlirOperationGetRegion(f, 0)) ||
-        mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0))))
-      continue;
-    b.caller = f;
-    mlirOperationWalk(f, note_binding, &b, MlirWalkPreOrder);
-  }
-  return b.calls > 0 && !b.mismatch ? b.found : (MlirAttribute){NULL};
-}
-
-MlirAttribute tm_bound_constant(const TmPlan *p, intptr_t arg) { return bound_constant(p->module, p->old, arg, 0); }
+MlirAttribute tm_bound_constant(const TmPlan *p, intptr_t arg) { return braze_bound_constant(p->module, p->old, arg); }
 
 bool tm_find_constant_b(TmPlan *p) {
   TmVal *b = &p->vals[p->b_val];
-  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? bound_constant(p->module, p->old, b->arg, 0) : (MlirAttribute){NULL};
+  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? braze_bound_constant(p->module, p->old, b->arg) : (MlirAttribute){NULL};
   if (mlirAttributeIsNull(dense))
     return false;
   bool resource = mlirAttributeIsADenseResourceElements(dense);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ir/build.h"
+#include "passes/loops/zero-pad-read.h"
 #include "passes/passes.h"
 #include "support/oplist.h"
 #include "support/ptrmap.h"
@@ -145,6 +146,12 @@ typedef struct {
   int chunks;     /* row kernels: chunks per thread (unrolled when kept in registers) */
   bool unrolled;  /* row kernels: chunks unrolled, values kept in registers */
   CuTiled tiled;  /* element kernels: the tiled form, when on */
+  /* A zero pad before the contraction that reads it as A (form-kernels pad-templates,
+   * decision 0024): moved to the end of items (items[0] stays the contraction), read
+   * by the template with the padding implicit (window.c), else evaluated in place. */
+  bool has_pad;
+  int pad_item;
+  BrazeZeroPad pad;
   /* the new function */
   MlirOperation fn;
   MlirBlock entry;
@@ -174,7 +181,7 @@ typedef struct {
   int64_t oh_n, ow_n;       /* output rows and columns: M = oh_n ow_n */
   int64_t sh, sw, dh, dw;   /* strides and dilations, in argument elements */
   int64_t kh_n, kw_n;       /* the taps: K = kh_n kw_n c */
-  int64_t h0, w0;           /* output pixel 0's first tap */
+  int64_t h0, w0;           /* output pixel 0's first tap (negative: implicit padding, K->has_pad) */
   int bn, bh, bw;           /* a tile's 128 rows: bn images of bh x bw output pixels */
   int64_t tiles_h, tiles_w; /* the tiles of one image */
 } CuWindow;

@@ -239,11 +239,12 @@ static void remark_extern(const CuKernel *K, const CuExtern *e) {
 }
 
 static void remark(const CuKernel *K, const CuWgmma *w, const char *refused) {
-  char extra[320] = "", window[128] = "";
+  char extra[320] = "", window[160] = "";
   if (w && w->window.on) /* A's tile: 4-D boxes of bh x bw output pixels per tap */
-    snprintf(window, sizeof window, ", A by window boxes %dx%d pixels x %d image(s) (taps %lldx%lld, strides %lldx%lld)",
+    snprintf(window, sizeof window, ", A by window boxes %dx%d pixels x %d image(s) (taps %lldx%lld, strides %lldx%lld)%s",
              w->window.bh, w->window.bw, w->window.bn, (long long)w->window.kh_n, (long long)w->window.kw_n,
-             (long long)w->window.sh, (long long)w->window.sw);
+             (long long)w->window.sh, (long long)w->window.sw,
+             K->has_pad ? " from the unpadded input, TMA filling the padding" : "");
   if (K->shape == CU_ROW)
     snprintf(extra, sizeof extra, ", %d chunk(s) per thread %s", K->chunks,
              K->unrolled ? "kept in registers" : "looped (rows re-read)");

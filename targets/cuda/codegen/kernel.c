@@ -20,6 +20,7 @@
 #include "support/diag.h"
 #include "support/grow.h"
 #include "support/strbuf.h"
+#include "targets/common/bound-constant.h"
 
 bool cu_fail(CuKernel *K, MlirOperation op, const char *fmt, ...) {
   char what[512];
@@ -359,6 +360,8 @@ static bool choose_matmul(CuKernel *K) {
     return false;
   for (int i = 1; i < K->n_items; ++i) {
     const CuItem *it = &K->items[i];
+    if (K->has_pad && i == K->pad_item) /* the pad prologue: read as A, over its own space */
+      continue;
     if (i == 1 && cu_twin_contraction(K)) /* horizontal-templates' pair sharing A: SIMT evaluates it per element */
       continue;
     if (it->reduction || it->n_dims != n_par || memcmp(it->ext, c->ext, (size_t)n_par * sizeof *c->ext) != 0)
@@ -424,9 +427,58 @@ static bool has_concat_result(const CuKernel *K) {
   return false;
 }
 
+/* A kernel argument bound to one constant in every call (the pad's table and mask). */
+static MlirAttribute argument_constant(MlirValue v, void *user) {
+  CuKernel *K = user;
+  int i = find_val(K, v);
+  return i >= 0 && K->vals[i].kind == CV_ARG ? braze_bound_constant(K->module, K->old, K->vals[i].arg)
+                                             : (MlirAttribute){NULL};
+}
+
+/* Whether value v is read by any item but `reader`, as its input `slot`, or returned. */
+static bool read_elsewhere(const CuKernel *K, int v, int reader, int slot) {
+  if (K->vals[v].out_index >= 0)
+    return true;
+  for (int i = 0; i < K->n_items; ++i)
+    for (int j = 0; j <= K->items[i].n_in; ++j) {
+      int in = j < K->items[i].n_in ? K->items[i].in_val[j] : K->items[i].init_val;
+      if (in == v && !(i == reader && j == slot))
+        return true;
+    }
+  return false;
+}
+
+/* The pad prologue of a tem kernel (form-kernels pad-templates): items[0] a zero pad of
+ * an argument (passes/loops/zero-pad-read.h) that only the contraction items[1] reads,
+ * as A. It moves to the end of items, so that items[0] is the contraction as every
+ * matmul path expects; the values keep pointing at their items. */
+static void find_pad_prologue(CuKernel *K) {
+  if (K->n_items < 2 || K->items[0].reduction || !K->items[1].contraction ||
+      K->items[1].in_val[0] != K->items[0].out_val || read_elsewhere(K, K->items[0].out_val, 1, 0))
+    return;
+  BrazeZeroPad pad;
+  if (braze_zero_pad_read(K->items[0].op, argument_constant, K, &pad))
+    return;
+  int data = find_val(K, pad.data);
+  if (data < 0 || K->vals[data].kind != CV_ARG) {
+    braze_zero_pad_free(&pad);
+    return;
+  }
+  CuItem first = K->items[0];
+  memmove(K->items, K->items + 1, (size_t)(K->n_items - 1) * sizeof *K->items);
+  K->items[K->n_items - 1] = first;
+  for (int i = 0; i < K->n_vals; ++i)
+    if (K->vals[i].kind == CV_ITEM)
+      K->vals[i].item = K->vals[i].item == 0 ? K->n_items - 1 : K->vals[i].item - 1;
+  K->has_pad = true;
+  K->pad_item = K->n_items - 1;
+  K->pad = pad;
+}
+
 bool cu_analyze(CuKernel *K) {
   if (!read_body(K))
     return false;
+  find_pad_prologue(K);
   if (K->n_out == 0)
     return cu_fail(K, K->old, "a kernel without results");
   if (!has_concat_result(K) && (choose_matmul(K) || choose_row(K)))
@@ -438,6 +490,8 @@ bool cu_analyze(CuKernel *K) {
 }
 
 void cu_kernel_free(CuKernel *K) {
+  if (K->has_pad)
+    braze_zero_pad_free(&K->pad);
   free(K->vals);
   free(K->items);
   free(K->memo);

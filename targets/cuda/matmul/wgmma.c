@@ -120,7 +120,8 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     return false;
   }
   const CuVal *a = &K->vals[c->in_val[0]], *b = &K->vals[c->in_val[1]];
-  if (a->kind != CV_ARG || b->kind != CV_ARG) {
+  bool a_pad = K->has_pad && a->kind == CV_ITEM && a->item == K->pad_item; /* read as its input, padding by TMA */
+  if ((a->kind != CV_ARG && !a_pad) || b->kind != CV_ARG) {
     *reason = "inputs-not-arguments";
     return false;
   }
@@ -138,7 +139,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     *reason = "twin-b-not-an-argument-of-the-same-type";
     return false;
   }
-  w->arg_a = a->arg;
+  w->arg_a = a_pad ? K->vals[braze_ptrmap_get(&K->val_index, braze_ptr_key(K->pad.data.ptr), -1)].arg : a->arg;
   w->arg_b[0] = b->arg;
   w->arg_b[1] = w->twin ? K->vals[K->items[1].in_val[1]].arg : -1;
   int a_dims[CU_MAX_DIMS], b_dims[2] = {w->dim_k, w->dim_n};
@@ -146,7 +147,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     a_dims[d] = d;
   a_dims[w->n_par - 2] = w->dim_m;
   a_dims[w->n_par - 1] = w->dim_k;
-  if (!reads_dims(c->maps[0], a_dims, w->n_par) && !cu_window_plan(K, w, reason))
+  if ((a_pad || !reads_dims(c->maps[0], a_dims, w->n_par)) && !cu_window_plan(K, w, reason))
     return false; /* transposed or broadcast A, or a window the boxes cannot load */
   if (!reads_dims(unit_dims_dropped(c, c->maps[1]), b_dims, 2)) {
     *reason = mlirAffineMapGetNumResults(c->maps[1]) == 2 ? "b-not-k-by-n-row-major" : "batched-b";

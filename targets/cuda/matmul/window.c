@@ -154,6 +154,40 @@ static const char *choose_tile(CuWindow *g) {
   return NULL;
 }
 
+/* A as a zero pad of x (K->pad: x [n, H W, c] padded to the window's [n, hp wp, c]):
+ * the boxes read x itself, TMA filling the border with zeros, when the pad is a
+ * rectangle: x's H x W image at rows [pt, pt + H) and columns [pl, pl + W) of the
+ * padded hp x wp one, every other position padding. Then the tensor map is x's
+ * [n][H][W][c] and the window's origin moves up and left by (pt, pl): a box reaching
+ * into the padding starts at negative coordinates or ends past x, both zero-filled. */
+static const char *pad_origin(const CuKernel *K, CuWindow *g) {
+  const BrazeZeroPad *z = &K->pad;
+  if (z->batch != g->n || z->channels != g->c || z->padded != g->hp * g->wp)
+    return "pad-not-the-window-input";
+  int64_t first = 0;
+  while (first < z->padded && z->table[first] < 0)
+    ++first;
+  if (first == z->padded || z->table[first] != 0)
+    return "pad-not-a-rectangle";
+  int64_t pt = first / g->wp, pl = first % g->wp, width = 0;
+  while (pl + width < g->wp && z->table[first + width] == width)
+    ++width;
+  if (z->inner % width != 0)
+    return "pad-not-a-rectangle";
+  int64_t height = z->inner / width;
+  for (int64_t q = 0; q < z->padded; ++q) {
+    int64_t h = q / g->wp - pt, x = q % g->wp - pl;
+    bool inside = h >= 0 && h < height && x >= 0 && x < width;
+    if (z->table[q] != (inside ? h * width + x : -1))
+      return "pad-not-a-rectangle";
+  }
+  g->hp = height;
+  g->wp = width;
+  g->h0 -= pt;
+  g->w0 -= pl;
+  return NULL;
+}
+
 static const char *plan(const CuKernel *K, CuWgmma *w, Reader *r, CuWindow *g) {
   const CuItem *c = &K->items[0];
   MlirAffineMap map = c->maps[0];
@@ -182,8 +216,11 @@ static const char *plan(const CuKernel *K, CuWgmma *w, Reader *r, CuWindow *g) {
       continue;
     ++tried;
     g->hp = positions / wp;
-    if (check_all(r, w->m, w->k, g))
-      return choose_tile(g);
+    if (!check_all(r, w->m, w->k, g))
+      continue;
+    bool a_pad = K->has_pad && K->vals[c->in_val[0]].kind == CV_ITEM && K->vals[c->in_val[0]].item == K->pad_item;
+    const char *why = a_pad ? pad_origin(K, g) : NULL;
+    return why ? why : choose_tile(g);
   }
   return "a-not-a-window";
 }

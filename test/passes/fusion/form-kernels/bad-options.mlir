@@ -9,6 +9,12 @@
 // MAXOPS: form-kernels: max-ops must be at least 1, got 0
 // NOTINT: option 'max-ops' expects an integer, got 'many'
 // UNKNOWN: pass 'form-kernels' has no option 'fuse-everything'
+// RUN: not braze-opt %s --form-kernels=pad-templates=0 2>&1 | FileCheck %s --check-prefix=PADSHARE
+// RUN: not braze-opt %s '--form-kernels=pad-templates pad-channels=0' 2>&1 | FileCheck %s --check-prefix=PADCH
+// RUN: not braze-opt %s --form-kernels=pad-channels=64 2>&1 | FileCheck %s --check-prefix=PADCHONLY
+// PADSHARE: form-kernels: pad-templates expects true, false or a percentage 1-100, got '0'
+// PADCH: form-kernels: pad-channels must be at least 1, got 0
+// PADCHONLY: form-kernels: pad-channels applies with pad-templates only
 func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %x : tensor<8xf32>
 }

@@ -9,6 +9,9 @@
 // RUN: braze-opt %s --form-kernels="pad-templates remarks" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt %s --form-kernels | FileCheck %s --check-prefix=OFF
+// pad-channels=N (cuda-default's 64: the CUDA template loads 64 channels per box) keeps
+// pads of fewer channels (8 here) as kernels:
+// RUN: braze-opt %s --form-kernels="pad-templates pad-channels=16 remarks" 2>&1 | FileCheck %s --check-prefix=CHANNELS
 // RUN: braze-opt %s --form-kernels=pad-templates --cpu-codegen="remarks lanes=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CG
 
 #t = affine_map<(d0, d1, d2) -> (d1)>
@@ -25,6 +28,9 @@
 // CHECK-LABEL: func.func @absorbed(
 // CHECK-NEXT: call @cpu_tem_fused_conv_0
 // REMARK: pad-templates.mlir:{{[0-9]+}}:8: remark: form-kernels: pad-templates: zero pad joins the template kernel of its contraction (read as A, the padding implicit)
+// CHANNELS: pad-templates.mlir:{{[0-9]+}}:8: remark: form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: its channels are not a multiple of pad-channels
+// CHANNELS-LABEL: func.func @absorbed(
+// CHANNELS-NEXT: call @cpu_poi_fused_conv_
 // OFF-LABEL: func.func @absorbed(
 // OFF-NEXT: call @cpu_poi_fused_conv_
 // (one run of K = 24: the whole window row)
