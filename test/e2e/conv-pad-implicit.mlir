@@ -14,7 +14,7 @@
 // (a-pad=copy, a cpu-codegen remark). Grouped and depthwise convs, and a conv reading an
 // NCHW input (the gather reads x transposed), keep their pad kernel (form-kernels'
 // remark). The pipeline is cpu-default with pad-templates for every pad. The CUDA
-// pipeline absorbs none.
+// pipeline absorbs none of these (pad-channels=64; test/gpu/cases/conv-pad-tma.mlir).
 // RUN: braze check %s --seed 7 --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s
 // RUN: braze compile %s --emit=mlir -o - --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s --check-prefix=IR
 // RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates remarks},cpu-codegen{remarks lanes=16})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -55,8 +55,17 @@
 // width, so a border run is copied by element loops (zeros, the inside piece, zeros).
 // IR-LABEL: func.func private @cpu_tem_fused_conv_10(%arg0: memref<399x1xi1>, %arg1: memref<399xi32>, %arg2: memref<2x1x195x3xf32>
 // IR-SAME: a-run=21 a-pad=implicit
-// IR: } else {
+// Unless every row's run is wholly inside or in the padding, one loop over the tile's
+// rows copies each straddling run into the row's scratch row (the copy code once per
+// run loop, not per row: compile time).
+// IR: scf.if %{{.*}} {
+// IR-NEXT: } else {
+// IR-NEXT: scf.for %[[ROW:.*]] = %c0 to %c6 step %c1 {
+// IR: scf.if %{{.*}} {
+// IR-NEXT: } else {
+// IR-NEXT: arith.muli %[[ROW]], %c21 : index
 // IR: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
+// IR-NEXT: arith.addi
 // IR-NEXT: memref.store %cst
 // IR: memref.load %{{.*}} : memref<1170xf32>
 // IR-NEXT: memref.store
@@ -77,6 +86,7 @@
 // the select keeps LLVM from making a memset/memcpy call of it).
 // IR-LABEL: func.func private @cpu_tem_fused_conv_{{[0-9]+}}({{.*}}memref<1x288x24xf32>
 // IR-SAME: a-run=96 a-pad=implicit
+// IR: scf.for %{{.*}} = %c0 to %c6 step %c1 {
 // IR: scf.if
 // IR-NEXT: } else {
 // IR: arith.andi %{{.*}}, %{{.*}} : i1

@@ -240,9 +240,9 @@ static bool vector_copy_fits(const TmPlan *p) {
   return p->pad.channels % p->vw == 0 && p->a_run / p->pad.channels <= TM_PAD_MAX_COPY_POSITIONS;
 }
 
-static void copy_positions(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirValue count, MlirValue xbase) {
+static void copy_positions(TmEmit *E, CgBuilder *b, MlirValue row0, MlirValue lo, MlirValue count, MlirValue xbase) {
   TmPlan *p = E->p;
-  int64_t C = p->pad.channels, n = p->a_run / C, R = p->a_run;
+  int64_t C = p->pad.channels, n = p->a_run / C;
   MlirValue end = tm_index_op(b, "arith.addi", lo, count), zero = tm_splat(E, b, mlirF32TypeGet(p->ctx), 0.0);
   for (int64_t t = 0; t < n; ++t) {
     MlirValue pos = cg_index(b, t);
@@ -254,7 +254,7 @@ static void copy_positions(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirV
     vb.before = cg_create(&vb, "scf.yield", 0, NULL, 0, NULL, 0, NULL);
     MlirValue at = tm_index_op(&vb, "arith.addi", xbase, tm_index_op(&vb, "arith.addi", v, cg_index(&vb, t * C)));
     MlirValue value = read_or_zero(E, &vb, E->pad_x, inside, at, zero);
-    MlirValue dst = tm_index_op(&vb, "arith.addi", v, cg_index(&vb, (int64_t)row * R + t * C));
+    MlirValue dst = tm_index_op(&vb, "arith.addi", row0, tm_index_op(&vb, "arith.addi", v, cg_index(&vb, t * C)));
     tm_vstore(&vb, value, E->pad_scratch, 1, &dst, (MlirValue){NULL});
   }
 }
@@ -262,13 +262,13 @@ static void copy_positions(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirV
 /* The border copy as three element loops (a memset, a memcpy, a memset), where C is no
  * multiple of the vector width or the run has more than TM_PAD_MAX_COPY_POSITIONS
  * positions. */
-static void copy_loops(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirValue count, MlirValue xbase) {
+static void copy_loops(TmEmit *E, CgBuilder *b, MlirValue row0, MlirValue lo, MlirValue count, MlirValue xbase) {
   TmPlan *p = E->p;
   int64_t C = p->pad.channels, R = p->a_run;
   CgBuilder jb;
   MlirValue first = tm_index_op(b, "arith.muli", lo, cg_index(b, C));
   MlirValue end = tm_index_op(b, "arith.muli", tm_index_op(b, "arith.addi", lo, count), cg_index(b, C));
-  MlirValue row0 = cg_index(b, (int64_t)row * R), zero = cg_constant(b, mlirFloatAttrDoubleGet(p->ctx, mlirF32TypeGet(p->ctx), 0.0));
+  MlirValue zero = cg_constant(b, mlirFloatAttrDoubleGet(p->ctx, mlirF32TypeGet(p->ctx), 0.0));
   MlirValue bounds[3][2] = {{cg_index(b, 0), first}, {first, end}, {end, cg_index(b, R)}};
   for (int part = 0; part < 3; ++part) {
     MlirValue j = tm_range(b, bounds[part][0], bounds[part][1], &jb);
@@ -282,38 +282,62 @@ static void copy_loops(TmEmit *E, CgBuilder *b, int row, MlirValue lo, MlirValue
   }
 }
 
-void tm_pad_row(TmEmit *E, CgBuilder *b, int row, MlirValue padded_address, MlirValue *mem, MlirValue *offset) {
+/* Row run lookup: the run of R values from `padded_address` (a position's channel 0)
+ * covers padded positions q0 .. q0 + n - 1; its inside piece is x[xbase ..] (the run
+ * table's lo, count and x0 at q0), `full` when all n positions are inside, `empty`
+ * when none is. */
+typedef struct {
+  MlirValue lo, count, xbase, full, empty;
+} PadRun;
+
+static PadRun lookup_run(TmEmit *E, CgBuilder *b, MlirValue padded_address) {
   TmPlan *p = E->p;
   const BrazeZeroPad *z = &p->pad;
-  int64_t R = p->a_run, n = R / z->channels;
+  int64_t n = p->a_run / z->channels;
+  PadRun r;
   MlirValue pc = tm_index_op(b, "arith.divui", padded_address, cg_index(b, z->channels));
   MlirValue batch = tm_index_op(b, "arith.divui", pc, cg_index(b, z->padded));
   MlirValue q0 = tm_index_op(b, "arith.remui", pc, cg_index(b, z->padded));
   MlirValue at[2] = {q0, cg_index(b, 0)};
-  MlirValue lo = load_index(b, E->pad_table, 2, at);
+  r.lo = load_index(b, E->pad_table, 2, at);
   at[1] = cg_index(b, 1);
-  MlirValue count = load_index(b, E->pad_table, 2, at);
+  r.count = load_index(b, E->pad_table, 2, at);
   at[1] = cg_index(b, 2);
   MlirValue x0 = load_index(b, E->pad_table, 2, at);
   MlirValue xrow = tm_index_op(b, "arith.addi", tm_index_op(b, "arith.muli", batch, cg_index(b, z->inner)), x0);
-  MlirValue xbase = tm_index_op(b, "arith.muli", xrow, cg_index(b, z->channels));
-  MlirValue full = tm_cmp(b, 0 /* eq */, count, cg_index(b, n));
-  MlirValue empty = tm_cmp(b, 0 /* eq */, count, cg_index(b, 0));
-  MlirValue no_copy = cg_op(b, "arith.ori", mlirIntegerTypeGet(p->ctx, 1), 2, (MlirValue[2]){full, empty});
-  /* A run across the border: zeros then the inside piece into scratch row `row`. */
-  CgBuilder then_b, else_b;
-  cg_if(b, no_copy, &then_b, &else_b);
-  if (vector_copy_fits(p))
-    copy_positions(E, &else_b, row, lo, count, xbase);
-  else
-    copy_loops(E, &else_b, row, lo, count, xbase);
-  /* a run wholly in the padding reads the zero row */
-  MlirValue pick_zero[3] = {empty, E->pad_zero, E->pad_scratch};
+  r.xbase = tm_index_op(b, "arith.muli", xrow, cg_index(b, z->channels));
+  r.full = tm_cmp(b, 0 /* eq */, r.count, cg_index(b, n));
+  r.empty = tm_cmp(b, 0 /* eq */, r.count, cg_index(b, 0));
+  return r;
+}
+
+/* Whether the run needs no copy: wholly inside or wholly in the padding. */
+static MlirValue settled(CgBuilder *b, const PadRun *r) {
+  return cg_op(b, "arith.ori", mlirIntegerTypeGet(b->ctx, 1), 2, (MlirValue[2]){r->full, r->empty});
+}
+
+void tm_pad_row(TmEmit *E, CgBuilder *b, int row, MlirValue padded_address, MlirValue *mem, MlirValue *offset,
+                MlirValue *no_copy) {
+  PadRun r = lookup_run(E, b, padded_address);
+  *no_copy = settled(b, &r);
+  /* a run wholly in the padding reads the zero row, one across the border scratch row `row` */
+  MlirValue pick_zero[3] = {r.empty, E->pad_zero, E->pad_scratch};
   MlirValue other = cg_op(b, "arith.select", dyn_f32(E), 3, pick_zero);
-  MlirValue pick_zoff[3] = {empty, cg_index(b, 0), cg_index(b, (int64_t)row * R)};
+  MlirValue pick_zoff[3] = {r.empty, cg_index(b, 0), cg_index(b, (int64_t)row * E->p->a_run)};
   MlirValue other_off = cg_op(b, "arith.select", cg_index_type(b->ctx), 3, pick_zoff);
-  MlirValue pick_mem[3] = {full, E->pad_x, other};
+  MlirValue pick_mem[3] = {r.full, E->pad_x, other};
   *mem = cg_op(b, "arith.select", dyn_f32(E), 3, pick_mem);
-  MlirValue pick_off[3] = {full, xbase, other_off};
+  MlirValue pick_off[3] = {r.full, r.xbase, other_off};
   *offset = cg_op(b, "arith.select", cg_index_type(b->ctx), 3, pick_off);
+}
+
+void tm_pad_copy_row(TmEmit *E, CgBuilder *b, MlirValue row, MlirValue padded_address) {
+  PadRun r = lookup_run(E, b, padded_address);
+  CgBuilder then_b, else_b;
+  cg_if(b, settled(b, &r), &then_b, &else_b);
+  MlirValue row0 = tm_index_op(&else_b, "arith.muli", row, cg_index(&else_b, E->p->a_run));
+  if (vector_copy_fits(E->p))
+    copy_positions(E, &else_b, row0, r.lo, r.count, r.xbase);
+  else
+    copy_loops(E, &else_b, row0, r.lo, r.count, r.xbase);
 }

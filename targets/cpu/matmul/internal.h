@@ -57,12 +57,19 @@ bool tm_a_batch_mixes(const TmPlan *p);
  * tm_pad_bind, at the function's entry: the run table and the input as a flat
  * memref<?xf32> (implicit), or the padded buffer written into E->mem[a_val] (copy).
  * tm_pad_scratch: the per-iteration rows buffer of straddling runs. tm_pad_row:
- * the memref and offset row i reads its run from, given its padded address. */
+ * the memref and offset row i reads its run from, given its padded address, and
+ * whether the run needs no copy (*no_copy, i1: wholly inside or in the padding).
+ * tm_pad_copy_row: copy row `row`'s run (a dynamic row) into its scratch row when it
+ * straddles the border; the template calls it in one loop over the tile's rows unless
+ * every row's run needs no copy, so the copy code is emitted once per run loop, not
+ * once per row. */
 void tm_pad_plan(TmPlan *p);
 void tm_pad_bind(TmEmit *E);
 void tm_pad_release(TmEmit *E);
 MlirValue tm_pad_scratch(TmEmit *E, CgBuilder *b);
-void tm_pad_row(TmEmit *E, CgBuilder *b, int row, MlirValue padded_address, MlirValue *mem, MlirValue *offset);
+void tm_pad_row(TmEmit *E, CgBuilder *b, int row, MlirValue padded_address, MlirValue *mem, MlirValue *offset,
+                MlirValue *no_copy);
+void tm_pad_copy_row(TmEmit *E, CgBuilder *b, MlirValue row, MlirValue padded_address);
 
 /* targets/cpu/matmul/extern.c: why the extern kernel cannot take this kernel (NULL: it can), and
  * the kernel as cblas_sgemm calls plus an epilogue pass. */

@@ -352,6 +352,21 @@ static MlirValue row_address(TmEmit *E, CgBuilder *b, MlirValue *dims) {
   return addr;
 }
 
+/* The runs of this k step that straddle the pad's border (unless every row's is
+ * `settled`), copied into their scratch rows by one loop over the tile's rows
+ * (a-pad.c): the copy code once per run loop instead of once per row keeps LLVM's
+ * work (compile time) down; it runs only for border tiles. */
+static void border_copies(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, MlirValue m0, MlirValue settled) {
+  TmPlan *p = E->p;
+  CgBuilder then_b, else_b, lb;
+  cg_if(b, settled, &then_b, &else_b);
+  MlirValue i = tm_range(&else_b, cg_index(&else_b, 0), cg_index(&else_b, rows), &lb);
+  MlirValue saved = dims[p->nb];
+  dims[p->nb] = tm_index_op(&lb, "arith.addi", m0, i);
+  tm_pad_copy_row(E, &lb, i, row_address(E, &lb, dims));
+  dims[p->nb] = saved;
+}
+
 /* The k loop as runs of A (a-runs.c): scf.for over K / R runs, each computing the
  * rows' addresses at its first k, then scf.for over the run's R values reading A at
  * address + j; both carry the accumulators. */
@@ -366,14 +381,20 @@ static void run_loops(TmEmit *E, CgBuilder *b, MlirValue *dims, int rows, const 
   MlirOperation outer = cg_for(b, cg_index(b, 0), cg_index(b, p->K / R), n_acc, acc, &rb, &r, iter);
   MlirValue k0 = tm_index_op(&rb, "arith.muli", r, cg_index(&rb, R));
   dims[p->nb + 2] = k0;
+  MlirValue settled = {NULL};
   for (int i = 0; i < rows; ++i) {
     dims[p->nb] = rowm[i];
     base[i] = row_address(E, &rb, dims);
     /* An implicit zero pad (a-pad.c): the row reads its run from the pad's input or
      * from its scratch row; base[i] becomes the offset there. */
-    if (p->pad_implicit)
-      tm_pad_row(E, &rb, i, base[i], &mem[i], &base[i]);
+    if (p->pad_implicit) {
+      MlirValue no_copy;
+      tm_pad_row(E, &rb, i, base[i], &mem[i], &base[i], &no_copy);
+      settled = i ? cg_op(&rb, "arith.andi", mlirValueGetType(no_copy), 2, (MlirValue[2]){settled, no_copy}) : no_copy;
+    }
   }
+  if (p->pad_implicit)
+    border_copies(E, &rb, dims, rows, rowm[0], settled);
   MlirOperation inner = cg_for(&rb, cg_index(&rb, 0), cg_index(&rb, R), n_acc, iter, &jb, &j, cur);
   k_step(E, &jb, dims, rows, rowm, tm_index_op(&jb, "arith.addi", k0, j), panel, panel_base, cur, cur, base,
          p->pad_implicit ? mem : NULL, j);
