@@ -222,6 +222,7 @@ typedef struct {
   int64_t shape[ZP_MAX_RANK];
   int rank;
   BrazeAffineProgram map[ZP_MAX_RANK];
+  unsigned loops; /* bit d: the map reads loop d */
 } ZpInput;
 
 static const char *read_input(MlirValue v, MlirAffineMap map, BrazeConstantOf constant_of, void *user, ZpInput *in) {
@@ -253,6 +254,8 @@ static const char *read_input(MlirValue v, MlirAffineMap map, BrazeConstantOf co
                                  : mlirDenseElementsAttrGetInt64Value(a, at);
   }
   for (int r = 0; r < in->rank; ++r) {
+    for (int d = 0; d < 3; ++d)
+      in->loops |= mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(map, r), d) ? 1u << d : 0u;
     in->shape[r] = mlirShapedTypeGetDimSize(t, r);
     if (!braze_affine_compile(&in->map[r], mlirAffineMapGetResult(map, r)))
       return "out of memory";
@@ -277,7 +280,7 @@ static void free_inputs(ZpInput *in, int n) {
 
 /* The data address the program reads at loop point (b, q, c), or -1 when an index is
  * outside data's shape; *inside: the select's condition. */
-static int64_t read_at(const ZpProgram *p, const ZpInput *in, int n_in, MlirType dt, const int64_t *loop,
+static int64_t read_at(const ZpProgram *p, const ZpInput *in, int n_in, const int64_t *sizes, const int64_t *loop,
                        int64_t *scratch, bool *inside, bool *ok) {
   int64_t args[ZP_MAX_INPUTS];
   for (int i = 0; i < n_in; ++i)
@@ -289,7 +292,7 @@ static int64_t read_at(const ZpProgram *p, const ZpInput *in, int n_in, MlirType
   *inside = scratch[p->cond] != 0;
   int64_t addr = 0;
   for (int i = 0; i < p->n_idx; ++i) {
-    int64_t x = scratch[p->idx[i]], size = mlirShapedTypeGetDimSize(dt, i);
+    int64_t x = scratch[p->idx[i]], size = sizes[i];
     if (x < 0 || x >= size)
       return -1;
     addr = addr * size + x;
@@ -302,14 +305,54 @@ static bool all_parallel_identity(MlirOperation g) {
          mlirAffineMapIsIdentity(braze_generic_map(g, mlirOperationGetNumOperands(g) - 1));
 }
 
-/* The table from the points (0, q, 0) and the check at every point. */
+/* Bit d of dep[i]: slot i's value depends on loop d (through linalg.index or an
+ * input's map). */
+static void loop_deps(const ZpProgram *p, const ZpInput *in, unsigned *dep) {
+  for (int i = 0; i < p->n; ++i) {
+    const ZpInst *x = &p->inst[i];
+    unsigned d = x->code == ZP_INDEX ? 1u << x->imm : x->code == ZP_ARG ? in[x->imm].loops : 0u;
+    int operands[3] = {x->a, x->b, x->c};
+    for (int o = 0; o < 3 && x->code != ZP_INDEX && x->code != ZP_ARG; ++o)
+      d |= operands[o] >= 0 ? dep[operands[o]] : 0u;
+    dep[i] = d;
+  }
+}
+
+/* Whether loop d (0: b, 2: c) only moves index `pos` of the read, one for one over a
+ * dim of its extent: the condition and every other index do not depend on it, and that
+ * index is linalg.index d itself. Then the read at (.., d = t, ..) is the read at d = 0
+ * plus t times the dim's stride, with the same condition, so the check needs d = 0
+ * only: for c the address advances by c, for b by b L C (data's elements past dim 0
+ * are L C). */
+static bool loop_only_moves(const ZpProgram *p, const unsigned *dep, const int64_t *sizes, int d, int pos,
+                            int64_t extent) {
+  unsigned bit = 1u << d;
+  const ZpInst *x = &p->inst[p->idx[pos]];
+  if ((dep[p->cond] & bit) || x->code != ZP_INDEX || x->imm != d || sizes[pos] != extent)
+    return false;
+  for (int i = 0; i < p->n_idx; ++i)
+    if (i != pos && (dep[p->idx[i]] & bit))
+      return false;
+  return true;
+}
+
+/* The table from the points (0, q, 0) and the check at every point (at b = 0 or c = 0
+ * only where the loop provably just moves the address: loop_only_moves). */
 static const char *check_pad(const ZpProgram *p, const ZpInput *in, int n_in, BrazeZeroPad *z) {
+  /* data's dims, read once: the check runs at every point (millions for a batch of 32) */
   MlirType dt = mlirValueGetType(z->data);
+  int64_t sizes[ZP_MAX_RANK];
+  for (int i = 0; i < p->n_idx; ++i)
+    sizes[i] = mlirShapedTypeGetDimSize(dt, i);
   int64_t scratch[ZP_MAX_SLOTS], B = z->batch, Lp = z->padded, C = z->channels, L = z->inner;
   bool ok = true, inside;
+  unsigned dep[ZP_MAX_SLOTS];
+  loop_deps(p, in, dep);
+  int64_t batches = loop_only_moves(p, dep, sizes, 0, 0, B) ? 1 : B;
+  int64_t channels = loop_only_moves(p, dep, sizes, 2, p->n_idx - 1, C) ? 1 : C;
   for (int64_t q = 0; q < Lp; ++q) {
     int64_t loop[3] = {0, q, 0};
-    int64_t addr = read_at(p, in, n_in, dt, loop, scratch, &inside, &ok);
+    int64_t addr = read_at(p, in, n_in, sizes, loop, scratch, &inside, &ok);
     if (!ok)
       return "a division by zero in the body";
     z->table[q] = -1;
@@ -317,10 +360,10 @@ static const char *check_pad(const ZpProgram *p, const ZpInput *in, int n_in, Br
       return "a read that is not channels-last";
     if (inside)
       z->table[q] = (int32_t)(addr / C);
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t c = 0; c < C; ++c) {
+    for (int64_t b = 0; b < batches; ++b)
+      for (int64_t c = 0; c < channels; ++c) {
         int64_t at[3] = {b, q, c};
-        addr = read_at(p, in, n_in, dt, at, scratch, &inside, &ok);
+        addr = read_at(p, in, n_in, sizes, at, scratch, &inside, &ok);
         if (!ok)
           return "a division by zero in the body";
         if (inside != (z->table[q] >= 0))

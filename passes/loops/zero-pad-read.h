@@ -7,7 +7,10 @@
  * body yields `arith.select(cond, tensor.extract %data[...], 0.0)`, the condition and
  * the indices computed from the inputs and `linalg.index` by integer arith. It is read
  * exactly, not by its form: the body is decoded into a small integer program and run
- * at every point of [B, Lp, C] (as targets/cpu/matmul/a-runs.c evaluates maps). It is a
+ * at every point of [B, Lp, C] (as targets/cpu/matmul/a-runs.c evaluates maps), at
+ * b = 0 or c = 0 only where a dependence analysis of the program shows the loop just
+ * moves the read along a dim of its extent (graph-decompose's pads: 3 364 points
+ * instead of 6.9 million for ResNet's first stage at batch 32). It is a
  * zero pad of channels-last data when there is a table T[Lp] such that at every point
  * (b, q, c): cond holds iff T[q] >= 0, and then the element read is
  * data_flat[(b L + T[q]) C + c] (L = data's elements / (B C); data's memory is

@@ -164,3 +164,80 @@ func.func @channels_first(%x: tensor<1x8x4xf32>, %w: tensor<1x24x5xf32>) -> tens
   } -> tensor<1x1x4x5xf32>
   return %r : tensor<1x1x4x5xf32>
 }
+
+// The check runs at b = 0 and c = 0 only where the loop provably just moves the read
+// (passes/loops/zero-pad-read.c, loop_only_moves); a condition that reads c, or a
+// channel index that is not c itself, takes the check at every point, which refuses
+// them: zeros for channels 4 and up are not a zero pad of positions, and channels read
+// reversed are not channels-last.
+// REMARK: pad-templates.mlir:{{[0-9]+}}:8: remark: form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: a condition that depends on more than the padded position
+// REMARK: pad-templates.mlir:{{[0-9]+}}:8: remark: form-kernels: pad-templates: the gather read as a contraction's A stays its own kernel: a read that is not channels-last
+// CHECK-LABEL: func.func @condition_reads_channel(
+// CHECK-NEXT: call @cpu_poi_fused_conv_
+func.func @condition_reads_channel(%x: tensor<1x4x8xf32>, %w: tensor<1x24x5xf32>) -> tensor<1x1x4x5xf32> {
+  %mask = arith.constant dense<[false, true, true, true, true, false]> : tensor<6xi1>
+  %table = arith.constant dense<[-1, 0, 1, 2, 3, -1]> : tensor<6xi32>
+  %e = tensor.empty() : tensor<1x6x8xf32>
+  %p = linalg.generic {indexing_maps = [#t, #t, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %table : tensor<6xi1>, tensor<6xi32>) outs(%e : tensor<1x6x8xf32>) attrs = {braze.ops = ["gather", "select"], braze.origins = ["conv", "conv"]} {
+  ^bb0(%in: i1, %pos: i32, %o: f32):
+    %b = linalg.index 0 : index
+    %c = linalg.index 2 : index
+    %z = arith.constant 0 : i32
+    %three = arith.constant 3 : i32
+    %four = arith.constant 4 : index
+    %lo = arith.maxsi %pos, %z : i32
+    %cl = arith.minsi %lo, %three : i32
+    %i = arith.index_cast %cl : i32 to index
+    %low = arith.cmpi ult, %c, %four : index
+    %no = arith.constant false
+    %keep = arith.select %low, %in, %no : i1
+    %v = tensor.extract %x[%b, %i, %c] : tensor<1x4x8xf32>
+    %zero = arith.constant 0.0 : f32
+    %s = arith.select %keep, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<1x6x8xf32>
+  %f0 = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<1x1x4x5xf32>
+  %acc = linalg.fill ins(%f0 : f32) outs(%e2 : tensor<1x1x4x5xf32>) -> tensor<1x1x4x5xf32>
+  %r = linalg.generic {indexing_maps = [#win, #wb, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %w : tensor<1x6x8xf32>, tensor<1x24x5xf32>) outs(%acc : tensor<1x1x4x5xf32>) attrs = {braze.ops = ["batch_matmul"], braze.origins = ["conv"]} {
+  ^bb0(%a: f32, %bw: f32, %o: f32):
+    %m = arith.mulf %a, %bw : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x5xf32>
+  return %r : tensor<1x1x4x5xf32>
+}
+
+// CHECK-LABEL: func.func @channels_reversed(
+// CHECK-NEXT: call @cpu_poi_fused_conv_
+func.func @channels_reversed(%x: tensor<1x4x8xf32>, %w: tensor<1x24x5xf32>) -> tensor<1x1x4x5xf32> {
+  %mask = arith.constant dense<[false, true, true, true, true, false]> : tensor<6xi1>
+  %table = arith.constant dense<[-1, 0, 1, 2, 3, -1]> : tensor<6xi32>
+  %e = tensor.empty() : tensor<1x6x8xf32>
+  %p = linalg.generic {indexing_maps = [#t, #t, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %table : tensor<6xi1>, tensor<6xi32>) outs(%e : tensor<1x6x8xf32>) attrs = {braze.ops = ["gather", "select"], braze.origins = ["conv", "conv"]} {
+  ^bb0(%in: i1, %pos: i32, %o: f32):
+    %b = linalg.index 0 : index
+    %c = linalg.index 2 : index
+    %z = arith.constant 0 : i32
+    %three = arith.constant 3 : i32
+    %seven = arith.constant 7 : index
+    %lo = arith.maxsi %pos, %z : i32
+    %cl = arith.minsi %lo, %three : i32
+    %i = arith.index_cast %cl : i32 to index
+    %rc = arith.subi %seven, %c : index
+    %v = tensor.extract %x[%b, %i, %rc] : tensor<1x4x8xf32>
+    %zero = arith.constant 0.0 : f32
+    %s = arith.select %in, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<1x6x8xf32>
+  %f0 = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<1x1x4x5xf32>
+  %acc = linalg.fill ins(%f0 : f32) outs(%e2 : tensor<1x1x4x5xf32>) -> tensor<1x1x4x5xf32>
+  %r = linalg.generic {indexing_maps = [#win, #wb, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %w : tensor<1x6x8xf32>, tensor<1x24x5xf32>) outs(%acc : tensor<1x1x4x5xf32>) attrs = {braze.ops = ["batch_matmul"], braze.origins = ["conv"]} {
+  ^bb0(%a: f32, %bw: f32, %o: f32):
+    %m = arith.mulf %a, %bw : f32
+    %s = arith.addf %m, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x5xf32>
+  return %r : tensor<1x1x4x5xf32>
+}
