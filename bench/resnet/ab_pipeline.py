@@ -1,15 +1,15 @@
 #!/usr/bin/python3
 """A/B of one compiler change on ResNet-18: the model run.py imported (bench/out/resnet/
 resnet18_bN.mlir, its input .x.npy) compiled twice by this build, with the default CPU
-pipeline (B) and with it changed by --change (A: default `form-kernels` without
-pad-templates, decision 0024), then both libraries called alternately in one process,
+pipeline (B) and with one piece of its text replaced (A: by default `form-kernels`
+without pad-templates, decision 0024), then both libraries called alternately in one process,
 rounds x iterations each (bench/run's timed_calls: an idle gap and warm-up calls first).
 Prints per batch: median and min ms of each, B / A, and the largest difference between
 their outputs relative to the output's largest magnitude. Run run.py first.
 
     /usr/bin/python3 bench/resnet/ab_pipeline.py [--batch 1,8] [--threads 2] [--rounds 10]
                                         [--iters 5] [--out bench/out/resnet]
-                                        [--old pad-templates=10 --new pad-templates=false]"""
+                                        [--old 'pad-templates}' --new 'pad-templates=false}']"""
 import argparse
 import importlib.machinery
 import os
@@ -27,8 +27,9 @@ def parse_args():
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--iters", type=int, default=5)
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "out", "resnet"))
-    p.add_argument("--old", default="pad-templates=10", help="text of pipelines/cpu-default.pipeline...")
-    p.add_argument("--new", default="pad-templates=false", help="...replaced by this for A")
+    p.add_argument("--old", default="pad-templates}", help="text of pipelines/cpu-default.pipeline's passes "
+                   "(its first occurrence outside comments)...")
+    p.add_argument("--new", default="pad-templates=false}", help="...replaced by this for A")
     return p.parse_args()
 
 
@@ -50,12 +51,14 @@ def compile_so(mlir, so, pipeline):
 
 def main():
     old, new = ARGS.old, ARGS.new
-    text = open(os.path.join(ROOT, "pipelines", "cpu-default.pipeline")).read()
-    if old not in text:
-        sys.exit(f"'{old}' is not in pipelines/cpu-default.pipeline")
+    lines = open(os.path.join(ROOT, "pipelines", "cpu-default.pipeline")).read().split("\n")
+    at = next((i for i, line in enumerate(lines) if not line.startswith("#") and old in line), None)
+    if at is None:
+        sys.exit(f"'{old}' is not in pipelines/cpu-default.pipeline's passes")
+    lines[at] = lines[at].replace(old, new, 1)
     variant = os.path.join(ARGS.out, "ab-a.pipeline")
     with open(variant, "w") as f:
-        f.write(text.replace(old, new, 1))
+        f.write("\n".join(lines))
     for batch in [int(b) for b in ARGS.batch.split(",")]:
         stem = os.path.join(ARGS.out, f"resnet18_b{batch}")
         if not os.path.exists(stem + ".mlir"):
