@@ -56,6 +56,18 @@ func.func @single(%x: tensor<2x64x14x14xf32>, %w: tensor<64x64x1x1xf32>, %w2: te
   return %z : tensor<2x64x14x14xf32>
 }
 
+// The padded conv's input is also its residual: the kernel reads y by TMA boxes (A,
+// the padding zero-filled) and as the epilogue's addend at each output element (the sum
+// read channels-last by a 1x1 conv, so the add stays in the product's kernel).
+// CHECK: :[[@LINE+3]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_add_{{[0-9]+}}: matmul kernel, {{.*}} (taps 3x3, strides 1x1) from the unpadded input, TMA filling the padding
+func.func @self_residual(%x: tensor<2x64x14x14xbf16>, %w: tensor<64x64x1x1xbf16>, %w2: tensor<64x64x3x3xbf16>, %w3: tensor<64x64x1x1xbf16>) -> tensor<2x64x14x14xbf16> {
+  %y = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x64x14x14xbf16>, tensor<64x64x1x1xbf16>) -> tensor<2x64x14x14xbf16>
+  %z = "graph.conv"(%y, %w2) {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x64x14x14xbf16>, tensor<64x64x3x3xbf16>) -> tensor<2x64x14x14xbf16>
+  %s = "graph.add"(%z, %y) : (tensor<2x64x14x14xbf16>, tensor<2x64x14x14xbf16>) -> tensor<2x64x14x14xbf16>
+  %t = "graph.conv"(%s, %w3) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x64x14x14xbf16>, tensor<64x64x1x1xbf16>) -> tensor<2x64x14x14xbf16>
+  return %t : tensor<2x64x14x14xbf16>
+}
+
 // Six launches for @chain: the first conv's NCHW pad and weight layout, its product,
 // the second's weight layout and product, the NCHW result; no second pad.
 // CHECK: remark: cuda-codegen: entry @chain: {{.*}}, 6 kernel call(s)
