@@ -14,7 +14,8 @@
  *   max-regs=N   row elements one thread keeps in registers across a row kernel's
  *                generics (default 32); longer rows loop and re-read
  *   vec=N        elements per vector access: 4, 2 or 1 (default: the target's vector
- *                width over 32 bits, 4 on sm_90)
+ *                width over 32 bits, 4 on sm_90); an element kernel that reduces
+ *                nothing and stores only 2-byte elements takes twice as many
  *   matmul=template|simt|extern|auto
  *                contractions on the tensor-core template (targets/cuda/matmul/wgmma.c)
  *                where it applies, else the SIMT kernel (template, the default); always
@@ -595,7 +596,7 @@ const BrazePassInfo braze_pass_cuda_codegen = {
     .options_help = "  remarks              remark each kernel's shape, grid, block and vector width\n"
                     "  block=N              threads per block of element kernels (256; a power of 2, 32..1024)\n"
                     "  max-regs=N           row elements a thread keeps in registers across generics (32)\n"
-                    "  vec=N                elements per vector access: 4 (default), 2 or 1\n"
+                    "  vec=N                elements per vector access: 4 (default), 2 or 1 (2-byte element kernels: twice)\n"
                     "  matmul=template|simt|extern  contractions on the tensor-core template where it applies (default),\n"
                     "                       SIMT, or cuBLASLt where it applies\n"
                     "  tile-n=N             the template's tile columns: 256 (default) or 128\n"

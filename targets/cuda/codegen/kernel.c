@@ -385,26 +385,50 @@ static bool piece_vectorizes(const CuKernel *K, int v, int vec) {
   return rank > 0 && mlirShapedTypeGetDimSize(t, rank - 1) % vec == 0 && K->vals[v].offset[rank - 1] % vec == 0;
 }
 
+/* Whether every stored shape's last extent (and every concat piece's offset there)
+ * allows `vec` lanes. */
+static bool lanes_fit(const CuKernel *K, int vec) {
+  for (int r = 0; r < K->n_out; ++r) {
+    int v = K->out_val[r];
+    for (; K->vals[v].kind == CV_INSERT; v = K->vals[v].dest)
+      if (!piece_vectorizes(K, v, vec))
+        return false;
+    MlirType t = mlirValueGetType(K->vals[v].tensor);
+    intptr_t rank = mlirShapedTypeGetRank(t);
+    if (rank == 0 || mlirShapedTypeGetDimSize(t, rank - 1) % vec != 0)
+      return false;
+  }
+  return true;
+}
+
+/* `vec` counts 4-byte lanes; a kernel that reduces nothing and stores only 2-byte
+ * elements (bf16/f16 copies and pointwise chains: ResNet's stem columns) takes twice as
+ * many, so that its accesses stay vec x 4 bytes wide. */
+static int wide_lanes(const CuKernel *K) {
+  for (int i = 0; i < K->n_items; ++i)
+    if (K->items[i].reduction)
+      return 0;
+  for (int r = 0; r < K->n_out; ++r)
+    if (cg_elem_bytes(mlirShapedTypeGetElementType(mlirValueGetType(K->vals[K->out_val[r]].tensor))) != 2)
+      return 0;
+  return 2 * (int)K->opts->vec;
+}
+
 /* Element kernels: the grid covers the largest result (a concat's: its largest
- * piece); `vec` lanes when every stored shape's last extent (and every concat piece's
- * offset there) allows them. */
+ * piece); `vec` lanes (wide_lanes' for 2-byte copies) when every stored shape allows
+ * them, else 1. */
 bool cu_choose_element(CuKernel *K) {
   int64_t most = 1;
-  K->vec = (int)K->opts->vec;
+  int wide = wide_lanes(K);
+  K->vec = wide > 1 && lanes_fit(K, wide) ? wide : lanes_fit(K, (int)K->opts->vec) ? (int)K->opts->vec : 1;
   for (int r = 0; r < K->n_out; ++r) {
     int v = K->out_val[r];
     bool concat = K->vals[v].kind == CV_INSERT;
     for (; K->vals[v].kind == CV_INSERT; v = K->vals[v].dest) {
-      MlirType t = mlirValueGetType(K->vals[K->vals[v].src].tensor);
-      int64_t n = cg_num_elements(t);
+      int64_t n = cg_num_elements(mlirValueGetType(K->vals[K->vals[v].src].tensor));
       most = n > most ? n : most;
-      if (!piece_vectorizes(K, v, K->vec))
-        K->vec = 1;
     }
     MlirType t = mlirValueGetType(K->vals[v].tensor);
-    intptr_t rank = mlirShapedTypeGetRank(t);
-    if (rank == 0 || mlirShapedTypeGetDimSize(t, rank - 1) % K->vec != 0)
-      K->vec = 1;
     if (!concat)
       most = cg_num_elements(t) > most ? cg_num_elements(t) : most;
   }

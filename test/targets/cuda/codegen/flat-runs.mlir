@@ -11,11 +11,12 @@
 // RUN: braze check %s --rtol 1e-2
 
 // A window of 1 x 8 taps over 3 channels: k = kw 3 + c, 24 consecutive elements per
-// output position, four lanes a group (address terms of k alone: checked over k).
+// output position, eight lanes a group (bf16 only: twice the f32 lanes; address terms
+// of k alone: checked over k).
 // CHECK-LABEL: gpu.func @cuda_poi_fused_exp_0(
 // CHECK-SAME: %[[X:.*]]: memref<2x10x10x3xbf16>
 // CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[X]] {{\[}}[0, 1, 2, 3]] : memref<2x10x10x3xbf16> into memref<600xbf16>
-// CHECK: vector.load %[[FLAT]][%{{.*}}] {alignment = 2 : i64} : memref<600xbf16>, vector<4xbf16>
+// CHECK: vector.load %[[FLAT]][%{{.*}}] {alignment = 2 : i64} : memref<600xbf16>, vector<8xbf16>
 // CHECK-NOT: memref.load
 // CHECK: gpu.return
 func.func @window_columns(%x: tensor<2x10x10x3xbf16>) -> tensor<2x12x24xbf16> {
