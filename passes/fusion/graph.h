@@ -188,8 +188,9 @@ FkVerdict fk_can_fuse_nodes(const FkGraph *g, int a, int b);
  * remark per gather read as A, absorbed or not and why. False, with errors at the pad,
  * when the plan lists a pad in its contraction's kernel that cannot move there. */
 bool fk_absorb_pads(FkGraph *g, bool by_rule, const char *plan_path, bool remarks);
-/* Node p is a zero-pad candidate: a generic that computes a gather. */
-bool fk_is_gather_node(const FkGraph *g, int p);
+/* The zero-pad candidate contraction node c reads as A (its operand 0 produced by a
+ * generic that computes a gather), or -1. */
+int fk_pad_read_as_a(const FkGraph *g, int c);
 /* base's members become the sorted union with other's, whose nodes move to base's group
  * (other is left empty; the caller updates the groups' other fields: rules.c's merge). */
 void fk_merge_members(FkGraph *g, FkGroup *base, FkGroup *other);

@@ -30,8 +30,10 @@ static bool node_computes(const FkNode *n, const char *op) {
   return false;
 }
 
-bool fk_is_gather_node(const FkGraph *g, int p) {
-  return p >= 0 && g->nodes[p].cls == FK_NODE_GENERIC && node_computes(&g->nodes[p], "gather");
+int fk_pad_read_as_a(const FkGraph *g, int c) {
+  const FkNode *cn = &g->nodes[c];
+  int p = cn->contraction && cn->num_reads > 0 ? cn->reads[0].producer : -1;
+  return p >= 0 && g->nodes[p].cls == FK_NODE_GENERIC && node_computes(&g->nodes[p], "gather") ? p : -1;
 }
 
 /* Why the pad node p (read by contraction node c as A) stays its own kernel, or NULL.
@@ -111,10 +113,9 @@ static bool absorb_planned(FkGraph *g, int p, int c, bool by_rule, const char *p
 bool fk_absorb_pads(FkGraph *g, bool by_rule, const char *plan_path, bool remarks) {
   bool ok = true;
   for (size_t c = 0; c < g->num_nodes; ++c) {
-    const FkNode *cn = &g->nodes[c];
-    if (!cn->contraction || cn->num_reads < 1 || !fk_is_gather_node(g, cn->reads[0].producer))
+    int p = fk_pad_read_as_a(g, (int)c);
+    if (p < 0)
       continue;
-    int p = cn->reads[0].producer;
     if (g->plan.absorb && g->plan.absorb[p])
       ok = absorb_planned(g, p, (int)c, by_rule, plan_path) && ok;
     else if (by_rule && (!g->plan.label || g->plan.label[p] == FK_PLAN_FREE))

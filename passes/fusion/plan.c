@@ -415,10 +415,8 @@ static bool constrain_forbid(FkGraph *g, const FkPlan *plan, FkPlanFunction *fn,
 static void mark_absorbed_pads(FkGraph *g, size_t num_kernels) {
   int *label = g->plan.label;
   for (size_t c = 0; c < g->num_nodes; ++c) {
-    const FkNode *cn = &g->nodes[c];
-    int p = cn->num_reads ? cn->reads[0].producer : -1;
-    if (!cn->contraction || !fk_is_gather_node(g, p) || label[p] != label[c] || label[c] < 0 ||
-        (size_t)label[c] >= num_kernels)
+    int p = fk_pad_read_as_a(g, (int)c);
+    if (p < 0 || label[p] != label[c] || label[c] < 0 || (size_t)label[c] >= num_kernels)
       continue;
     if (!g->plan.absorb)
       g->plan.absorb = calloc(g->num_nodes + 1, sizeof *g->plan.absorb);

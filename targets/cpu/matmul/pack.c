@@ -75,7 +75,7 @@ MlirAttribute tm_bound_constant(const TmPlan *p, intptr_t arg) { return braze_bo
 
 bool tm_find_constant_b(TmPlan *p) {
   TmVal *b = &p->vals[p->b_val];
-  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? braze_bound_constant(p->module, p->old, b->arg) : (MlirAttribute){NULL};
+  MlirAttribute dense = b->kind == TV_GLOBAL ? b->dense : b->kind == TV_ARG ? tm_bound_constant(p, b->arg) : (MlirAttribute){NULL};
   if (mlirAttributeIsNull(dense))
     return false;
   bool resource = mlirAttributeIsADenseResourceElements(dense);

@@ -150,7 +150,7 @@ typedef struct {
    * decision 0024): moved to the end of items (items[0] stays the contraction), read
    * by the template with the padding implicit (window.c), else evaluated in place. */
   bool has_pad;
-  int pad_item;
+  int pad_item, pad_arg; /* the pad's item, the argument it pads */
   BrazeZeroPad pad;
   /* the new function */
   MlirOperation fn;
@@ -230,6 +230,8 @@ bool cu_twin_contraction(const CuKernel *K);
 bool cu_matmul_roles(const CuItem *c, int dim_m, int dim_n, int *role_a);
 /* The element shape for K's generics (after the extern GEMM took its contraction). */
 bool cu_choose_element(CuKernel *K);
+/* Whether the contraction items[0] reads its A from the pad prologue (K->pad_item). */
+bool cu_a_is_pad(const CuKernel *K);
 /* targets/cuda/codegen/tiled.c: whether element kernel K transposes its major input
  * (its stores' neighbours lie a sector or more apart there while another dim's lie
  * within one): then K->tiled is set (vec 1, CU_TILE_ROWS x CU_TILE threads, one block

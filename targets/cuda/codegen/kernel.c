@@ -496,7 +496,13 @@ static void find_pad_prologue(CuKernel *K) {
       K->vals[i].item = K->vals[i].item == 0 ? K->n_items - 1 : K->vals[i].item - 1;
   K->has_pad = true;
   K->pad_item = K->n_items - 1;
+  K->pad_arg = K->vals[data].arg;
   K->pad = pad;
+}
+
+bool cu_a_is_pad(const CuKernel *K) {
+  const CuVal *a = &K->vals[K->items[0].in_val[0]];
+  return K->has_pad && a->kind == CV_ITEM && a->item == K->pad_item;
 }
 
 bool cu_analyze(CuKernel *K) {

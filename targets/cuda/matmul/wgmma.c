@@ -120,7 +120,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     return false;
   }
   const CuVal *a = &K->vals[c->in_val[0]], *b = &K->vals[c->in_val[1]];
-  bool a_pad = K->has_pad && a->kind == CV_ITEM && a->item == K->pad_item; /* read as its input, padding by TMA */
+  bool a_pad = cu_a_is_pad(K); /* read as its input, padding by TMA */
   if ((a->kind != CV_ARG && !a_pad) || b->kind != CV_ARG) {
     *reason = "inputs-not-arguments";
     return false;
@@ -139,7 +139,7 @@ bool cu_wgmma_plan(CuKernel *K, CuWgmma *w, const char **reason) {
     *reason = "twin-b-not-an-argument-of-the-same-type";
     return false;
   }
-  w->arg_a = a_pad ? K->vals[braze_ptrmap_get(&K->val_index, braze_ptr_key(K->pad.data.ptr), -1)].arg : a->arg;
+  w->arg_a = a_pad ? K->pad_arg : a->arg;
   w->arg_b[0] = b->arg;
   w->arg_b[1] = w->twin ? K->vals[K->items[1].in_val[1]].arg : -1;
   int a_dims[CU_MAX_DIMS], b_dims[2] = {w->dim_k, w->dim_n};

@@ -218,8 +218,7 @@ static const char *plan(const CuKernel *K, CuWgmma *w, Reader *r, CuWindow *g) {
     g->hp = positions / wp;
     if (!check_all(r, w->m, w->k, g))
       continue;
-    bool a_pad = K->has_pad && K->vals[c->in_val[0]].kind == CV_ITEM && K->vals[c->in_val[0]].item == K->pad_item;
-    const char *why = a_pad ? pad_origin(K, g) : NULL;
+    const char *why = cu_a_is_pad(K) ? pad_origin(K, g) : NULL;
     return why ? why : choose_tile(g);
   }
   return "a-not-a-window";
