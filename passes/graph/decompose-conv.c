@@ -304,9 +304,7 @@ static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeomet
   return braze_gb_reshape(b, v, cols_shape, 4);
 }
 
-/* The f32 values of a constant weight (dense, splat or dense_resource, seen through
- * reshapes), or NULL. */
-static float *constant_weight(MlirValue w, int64_t count) {
+float *braze_conv_constant_weight(MlirValue w, int64_t count) {
   for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(w, "reshape"));) /* same data order */
     w = mlirOperationGetOperand(r, 0);
   MlirOperation def = braze_gb_defining(w, "constant");
@@ -331,7 +329,7 @@ static float *constant_weight(MlirValue w, int64_t count) {
 static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int64_t ocg, int64_t cg, int64_t kk,
                                int64_t k_rows) {
   int64_t shape[3] = {groups, k_rows, ocg}, count = groups * ocg * cg * kk;
-  float *v = constant_weight(w, count);
+  float *v = braze_conv_constant_weight(w, count);
   if (v) {
     float *t = calloc((size_t)(groups * k_rows * ocg), sizeof *t); /* rows past KK Cg: zeros */
     for (int64_t g = 0; g < groups; ++g)

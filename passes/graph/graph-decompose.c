@@ -23,6 +23,11 @@
  *                    weight with zero rows) to one, its columns a gather at a table
  *                    with -1 in the padding: the tensor-core template's TMA rows are
  *                    16-byte multiples (the stem's 147 -> 152; decision 0021)
+ *   conv-winograd=N  (default 0: off) a 2-D f32 3x3 conv with unit strides, one group,
+ *                    a constant weight and at least N channels in and out becomes
+ *                    Winograd F(2x2, 3x3) (passes/graph/decompose-winograd.c, decision
+ *                    0025): 2.25x fewer multiply-adds for transforms that cost per
+ *                    channel; remarks say which convs took it and why others did not
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -56,6 +61,7 @@ typedef struct {
   bool fold_batch_norm; /* batch_norm over a constant-weight conv folds into it */
   BrazeConvIm2col im2col; /* conv-im2col= */
   int64_t half_k_align;   /* conv-half-k-align= */
+  int64_t winograd;       /* conv-winograd= (0: off) */
   MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
@@ -442,6 +448,15 @@ static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *r
   if (run->fold_batch_norm && braze_conv_awaits_fold(op))
     return no_value();
   char why[256];
+  if (run->winograd && braze_conv_winograd_applies(op, run->winograd, why, sizeof why)) {
+    if (run->remarks)
+      braze_emit_remark(mlirOperationGetLocation(op),
+                        "graph-decompose: conv as Winograd F(2x2, 3x3) (conv-winograd=%lld): 16 products, the "
+                        "weight transformed at compile time", (long long)run->winograd);
+    return braze_decompose_conv_winograd(op, b);
+  }
+  if (run->winograd && run->remarks)
+    braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: conv not Winograd: %s", why);
   BrazeConvIm2col form = braze_conv_im2col_form(op, run->im2col, run->half_k_align);
   int64_t kp = braze_conv_padded_k(op, run->im2col, run->half_k_align);
   MlirValue v = braze_decompose_conv(op, b, run->im2col, run->half_k_align, why, sizeof why);
@@ -500,6 +515,7 @@ typedef struct {
   bool fold_batch_norm;
   BrazeConvIm2col im2col;
   int64_t half_k_align; /* conv-half-k-align= (0: off) */
+  int64_t winograd;     /* conv-winograd= (0: off) */
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -544,7 +560,7 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   static const char *const allowed[] = {"keep",        "decompose-mean",     "remarks", "fold-batch-norm",
-                                        "conv-im2col", "conv-half-k-align", NULL};
+                                        "conv-im2col", "conv-half-k-align", "conv-winograd", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
   DecomposeOptions *opts = calloc(1, sizeof *opts);
@@ -575,6 +591,17 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
     return NULL;
   }
   opts->half_k_align = k_align;
+  long long winograd;
+  if (!braze_option_int(options, "conv-winograd", 0, &winograd, error)) {
+    free(opts);
+    return NULL;
+  }
+  if (winograd < 0) {
+    braze_str_printf(error, "graph-decompose: conv-winograd must be 0 (off) or a channel count, got %lld", winograd);
+    free(opts);
+    return NULL;
+  }
+  opts->winograd = winograd;
   if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error)) ||
       (fold && !parse_bool(fold, &opts->fold_batch_norm, error))) {
     free(opts);
@@ -674,7 +701,8 @@ static bool run(MlirOperation func, void *state) {
   DecomposeRun run = {.remarks = opts->remarks,
                       .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn],
                       .im2col = opts->im2col,
-                      .half_k_align = opts->half_k_align};
+                      .half_k_align = opts->half_k_align,
+                      .winograd = opts->winograd};
   PatternData data[NUM_DECOMPOSITIONS];
   MlirFrozenRewritePatternSet patterns = build_patterns(ctx, opts, data, &run);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
@@ -697,7 +725,9 @@ const BrazePassInfo braze_pass_graph_decompose = {
                     "    fold-batch-norm      fold batch_norm into a constant-weight conv (default true; =false: expand)\n"
                     "    conv-im2col=FORM     window (default: a view of the padded input, implicit GEMM) or gather\n"
                     "    conv-half-k-align=N  bf16/f16 convs: pad K (C/groups x kernel size) with zeros to a multiple\n"
-                    "                         of N, the columns then a gather (0: off, the default; cuda: 8)\n",
+                    "                         of N, the columns then a gather (0: off, the default; cuda: 8)\n"
+                    "    conv-winograd=N      f32 3x3 stride-1 convs with at least N channels in and out as Winograd\n"
+                    "                         F(2x2, 3x3) (0: off, the default; cpu-default: 256)\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,
