@@ -40,13 +40,13 @@ MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char
 float *braze_conv_constant_weight(MlirValue w, int64_t count);
 
 /* Whether graph-decompose's conv-winograd=min_channels takes `op` (passes/graph/
- * decompose-winograd.c): a 2-D f32 conv, 3x3 kernel, unit strides and dilations, one
- * group, a constant weight, at least min_channels channels in and out; false with the
- * reason in why[] otherwise. */
-bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, char *why, size_t why_size);
-/* conv -> Winograd F(2x2, 3x3): input transform, 16 products with the weight
- * transformed at compile time, output transform. Call only where it applies. */
-MlirValue braze_decompose_conv_winograd(MlirOperation op, GraphBuilder *b);
+ * decompose-winograd.c) with tiles of tile x tile results (2 or 4): a 2-D f32 conv, 3x3
+ * kernel, unit strides and dilations, one group, a constant weight, at least
+ * min_channels channels in and out; false with the reason in why[] otherwise. */
+bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, int tile, char *why, size_t why_size);
+/* conv -> Winograd F(tile x tile, 3x3): input transform, (tile + 2)^2 products with the
+ * weight transformed at compile time, output transform. Call only where it applies. */
+MlirValue braze_decompose_conv_winograd(MlirOperation op, GraphBuilder *b, int tile);
 
 /* Whether `bn` (a graph.batch_norm) folds into the conv it reads: x is a single-use
  * conv (optionally plus a constant per-channel bias, also single-use) of f32 with a

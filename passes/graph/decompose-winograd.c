@@ -1,26 +1,32 @@
-/* graph-decompose: a 3x3 conv as Winograd F(2x2, 3x3) (conv-winograd=N; decision 0025).
+/* graph-decompose: a 3x3 conv as Winograd F(m x m, 3x3), m = 2 or 4 (conv-winograd=N,
+ * conv-winograd-tile=m; decision 0025).
  *
- * Each 2x2 block of the result (a "tile", T = N x ceil(OH/2) x ceil(OW/2) of them) is
- * computed from the 4x4 patch d of the input under it (Lavin and Gray, 2016):
- *   Y = A^T [ U (.) V ] A,   V = B^T d B (4x4 per tile and channel),
- *                            U = G g G^T (4x4 per filter and channel, at compile time)
- * and the sum over channels of U (.) V is, for each of the 16 positions (xi, nu) of the
- * 4x4, one matrix product [T, C] x [C, K]: 16 products of 16 multiply-adds per tile,
- * channel and filter where the direct conv needs 36 (2.25x fewer). As graph ops:
- *   xl   = the zero-padded channels-last input [N, 2 TH + 2, 2 TW + 2, C] (zero-pad.c's
+ * Each m x m block of the result (a "tile", T = N x ceil(OH/m) x ceil(OW/m) of them) is
+ * computed from the a x a patch d of the input under it, a = m + 2 (Lavin and Gray, 2016):
+ *   Y = A^T [ U (.) V ] A,   V = B^T d B (a x a per tile and channel),
+ *                            U = G g G^T (a x a per filter and channel, at compile time)
+ * and the sum over channels of U (.) V is, for each of the a^2 positions (xi, nu), one
+ * matrix product [T, C] x [C, K]: a^2 multiply-adds per tile, channel and filter where
+ * the direct conv needs 9 m^2 (F(2x2): 16 against 36; F(4x4): 36 against 144). As graph
+ * ops:
+ *   xl   = the zero-padded channels-last input [N, m TH + 2, m TW + 2, C] (zero-pad.c's
  *          gather-select copy; the padding past the conv's own pads fills whole tiles)
- *   win  = window(xl) {kernel 4x4, strides 2x2}          [N, TH, TW, 4, 4, C] (a view)
- *   d_ij = reshape(slice(win at i, j))                    [1, T, C]
- *   V    = the 16 sums B^T d B (adds and subs of the d_ij) concatenated  [16, T, C]
- *   M    = batch_matmul(V, U)  with U [16, C, K] a constant (packed at compile time)
- *   Y    = the 4 sums A^T M A (adds and subs of M's 16 slices), interleaved into
- *          [N, 2 TH, 2 TW, K] by reshapes and concats, cropped to [N, OH, OW, K] and
- *          transposed to [N, K, OH, OW]
+ *   d    = transpose(window(xl) {kernel a x a, strides m x m})  [a, a, N, TH, TW, C],
+ *          a view laid out like V
+ *   V    = B^T d B: the matrix applied along d's first dim, then its second
+ *          (times_matrix: gathers at constant indices, adds, constants of the
+ *          coefficients), reshaped [a^2, T, C]
+ *   M    = batch_matmul(V, U)  with U [a^2, C, K] a constant (packed at compile time)
+ *   Y    = A^T M A on M viewed [N, TH, a, TW, a, K], so that it is [N, TH, m, TW, m, K]:
+ *          the tiles' blocks in place; reshaped [N, m TH, m TW, K], cropped to
+ *          [N, OH, OW, K] and transposed to [N, K, OH, OW]
  * The transforms are pointwise kernels beside the product (form-kernels fuses the
- * output transform with the conv's epilogue); V and M are 4x the input's and result's
- * size and go through memory, which is why the rule asks for many channels: the
- * transforms cost per channel what the product saves per channel pair
- * (docs/performance.md, "Winograd F(2x2, 3x3)"). */
+ * output transform with the conv's epilogue); V and M are a^2 / m^2 times the input's
+ * and result's size and go through memory, which is why the rule asks for many
+ * channels: the transforms cost per channel what the product saves per channel pair
+ * (docs/performance.md, "Winograd F(2x2, 3x3)"). F(4x4) saves more multiply-adds and
+ * moves less memory per result, for a larger rounding error (its coefficients reach 8
+ * and 1/24). */
 #include "passes/graph/decompose-conv.h"
 
 #include <stdarg.h>
@@ -35,10 +41,25 @@
 #include "passes/graph/zero-pad.h"
 #include "support/context.h"
 
-/* The transforms' rows (F(2x2, 3x3)). */
-static const int BT[4][4] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
-static const double GM[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
-static const int AT[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+/* F(m x m, 3x3): B^T [a][a], G [a][3], A^T [m][a] (Lavin and Gray's points 0, 1, -1
+ * for m = 2; 0, 1, -1, 2, -2 for m = 4). */
+typedef struct {
+  int m, a;
+  const double (*bt)[6], (*g)[3], (*at)[6];
+} Winograd;
+
+static const double BT2[4][6] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
+static const double G2[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
+static const double AT2[2][6] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+static const double BT4[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+                                 {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+static const double G4[6][3] = {{1. / 4, 0, 0},           {-1. / 6, -1. / 6, -1. / 6}, {-1. / 6, 1. / 6, -1. / 6},
+                                {1. / 24, 1. / 12, 1. / 6}, {1. / 24, -1. / 12, 1. / 6}, {0, 0, 1}};
+static const double AT4[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+
+static Winograd winograd_of(int m) {
+  return m == 4 ? (Winograd){4, 6, BT4, G4, AT4} : (Winograd){2, 4, BT2, G2, AT2};
+}
 
 /* The largest padded image (positions) whose padding table the rewrite builds. */
 enum { MAX_PADDED_POSITIONS = 1 << 26 };
@@ -75,34 +96,36 @@ static MlirValue slice(GraphBuilder *b, MlirValue x, const int64_t *starts, cons
   return make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
 }
 
-/* x [.., 4 at `axis`, ..] times a 0/+1/-1 matrix R [rows, 4] along `axis`:
+/* x [.., n at `axis`, ..] times a matrix R [rows, n] along `axis`:
  * out[.., r, ..] = sum_i R[r][i] x[.., i, ..] as term slots: slot s gathers, for each
  * row r, the column of r's s-th nonzero (a constant index: an indexed read of x, no
- * copy) and adds or subtracts it, or multiplies it by a constant [.., rows, ..] of the
- * signs where the rows' signs differ. Slot 0 takes each row's first +1 (every row
- * here has one), so it needs no sign. */
-static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const int (*rm)[4], int rows) {
+ * copy), then adds it, subtracts it, or multiplies it by a constant [.., rows, ..] of the
+ * slot's coefficients and adds that. Each row's coefficients equal to 1 come first, so
+ * slot 0 (every row here has a 1) needs no multiply; a row with fewer nonzeros than a
+ * slot reads column 0 times 0 there. */
+static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const double (*rm)[6], int rows, int n) {
   int64_t shape[BRAZE_MAX_RANK], idx_shape = rows;
   intptr_t rank = braze_shape(mlirValueGetType(x), shape);
   MlirValue acc = (MlirValue){NULL};
   for (int slot = 0;; ++slot) {
-    int32_t idx[4] = {0, 0, 0, 0};
-    float sign[4] = {0, 0, 0, 0};
+    int32_t idx[6] = {0};
+    float coef[6] = {0};
     bool any = false, all_plus = true, all_minus = true;
-    for (int r = 0; r < rows; ++r) /* r's nonzeros in order, the +1s first */
-      for (int k = 0, seen = 0; k < 8; ++k) {
-        int i = k % 4, want = k < 4 ? 1 : -1;
-        if (rm[r][i] == want && seen++ == slot) {
+    for (int r = 0; r < rows; ++r) /* r's nonzeros in order, the 1s first */
+      for (int k = 0, seen = 0; k < 2 * n; ++k) {
+        int i = k % n;
+        bool one = rm[r][i] == 1;
+        if (rm[r][i] != 0 && one == (k < n) && seen++ == slot) {
           idx[r] = i;
-          sign[r] = (float)want;
+          coef[r] = (float)rm[r][i];
           any = true;
         }
       }
     if (!any)
       return acc;
     for (int r = 0; r < rows; ++r) {
-      all_plus &= sign[r] == 1;
-      all_minus &= sign[r] == -1;
+      all_plus &= coef[r] == 1;
+      all_minus &= coef[r] == -1;
     }
     MlirType it = braze_gb_tensor_type(b->ctx, &idx_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
     MlirValue ops[2] = {x, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, rows, idx))};
@@ -112,16 +135,16 @@ static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const
     MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
                                                     mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
     MlirValue term = make(b, "gather", ops, 2, out, rank, elem_of(x), &attr, 1);
-    if (mlirValueIsNull(acc)) { /* slot 0: every row's first nonzero, +1 */
+    if (mlirValueIsNull(acc)) { /* slot 0: every row's first 1 */
       acc = term;
       continue;
     }
     if (!all_plus && !all_minus) {
-      int64_t sshape[BRAZE_MAX_RANK];
+      int64_t cshape[BRAZE_MAX_RANK];
       for (intptr_t d = 0; d < rank; ++d)
-        sshape[d] = d == axis ? rows : 1;
-      MlirType st = braze_gb_tensor_type(b->ctx, sshape, rank, elem_of(x));
-      term = braze_gb_binary(b, "mul", term, braze_gb_constant(b, mlirDenseElementsAttrFloatGet(st, rows, sign)));
+        cshape[d] = d == axis ? rows : 1;
+      MlirType ct = braze_gb_tensor_type(b->ctx, cshape, rank, elem_of(x));
+      term = braze_gb_binary(b, "mul", term, braze_gb_constant(b, mlirDenseElementsAttrFloatGet(ct, rows, coef)));
     }
     acc = braze_gb_binary(b, all_minus ? "sub" : "add", acc, term);
   }
@@ -136,14 +159,14 @@ static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, siz
   return braze_conv_geometry(op, xs, xr, ws, wr, g, why, n);
 }
 
-static int64_t tiles(int64_t out) { return (out + 1) / 2; }
+static int64_t tiles(int64_t out, int m) { return (out + m - 1) / m; }
 
-bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, char *why, size_t n) {
+bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, int tile, char *why, size_t n) {
   BrazeConvGeometry g;
   if (!read_geometry(op, &g, why, n))
     return false;
   if (g.n != 2)
-    return refuse(why, n, "%d spatial dims (Winograd F(2x2, 3x3) takes 2)", g.n);
+    return refuse(why, n, "%d spatial dims (Winograd F(%dx%d, 3x3) takes 2)", g.n, tile, tile);
   if (g.kernel[0] != 3 || g.kernel[1] != 3)
     return refuse(why, n, "a %lldx%lld kernel (takes 3x3)", (long long)g.kernel[0], (long long)g.kernel[1]);
   if (g.stride[0] != 1 || g.stride[1] != 1 || g.dilation[0] != 1 || g.dilation[1] != 1)
@@ -156,7 +179,7 @@ bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, char *w
   if (fewest < min_channels)
     return refuse(why, n, "%lld channels in or out, fewer than conv-winograd=%lld", (long long)fewest,
                   (long long)min_channels);
-  if ((2 * tiles(g.out[0]) + 2) * (2 * tiles(g.out[1]) + 2) > MAX_PADDED_POSITIONS)
+  if ((tile * tiles(g.out[0], tile) + 2) * (tile * tiles(g.out[1], tile) + 2) > MAX_PADDED_POSITIONS)
     return refuse(why, n, "the padded image is above the padding table's limit");
   float *w = braze_conv_constant_weight(mlirOperationGetOperand(op, 1), g.out_channels * g.in_channels * 9);
   if (!w)
@@ -167,60 +190,63 @@ bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, char *w
 
 /* ---- the pieces ---- */
 
-/* U [16, C, K]: U[xi 4 + nu][c][k] = sum_ab G[xi][a] w[k][c][a][b] G[nu][b], in double. */
-static MlirValue transformed_weight(GraphBuilder *b, MlirValue w, int64_t c, int64_t k) {
+/* U [a^2, C, K]: U[xi a + nu][c][k] = sum_ij G[xi][i] w[k][c][i][j] G[nu][j], in double. */
+static MlirValue transformed_weight(GraphBuilder *b, const Winograd *wg, MlirValue w, int64_t c, int64_t k) {
+  int a = wg->a;
   float *wv = braze_conv_constant_weight(w, k * c * 9);
-  float *u = malloc((size_t)(16 * c * k) * sizeof *u);
+  float *u = malloc((size_t)(a * a * c * k) * sizeof *u);
   for (int64_t kc = 0; kc < k * c; ++kc) {
     const float *g = wv + kc * 9; /* w[k][c] */
-    double gg[4][3];              /* G g */
-    for (int xi = 0; xi < 4; ++xi)
+    double gg[6][3];              /* G g */
+    for (int xi = 0; xi < a; ++xi)
       for (int j = 0; j < 3; ++j)
-        gg[xi][j] = GM[xi][0] * g[j] + GM[xi][1] * g[3 + j] + GM[xi][2] * g[6 + j];
+        gg[xi][j] = wg->g[xi][0] * g[j] + wg->g[xi][1] * g[3 + j] + wg->g[xi][2] * g[6 + j];
     int64_t kk = kc / c, cc = kc % c;
-    for (int xi = 0; xi < 4; ++xi)
-      for (int nu = 0; nu < 4; ++nu)
-        u[((xi * 4 + nu) * c + cc) * k + kk] =
-            (float)(gg[xi][0] * GM[nu][0] + gg[xi][1] * GM[nu][1] + gg[xi][2] * GM[nu][2]);
+    for (int xi = 0; xi < a; ++xi)
+      for (int nu = 0; nu < a; ++nu)
+        u[((xi * a + nu) * c + cc) * k + kk] =
+            (float)(gg[xi][0] * wg->g[nu][0] + gg[xi][1] * wg->g[nu][1] + gg[xi][2] * wg->g[nu][2]);
   }
-  int64_t shape[3] = {16, c, k};
+  int64_t shape[3] = {a * a, c, k};
   MlirType type = braze_gb_tensor_type(b->ctx, shape, 3, mlirF32TypeGet(b->ctx));
-  MlirValue v = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(type, 16 * c * k, u));
+  MlirValue v = braze_gb_constant(b, mlirDenseElementsAttrFloatGet(type, a * a * c * k, u));
   free(wv);
   free(u);
   return v;
 }
 
-/* V [16, T, C]: the input's 4x4 patches under each tile, transformed. */
-static MlirValue transformed_input(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
-  int64_t th = tiles(g->out[0]), tw = tiles(g->out[1]), c = g->in_channels, t = g->batch * th * tw;
+/* V [a^2, T, C]: the input's a x a patches under each tile, transformed. */
+static MlirValue transformed_input(GraphBuilder *b, const Winograd *wg, MlirValue x, const BrazeConvGeometry *g) {
+  int m = wg->m, a = wg->a;
+  int64_t th = tiles(g->out[0], m), tw = tiles(g->out[1], m), c = g->in_channels, t = g->batch * th * tw;
   int64_t perm[4] = {0, 2, 3, 1};
   int64_t before[4] = {0, g->pad_begin[0], g->pad_begin[1], 0};
-  int64_t after[4] = {0, 2 * th + 2 - g->in[0] - g->pad_begin[0], 2 * tw + 2 - g->in[1] - g->pad_begin[1], 0};
+  int64_t after[4] = {0, m * th + 2 - g->in[0] - g->pad_begin[0], m * tw + 2 - g->in[1] - g->pad_begin[1], 0};
   MlirValue xl = braze_gb_zero_pad(b, braze_gb_transpose(b, x, perm), before, after, MAX_PADDED_POSITIONS);
-  int64_t four[2] = {4, 4}, two[2] = {2, 2}, one[2] = {1, 1};
-  MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "kernel", four, 2),
-                                 braze_gb_attr_i64_array(b->ctx, "strides", two, 2),
+  int64_t patch[2] = {a, a}, step[2] = {m, m}, one[2] = {1, 1};
+  MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "kernel", patch, 2),
+                                 braze_gb_attr_i64_array(b->ctx, "strides", step, 2),
                                  braze_gb_attr_i64_array(b->ctx, "dilations", one, 2)};
-  int64_t wshape[6] = {g->batch, th, tw, 4, 4, c};
+  int64_t wshape[6] = {g->batch, th, tw, a, a, c};
   MlirValue win = make(b, "window", &xl, 1, wshape, 6, elem_of(x), attrs, 3);
-  int64_t patch_first[6] = {3, 4, 0, 1, 2, 5}, flat[3] = {16, t, c};
-  MlirValue d = braze_gb_transpose(b, win, patch_first); /* [4 (i), 4 (j), N, TH, TW, C], a view */
-  MlirValue e = times_matrix(b, d, 0, BT, 4);             /* B^T d */
-  return braze_gb_reshape(b, times_matrix(b, e, 1, BT, 4), flat, 3); /* (B^T d) B */
+  int64_t patch_first[6] = {3, 4, 0, 1, 2, 5}, flat[3] = {a * a, t, c};
+  MlirValue d = braze_gb_transpose(b, win, patch_first); /* [a (i), a (j), N, TH, TW, C], a view */
+  MlirValue e = times_matrix(b, d, 0, wg->bt, a, a);      /* B^T d */
+  return braze_gb_reshape(b, times_matrix(b, e, 1, wg->bt, a, a), flat, 3); /* (B^T d) B */
 }
 
-/* The result [N, K, OH, OW] from the products M [16, T, K]. */
-static MlirValue transformed_output(GraphBuilder *b, MlirValue mm, const BrazeConvGeometry *g) {
-  int64_t th = tiles(g->out[0]), tw = tiles(g->out[1]), k = g->out_channels;
-  int64_t split[6] = {4, 4, g->batch, th, tw, k}, interleave[6] = {2, 3, 0, 4, 1, 5};
-  /* M as [N, TH, 4 (xi), TW, 4 (nu), K] (a view), so that A^T M A is [N, TH, 2, TW, 2, K]:
-   * the tiles' 2x2 blocks in place, [N, 2 TH, 2 TW, K] by a reshape */
-  MlirValue m = braze_gb_transpose(b, braze_gb_reshape(b, mm, split, 6), interleave);
-  MlirValue y = times_matrix(b, times_matrix(b, m, 2, AT, 2), 4, AT, 2);
-  int64_t whole[4] = {g->batch, 2 * th, 2 * tw, k};
+/* The result [N, K, OH, OW] from the products M [a^2, T, K]. */
+static MlirValue transformed_output(GraphBuilder *b, const Winograd *wg, MlirValue mm, const BrazeConvGeometry *g) {
+  int m = wg->m, a = wg->a;
+  int64_t th = tiles(g->out[0], m), tw = tiles(g->out[1], m), k = g->out_channels;
+  int64_t split[6] = {a, a, g->batch, th, tw, k}, interleave[6] = {2, 3, 0, 4, 1, 5};
+  /* M as [N, TH, a (xi), TW, a (nu), K] (a view), so that A^T M A is [N, TH, m, TW, m, K]:
+   * the tiles' blocks in place, [N, m TH, m TW, K] by a reshape */
+  MlirValue mv = braze_gb_transpose(b, braze_gb_reshape(b, mm, split, 6), interleave);
+  MlirValue y = times_matrix(b, times_matrix(b, mv, 2, wg->at, m, a), 4, wg->at, m, a);
+  int64_t whole[4] = {g->batch, m * th, m * tw, k};
   y = braze_gb_reshape(b, y, whole, 4);
-  if (2 * th != g->out[0] || 2 * tw != g->out[1]) {
+  if (m * th != g->out[0] || m * tw != g->out[1]) {
     int64_t lo[4] = {0, 0, 0, 0}, hi[4] = {g->batch, g->out[0], g->out[1], k};
     y = slice(b, y, lo, hi);
   }
@@ -228,14 +254,15 @@ static MlirValue transformed_output(GraphBuilder *b, MlirValue mm, const BrazeCo
   return braze_gb_transpose(b, y, to_nchw);
 }
 
-MlirValue braze_decompose_conv_winograd(MlirOperation op, GraphBuilder *b) {
+MlirValue braze_decompose_conv_winograd(MlirOperation op, GraphBuilder *b, int tile) {
   BrazeConvGeometry g;
   char why[256];
   if (!read_geometry(op, &g, why, sizeof why))
     return (MlirValue){NULL};
-  MlirValue v = transformed_input(b, mlirOperationGetOperand(op, 0), &g);
-  MlirValue ops[2] = {v, transformed_weight(b, mlirOperationGetOperand(op, 1), g.in_channels, g.out_channels)};
-  int64_t t = g.batch * tiles(g.out[0]) * tiles(g.out[1]), shape[3] = {16, t, g.out_channels};
+  Winograd wg = winograd_of(tile);
+  MlirValue v = transformed_input(b, &wg, mlirOperationGetOperand(op, 0), &g);
+  MlirValue ops[2] = {v, transformed_weight(b, &wg, mlirOperationGetOperand(op, 1), g.in_channels, g.out_channels)};
+  int64_t t = g.batch * tiles(g.out[0], wg.m) * tiles(g.out[1], wg.m), shape[3] = {wg.a * wg.a, t, g.out_channels};
   MlirValue mm = make(b, "batch_matmul", ops, 2, shape, 3, elem_of(v), NULL, 0);
-  return transformed_output(b, mm, &g);
+  return transformed_output(b, &wg, mm, &g);
 }

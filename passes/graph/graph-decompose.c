@@ -25,9 +25,11 @@
  *                    16-byte multiples (the stem's 147 -> 152; decision 0021)
  *   conv-winograd=N  (default 0: off) a 2-D f32 3x3 conv with unit strides, one group,
  *                    a constant weight and at least N channels in and out becomes
- *                    Winograd F(2x2, 3x3) (passes/graph/decompose-winograd.c, decision
- *                    0025): 2.25x fewer multiply-adds for transforms that cost per
- *                    channel; remarks say which convs took it and why others did not
+ *                    Winograd F(m x m, 3x3) (passes/graph/decompose-winograd.c, decision
+ *                    0025): 2.25x (m = 2) or 4x (m = 4) fewer multiply-adds for
+ *                    transforms that cost per channel; remarks say which convs took it
+ *                    and why others did not
+ *   conv-winograd-tile=M  2 (default) or 4: the m above
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -62,6 +64,7 @@ typedef struct {
   BrazeConvIm2col im2col; /* conv-im2col= */
   int64_t half_k_align;   /* conv-half-k-align= */
   int64_t winograd;       /* conv-winograd= (0: off) */
+  int winograd_tile;      /* conv-winograd-tile= (2 or 4) */
   MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
@@ -448,12 +451,14 @@ static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *r
   if (run->fold_batch_norm && braze_conv_awaits_fold(op))
     return no_value();
   char why[256];
-  if (run->winograd && braze_conv_winograd_applies(op, run->winograd, why, sizeof why)) {
+  int tile = run->winograd_tile;
+  if (run->winograd && braze_conv_winograd_applies(op, run->winograd, tile, why, sizeof why)) {
     if (run->remarks)
       braze_emit_remark(mlirOperationGetLocation(op),
-                        "graph-decompose: conv as Winograd F(2x2, 3x3) (conv-winograd=%lld): 16 products, the "
-                        "weight transformed at compile time", (long long)run->winograd);
-    return braze_decompose_conv_winograd(op, b);
+                        "graph-decompose: conv as Winograd F(%dx%d, 3x3) (conv-winograd=%lld): %d products, the "
+                        "weight transformed at compile time", tile, tile, (long long)run->winograd,
+                        (tile + 2) * (tile + 2));
+    return braze_decompose_conv_winograd(op, b, tile);
   }
   if (run->winograd && run->remarks)
     braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: conv not Winograd: %s", why);
@@ -516,6 +521,7 @@ typedef struct {
   BrazeConvIm2col im2col;
   int64_t half_k_align; /* conv-half-k-align= (0: off) */
   int64_t winograd;     /* conv-winograd= (0: off) */
+  int winograd_tile;    /* conv-winograd-tile= */
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -560,7 +566,8 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
 
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   static const char *const allowed[] = {"keep",        "decompose-mean",     "remarks", "fold-batch-norm",
-                                        "conv-im2col", "conv-half-k-align", "conv-winograd", NULL};
+                                        "conv-im2col", "conv-half-k-align", "conv-winograd",
+                                        "conv-winograd-tile", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
   DecomposeOptions *opts = calloc(1, sizeof *opts);
@@ -602,6 +609,17 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
     return NULL;
   }
   opts->winograd = winograd;
+  long long tile;
+  if (!braze_option_int(options, "conv-winograd-tile", 2, &tile, error)) {
+    free(opts);
+    return NULL;
+  }
+  if (tile != 2 && tile != 4) {
+    braze_str_printf(error, "graph-decompose: conv-winograd-tile must be 2 or 4, got %lld", tile);
+    free(opts);
+    return NULL;
+  }
+  opts->winograd_tile = (int)tile;
   if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error)) ||
       (fold && !parse_bool(fold, &opts->fold_batch_norm, error))) {
     free(opts);
@@ -702,7 +720,8 @@ static bool run(MlirOperation func, void *state) {
                       .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn],
                       .im2col = opts->im2col,
                       .half_k_align = opts->half_k_align,
-                      .winograd = opts->winograd};
+                      .winograd = opts->winograd,
+                      .winograd_tile = opts->winograd_tile};
   PatternData data[NUM_DECOMPOSITIONS];
   MlirFrozenRewritePatternSet patterns = build_patterns(ctx, opts, data, &run);
   MlirGreedyRewriteDriverConfig config = mlirGreedyRewriteDriverConfigCreate();
@@ -727,7 +746,8 @@ const BrazePassInfo braze_pass_graph_decompose = {
                     "    conv-half-k-align=N  bf16/f16 convs: pad K (C/groups x kernel size) with zeros to a multiple\n"
                     "                         of N, the columns then a gather (0: off, the default; cuda: 8)\n"
                     "    conv-winograd=N      f32 3x3 stride-1 convs with at least N channels in and out as Winograd\n"
-                    "                         F(2x2, 3x3) (0: off, the default; cpu-default: 256)\n",
+                    "                         F(m x m, 3x3) (0: off, the default; cpu-default: 128)\n"
+                    "    conv-winograd-tile=M F(2x2, 3x3) (2, the default) or F(4x4, 3x3) (4)\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,

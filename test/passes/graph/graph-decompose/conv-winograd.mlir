@@ -13,8 +13,11 @@
 // RUN: braze-opt %s --graph-decompose=conv-winograd=1 | FileCheck %s
 // RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: braze-opt %s --graph-decompose | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 conv-winograd-tile=4}))' | FileCheck %s --check-prefix=TILE4
 // RUN: not braze-opt %s --graph-decompose=conv-winograd=-1 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 conv-winograd-tile=3}))' 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 // BAD: graph-decompose: conv-winograd must be 0 (off) or a channel count, got -1
+// BAD-TILE: graph-decompose: conv-winograd-tile must be 2 or 4, got 3
 // OFF-NOT: graph.batch_matmul{{.*}}tensor<16x
 
 // CHECK-LABEL: func.func @tiny
@@ -56,6 +59,15 @@ func.func @tiny(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
 
 // An odd result (5x3, no padding) is computed on whole tiles (3x2 of them: the input
 // padded at the end to 8x6) and cropped.
+// conv-winograd-tile=4: F(4x4, 3x3), 6x6 patches at strides of 4 (2x1 tiles of the 5x3
+// result: the input padded to 10x6), 36 products, B^T's rows up to 4 nonzeros (the
+// first slot the 1s, the others with their coefficients).
+// TILE4-LABEL: func.func @odd_cropped
+// TILE4: "graph.window"{{.*}}kernel = array<i64: 6, 6>, strides = array<i64: 4, 4>} : (tensor<2x10x6x4xf32>) -> tensor<2x2x1x6x6x4xf32>
+// TILE4: "graph.constant"() {value = dense<[4, 3, 4, 4, 4, 5]> : tensor<6xi32>}
+// TILE4: "graph.batch_matmul"{{.*}} : (tensor<36x4x4xf32>, tensor<36x4x6xf32>) -> tensor<36x4x6xf32>
+// TILE4: "graph.reshape"{{.*}} : (tensor<2x2x4x1x4x6xf32>) -> tensor<2x8x4x6xf32>
+// TILE4: "graph.slice"{{.*}}limits = array<i64: 2, 5, 3, 6>
 // CHECK-LABEL: func.func @odd_cropped
 // CHECK: "graph.window"{{.*}} : (tensor<2x8x6x4xf32>) -> tensor<2x3x2x4x4x4xf32>
 // CHECK: "graph.batch_matmul"{{.*}} : (tensor<16x12x4xf32>, tensor<16x4x6xf32>) -> tensor<16x12x6xf32>
