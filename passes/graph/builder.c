@@ -49,6 +49,13 @@ MlirOperation braze_gb_create(GraphBuilder *b, const char *mnemonic, const MlirV
   return insert(b, mlirOperationCreate(&state));
 }
 
+MlirValue braze_gb_make(GraphBuilder *b, const char *mnemonic, const MlirValue *operands, intptr_t num_operands,
+                        const int64_t *shape, intptr_t rank, MlirType elem, const MlirNamedAttribute *attrs,
+                        intptr_t num_attrs) {
+  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
+  return mlirOperationGetResult(braze_gb_create(b, mnemonic, operands, num_operands, type, attrs, num_attrs), 0);
+}
+
 static MlirValue create_value(GraphBuilder *b, const char *mnemonic, const MlirValue *operands,
                               intptr_t num_operands, MlirType result, const MlirNamedAttribute *attrs,
                               intptr_t num_attrs) {

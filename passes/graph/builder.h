@@ -41,6 +41,10 @@ MlirType braze_gb_tensor_type(MlirContext ctx, const int64_t *shape, intptr_t ra
 MlirOperation braze_gb_create(GraphBuilder *b, const char *mnemonic, const MlirValue *operands,
                               intptr_t num_operands, MlirType result, const MlirNamedAttribute *attrs,
                               intptr_t num_attrs);
+/* Any op as above with a result of `shape` and element type `elem`; returns the result. */
+MlirValue braze_gb_make(GraphBuilder *b, const char *mnemonic, const MlirValue *operands, intptr_t num_operands,
+                        const int64_t *shape, intptr_t rank, MlirType elem, const MlirNamedAttribute *attrs,
+                        intptr_t num_attrs);
 /* Pointwise unary op whose result type is x's type. */
 MlirValue braze_gb_unary(GraphBuilder *b, const char *mnemonic, MlirValue x);
 /* Pointwise binary op (add sub mul div max min pow) with the broadcast result shape. */

@@ -40,8 +40,7 @@
 /* The largest im2col position table (elements) graph-decompose builds: 2^26 i32. */
 enum { MAX_INDEX_TABLE = 1 << 26 };
 
-static bool refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool refuse(char *why, size_t n, const char *fmt, ...) {
+bool braze_conv_refuse(char *why, size_t n, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(why, n, fmt, ap);
@@ -52,13 +51,6 @@ static bool refuse(char *why, size_t n, const char *fmt, ...) {
 static MlirValue null_value(void) { return (MlirValue){NULL}; }
 
 /* ---- small builders ---- */
-
-static MlirValue make(GraphBuilder *b, const char *mnemonic, const MlirValue *operands, intptr_t n,
-                      const int64_t *shape, intptr_t rank, MlirType elem, const MlirNamedAttribute *attrs,
-                      intptr_t num_attrs) {
-  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
-  return mlirOperationGetResult(braze_gb_create(b, mnemonic, operands, n, type, attrs, num_attrs), 0);
-}
 
 static MlirType elem_of(MlirValue v) { return braze_element_type(mlirValueGetType(v)); }
 
@@ -75,7 +67,7 @@ static MlirValue concat(GraphBuilder *b, MlirValue lhs, MlirValue rhs, int64_t d
   MlirValue ops[2] = {lhs, rhs};
   MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("dim")),
                                                   mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), dim));
-  return make(b, "concat", ops, 2, shape, rank, elem_of(lhs), &attr, 1);
+  return braze_gb_make(b, "concat", ops, 2, shape, rank, elem_of(lhs), &attr, 1);
 }
 
 /* x[start:limit] along `axis` (unit stride). */
@@ -92,7 +84,7 @@ static MlirValue slice_axis(GraphBuilder *b, MlirValue x, intptr_t axis, int64_t
                                  braze_gb_attr_i64_array(b->ctx, "limits", limits, rank),
                                  braze_gb_attr_i64_array(b->ctx, "strides", strides, rank)};
   shape[axis] = limit - start;
-  return make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
+  return braze_gb_make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
 }
 
 /* gather(data, indices, axis). */
@@ -112,7 +104,7 @@ static MlirValue gather_at(GraphBuilder *b, MlirValue data, MlirValue indices, i
   }
   MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
                                                   mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
-  return make(b, "gather", ops, 2, out, n, elem_of(data), &attr, 1);
+  return braze_gb_make(b, "gather", ops, 2, out, n, elem_of(data), &attr, 1);
 }
 
 /* gather(data, a constant of i32 positions of shape idx_shape, axis). */
@@ -131,14 +123,14 @@ static int64_t product(const int64_t *v, int n) {
 
 /* ---- conv ---- */
 
-static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, size_t n) {
+bool braze_conv_read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, size_t n) {
   MlirType xt = mlirValueGetType(mlirOperationGetOperand(op, 0)), wt = mlirValueGetType(mlirOperationGetOperand(op, 1));
   if (mlirOperationGetNumOperands(op) != 2 || !braze_is_ranked_tensor(xt) || !braze_is_ranked_tensor(wt) ||
       braze_rank(xt) > BRAZE_MAX_RANK || braze_rank(wt) > BRAZE_MAX_RANK)
-    return refuse(why, n, "expects two ranked tensor operands (x, w)");
+    return braze_conv_refuse(why, n, "expects two ranked tensor operands (x, w)");
   MlirType e = braze_element_type(xt);
   if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e) && !mlirTypeIsAF16(e) && !mlirTypeIsABF16(e))
-    return refuse(why, n, "expects a float input");
+    return braze_conv_refuse(why, n, "expects a float input");
   int64_t xs[BRAZE_MAX_RANK], ws[BRAZE_MAX_RANK], rs[BRAZE_MAX_RANK];
   intptr_t xr = braze_shape(xt, xs), wr = braze_shape(wt, ws);
   if (!braze_conv_geometry(op, xs, xr, ws, wr, g, why, n))
@@ -147,7 +139,7 @@ static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, siz
   MlirType res = mlirValueGetType(mlirOperationGetResult(op, 0));
   for (intptr_t d = 0; d < rr; ++d)
     if (braze_rank(res) != rr || mlirShapedTypeGetDimSize(res, d) != rs[d])
-      return refuse(why, n, "the result type does not match the attributes");
+      return braze_conv_refuse(why, n, "the result type does not match the attributes");
   return true;
 }
 
@@ -161,7 +153,7 @@ static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *p
   int64_t entries = 0, span = 0;
   if (__builtin_mul_overflow(cg, kk_count, &entries) || __builtin_mul_overflow(entries, p_count, &entries) ||
       __builtin_mul_overflow(cg, l, &span) || entries > MAX_INDEX_TABLE || span >= INT32_MAX) {
-    refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries", (long long)p_count,
+    braze_conv_refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries", (long long)p_count,
            (long long)(cg * kk_count), MAX_INDEX_TABLE);
     return NULL;
   }
@@ -211,10 +203,10 @@ static MlirValue im2col(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g
   MlirNamedAttribute pred = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("predicate")),
                                                   mlirStringAttrGet(b->ctx, braze_ref("ge")));
   MlirValue cmp_ops[2] = {positions, braze_gb_scalar(b, i32, 0.0)};
-  MlirValue inside = make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
+  MlirValue inside = braze_gb_make(b, "cmp", cmp_ops, 2, idx_shape, 2, mlirIntegerTypeGet(b->ctx, 1), &pred, 1);
   MlirValue sel[3] = {inside, cols, braze_gb_scalar(b, elem_of(x), 0.0)};
   int64_t shape[4] = {g->batch, groups, p, k_cols};
-  return make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
+  return braze_gb_make(b, "select", sel, 3, shape, 4, elem_of(x), NULL, 0);
 }
 
 /* The largest spatial rank of the window form: its view [N, O.., K.., C] has rank 2n + 2. */
@@ -248,9 +240,9 @@ static bool padding_table_fits(const BrazeConvGeometry *g, char *why, size_t n) 
   int64_t l = product(g->in, g->n), lp = 1;
   for (int i = 0; i < g->n && has_padding(g); ++i)
     if (__builtin_mul_overflow(lp, g->in[i] + g->pad_begin[i] + g->pad_end[i], &lp) || lp > MAX_INDEX_TABLE)
-      return refuse(why, n, "the padding position table (more than %d entries) is above the limit", MAX_INDEX_TABLE);
+      return braze_conv_refuse(why, n, "the padding position table (more than %d entries) is above the limit", MAX_INDEX_TABLE);
   if (l >= INT32_MAX)
-    return refuse(why, n, "the input has %lld positions, above the i32 position table's range", (long long)l);
+    return braze_conv_refuse(why, n, "the input has %lld positions, above the i32 position table's range", (long long)l);
   return true;
 }
 
@@ -269,7 +261,7 @@ static MlirValue zero_widened_taps(GraphBuilder *b, MlirValue cols, const BrazeC
   int64_t shape[4];
   braze_shape(mlirValueGetType(cols), shape);
   MlirValue sel[3] = {mask, cols, braze_gb_scalar(b, elem_of(cols), 0.0)};
-  return make(b, "select", sel, 3, shape, 4, elem_of(cols), NULL, 0);
+  return braze_gb_make(b, "select", sel, 3, shape, 4, elem_of(cols), NULL, 0);
 }
 
 /* cols [N, G, P, KK Cg] as a view of the zero-padded channels-last input: window(xl)
@@ -295,7 +287,7 @@ static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeomet
   MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "kernel", g->kernel, g->n),
                                  braze_gb_attr_i64_array(b->ctx, "strides", g->stride, g->n),
                                  braze_gb_attr_i64_array(b->ctx, "dilations", g->dilation, g->n)};
-  MlirValue win = make(b, "window", &xl, 1, wshape, 2 * g->n + 2, elem_of(x), attrs, 3);
+  MlirValue win = braze_gb_make(b, "window", &xl, 1, wshape, 2 * g->n + 2, elem_of(x), attrs, 3);
   int64_t cols_shape[4] = {g->batch, groups, p, kk * cg};
   if (groups == 1)
     return braze_gb_reshape(b, win, cols_shape, 4);
@@ -423,7 +415,7 @@ static int32_t *pad_table_k(int32_t *idx, const BrazeConvGeometry *g, int64_t kp
 int64_t braze_conv_padded_k(MlirOperation op, BrazeConvIm2col asked, int64_t k_align) {
   BrazeConvGeometry g, wide;
   char why[256];
-  if (!read_geometry(op, &g, why, sizeof why))
+  if (!braze_conv_read_geometry(op, &g, why, sizeof why))
     return 0;
   int64_t kp = padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align);
   if (!kp || braze_conv_im2col_form(op, asked, k_align) != BRAZE_CONV_IM2COL_WINDOW)
@@ -435,7 +427,7 @@ int64_t braze_conv_padded_k(MlirOperation op, BrazeConvIm2col asked, int64_t k_a
 BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked, int64_t k_align) {
   BrazeConvGeometry g;
   char why[256];
-  if (!read_geometry(op, &g, why, sizeof why) || is_pointwise(&g))
+  if (!braze_conv_read_geometry(op, &g, why, sizeof why) || is_pointwise(&g))
     return BRAZE_CONV_IM2COL_VIEW;
   BrazeConvGeometry wide;
   if (padded_k(&g, elem_of(mlirOperationGetOperand(op, 0)), k_align) &&
@@ -448,7 +440,7 @@ BrazeConvIm2col braze_conv_im2col_form(MlirOperation op, BrazeConvIm2col asked, 
 MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2col form, int64_t k_align, char *why,
                                size_t why_size) {
   BrazeConvGeometry g;
-  if (!read_geometry(op, &g, why, why_size))
+  if (!braze_conv_read_geometry(op, &g, why, why_size))
     return null_value();
   MlirValue x = mlirOperationGetOperand(op, 0), w = mlirOperationGetOperand(op, 1);
   MlirType e = elem_of(x);
@@ -482,7 +474,7 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
   free(idx);
   MlirValue ops[2] = {cols, weight_matrix(b, widen_weight(b, w, extra), groups, ocg, cg, kk, k_cols)};
   int64_t y_shape[4] = {g.batch, groups, p, ocg};
-  MlirValue y = make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
+  MlirValue y = braze_gb_make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
   int64_t out[BRAZE_MAX_RANK];
   intptr_t rank = braze_conv_result_shape(&g, out);
   return braze_gb_reshape(b, braze_gb_transpose(b, y, swap), out, rank);
@@ -534,20 +526,20 @@ static MlirValue transposed_weight(GraphBuilder *b, MlirValue w, const BrazeConv
 
 MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char *why, size_t why_size) {
   BrazeConvGeometry g;
-  if (!read_geometry(op, &g, why, why_size))
+  if (!braze_conv_read_geometry(op, &g, why, why_size))
     return null_value();
   int64_t lo[BRAZE_CONV_MAX_SPATIAL], hi[BRAZE_CONV_MAX_SPATIAL];
   for (int i = 0; i < g.n; ++i) {
     if (g.kernel[i] > 4096)
-      return refuse(why, why_size, "kernel sizes above 4096 are not supported"), null_value();
+      return braze_conv_refuse(why, why_size, "kernel sizes above 4096 are not supported"), null_value();
     if (g.stride[i] > 1 && g.n + 2 == BRAZE_MAX_RANK)
-      return refuse(why, why_size, "strides above 1 need rank <= %d", BRAZE_MAX_RANK - 1), null_value();
+      return braze_conv_refuse(why, why_size, "strides above 1 need rank <= %d", BRAZE_MAX_RANK - 1), null_value();
     int64_t reach = g.dilation[i] * (g.kernel[i] - 1), stuffed = (g.in[i] - 1) * g.stride[i] + 1;
     lo[i] = reach - g.pad_begin[i];
     hi[i] = reach - g.pad_end[i] + g.output_padding[i];
     int64_t kept = stuffed + (lo[i] < 0 ? lo[i] : 0) + (hi[i] < 0 ? hi[i] : 0);
     if (kept < 1)
-      return refuse(why, why_size, "spatial dim %d: the pads crop the whole input", i), null_value();
+      return braze_conv_refuse(why, why_size, "spatial dim %d: the pads crop the whole input", i), null_value();
   }
   MlirValue x = mlirOperationGetOperand(op, 0);
   for (int i = 0; i < g.n; ++i) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dialects/graph/conv-geometry.h"
 #include "passes/graph/builder.h"
 
 /* How a conv's im2col columns are made: a view of x (1x1, unit strides, no padding),
@@ -34,6 +35,11 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
 /* conv_transpose -> conv of the zero-stuffed, cropped input with the weight's groups
  * transposed and its kernel flipped. */
 MlirValue braze_decompose_conv_transpose(MlirOperation op, GraphBuilder *b, char *why, size_t why_size);
+
+/* Format why[0..why_size) and return false (the refusals of the functions here). */
+bool braze_conv_refuse(char *why, size_t why_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* `op`'s conv geometry for its operands' shapes (dialects/graph/conv-geometry.h). */
+bool braze_conv_read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, size_t why_size);
 
 /* The f32 values of a constant weight of `count` elements (dense, splat or
  * dense_resource, seen through reshapes; malloc'd, the caller frees), or NULL. */

@@ -29,7 +29,6 @@
  * and 1/24). */
 #include "passes/graph/decompose-conv.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,23 +63,7 @@ static Winograd winograd_of(int m) {
 /* The largest padded image (positions) whose padding table the rewrite builds. */
 enum { MAX_PADDED_POSITIONS = 1 << 26 };
 
-static bool refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool refuse(char *why, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, n, fmt, ap);
-  va_end(ap);
-  return false;
-}
-
 static MlirType elem_of(MlirValue v) { return braze_element_type(mlirValueGetType(v)); }
-
-static MlirValue make(GraphBuilder *b, const char *mnemonic, const MlirValue *operands, intptr_t n,
-                      const int64_t *shape, intptr_t rank, MlirType elem, const MlirNamedAttribute *attrs,
-                      intptr_t num_attrs) {
-  MlirType type = braze_gb_tensor_type(b->ctx, shape, rank, elem);
-  return mlirOperationGetResult(braze_gb_create(b, mnemonic, operands, n, type, attrs, num_attrs), 0);
-}
 
 /* x[starts:limits] (unit strides). */
 static MlirValue slice(GraphBuilder *b, MlirValue x, const int64_t *starts, const int64_t *limits) {
@@ -93,7 +76,7 @@ static MlirValue slice(GraphBuilder *b, MlirValue x, const int64_t *starts, cons
   MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "starts", starts, rank),
                                  braze_gb_attr_i64_array(b->ctx, "limits", limits, rank),
                                  braze_gb_attr_i64_array(b->ctx, "strides", strides, rank)};
-  return make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
+  return braze_gb_make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
 }
 
 /* x [.., n at `axis`, ..] times a matrix R [rows, n] along `axis`:
@@ -134,7 +117,7 @@ static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const
     out[axis] = rows;
     MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
                                                     mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
-    MlirValue term = make(b, "gather", ops, 2, out, rank, elem_of(x), &attr, 1);
+    MlirValue term = braze_gb_make(b, "gather", ops, 2, out, rank, elem_of(x), &attr, 1);
     if (mlirValueIsNull(acc)) { /* slot 0: every row's first 1 */
       acc = term;
       continue;
@@ -152,38 +135,31 @@ static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const
 
 /* ---- when it applies ---- */
 
-static bool read_geometry(MlirOperation op, BrazeConvGeometry *g, char *why, size_t n) {
-  MlirType xt = mlirValueGetType(mlirOperationGetOperand(op, 0)), wt = mlirValueGetType(mlirOperationGetOperand(op, 1));
-  int64_t xs[BRAZE_MAX_RANK], ws[BRAZE_MAX_RANK];
-  intptr_t xr = braze_shape(xt, xs), wr = braze_shape(wt, ws);
-  return braze_conv_geometry(op, xs, xr, ws, wr, g, why, n);
-}
-
 static int64_t tiles(int64_t out, int m) { return (out + m - 1) / m; }
 
 bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, int tile, char *why, size_t n) {
   BrazeConvGeometry g;
-  if (!read_geometry(op, &g, why, n))
+  if (!braze_conv_read_geometry(op, &g, why, n))
     return false;
   if (g.n != 2)
-    return refuse(why, n, "%d spatial dims (Winograd F(%dx%d, 3x3) takes 2)", g.n, tile, tile);
+    return braze_conv_refuse(why, n, "%d spatial dims (Winograd F(%dx%d, 3x3) takes 2)", g.n, tile, tile);
   if (g.kernel[0] != 3 || g.kernel[1] != 3)
-    return refuse(why, n, "a %lldx%lld kernel (takes 3x3)", (long long)g.kernel[0], (long long)g.kernel[1]);
+    return braze_conv_refuse(why, n, "a %lldx%lld kernel (takes 3x3)", (long long)g.kernel[0], (long long)g.kernel[1]);
   if (g.stride[0] != 1 || g.stride[1] != 1 || g.dilation[0] != 1 || g.dilation[1] != 1)
-    return refuse(why, n, "strides or dilations other than 1");
+    return braze_conv_refuse(why, n, "strides or dilations other than 1");
   if (g.groups != 1)
-    return refuse(why, n, "%lld groups (takes 1)", (long long)g.groups);
+    return braze_conv_refuse(why, n, "%lld groups (takes 1)", (long long)g.groups);
   if (!mlirTypeIsAF32(elem_of(mlirOperationGetOperand(op, 0))))
-    return refuse(why, n, "not f32 (the transforms' rounding is for f32)");
+    return braze_conv_refuse(why, n, "not f32 (the transforms' rounding is for f32)");
   int64_t fewest = g.in_channels < g.out_channels ? g.in_channels : g.out_channels;
   if (fewest < min_channels)
-    return refuse(why, n, "%lld channels in or out, fewer than conv-winograd=%lld", (long long)fewest,
+    return braze_conv_refuse(why, n, "%lld channels in or out, fewer than conv-winograd=%lld", (long long)fewest,
                   (long long)min_channels);
   if ((tile * tiles(g.out[0], tile) + 2) * (tile * tiles(g.out[1], tile) + 2) > MAX_PADDED_POSITIONS)
-    return refuse(why, n, "the padded image is above the padding table's limit");
+    return braze_conv_refuse(why, n, "the padded image is above the padding table's limit");
   float *w = braze_conv_constant_weight(mlirOperationGetOperand(op, 1), g.out_channels * g.in_channels * 9);
   if (!w)
-    return refuse(why, n, "the weight is not a constant (U = G g G^T is computed at compile time)");
+    return braze_conv_refuse(why, n, "the weight is not a constant (U = G g G^T is computed at compile time)");
   free(w);
   return true;
 }
@@ -228,7 +204,7 @@ static MlirValue transformed_input(GraphBuilder *b, const Winograd *wg, MlirValu
                                  braze_gb_attr_i64_array(b->ctx, "strides", step, 2),
                                  braze_gb_attr_i64_array(b->ctx, "dilations", one, 2)};
   int64_t wshape[6] = {g->batch, th, tw, a, a, c};
-  MlirValue win = make(b, "window", &xl, 1, wshape, 6, elem_of(x), attrs, 3);
+  MlirValue win = braze_gb_make(b, "window", &xl, 1, wshape, 6, elem_of(x), attrs, 3);
   int64_t patch_first[6] = {3, 4, 0, 1, 2, 5}, flat[3] = {a * a, t, c};
   MlirValue d = braze_gb_transpose(b, win, patch_first); /* [a (i), a (j), N, TH, TW, C], a view */
   MlirValue e = times_matrix(b, d, 0, wg->bt, a, a);      /* B^T d */
@@ -257,12 +233,12 @@ static MlirValue transformed_output(GraphBuilder *b, const Winograd *wg, MlirVal
 MlirValue braze_decompose_conv_winograd(MlirOperation op, GraphBuilder *b, int tile) {
   BrazeConvGeometry g;
   char why[256];
-  if (!read_geometry(op, &g, why, sizeof why))
+  if (!braze_conv_read_geometry(op, &g, why, sizeof why))
     return (MlirValue){NULL};
   Winograd wg = winograd_of(tile);
   MlirValue v = transformed_input(b, &wg, mlirOperationGetOperand(op, 0), &g);
   MlirValue ops[2] = {v, transformed_weight(b, &wg, mlirOperationGetOperand(op, 1), g.in_channels, g.out_channels)};
   int64_t t = g.batch * tiles(g.out[0], wg.m) * tiles(g.out[1], wg.m), shape[3] = {wg.a * wg.a, t, g.out_channels};
-  MlirValue mm = make(b, "batch_matmul", ops, 2, shape, 3, elem_of(v), NULL, 0);
+  MlirValue mm = braze_gb_make(b, "batch_matmul", ops, 2, shape, 3, elem_of(v), NULL, 0);
   return transformed_output(b, &wg, mm, &g);
 }

@@ -33,6 +33,7 @@
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -564,6 +565,18 @@ static bool parse_bool(const BrazeOption *o, bool *out, BrazeStr *error) {
   return false;
 }
 
+/* Integer option `key` (default `dflt`) in range[0]..range[1] in steps of range[2];
+ * otherwise an error saying it `expects`. */
+static bool int_option(const BrazePassOptions *options, const char *key, long long dflt, const long long range[3],
+                       const char *expects, long long *out, BrazeStr *error) {
+  if (!braze_option_int(options, key, dflt, out, error))
+    return false;
+  if (*out >= range[0] && *out <= range[1] && (*out - range[0]) % range[2] == 0)
+    return true;
+  braze_str_printf(error, "graph-decompose: %s must be %s, got %lld", key, expects, *out);
+  return false;
+}
+
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   static const char *const allowed[] = {"keep",        "decompose-mean",     "remarks", "fold-batch-norm",
                                         "conv-im2col", "conv-half-k-align", "conv-winograd",
@@ -587,38 +600,16 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
     free(opts);
     return NULL;
   }
-  long long k_align;
-  if (!braze_option_int(options, "conv-half-k-align", 0, &k_align, error)) {
-    free(opts);
-    return NULL;
-  }
-  if (k_align < 0 || k_align > 64) {
-    braze_str_printf(error, "graph-decompose: conv-half-k-align must be in [0, 64], got %lld", k_align);
+  long long k_align, winograd, tile;
+  if (!int_option(options, "conv-half-k-align", 0, (long long[3]){0, 64, 1}, "in [0, 64]", &k_align, error) ||
+      !int_option(options, "conv-winograd", 0, (long long[3]){0, LLONG_MAX, 1}, "0 (off) or a channel count", &winograd,
+                  error) ||
+      !int_option(options, "conv-winograd-tile", 2, (long long[3]){2, 4, 2}, "2 or 4", &tile, error)) {
     free(opts);
     return NULL;
   }
   opts->half_k_align = k_align;
-  long long winograd;
-  if (!braze_option_int(options, "conv-winograd", 0, &winograd, error)) {
-    free(opts);
-    return NULL;
-  }
-  if (winograd < 0) {
-    braze_str_printf(error, "graph-decompose: conv-winograd must be 0 (off) or a channel count, got %lld", winograd);
-    free(opts);
-    return NULL;
-  }
   opts->winograd = winograd;
-  long long tile;
-  if (!braze_option_int(options, "conv-winograd-tile", 2, &tile, error)) {
-    free(opts);
-    return NULL;
-  }
-  if (tile != 2 && tile != 4) {
-    braze_str_printf(error, "graph-decompose: conv-winograd-tile must be 2 or 4, got %lld", tile);
-    free(opts);
-    return NULL;
-  }
   opts->winograd_tile = (int)tile;
   if ((mean && !parse_bool(mean, &decompose_mean, error)) || (remarks && !parse_bool(remarks, &opts->remarks, error)) ||
       (fold && !parse_bool(fold, &opts->fold_batch_norm, error))) {
