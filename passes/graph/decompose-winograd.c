@@ -18,8 +18,9 @@
  *          coefficients), reshaped [a^2, T, C]
  *   M    = batch_matmul(V, U)  with U [a^2, C, K] a constant (packed at compile time)
  *   Y    = A^T M A on M viewed [N, TH, a, TW, a, K], so that it is [N, TH, m, TW, m, K]:
- *          the tiles' blocks in place; reshaped [N, m TH, m TW, K], cropped to
- *          [N, OH, OW, K] and transposed to [N, K, OH, OW]
+ *          the tiles' blocks in place; both matrices at once (times_matrix_both: a
+ *          term per pair of slots, no intermediate between the two); reshaped
+ *          [N, m TH, m TW, K], cropped to [N, OH, OW, K] and transposed to [N, K, OH, OW]
  * The transforms are pointwise kernels beside the product (form-kernels fuses the
  * output transform with the conv's epilogue); V and M are a^2 / m^2 times the input's
  * and result's size and go through memory, which is why the rule asks for many
@@ -79,58 +80,95 @@ static MlirValue slice(GraphBuilder *b, MlirValue x, const int64_t *starts, cons
   return braze_gb_make(b, "slice", &x, 1, shape, rank, elem_of(x), attrs, 3);
 }
 
-/* x [.., n at `axis`, ..] times a matrix R [rows, n] along `axis`:
- * out[.., r, ..] = sum_i R[r][i] x[.., i, ..] as term slots: slot s gathers, for each
- * row r, the column of r's s-th nonzero (a constant index: an indexed read of x, no
- * copy), then adds it, subtracts it, or multiplies it by a constant [.., rows, ..] of the
- * slot's coefficients and adds that. Each row's coefficients equal to 1 come first, so
- * slot 0 (every row here has a 1) needs no multiply; a row with fewer nonzeros than a
- * slot reads column 0 times 0 there. */
-static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const double (*rm)[6], int rows, int n) {
+/* One term slot of a matrix R [rows, n] with entries 0, 1, -1 and others: for each row
+ * r, the column of r's s-th nonzero (the 1s first) and its coefficient; a row with
+ * fewer nonzeros reads column 0 times 0. False when no row has an s-th nonzero. */
+typedef struct {
+  int32_t idx[6];
+  float coef[6];
+} Slot;
+
+static bool slot_of(const double (*rm)[6], int rows, int n, int s, Slot *out) {
+  bool any = false;
+  *out = (Slot){{0}, {0}};
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0, seen = 0; k < 2 * n; ++k) {
+      int i = k % n;
+      if (rm[r][i] != 0 && (rm[r][i] == 1) == (k < n) && seen++ == s) {
+        out->idx[r] = i;
+        out->coef[r] = (float)rm[r][i];
+        any = true;
+      }
+    }
+  return any;
+}
+
+/* gather(x, idx[0..rows), axis): the slot's columns along `axis`, an indexed read. */
+static MlirValue gather_rows(GraphBuilder *b, MlirValue x, intptr_t axis, const int32_t *idx, int rows) {
   int64_t shape[BRAZE_MAX_RANK], idx_shape = rows;
   intptr_t rank = braze_shape(mlirValueGetType(x), shape);
-  MlirValue acc = (MlirValue){NULL};
-  for (int slot = 0;; ++slot) {
-    int32_t idx[6] = {0};
-    float coef[6] = {0};
-    bool any = false, all_plus = true, all_minus = true;
-    for (int r = 0; r < rows; ++r) /* r's nonzeros in order, the 1s first */
-      for (int k = 0, seen = 0; k < 2 * n; ++k) {
-        int i = k % n;
-        bool one = rm[r][i] == 1;
-        if (rm[r][i] != 0 && one == (k < n) && seen++ == slot) {
-          idx[r] = i;
-          coef[r] = (float)rm[r][i];
-          any = true;
-        }
-      }
-    if (!any)
-      return acc;
-    for (int r = 0; r < rows; ++r) {
-      all_plus &= coef[r] == 1;
-      all_minus &= coef[r] == -1;
-    }
-    MlirType it = braze_gb_tensor_type(b->ctx, &idx_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
-    MlirValue ops[2] = {x, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, rows, idx))};
-    int64_t out[BRAZE_MAX_RANK];
-    memcpy(out, shape, sizeof out);
-    out[axis] = rows;
-    MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
-                                                    mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
-    MlirValue term = braze_gb_make(b, "gather", ops, 2, out, rank, elem_of(x), &attr, 1);
-    if (mlirValueIsNull(acc)) { /* slot 0: every row's first 1 */
-      acc = term;
-      continue;
-    }
-    if (!all_plus && !all_minus) {
-      int64_t cshape[BRAZE_MAX_RANK];
-      for (intptr_t d = 0; d < rank; ++d)
-        cshape[d] = d == axis ? rows : 1;
-      MlirType ct = braze_gb_tensor_type(b->ctx, cshape, rank, elem_of(x));
-      term = braze_gb_binary(b, "mul", term, braze_gb_constant(b, mlirDenseElementsAttrFloatGet(ct, rows, coef)));
-    }
-    acc = braze_gb_binary(b, all_minus ? "sub" : "add", acc, term);
+  MlirType it = braze_gb_tensor_type(b->ctx, &idx_shape, 1, mlirIntegerTypeGet(b->ctx, 32));
+  MlirValue ops[2] = {x, braze_gb_constant(b, mlirDenseElementsAttrInt32Get(it, rows, idx))};
+  shape[axis] = rows;
+  MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(b->ctx, braze_ref("axis")),
+                                                  mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), axis));
+  return braze_gb_make(b, "gather", ops, 2, shape, rank, elem_of(x), &attr, 1);
+}
+
+/* acc + coef (.) term, coef [rows0 at axis0, rows1 at axis1, 1 elsewhere] (rows1 = 1:
+ * one axis): an add or sub where the coefficients are all 1 or all -1, else a multiply
+ * by the constant first. A null acc starts the sum (its coefficients are all 1). */
+static MlirValue accumulate(GraphBuilder *b, MlirValue acc, MlirValue term, const intptr_t axis[2],
+                            const int rows[2], const float *coef) {
+  int n = rows[0] * rows[1];
+  bool all_plus = true, all_minus = true;
+  for (int i = 0; i < n; ++i) {
+    all_plus &= coef[i] == 1;
+    all_minus &= coef[i] == -1;
   }
+  if (mlirValueIsNull(acc))
+    return term;
+  if (!all_plus && !all_minus) {
+    int64_t cshape[BRAZE_MAX_RANK];
+    intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(term));
+    for (intptr_t d = 0; d < rank; ++d)
+      cshape[d] = d == axis[0] ? rows[0] : d == axis[1] ? rows[1] : 1;
+    MlirType ct = braze_gb_tensor_type(b->ctx, cshape, rank, elem_of(term));
+    term = braze_gb_binary(b, "mul", term, braze_gb_constant(b, mlirDenseElementsAttrFloatGet(ct, n, coef)));
+  }
+  return braze_gb_binary(b, all_minus ? "sub" : "add", acc, term);
+}
+
+/* x [.., n at `axis`, ..] times a matrix R [rows, n] along `axis`:
+ * out[.., r, ..] = sum_i R[r][i] x[.., i, ..], one term per slot (slot_of). Slot 0
+ * takes each row's first 1 (every row here has one), so it needs no multiply. */
+static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const double (*rm)[6], int rows, int n) {
+  MlirValue acc = (MlirValue){NULL};
+  Slot sl;
+  for (int s = 0; slot_of(rm, rows, n, s, &sl); ++s)
+    acc = accumulate(b, acc, gather_rows(b, x, axis, sl.idx, rows), (intptr_t[2]){axis, -1}, (int[2]){rows, 1},
+                     sl.coef);
+  return acc;
+}
+
+/* x times R along axis0 and along axis1 at once (R (x) R, in place of two
+ * times_matrix): one term per pair of slots, a gather along each axis, so that no
+ * intermediate is materialized between the two. */
+static MlirValue times_matrix_both(GraphBuilder *b, MlirValue x, const intptr_t axis[2], const double (*rm)[6],
+                                   int rows, int n) {
+  MlirValue acc = (MlirValue){NULL};
+  Slot s0, s1;
+  for (int i = 0; slot_of(rm, rows, n, i, &s0); ++i) {
+    MlirValue rows0 = gather_rows(b, x, axis[0], s0.idx, rows);
+    for (int j = 0; slot_of(rm, rows, n, j, &s1); ++j) {
+      float coef[36];
+      for (int r0 = 0; r0 < rows; ++r0)
+        for (int r1 = 0; r1 < rows; ++r1)
+          coef[r0 * rows + r1] = s0.coef[r0] * s1.coef[r1];
+      acc = accumulate(b, acc, gather_rows(b, rows0, axis[1], s1.idx, rows), axis, (int[2]){rows, rows}, coef);
+    }
+  }
+  return acc;
 }
 
 /* ---- when it applies ---- */
@@ -219,7 +257,7 @@ static MlirValue transformed_output(GraphBuilder *b, const Winograd *wg, MlirVal
   /* M as [N, TH, a (xi), TW, a (nu), K] (a view), so that A^T M A is [N, TH, m, TW, m, K]:
    * the tiles' blocks in place, [N, m TH, m TW, K] by a reshape */
   MlirValue mv = braze_gb_transpose(b, braze_gb_reshape(b, mm, split, 6), interleave);
-  MlirValue y = times_matrix(b, times_matrix(b, mv, 2, wg->at, m, a), 4, wg->at, m, a);
+  MlirValue y = times_matrix_both(b, mv, (intptr_t[2]){2, 4}, wg->at, m, a);
   int64_t whole[4] = {g->batch, m * th, m * tw, k};
   y = braze_gb_reshape(b, y, whole, 4);
   if (m * th != g->out[0] || m * tw != g->out[1]) {

@@ -8,8 +8,8 @@
 // 4, so that these small convs take it. F(4x4, 3x3) (conv-winograd-tile=4) rounds more
 // (coefficients up to 8 and 1/24): 1.6e-4 on the chain, so its bound is 1e-3. The kernels: the padding copy, the input
 // transform (one pointwise kernel writing V [4, 4, N, TH, TW, C]), the 16 products
-// (the template, U packed at compile time), the output transform's first half, then its
-// second half with the conv's epilogue in one kernel.
+// (the template, U packed at compile time), the output transform (the tiles' blocks in
+// place, 8 of its 9 terms), then its last term with the conv's epilogue.
 // RUN: braze check %s --seed 5 --pipeline=%S/Inputs/cpu-winograd-small.pipeline | FileCheck %s
 // RUN: braze compile %s --emit=mlir --pipeline=%S/Inputs/cpu-winograd-small.pipeline -o - | FileCheck %s --check-prefix=IR
 // RUN: braze check %s --seed 6 | FileCheck %s
@@ -26,8 +26,8 @@
 // IR-LABEL: func.func private @cpu_tem_fused_conv_2(%arg0: memref<4x4x2x4x3x8xf32>, %arg1: memref<16x8x8xf32>, %arg2: memref<16x24x8xf32>)
 // IR-SAME: b=prepacked
 // IR-SAME: kernel.ops = ["batch_matmul"]
-// IR-LABEL: func.func private @cpu_poi_fused_conv_3(%arg0: memref<16x24x8xf32>, %arg1: memref<2x4x2x3x4x8xf32>)
-// IR-LABEL: func.func private @cpu_poi_fused_conv_add_relu_4(%arg0: memref<2x8x7x5xf32>, %arg1: memref<2x4x2x3x4x8xf32>, %arg2: memref<2x8x7x5xf32>)
+// IR-LABEL: func.func private @cpu_poi_fused_conv_3(%arg0: memref<16x24x8xf32>, %arg1: memref<2x4x2x3x2x8xf32>)
+// IR-LABEL: func.func private @cpu_poi_fused_conv_add_relu_4(%arg0: memref<2x4x2x3x2x8xf32>, %arg1: memref<2x8x7x5xf32>, %arg2: memref<16x24x8xf32>, %arg3: memref<2x8x7x5xf32>)
 // IR-LABEL: func.func @odd_residual
 // cpu-default leaves convs with fewer than 128 channels to the implicit GEMM, and takes
 // @default_128 (3x3 tiles: T = 9).
