@@ -117,7 +117,8 @@ static MlirValue gather_rows(GraphBuilder *b, MlirValue x, intptr_t axis, const 
 
 /* acc + coef (.) term, coef [rows0 at axis0, rows1 at axis1, 1 elsewhere] (rows1 = 1:
  * one axis): an add or sub where the coefficients are all 1 or all -1, else a multiply
- * by the constant first. A null acc starts the sum (its coefficients are all 1). */
+ * by the constant first. A null acc starts the sum with coef (.) term (term itself when
+ * the coefficients are all 1, as slot 0's are). */
 static MlirValue accumulate(GraphBuilder *b, MlirValue acc, MlirValue term, const intptr_t axis[2],
                             const int rows[2], const float *coef) {
   int n = rows[0] * rows[1];
@@ -126,9 +127,10 @@ static MlirValue accumulate(GraphBuilder *b, MlirValue acc, MlirValue term, cons
     all_plus &= coef[i] == 1;
     all_minus &= coef[i] == -1;
   }
-  if (mlirValueIsNull(acc))
+  bool start = mlirValueIsNull(acc);
+  if (start && all_plus)
     return term;
-  if (!all_plus && !all_minus) {
+  if (!all_plus && (start || !all_minus)) {
     int64_t cshape[BRAZE_MAX_RANK];
     intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(term));
     for (intptr_t d = 0; d < rank; ++d)
@@ -136,12 +138,12 @@ static MlirValue accumulate(GraphBuilder *b, MlirValue acc, MlirValue term, cons
     MlirType ct = braze_gb_tensor_type(b->ctx, cshape, rank, elem_of(term));
     term = braze_gb_binary(b, "mul", term, braze_gb_constant(b, mlirDenseElementsAttrFloatGet(ct, n, coef)));
   }
-  return braze_gb_binary(b, all_minus ? "sub" : "add", acc, term);
+  return start ? term : braze_gb_binary(b, all_minus ? "sub" : "add", acc, term);
 }
 
 /* x [.., n at `axis`, ..] times a matrix R [rows, n] along `axis`:
  * out[.., r, ..] = sum_i R[r][i] x[.., i, ..], one term per slot (slot_of). Slot 0
- * takes each row's first 1 (every row here has one), so it needs no multiply. */
+ * takes each row's first 1 (every row of B^T and A^T has one), so it needs no multiply. */
 static MlirValue times_matrix(GraphBuilder *b, MlirValue x, intptr_t axis, const double (*rm)[6], int rows, int n) {
   MlirValue acc = (MlirValue){NULL};
   Slot sl;
