@@ -153,8 +153,8 @@ static int32_t *im2col_positions(const BrazeConvGeometry *g, int64_t cg, bool *p
   int64_t entries = 0, span = 0;
   if (__builtin_mul_overflow(cg, kk_count, &entries) || __builtin_mul_overflow(entries, p_count, &entries) ||
       __builtin_mul_overflow(cg, l, &span) || entries > MAX_INDEX_TABLE || span >= INT32_MAX) {
-    braze_conv_refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries", (long long)p_count,
-           (long long)(cg * kk_count), MAX_INDEX_TABLE);
+    braze_conv_refuse(why, n, "the im2col position table (%lld x %lld) is above the limit of %d entries",
+                      (long long)p_count, (long long)(cg * kk_count), MAX_INDEX_TABLE);
     return NULL;
   }
   int32_t *idx = malloc((size_t)(cg * kk_count * p_count) * sizeof *idx);
@@ -224,7 +224,7 @@ static bool has_padding(const BrazeConvGeometry *g) {
  * positions (-1 in the padding, zeroed by a select on a constant mask), so it is one pointwise
  * kernel that reads the producer's result as it was written (decision 0012's indexed
  * read; the producer stays a kernel of its own, a template's epilogue for a conv). */
-static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
+MlirValue braze_conv_padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g) {
   int64_t perm[BRAZE_MAX_RANK] = {0}, before[BRAZE_MAX_RANK] = {0}, after[BRAZE_MAX_RANK] = {0};
   for (int i = 0; i < g->n; ++i) {
     perm[1 + i] = 2 + i;
@@ -235,14 +235,15 @@ static MlirValue padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeC
   return braze_gb_zero_pad(b, braze_gb_transpose(b, x, perm), before, after, MAX_INDEX_TABLE);
 }
 
-/* The padding copy's position table ([padded positions] of i32) fits the limit. */
-static bool padding_table_fits(const BrazeConvGeometry *g, char *why, size_t n) {
+bool braze_conv_padding_fits(const BrazeConvGeometry *g, char *why, size_t n) {
   int64_t l = product(g->in, g->n), lp = 1;
   for (int i = 0; i < g->n && has_padding(g); ++i)
     if (__builtin_mul_overflow(lp, g->in[i] + g->pad_begin[i] + g->pad_end[i], &lp) || lp > MAX_INDEX_TABLE)
-      return braze_conv_refuse(why, n, "the padding position table (more than %d entries) is above the limit", MAX_INDEX_TABLE);
+      return braze_conv_refuse(why, n, "the padding position table (more than %d entries) is above the limit",
+                               MAX_INDEX_TABLE);
   if (l >= INT32_MAX)
-    return braze_conv_refuse(why, n, "the input has %lld positions, above the i32 position table's range", (long long)l);
+    return braze_conv_refuse(why, n, "the input has %lld positions, above the i32 position table's range",
+                             (long long)l);
   return true;
 }
 
@@ -274,7 +275,7 @@ static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeomet
   for (int i = 0; i < g->n; ++i)
     perm[1 + i] = 2 + i;
   perm[g->n + 1] = 1;
-  MlirValue xl = has_padding(g) ? padded_channels_last(b, x, g) : braze_gb_transpose(b, x, perm);
+  MlirValue xl = has_padding(g) ? braze_conv_padded_channels_last(b, x, g) : braze_gb_transpose(b, x, perm);
   int64_t shape[BRAZE_MAX_RANK];
   intptr_t rank = braze_shape(mlirValueGetType(xl), shape);
   int64_t wshape[BRAZE_MAX_RANK];
@@ -297,21 +298,12 @@ static MlirValue window_cols(GraphBuilder *b, MlirValue x, const BrazeConvGeomet
 }
 
 float *braze_conv_constant_weight(MlirValue w, int64_t count) {
-  for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(w, "reshape"));) /* same data order */
-    w = mlirOperationGetOperand(r, 0);
-  MlirOperation def = braze_gb_defining(w, "constant");
-  if (mlirOperationIsNull(def) || !mlirTypeIsAF32(elem_of(w)))
+  MlirAttribute a = braze_conv_constant_f32(w);
+  if (mlirAttributeIsNull(a))
     return NULL;
-  MlirAttribute a = mlirOperationGetAttributeByName(def, braze_ref("value"));
-  bool resource = !mlirAttributeIsNull(a) && mlirAttributeIsADenseResourceElements(a);
-  if (!resource && (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a)))
-    return NULL;
-  bool splat = !resource && mlirDenseElementsAttrIsSplat(a);
   float *v = malloc((size_t)count * sizeof *v);
   for (int64_t i = 0; i < count; ++i)
-    v[i] = resource ? mlirDenseFloatResourceElementsAttrGetValue(a, i)
-           : splat  ? (float)mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(a))
-                    : mlirDenseElementsAttrGetFloatValue(a, i);
+    v[i] = (float)braze_conv_constant_element(a, i);
   return v;
 }
 
@@ -454,7 +446,7 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
     kk = product(wide.kernel, wide.n);
     kp = 0;
   }
-  if (form == BRAZE_CONV_IM2COL_WINDOW && !padding_table_fits(&wide, why, why_size))
+  if (form == BRAZE_CONV_IM2COL_WINDOW && !braze_conv_padding_fits(&wide, why, why_size))
     return null_value();
   int64_t k_cols = kp ? kp : kk * cg;
   bool padded = false;

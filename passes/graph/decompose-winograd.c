@@ -38,7 +38,6 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
-#include "passes/graph/zero-pad.h"
 #include "support/context.h"
 
 /* F(m x m, 3x3): B^T [a][a], G [a][3], A^T [m][a] (Lavin and Gray's points 0, 1, -1
@@ -60,9 +59,6 @@ static const double AT4[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1
 static Winograd winograd_of(int m) {
   return m == 4 ? (Winograd){4, 6, BT4, G4, AT4} : (Winograd){2, 4, BT2, G2, AT2};
 }
-
-/* The largest padded image (positions) whose padding table the rewrite builds. */
-enum { MAX_PADDED_POSITIONS = 1 << 26 };
 
 static MlirType elem_of(MlirValue v) { return braze_element_type(mlirValueGetType(v)); }
 
@@ -177,6 +173,15 @@ static MlirValue times_matrix_both(GraphBuilder *b, MlirValue x, const intptr_t 
 
 static int64_t tiles(int64_t out, int m) { return (out + m - 1) / m; }
 
+/* g with its end padding raised so that the padded input covers whole tiles:
+ * m ceil(O / m) + 2 positions along each dim. */
+static BrazeConvGeometry tiled(const BrazeConvGeometry *g, int m) {
+  BrazeConvGeometry t = *g;
+  for (int i = 0; i < 2; ++i)
+    t.pad_end[i] = m * tiles(g->out[i], m) + 2 - g->in[i] - g->pad_begin[i];
+  return t;
+}
+
 bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, int tile, char *why, size_t n) {
   BrazeConvGeometry g;
   if (!braze_conv_read_geometry(op, &g, why, n))
@@ -194,13 +199,12 @@ bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, int til
   int64_t fewest = g.in_channels < g.out_channels ? g.in_channels : g.out_channels;
   if (fewest < min_channels)
     return braze_conv_refuse(why, n, "%lld channels in or out, fewer than conv-winograd=%lld", (long long)fewest,
-                  (long long)min_channels);
-  if ((tile * tiles(g.out[0], tile) + 2) * (tile * tiles(g.out[1], tile) + 2) > MAX_PADDED_POSITIONS)
-    return braze_conv_refuse(why, n, "the padded image is above the padding table's limit");
-  float *w = braze_conv_constant_weight(mlirOperationGetOperand(op, 1), g.out_channels * g.in_channels * 9);
-  if (!w)
+                             (long long)min_channels);
+  BrazeConvGeometry whole_tiles = tiled(&g, tile);
+  if (!braze_conv_padding_fits(&whole_tiles, why, n))
+    return false;
+  if (mlirAttributeIsNull(braze_conv_constant_f32(mlirOperationGetOperand(op, 1))))
     return braze_conv_refuse(why, n, "the weight is not a constant (U = G g G^T is computed at compile time)");
-  free(w);
   return true;
 }
 
@@ -235,10 +239,8 @@ static MlirValue transformed_weight(GraphBuilder *b, const Winograd *wg, MlirVal
 static MlirValue transformed_input(GraphBuilder *b, const Winograd *wg, MlirValue x, const BrazeConvGeometry *g) {
   int m = wg->m, a = wg->a;
   int64_t th = tiles(g->out[0], m), tw = tiles(g->out[1], m), c = g->in_channels, t = g->batch * th * tw;
-  int64_t perm[4] = {0, 2, 3, 1};
-  int64_t before[4] = {0, g->pad_begin[0], g->pad_begin[1], 0};
-  int64_t after[4] = {0, m * th + 2 - g->in[0] - g->pad_begin[0], m * tw + 2 - g->in[1] - g->pad_begin[1], 0};
-  MlirValue xl = braze_gb_zero_pad(b, braze_gb_transpose(b, x, perm), before, after, MAX_PADDED_POSITIONS);
+  BrazeConvGeometry whole_tiles = tiled(g, m);
+  MlirValue xl = braze_conv_padded_channels_last(b, x, &whole_tiles);
   int64_t patch[2] = {a, a}, step[2] = {m, m}, one[2] = {1, 1};
   MlirNamedAttribute attrs[3] = {braze_gb_attr_i64_array(b->ctx, "kernel", patch, 2),
                                  braze_gb_attr_i64_array(b->ctx, "strides", step, 2),

@@ -22,9 +22,7 @@ static bool is_f32(MlirValue v) {
   return braze_is_ranked_tensor(t) && mlirTypeIsAF32(braze_element_type(t));
 }
 
-/* The dense or dense_resource f32 value of a graph.constant, seen through reshapes;
- * null otherwise. */
-static MlirAttribute constant_f32(MlirValue v) {
+MlirAttribute braze_conv_constant_f32(MlirValue v) {
   for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(v, "reshape"));)
     v = mlirOperationGetOperand(r, 0);
   MlirOperation def = braze_gb_defining(v, "constant");
@@ -35,7 +33,7 @@ static MlirAttribute constant_f32(MlirValue v) {
   return ok ? a : mlirAttributeGetNull();
 }
 
-static double element(MlirAttribute a, int64_t i) {
+double braze_conv_constant_element(MlirAttribute a, int64_t i) {
   if (mlirAttributeIsADenseResourceElements(a))
     return mlirDenseFloatResourceElementsAttrGetValue(a, i);
   if (mlirDenseElementsAttrIsSplat(a))
@@ -48,7 +46,7 @@ static double element(MlirAttribute a, int64_t i) {
 static bool per_channel(MlirValue v, intptr_t rank, int64_t channels) {
   MlirType t = mlirValueGetType(v);
   intptr_t r = braze_rank(t);
-  if (mlirAttributeIsNull(constant_f32(v)) || r > rank || braze_num_elements(t) != channels)
+  if (mlirAttributeIsNull(braze_conv_constant_f32(v)) || r > rank || braze_num_elements(t) != channels)
     return false;
   for (intptr_t d = 0; d < r; ++d) {
     int64_t size = mlirShapedTypeGetDimSize(t, d);
@@ -95,7 +93,7 @@ bool braze_batch_norm_folds(MlirOperation bn) {
   MlirValue y = mlirOperationGetResult(u.conv, 0);
   int64_t channels = mlirShapedTypeGetDimSize(mlirValueGetType(y), 1);
   MlirValue w = mlirOperationGetOperand(u.conv, 1);
-  if (mlirAttributeIsNull(constant_f32(w)))
+  if (mlirAttributeIsNull(braze_conv_constant_f32(w)))
     return false;
   double eps;
   if (!braze_attr_f64(bn, "eps", &eps))
@@ -103,7 +101,8 @@ bool braze_batch_norm_folds(MlirOperation bn) {
   for (intptr_t i = 1; i < 5; ++i) {
     MlirValue p = mlirOperationGetOperand(bn, i);
     MlirType t = mlirValueGetType(p);
-    if (braze_rank(t) != 1 || mlirShapedTypeGetDimSize(t, 0) != channels || mlirAttributeIsNull(constant_f32(p)))
+    if (braze_rank(t) != 1 || mlirShapedTypeGetDimSize(t, 0) != channels ||
+        mlirAttributeIsNull(braze_conv_constant_f32(p)))
       return false;
   }
   return true;
@@ -134,17 +133,18 @@ MlirValue braze_fold_batch_norm(MlirOperation bn, GraphBuilder *b, MlirOperation
   int64_t channels = mlirShapedTypeGetDimSize(yt, 1), per = braze_num_elements(wt) / channels;
   double eps = 0;
   braze_attr_f64(bn, "eps", &eps);
-  MlirAttribute wa = constant_f32(w), scale = constant_f32(mlirOperationGetOperand(bn, 1)),
-                beta = constant_f32(mlirOperationGetOperand(bn, 2)), mean = constant_f32(mlirOperationGetOperand(bn, 3)),
-                var = constant_f32(mlirOperationGetOperand(bn, 4));
-  MlirAttribute bias = mlirValueIsNull(u.bias) ? mlirAttributeGetNull() : constant_f32(u.bias);
+  MlirAttribute wa = braze_conv_constant_f32(w), scale = braze_conv_constant_f32(mlirOperationGetOperand(bn, 1)),
+                beta = braze_conv_constant_f32(mlirOperationGetOperand(bn, 2)),
+                mean = braze_conv_constant_f32(mlirOperationGetOperand(bn, 3)),
+                var = braze_conv_constant_f32(mlirOperationGetOperand(bn, 4));
+  MlirAttribute bias = mlirValueIsNull(u.bias) ? mlirAttributeGetNull() : braze_conv_constant_f32(u.bias);
   float *nw = malloc((size_t)(channels * per) * sizeof *nw), *nb = malloc((size_t)channels * sizeof *nb);
   for (int64_t c = 0; c < channels; ++c) {
-    double k = element(scale, c) / sqrt(element(var, c) + eps);
+    double k = braze_conv_constant_element(scale, c) / sqrt(braze_conv_constant_element(var, c) + eps);
     for (int64_t j = 0; j < per; ++j)
-      nw[c * per + j] = (float)(element(wa, c * per + j) * k);
-    double b0 = mlirAttributeIsNull(bias) ? 0.0 : element(bias, c);
-    nb[c] = (float)((b0 - element(mean, c)) * k + element(beta, c));
+      nw[c * per + j] = (float)(braze_conv_constant_element(wa, c * per + j) * k);
+    double b0 = mlirAttributeIsNull(bias) ? 0.0 : braze_conv_constant_element(bias, c);
+    nb[c] = (float)((b0 - braze_conv_constant_element(mean, c)) * k + braze_conv_constant_element(beta, c));
   }
   MlirValue ops[2] = {mlirOperationGetOperand(u.conv, 0),
                       braze_gb_constant(b, mlirDenseElementsAttrFloatGet(wt, channels * per, nw))};
