@@ -235,9 +235,9 @@ MlirValue braze_conv_padded_channels_last(GraphBuilder *b, MlirValue x, const Br
   return braze_gb_zero_pad(b, braze_gb_transpose(b, x, perm), before, after, MAX_INDEX_TABLE);
 }
 
-bool braze_conv_padding_fits(const BrazeConvGeometry *g, char *why, size_t n) {
+bool braze_conv_padding_fits(const BrazeConvGeometry *g, bool always_copied, char *why, size_t n) {
   int64_t l = product(g->in, g->n), lp = 1;
-  for (int i = 0; i < g->n && has_padding(g); ++i)
+  for (int i = 0; i < g->n && (always_copied || has_padding(g)); ++i)
     if (__builtin_mul_overflow(lp, g->in[i] + g->pad_begin[i] + g->pad_end[i], &lp) || lp > MAX_INDEX_TABLE)
       return braze_conv_refuse(why, n, "the padding position table (more than %d entries) is above the limit",
                                MAX_INDEX_TABLE);
@@ -446,7 +446,7 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
     kk = product(wide.kernel, wide.n);
     kp = 0;
   }
-  if (form == BRAZE_CONV_IM2COL_WINDOW && !braze_conv_padding_fits(&wide, why, why_size))
+  if (form == BRAZE_CONV_IM2COL_WINDOW && !braze_conv_padding_fits(&wide, false, why, why_size))
     return null_value();
   int64_t k_cols = kp ? kp : kk * cg;
   bool padded = false;

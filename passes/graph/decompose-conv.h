@@ -50,10 +50,12 @@ float *braze_conv_constant_weight(MlirValue w, int64_t count);
 MlirAttribute braze_conv_constant_f32(MlirValue v);
 double braze_conv_constant_element(MlirAttribute a, int64_t i);
 /* The zero-padded channels-last input [N, S1 + pads.., C] from x [N, C, S1..] by g's
- * pads (zero-pad.c's gather-select copy), and whether its position table fits the
- * limit (false with the reason in why[]); call the first only where the second holds. */
+ * pads (zero-pad.c's gather-select copy, made even when g pads nothing), and whether
+ * its position table fits the limit (false with the reason in why[]): checked where g
+ * pads, or always with always_copied (the caller makes the copy anyway). Call the
+ * first only where the second holds. */
 MlirValue braze_conv_padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g);
-bool braze_conv_padding_fits(const BrazeConvGeometry *g, char *why, size_t why_size);
+bool braze_conv_padding_fits(const BrazeConvGeometry *g, bool always_copied, char *why, size_t why_size);
 
 /* Whether graph-decompose's conv-winograd=min_channels takes `op` (passes/graph/
  * decompose-winograd.c) with tiles of tile x tile results (2 or 4): a 2-D f32 conv, 3x3

@@ -201,7 +201,7 @@ bool braze_conv_winograd_applies(MlirOperation op, int64_t min_channels, int til
     return braze_conv_refuse(why, n, "%lld channels in or out, fewer than conv-winograd=%lld", (long long)fewest,
                              (long long)min_channels);
   BrazeConvGeometry whole_tiles = tiled(&g, tile);
-  if (!braze_conv_padding_fits(&whole_tiles, why, n))
+  if (!braze_conv_padding_fits(&whole_tiles, true, why, n))
     return false;
   if (mlirAttributeIsNull(braze_conv_constant_f32(mlirOperationGetOperand(op, 1))))
     return braze_conv_refuse(why, n, "the weight is not a constant (U = G g G^T is computed at compile time)");

@@ -111,3 +111,16 @@ func.func @refused(%x: tensor<1x4x8x8xf32>, %wr: tensor<4x4x3x3xf32>, %h: tensor
   %o = "graph.conv"(%x1, %w3) {strides = array<i64: 1>, pads = array<i64: 1, 1>, dilations = array<i64: 1>, groups = 1 : i64} : (tensor<1x4x8xf32>, tensor<4x4x3xf32>) -> tensor<1x4x8xf32>
   return %s, %d, %p, %g, %r, %b, %o : tensor<1x4x4x4xf32>, tensor<1x4x6x6xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xbf16>, tensor<1x4x8xf32>
 }
+
+// No padding and an even result, but 8194 x 8194 positions: Winograd's channels-last
+// copy (made even without padding) would need a position table past 2^26 entries, so
+// the rule refuses; the implicit GEMM reads that input through a view, no table.
+// CHECK-LABEL: func.func @huge_unpadded
+// CHECK-NOT: kernel = array<i64: 4, 4>
+// CHECK: return
+func.func @huge_unpadded(%x: tensor<1x4x8194x8194xf32>) -> tensor<1x4x8192x8192xf32> {
+  %w = "graph.constant"() {value = dense<0.5> : tensor<4x4x3x3xf32>} : () -> tensor<4x4x3x3xf32>
+  // REMARK: conv-winograd.mlir:[[@LINE+1]]:{{.*}} remark: graph-decompose: conv not Winograd: the padding position table (more than 67108864 entries) is above the limit
+  %y = "graph.conv"(%x, %w) {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x8194x8194xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8192x8192xf32>
+  return %y : tensor<1x4x8192x8192xf32>
+}
