@@ -93,6 +93,8 @@ typedef struct {
   int64_t sizes[BRAZE_CU_MESH_MAX_AXES]; /* the mesh of the entries using it */
   int num_axes;
   int axes[BRAZE_CU_MESH_MAX_AXES]; /* in the collective's listed order */
+  int64_t peer_bytes;               /* the inboxes of its all_reduces through the partner (peer-all-reduce.c) */
+  int peer_sites;                   /* how many such all_reduces */
 } BrazeCuGroup;
 
 typedef struct {
@@ -103,6 +105,15 @@ typedef struct {
   BrazeCuGroup groups[BRAZE_CU_MESH_MAX_GROUPS];
 } BrazeCuMesh;
 
+/* A group of two ranks' all_reduces through the partner's memory (peer-all-reduce.c). */
+typedef struct {
+  CUdeviceptr mine;   /* this rank's window: the inboxes, then (ready, ack) per site */
+  CUdeviceptr theirs; /* the partner's window, mapped here; 0: the group uses NCCL */
+  int opened;         /* theirs is a CUDA IPC mapping (closed at release) */
+  size_t flags;       /* where the flags start in a window */
+  uint32_t *calls;    /* per site: its all_reduces so far */
+} BrazeCuPeer;
+
 /* One rank's communicators: slot 0's in the one-rank-per-process modes, one slot per
  * device under braze_cuda_mesh_init_all. */
 typedef struct {
@@ -112,6 +123,9 @@ typedef struct {
   ncclComm_t comms[BRAZE_CU_MESH_MAX_GROUPS]; /* NULL for a group of one rank */
   int owns[BRAZE_CU_MESH_MAX_GROUPS];
   int size[BRAZE_CU_MESH_MAX_GROUPS], position[BRAZE_CU_MESH_MAX_GROUPS];
+  BrazeCuPeer peer[BRAZE_CU_MESH_MAX_GROUPS];
+  CUmodule peer_module;
+  CUfunction peer_sum; /* braze_peer_sum, loaded in the rank's context */
 } BrazeCuRank;
 
 static struct {
@@ -122,6 +136,11 @@ static struct {
 
 /* The rank state of the calling entry (its slot, braze_cu_enter). */
 static BrazeCuRank *braze_cu_rank(void) { return &braze_mesh_state.ranks[braze_cu_slot]; }
+
+static int braze_cu_peer_setup(const BrazeCuMesh *m, BrazeCuRank *r);
+static void braze_cu_peer_setup_all(const BrazeCuMesh *m, const int *slots, int n);
+static void braze_cu_peer_release(BrazeCuRank *r);
+static int braze_cu_peer_windows(const BrazeCuRank *r);
 
 /* Whether group `g` is the whole mesh in row-major order: the world serves it. */
 static int braze_cu_group_is_world(const BrazeCuGroup *g) {
@@ -167,6 +186,7 @@ static void braze_cu_group_split(const BrazeCuGroup *g, int rank, int *color, in
 }
 
 static void braze_cu_rank_release(BrazeCuRank *r) {
+  braze_cu_peer_release(r);
   for (int g = 0; g < BRAZE_CU_MESH_MAX_GROUPS; ++g) {
     if (r->owns[g] && r->comms[g])
       braze_nccl.CommDestroy(r->comms[g]);
@@ -183,6 +203,14 @@ static void braze_cu_rank_release(BrazeCuRank *r) {
 /* Every rank's communicators, and the slots of a one-process mesh given up (under the
  * lock). */
 static void braze_cu_mesh_release(void) {
+  CUcontext saved = NULL;
+  braze_cu.CtxGetCurrent(&saved);
+  for (int i = 1; i < BRAZE_CU_SLOTS; ++i) /* a one-process mesh: each window in its slot's context */
+    if (braze_cu_slots.context[i] && braze_cu_peer_windows(&braze_mesh_state.ranks[i])) {
+      braze_cu.CtxSetCurrent(braze_cu_slots.context[i]);
+      braze_cu_peer_release(&braze_mesh_state.ranks[i]);
+    }
+  braze_cu.CtxSetCurrent(saved);
   for (int i = 0; i < BRAZE_CU_SLOTS; ++i)
     braze_cu_rank_release(&braze_mesh_state.ranks[i]);
   pthread_mutex_lock(&braze_cu_slots.lock);
@@ -260,7 +288,7 @@ static int braze_cu_mesh_init(const BrazeCuMesh *m, void *comm, const void *uniq
         world = NULL;
     }
     failed = failed || braze_cu_rank_world(m, &braze_mesh_state.ranks[0], world, comm == NULL) ||
-             braze_cu_mesh_split(m, &braze_mesh_state.ranks[0]);
+             braze_cu_mesh_split(m, &braze_mesh_state.ranks[0]) || braze_cu_peer_setup(m, &braze_mesh_state.ranks[0]);
     if (failed)
       braze_cu_mesh_release();
     else
@@ -338,6 +366,8 @@ static int braze_cu_mesh_create_all(const BrazeCuMesh *m, const int *devs, const
     failed = braze_cu_rank_world(m, &braze_mesh_state.ranks[slots[r]], worlds[r], 1) || failed;
   for (int g = 0; g < m->num_groups && !failed; ++g)
     failed = braze_cu_mesh_split_all(m, g, slots, n);
+  if (!failed)
+    braze_cu_peer_setup_all(m, slots, n);
   return failed;
 }
 
@@ -439,7 +469,11 @@ typedef struct {
   size_t count;
   size_t x_bytes, y_bytes;
   size_t outer, row, outer2, row2;
+  int peer_site;      /* an all_reduce the partner's memory can serve (peer-all-reduce.c), or -1 */
+  size_t peer_offset; /* its inbox in the group's window */
 } BrazeCuCollective;
+
+#include "peer-all-reduce.c"
 
 static int braze_cu_copy2d(CUdeviceptr dst, size_t dst_pitch, CUdeviceptr src, size_t src_pitch, size_t width,
                            size_t height, CUstream stream) {
@@ -501,6 +535,8 @@ static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdevi
     return x == y || c->y_bytes == 0 ? 0 : braze_cu_copy(y, x, c->y_bytes, s);
   switch (c->kind) {
   case BRAZE_CU_ALL_REDUCE:
+    if (braze_cu_peer_takes(c, r))
+      return braze_cu_peer_all_reduce(c, braze_cu_rank(), x, y, s);
     return braze_nccl_check(braze_nccl.AllReduce(xp, yp, c->count, c->dtype, c->op, comm, stream), "ncclAllReduce");
   case BRAZE_CU_ALL_GATHER:
     if (c->outer == 1)
