@@ -124,6 +124,7 @@ typedef struct {
   int owns[BRAZE_CU_MESH_MAX_GROUPS];
   int size[BRAZE_CU_MESH_MAX_GROUPS], position[BRAZE_CU_MESH_MAX_GROUPS];
   BrazeCuPeer peer[BRAZE_CU_MESH_MAX_GROUPS];
+  int peer_policy; /* BRAZE_CU_PEER_ALL or BRAZE_CU_PEER_OVERLAPPED, read at the init */
   CUmodule peer_module;
   CUfunction peer_sum; /* braze_peer_sum, loaded in the rank's context */
 } BrazeCuRank;
@@ -523,9 +524,10 @@ static int braze_cu_all_to_all(const BrazeCuCollective *c, ncclComm_t comm, int 
   return failed || ended || braze_cu_unpack(y, recv, G, c->outer2, c->row2, s);
 }
 
-/* y = the collective of x over the group, on the entry's stream. */
-static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
-                               CUstream s) {
+/* y = the collective of x over the group, on stream s: the entry's, or (overlapped)
+ * its communication stream. */
+static int braze_cu_collective_on(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
+                                  CUstream s, int overlapped) {
   const BrazeCuRank *r = braze_cu_rank();
   ncclComm_t comm = r->comms[c->group];
   int G = r->size[c->group], p = r->position[c->group];
@@ -535,7 +537,7 @@ static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdevi
     return x == y || c->y_bytes == 0 ? 0 : braze_cu_copy(y, x, c->y_bytes, s);
   switch (c->kind) {
   case BRAZE_CU_ALL_REDUCE:
-    if (braze_cu_peer_takes(c, r))
+    if (braze_cu_peer_takes(c, r, overlapped))
       return braze_cu_peer_all_reduce(c, braze_cu_rank(), x, y, s);
     return braze_nccl_check(braze_nccl.AllReduce(xp, yp, c->count, c->dtype, c->op, comm, stream), "ncclAllReduce");
   case BRAZE_CU_ALL_GATHER:
@@ -558,6 +560,11 @@ static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdevi
     return braze_cu_copy2d(y, c->row, x + (size_t)p * c->row, (size_t)G * c->row, c->row, c->outer, s);
   }
   return braze_cu_fail("unknown collective kind %d", (int)c->kind);
+}
+
+static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
+                               CUstream s) {
+  return braze_cu_collective_on(c, x, y, scratch, s, 0);
 }
 
 /* ---- overlap: collectives on a second stream ----
@@ -643,7 +650,7 @@ static int braze_cu_collective_async(BrazeCuOverlapSlot *ov, int i, const BrazeC
     return braze_cu_collective(c, x, y, scratch, s);
   return braze_cu_check(braze_cu.EventRecord(ov->ready[i], s), "cuEventRecord") ||
          braze_cu_check(braze_cu.StreamWaitEvent(ov->comm, ov->ready[i], 0), "cuStreamWaitEvent") ||
-         braze_cu_collective(c, x, y, scratch, ov->comm) ||
+         braze_cu_collective_on(c, x, y, scratch, ov->comm, 1) ||
          braze_cu_check(braze_cu.EventRecord(ov->done[i], ov->comm), "cuEventRecord");
 }
 

@@ -102,11 +102,21 @@ static const char braze_peer_sum_ptx[] =
 
 enum { BRAZE_CU_PEER_THREADS = 256, BRAZE_CU_PEER_MAX_BLOCKS = 1056 /* 8 per multiprocessor of an H100 */ };
 
-/* Whether the peer path was asked for (read at the init, so both ranks agree where the
- * environment does). */
-static int braze_cu_peer_wanted(void) {
+/* Which all_reduces take the partner's memory, from BRAZE_CUDA_PEER at the init (both
+ * ranks agree where their environments do): 0 none, `overlapped` only those on the
+ * communication stream (the exposed ones stay on NCCL), anything else all. */
+enum { BRAZE_CU_PEER_NONE, BRAZE_CU_PEER_ALL, BRAZE_CU_PEER_OVERLAPPED };
+
+static int braze_cu_peer_policy(void) {
   const char *e = getenv("BRAZE_CUDA_PEER");
-  return !(e && strcmp(e, "0") == 0);
+  if (e && strcmp(e, "0") == 0)
+    return BRAZE_CU_PEER_NONE;
+  return e && strcmp(e, "overlapped") == 0 ? BRAZE_CU_PEER_OVERLAPPED : BRAZE_CU_PEER_ALL;
+}
+
+static int braze_cu_peer_wanted(BrazeCuRank *r) {
+  r->peer_policy = braze_cu_peer_policy();
+  return r->peer_policy != BRAZE_CU_PEER_NONE;
 }
 
 static size_t braze_cu_peer_window_bytes(const BrazeCuGroup *g) { return (size_t)g->peer_bytes + 8u * g->peer_sites; }
@@ -180,7 +190,7 @@ static int braze_cu_peer_setup(const BrazeCuMesh *m, BrazeCuRank *r) {
     struct {
       CUipcMemHandle handle;
       int32_t ok, pad[3];
-    } mine = {.ok = braze_cu_peer_wanted() && braze_cu_peer_alloc(m, r, g)}, all[2];
+    } mine = {.ok = braze_cu_peer_wanted(r) && braze_cu_peer_alloc(m, r, g)}, all[2];
     if (mine.ok)
       mine.ok = braze_cu.IpcGetMemHandle(&mine.handle, p->mine) == CUDA_SUCCESS;
     if (braze_cu_peer_exchange(r, g, &mine, all, sizeof mine))
@@ -220,7 +230,7 @@ static void braze_cu_peer_setup_all(const BrazeCuMesh *m, const int *slots, int 
     int ok[BRAZE_CU_MAX_CONTEXTS];
     for (int r = 0; r < n; ++r) {
       BrazeCuRank *rank = &braze_mesh_state.ranks[slots[r]];
-      ok[r] = rank->size[g] == 2 && braze_cu_peer_wanted() &&
+      ok[r] = rank->size[g] == 2 && braze_cu_peer_wanted(rank) &&
               braze_cu.CtxSetCurrent(braze_cu_slots.context[slots[r]]) == CUDA_SUCCESS &&
               braze_cu_peer_alloc(m, rank, g);
     }
@@ -269,6 +279,7 @@ static int braze_cu_peer_all_reduce(const BrazeCuCollective *c, BrazeCuRank *r, 
 }
 
 /* Whether collective c runs through the partner's memory on this rank. */
-static int braze_cu_peer_takes(const BrazeCuCollective *c, const BrazeCuRank *r) {
-  return c->kind == BRAZE_CU_ALL_REDUCE && c->peer_site >= 0 && r->peer[c->group].theirs != 0;
+static int braze_cu_peer_takes(const BrazeCuCollective *c, const BrazeCuRank *r, int overlapped) {
+  return c->kind == BRAZE_CU_ALL_REDUCE && c->peer_site >= 0 && r->peer[c->group].theirs != 0 &&
+         (overlapped || r->peer_policy == BRAZE_CU_PEER_ALL);
 }

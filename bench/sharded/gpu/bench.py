@@ -79,7 +79,15 @@ VARIANTS = {"G6k1": "chunks=1: no chunks", "G6k2": "chunks=2 last-share=0: even"
             "G6t12": "chunks=2 last-share=12: 7168+1024 rows, 8 pieces",
             "G6s5888": "sizes=5888,2304: the concat a copy", "G6s3": "sizes=6656,1024,512: 16 pieces",
             "G6nf": "no shard-fold-add: the residual add after the all_reduces",
-            "G6k1nf": "chunks=1, no shard-fold-add"}
+            "G6k1nf": "chunks=1, no shard-fold-add",
+            "G6s3b": "sizes=6144,1536,512",
+            "G6ring": "the default library, its all_reduces on NCCL (BRAZE_CUDA_PEER=0)",
+            "G6ovl": "the default library, only the overlapped all_reduce through the partner (BRAZE_CUDA_PEER=overlapped)"}
+# variants that are the default library with the environment at their mesh init changed
+# (a copy of G6.tp2.so, loaded as a library of its own)
+INIT_ENV = {"G6ring": {"BRAZE_CUDA_PEER": "0"}, "G6ovl": {"BRAZE_CUDA_PEER": "overlapped"}}
+# extra two-GPU libraries in the interleaved rounds of a paired workload
+PAIRED_ALSO = {"G6": ("G6ring", "G6ovl", "G6t12", "G6s3", "G6s3b")}
 for v in VARIANTS:
     SPECS[v] = G6_INPUTS
 ONE_GPU = ("G6", "G6c", "G7")  # those with a NAME.tp1.so
@@ -87,8 +95,9 @@ ENTRY = {k: "G7" if k == "G7" else "G6" for k in SPECS}
 FLOPS = {k: 2 * 2 * 64 * 2048 * 2048 * 128 if k == "G7" else 2 * 8192 * 4096 * 11008 * 3 for k in SPECS}
 # the one-GPU result each two-GPU result is compared with (G6c, variants: the unchunked G6's)
 REFERENCE = {k: "G7" if k == "G7" else "G6" for k in SPECS}
+FEW = ("G6k1", "G6t12", "G6s3", "G6s3b", "G6ring", "G6ovl")  # --few: the variants kept
 CHUNKED = [k for k in SPECS if k.startswith("G6") and not k.startswith("G6k1")]  # also timed with BRAZE_CUDA_OVERLAP=0
-PROFILE = ("G6k1", "G6", "G6nf")
+PROFILE = ("G6k1", "G6", "G6nf", "G6ring")
 
 
 def inputs_for(name):
@@ -177,7 +186,21 @@ def load(path):
     return lib
 
 
-def join_mesh(lib, rank, ids):
+def join_mesh(lib, rank, ids, name=None):
+    """Both ranks join lib's mesh; INIT_ENV[name] is the environment its init reads."""
+    saved = {k: os.environ.get(k) for k in INIT_ENV.get(name, {})}
+    os.environ.update(INIT_ENV.get(name, {}))
+    try:
+        join_mesh_now(lib, rank, ids)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                del os.environ[k]
+            else:
+                os.environ[k] = v
+
+
+def join_mesh_now(lib, rank, ids):
     uid = ctypes.create_string_buffer(128)
     if rank == 0:
         if lib.braze_cuda_mesh_unique_id(uid) != 0:
@@ -210,7 +233,7 @@ def kernel_table(run, barrier, calls=10):
 
 def two_gpu_call(lib, name, rank, ids):
     """The tp2 library's entry on this rank's pieces of the global inputs (the mesh joined)."""
-    join_mesh(lib, rank, ids)
+    join_mesh(lib, rank, ids, name)
     glob = inputs_for(name)
     ins = [piece(t, d, rank, RANKS) for t, d in zip(glob, SPECS[name][1])]
     shape = list(SPECS[name][0][0])
@@ -251,19 +274,23 @@ def paired_rounds(rank, libdir, ids, name, rounds, cooldown):
         lib1 = load(os.path.join(libdir, name + ".tp1.so"))
         ins1 = inputs_for(name)
         one = braze_call(lib1, entry(lib1, ENTRY[name]), ins1 + [torch.empty_like(torch_ref(name, ins1))])
-    lib2 = load(os.path.join(libdir, name + ".tp2.so"))
-    two = two_gpu_call(lib2, name, rank, ids)
-    t1, t2 = [], []
+    names = (name,) + PAIRED_ALSO.get(name, ())
+    libs = [load(os.path.join(libdir, n + ".tp2.so")) for n in names]
+    twos = [two_gpu_call(lib, n, rank, ids) for lib, n in zip(libs, names)]
+    t1, t2 = [], {n: [] for n in names}
     for i in range(rounds):
         idle(cooldown)
         if one:
             t1.append(time_ms(one))
             print("%s round %d rank 0: 1 GPU %.3f ms, card after it: %s" % (name, i, t1[-1], card_state()), flush=True)
-        idle(cooldown)
-        t2.append(time_ms(two, dist.barrier))
-        print("%s round %d rank %d: 2 GPUs %.3f ms, card after it: %s" % (name, i, rank, t2[-1], card_state()),
-              flush=True)
-    lib2.braze_cuda_mesh_finalize()
+        for k in range(len(names)):  # each round starts with the next library: none always comes first
+            n, two = names[(i + k) % len(names)], twos[(i + k) % len(names)]
+            idle(cooldown)
+            t2[n].append(time_ms(two, dist.barrier))
+            print("%s round %d rank %d: 2 GPUs %.3f ms, card after it: %s" % (n, i, rank, t2[n][-1], card_state()),
+                  flush=True)
+    for lib in libs:
+        lib.braze_cuda_mesh_finalize()
     torch.cuda.empty_cache()
     return t1, t2
 
@@ -273,7 +300,7 @@ def regimes(cooldown_s):
     return [("back to back", 0.0)] + ([("from idle", cooldown_s)] if cooldown_s > 0 else [])
 
 
-def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s):
+def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s, few):
     torch.cuda.set_device(rank)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29533")
     dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
@@ -292,9 +319,9 @@ def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s):
             del ins, out
             torch.cuda.empty_cache()
     dist.barrier()
-    for name in SPECS:  # two GPUs: the tp2 libraries
+    for name in [n for n in SPECS if not (few and n in VARIANTS and n not in FEW)]:  # two GPUs: the tp2 libraries
         lib = load(os.path.join(libdir, name + ".tp2.so"))
-        join_mesh(lib, rank, ids)
+        join_mesh(lib, rank, ids, name)
         glob = inputs_for(name)
         splits, out_dim = SPECS[name][1], SPECS[name][2]
         ins = [piece(t, d, rank, RANKS) for t, d in zip(glob, splits)]
@@ -338,7 +365,9 @@ def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s):
     for regime, cooldown in regimes(cooldown_s):
         for name in PAIRED:
             key = "%s rounds %s " % (name, regime)
-            rep[key + "1gpu"], rep[key + "2gpu"] = paired_rounds(rank, libdir, ids, name, rounds, cooldown)
+            rep[key + "1gpu"], twos = paired_rounds(rank, libdir, ids, name, rounds, cooldown)
+            for n, t in twos.items():
+                rep["%s rounds %s 2gpu" % (n, regime)] = t
     # communication: braze's all_reduce alone (G6's 64 MiB, and 1 GiB) and torch.distributed's
     lib = load(os.path.join(libdir, "all-reduce.so"))
     join_mesh(lib, rank, ids)
@@ -370,7 +399,7 @@ def table(reps):
              "| workload | 1 GPU braze | 2 GPUs braze | speedup | vs the best 1-GPU braze | torch eager 1 GPU | "
              "TFLOP/s 2 GPUs | max rel err vs 1 GPU | norm err |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for name in SPECS:
+    for name in [n for n in SPECS if n + " 2gpu" in slow]:  # --few leaves variants out
         t1, t2 = r0.get(name + " 1gpu"), slow[name + " 2gpu"]
         best = min(r0[k + " 1gpu"] for k in ONE_GPU if REFERENCE[k] == REFERENCE[name])
         label = name + (" (%s)" % VARIANTS[name] if name in VARIANTS else "")
@@ -381,7 +410,7 @@ def table(reps):
     best6 = min(r0["G6 1gpu"], r0["G6c 1gpu"])
     lines += ["", "| chunked G6 with BRAZE_CUDA_OVERLAP=0 (all_reduces on the entry's stream) | 2 GPUs ms | "
               "vs the best 1-GPU braze | overlap gain ms |", "|---|---|---|---|"]
-    for name in CHUNKED:
+    for name in [n for n in CHUNKED if n + " serial 2gpu" in slow]:
         ser = slow[name + " serial 2gpu"]
         lines.append("| %s | %.3f | %.2fx | %.3f |" % (name, ser, best6 / ser, ser - slow[name + " 2gpu"]))
     ar, g6 = slow["ar64m"], slow["G6k1 2gpu"]
@@ -403,15 +432,16 @@ def table(reps):
               "| workload | rounds | 1 GPU median ms (min-max) | 2 GPUs median ms (min-max) | speedup (of medians) | "
               "speedup per round, min-max |", "|---|---|---|---|---|---|"]
     for regime, _ in regimes(r0["cooldown"]):
-        for name in PAIRED:
-            key = "%s rounds %s " % (name, regime)
-            one = r0[key + "1gpu"]
-            two = [max(r[key + "2gpu"][i] for r in reps) for i in range(len(one))]
-            med = lambda v: sorted(v)[len(v) // 2]
-            per = [a / b for a, b in zip(one, two)]
-            lines.append("| %s | %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | **%.2fx** | %.2fx-%.2fx |" % (
-                name, regime, med(one), min(one), max(one), med(two), min(two), max(two), med(one) / med(two),
-                min(per), max(per)))
+        for paired in PAIRED:
+            one = r0["%s rounds %s 1gpu" % (paired, regime)]
+            for name in (paired,) + PAIRED_ALSO.get(paired, ()):
+                key = "%s rounds %s " % (name, regime)
+                two = [max(r[key + "2gpu"][i] for r in reps) for i in range(len(one))]
+                med = lambda v: sorted(v)[len(v) // 2]
+                per = [a / b for a, b in zip(one, two)]
+                lines.append("| %s | %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | **%.2fx** | %.2fx-%.2fx |" % (
+                    name, regime, med(one), min(one), max(one), med(two), min(two), max(two), med(one) / med(two),
+                    min(per), max(per)))
     checks = ["replicated results bit-identical on both ranks: %s; NaN in a result: %s; braze's all_reduce sums "
               "right: %s" % ({k: r0.get(k + " replicas equal") for k in SPECS if SPECS[k][2] < 0},
                              {k: r0.get(k + " nan") for k in SPECS}, all(r.get("ar64m sum right") for r in reps))]
@@ -429,10 +459,11 @@ def main():
     ap.add_argument("--cooldown", type=float, default=COOLDOWN_S,
                     help="seconds both cards idle before each sample of the from-idle rounds (0: none; default %.1f)"
                     % COOLDOWN_S)
+    ap.add_argument("--few", action="store_true", help="of the variants only %s" % ", ".join(FEW))
     a = ap.parse_args()
     ctx = mp.get_context("spawn")
     ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels), a.rounds, a.cooldown))
+    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels), a.rounds, a.cooldown, a.few))
              for r in range(RANKS)]
     for p in procs:
         p.start()
@@ -449,7 +480,7 @@ def main():
     # down projection's K, each rank's partial rounded to bf16 before the sum
     # (docs/sharding.md "Precision"): norm-wise, test/gpu/run.py's bf16 bound
     r0 = reps[0]
-    ok = r0["G7 max rel err"] <= 5e-2 and all(r0[k + " norm err"] <= 2e-2 and not r0[k + " nan"] for k in SPECS)
+    ok = r0["G7 max rel err"] <= 5e-2 and all(r0[k + " norm err"] <= 2e-2 and not r0[k + " nan"] for k in SPECS if k + " norm err" in r0)
     replicas = all(r0[k + " replicas equal"] for k in SPECS if SPECS[k][2] < 0)
     return 0 if ok and replicas and all(r.get("ar64m sum right") for r in reps) else 1
 
