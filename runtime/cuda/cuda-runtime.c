@@ -70,13 +70,6 @@ static int braze_cu_fail(const char *fmt, ...) {
   X(MemcpyDtoH, cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                                       \
   X(MemcpyDtoDAsync, cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                                        \
   X(Memcpy2DAsync, cuMemcpy2DAsync, "cuMemcpy2DAsync_v2")                                                              \
-  X(MemsetD8, cuMemsetD8, "cuMemsetD8_v2")                                                                             \
-  X(IpcGetMemHandle, cuIpcGetMemHandle, "cuIpcGetMemHandle")                                                           \
-  X(IpcOpenMemHandle, cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2")                                                     \
-  X(IpcCloseMemHandle, cuIpcCloseMemHandle, "cuIpcCloseMemHandle")                                                     \
-  X(CtxEnablePeerAccess, cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                                               \
-  X(StreamWriteValue32, cuStreamWriteValue32, "cuStreamWriteValue32_v2")                                               \
-  X(StreamWaitValue32, cuStreamWaitValue32, "cuStreamWaitValue32_v2")                                                  \
   X(StreamCreate, cuStreamCreate, "cuStreamCreate")                                                                    \
   X(StreamCreateWithPriority, cuStreamCreateWithPriority, "cuStreamCreateWithPriority")                                \
   X(CtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange")                             \

@@ -93,8 +93,6 @@ typedef struct {
   int64_t sizes[BRAZE_CU_MESH_MAX_AXES]; /* the mesh of the entries using it */
   int num_axes;
   int axes[BRAZE_CU_MESH_MAX_AXES]; /* in the collective's listed order */
-  int64_t peer_bytes;               /* the inboxes of its all_reduces through the partner (peer-all-reduce.c) */
-  int peer_sites;                   /* how many such all_reduces */
 } BrazeCuGroup;
 
 typedef struct {
@@ -105,15 +103,6 @@ typedef struct {
   BrazeCuGroup groups[BRAZE_CU_MESH_MAX_GROUPS];
 } BrazeCuMesh;
 
-/* A group of two ranks' all_reduces through the partner's memory (peer-all-reduce.c). */
-typedef struct {
-  CUdeviceptr mine;   /* this rank's window: the inboxes, then (ready, ack) per site */
-  CUdeviceptr theirs; /* the partner's window, mapped here; 0: the group uses NCCL */
-  int opened;         /* theirs is a CUDA IPC mapping (closed at release) */
-  size_t flags;       /* where the flags start in a window */
-  uint32_t *calls;    /* per site: its all_reduces so far */
-} BrazeCuPeer;
-
 /* One rank's communicators: slot 0's in the one-rank-per-process modes, one slot per
  * device under braze_cuda_mesh_init_all. */
 typedef struct {
@@ -123,10 +112,6 @@ typedef struct {
   ncclComm_t comms[BRAZE_CU_MESH_MAX_GROUPS]; /* NULL for a group of one rank */
   int owns[BRAZE_CU_MESH_MAX_GROUPS];
   int size[BRAZE_CU_MESH_MAX_GROUPS], position[BRAZE_CU_MESH_MAX_GROUPS];
-  BrazeCuPeer peer[BRAZE_CU_MESH_MAX_GROUPS];
-  int peer_policy; /* BRAZE_CU_PEER_ALL or BRAZE_CU_PEER_OVERLAPPED, read at the init */
-  CUmodule peer_module;
-  CUfunction peer_sum; /* braze_peer_sum, loaded in the rank's context */
 } BrazeCuRank;
 
 static struct {
@@ -137,11 +122,6 @@ static struct {
 
 /* The rank state of the calling entry (its slot, braze_cu_enter). */
 static BrazeCuRank *braze_cu_rank(void) { return &braze_mesh_state.ranks[braze_cu_slot]; }
-
-static int braze_cu_peer_setup(const BrazeCuMesh *m, BrazeCuRank *r);
-static void braze_cu_peer_setup_all(const BrazeCuMesh *m, const int *slots, int n);
-static void braze_cu_peer_release(BrazeCuRank *r);
-static int braze_cu_peer_windows(const BrazeCuRank *r);
 
 /* Whether group `g` is the whole mesh in row-major order: the world serves it. */
 static int braze_cu_group_is_world(const BrazeCuGroup *g) {
@@ -187,7 +167,6 @@ static void braze_cu_group_split(const BrazeCuGroup *g, int rank, int *color, in
 }
 
 static void braze_cu_rank_release(BrazeCuRank *r) {
-  braze_cu_peer_release(r);
   for (int g = 0; g < BRAZE_CU_MESH_MAX_GROUPS; ++g) {
     if (r->owns[g] && r->comms[g])
       braze_nccl.CommDestroy(r->comms[g]);
@@ -204,14 +183,6 @@ static void braze_cu_rank_release(BrazeCuRank *r) {
 /* Every rank's communicators, and the slots of a one-process mesh given up (under the
  * lock). */
 static void braze_cu_mesh_release(void) {
-  CUcontext saved = NULL;
-  braze_cu.CtxGetCurrent(&saved);
-  for (int i = 1; i < BRAZE_CU_SLOTS; ++i) /* a one-process mesh: each window in its slot's context */
-    if (braze_cu_slots.context[i] && braze_cu_peer_windows(&braze_mesh_state.ranks[i])) {
-      braze_cu.CtxSetCurrent(braze_cu_slots.context[i]);
-      braze_cu_peer_release(&braze_mesh_state.ranks[i]);
-    }
-  braze_cu.CtxSetCurrent(saved);
   for (int i = 0; i < BRAZE_CU_SLOTS; ++i)
     braze_cu_rank_release(&braze_mesh_state.ranks[i]);
   pthread_mutex_lock(&braze_cu_slots.lock);
@@ -289,7 +260,7 @@ static int braze_cu_mesh_init(const BrazeCuMesh *m, void *comm, const void *uniq
         world = NULL;
     }
     failed = failed || braze_cu_rank_world(m, &braze_mesh_state.ranks[0], world, comm == NULL) ||
-             braze_cu_mesh_split(m, &braze_mesh_state.ranks[0]) || braze_cu_peer_setup(m, &braze_mesh_state.ranks[0]);
+             braze_cu_mesh_split(m, &braze_mesh_state.ranks[0]);
     if (failed)
       braze_cu_mesh_release();
     else
@@ -367,8 +338,6 @@ static int braze_cu_mesh_create_all(const BrazeCuMesh *m, const int *devs, const
     failed = braze_cu_rank_world(m, &braze_mesh_state.ranks[slots[r]], worlds[r], 1) || failed;
   for (int g = 0; g < m->num_groups && !failed; ++g)
     failed = braze_cu_mesh_split_all(m, g, slots, n);
-  if (!failed)
-    braze_cu_peer_setup_all(m, slots, n);
   return failed;
 }
 
@@ -470,11 +439,7 @@ typedef struct {
   size_t count;
   size_t x_bytes, y_bytes;
   size_t outer, row, outer2, row2;
-  int peer_site;      /* an all_reduce the partner's memory can serve (peer-all-reduce.c), or -1 */
-  size_t peer_offset; /* its inbox in the group's window */
 } BrazeCuCollective;
-
-#include "peer-all-reduce.c"
 
 static int braze_cu_copy2d(CUdeviceptr dst, size_t dst_pitch, CUdeviceptr src, size_t src_pitch, size_t width,
                            size_t height, CUstream stream) {
@@ -524,10 +489,9 @@ static int braze_cu_all_to_all(const BrazeCuCollective *c, ncclComm_t comm, int 
   return failed || ended || braze_cu_unpack(y, recv, G, c->outer2, c->row2, s);
 }
 
-/* y = the collective of x over the group, on stream s: the entry's, or (overlapped)
- * its communication stream. */
-static int braze_cu_collective_on(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
-                                  CUstream s, int overlapped) {
+/* y = the collective of x over the group, on the entry's stream. */
+static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
+                               CUstream s) {
   const BrazeCuRank *r = braze_cu_rank();
   ncclComm_t comm = r->comms[c->group];
   int G = r->size[c->group], p = r->position[c->group];
@@ -537,8 +501,6 @@ static int braze_cu_collective_on(const BrazeCuCollective *c, CUdeviceptr x, CUd
     return x == y || c->y_bytes == 0 ? 0 : braze_cu_copy(y, x, c->y_bytes, s);
   switch (c->kind) {
   case BRAZE_CU_ALL_REDUCE:
-    if (braze_cu_peer_takes(c, r, overlapped))
-      return braze_cu_peer_all_reduce(c, braze_cu_rank(), x, y, s);
     return braze_nccl_check(braze_nccl.AllReduce(xp, yp, c->count, c->dtype, c->op, comm, stream), "ncclAllReduce");
   case BRAZE_CU_ALL_GATHER:
     if (c->outer == 1)
@@ -560,11 +522,6 @@ static int braze_cu_collective_on(const BrazeCuCollective *c, CUdeviceptr x, CUd
     return braze_cu_copy2d(y, c->row, x + (size_t)p * c->row, (size_t)G * c->row, c->row, c->outer, s);
   }
   return braze_cu_fail("unknown collective kind %d", (int)c->kind);
-}
-
-static int braze_cu_collective(const BrazeCuCollective *c, CUdeviceptr x, CUdeviceptr y, CUdeviceptr scratch,
-                               CUstream s) {
-  return braze_cu_collective_on(c, x, y, scratch, s, 0);
 }
 
 /* ---- overlap: collectives on a second stream ----
@@ -650,7 +607,7 @@ static int braze_cu_collective_async(BrazeCuOverlapSlot *ov, int i, const BrazeC
     return braze_cu_collective(c, x, y, scratch, s);
   return braze_cu_check(braze_cu.EventRecord(ov->ready[i], s), "cuEventRecord") ||
          braze_cu_check(braze_cu.StreamWaitEvent(ov->comm, ov->ready[i], 0), "cuStreamWaitEvent") ||
-         braze_cu_collective_on(c, x, y, scratch, ov->comm, 1) ||
+         braze_cu_collective(c, x, y, scratch, ov->comm) ||
          braze_cu_check(braze_cu.EventRecord(ov->done[i], ov->comm), "cuEventRecord");
 }
 

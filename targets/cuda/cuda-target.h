@@ -48,13 +48,10 @@ enum { BRAZE_CUDA_MESH_MAX_GROUPS = 16 };
 typedef struct {
   bool partitioned; /* some entry is partitioned over more than one device */
   BrazeMesh mesh;
-  bool no_peer;     /* no all_reduce through the partner's memory (graph replay; decision 0026) */
   int num_groups;
   struct {
     int num_mesh_axes, num_axes, axes[BRAZE_MESH_MAX_AXES];
     int64_t sizes[BRAZE_MESH_MAX_AXES]; /* the entry's mesh */
-    int64_t peer_bytes;                 /* the inboxes of its all_reduces through the partner */
-    int peer_sites;
   } groups[BRAZE_CUDA_MESH_MAX_GROUPS];
 } BrazeCudaMesh;
 /* Note the entry function's mesh: *partitioned when it is a partitioned program over
@@ -140,7 +137,5 @@ extern const char braze_cuda_runtime_source[];
 extern const char braze_cuda_gemm_source[];
 /* runtime/cuda/nccl-mesh.c, which the runtime includes in partitioned libraries. */
 extern const char braze_cuda_mesh_source[];
-/* runtime/cuda/peer-all-reduce.c, which nccl-mesh.c includes. */
-extern const char braze_cuda_peer_source[];
 
 #endif

@@ -147,8 +147,7 @@ static bool write_sources(MlirOperation module, const BrazeEntrySet *entries, co
             write_text(dir, "braze_cuda_runtime.c", braze_cuda_runtime_source, strlen(braze_cuda_runtime_source),
                        error) &&
             write_text(dir, "cublaslt-gemm.c", braze_cuda_gemm_source, strlen(braze_cuda_gemm_source), error) &&
-            write_text(dir, "nccl-mesh.c", braze_cuda_mesh_source, strlen(braze_cuda_mesh_source), error) &&
-            write_text(dir, "peer-all-reduce.c", braze_cuda_peer_source, strlen(braze_cuda_peer_source), error);
+            write_text(dir, "nccl-mesh.c", braze_cuda_mesh_source, strlen(braze_cuda_mesh_source), error);
   braze_str_free(&source);
   free(partitioned);
   return ok;

@@ -113,22 +113,6 @@ static int64_t type_bytes(MlirType t) {
   return product(t, 0, mlirShapedTypeGetRank(t)) * ((bits + 7) / 8);
 }
 
-/* A site for a sum all_reduce over two ranks that the partner's memory can serve
- * (runtime/cuda/peer-all-reduce.c, decision 0026): floating point the add kernel
- * knows, whole 16-byte vectors, within the window limit; its inbox at *offset of the
- * group's window. -1: NCCL runs it. */
-static int peer_site_of(BrazeCudaMesh *m, int group, const char *dtype, int64_t bytes, int64_t *offset) {
-  enum { WINDOW_LIMIT = 1 << 30, INBOX_ALIGN = 256 };
-  bool adds = strcmp(dtype, "ncclFloat32") == 0 || strcmp(dtype, "ncclBfloat16") == 0 ||
-              strcmp(dtype, "ncclFloat16") == 0;
-  int64_t at = m->groups[group].peer_bytes;
-  if (m->no_peer || !adds || bytes <= 0 || bytes % 16 != 0 || at + bytes > WINDOW_LIMIT)
-    return -1;
-  *offset = at;
-  m->groups[group].peer_bytes = at + (bytes + INBOX_ALIGN - 1) / INBOX_ALIGN * INBOX_ALIGN;
-  return m->groups[group].peer_sites++;
-}
-
 bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t index, const char *x, const char *y,
                                   const char *scratch, int async, BrazeStr *decls, BrazeStr *body) {
   MlirType tx = mlirValueGetType(mlirOperationGetOperand(op, 0)), ty = mlirValueGetType(mlirOperationGetOperand(op, 1));
@@ -189,14 +173,10 @@ bool braze_cuda_collective_source(BrazeCudaMesh *m, MlirOperation op, size_t ind
   }
   if (!dtype)
     dtype = "ncclInt8";
-  int64_t peer_offset = 0;
-  int peer_site = strcmp(kind, "BRAZE_CU_ALL_REDUCE") == 0 && G == 2 && strcmp(red, "ncclSum") == 0
-                      ? peer_site_of(m, group, dtype, xb, &peer_offset)
-                      : -1;
   braze_str_printf(decls,
                    "static const BrazeCuCollective braze_collective_%zu = {%s, %d, %s, %s, %" PRId64 "u, %" PRId64
-                   "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %d, %" PRId64 "u};\n",
-                   index, kind, group, dtype, red, count, xb, yb, outer, row, outer2, row2, peer_site, peer_offset);
+                   "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u, %" PRId64 "u};\n",
+                   index, kind, group, dtype, red, count, xb, yb, outer, row, outer2, row2);
   if (async >= 0)
     braze_str_printf(body, "  if (braze_cu_collective_async(ov, %d, &braze_collective_%zu, %s, %s, %s, stream))\n    return 1;\n",
                      async, index, x, y, scratch ? scratch : "0");
@@ -297,7 +277,7 @@ void braze_cuda_mesh_tables(const BrazeCudaMesh *m, BrazeStr *out) {
     braze_str_printf(out, "}, %d, {", m->groups[g].num_axes);
     for (int i = 0; i < m->groups[g].num_axes; ++i)
       braze_str_printf(out, "%s%d", i ? ", " : "", m->groups[g].axes[i]);
-    braze_str_printf(out, "}, %" PRId64 ", %d}", m->groups[g].peer_bytes, m->groups[g].peer_sites);
+    braze_str_puts(out, "}}");
   }
   braze_str_puts(out, "}};\n");
   braze_str_printf(out, "BRAZE_CUDA_EXPORT const int32_t braze_mesh_num_devices = %" PRId64 ";\n",

@@ -740,8 +740,6 @@ bool braze_cuda_host_source(MlirOperation module, const BrazeEntrySet *entries, 
   BrazeStr launches = {0};
   h.out = &launches;
   bool ok = true;
-  /* captured graphs would replay the host's counts of the partner-memory all_reduces */
-  opts->mesh->no_peer = opts->graph_replay;
   for (size_t i = 0; ok && i < entries->count; ++i)
     ok = translate_entry(&h, &entries->items[i], &opts->partitioned[i]);
   if (ok) {

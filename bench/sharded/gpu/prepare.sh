@@ -45,9 +45,5 @@ variant G6s3 sizes=6656,1024,512
 variant G6nf "" G6-tp "/^shard-fold-add,\$/d"
 variant G6k1nf chunks=1 G6-tp "/^shard-fold-add,\$/d"
 variant G6s3b sizes=6144,1536,512
-# G6ring, G6ovl: the default library again, timed with BRAZE_CUDA_PEER=0 (NCCL's
-# all_reduces) and =overlapped at its init (bench.py INIT_ENV)
-cp "$out/G6.tp2.so" "$out/G6ring.tp2.so"
-cp "$out/G6.tp2.so" "$out/G6ovl.tp2.so"
 "$build/braze" compile "$here/all-reduce.mlir" --target=cuda --no-header -o "$out/all-reduce.so"
 ls -l "$out"

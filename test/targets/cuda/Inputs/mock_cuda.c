@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct CUctx_st {
   int device;
@@ -75,8 +74,6 @@ static struct {
 } allocs[MAX_ALLOCS];
 static int num_allocs;
 static int per_device_allocs[MAX_DEVICES];
-
-static void run_peer_sum(void **params);
 
 static int env(const char *name) { return getenv(name) && *getenv(name) == '1'; }
 
@@ -271,8 +268,6 @@ static CUresult impl_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsi
   say("launch %s grid %u,%u,%u block %u,%u,%u smem %u stream %d%s (%s)\n", f->name, gx, gy, gz, bx, by, bz, smem,
       stream ? stream->id : 0, capturing ? " captured" : "", args);
   captured += capturing;
-  if (strcmp(f->name, "braze_peer_sum") == 0 && !env("MOCK_CUDA_LAUNCH_FAIL"))
-    run_peer_sum(params);
   return env("MOCK_CUDA_LAUNCH_FAIL") ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : CUDA_SUCCESS;
 }
 
@@ -367,110 +362,6 @@ static CUresult impl_cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream stream) {
     memmove((unsigned char *)(uintptr_t)c->dstDevice + r * c->dstPitch,
             (const unsigned char *)(uintptr_t)c->srcDevice + r * c->srcPitch, c->WidthInBytes);
   return CUDA_SUCCESS;
-}
-
-/* The all_reduce through the partner's memory (runtime/cuda/peer-all-reduce.c). A
- * handle holds the allocation's address, so a rank of one process whose stand-in NCCL
- * gathers its own handle for its partner's maps its own window: the partner holds the
- * same data, as the stand-in NCCL's collectives assume. MOCK_CUDA_NO_PEER=1: opening
- * a handle and enabling peer access fail (the runtime then keeps NCCL). */
-static CUresult impl_cuMemsetD8(CUdeviceptr p, unsigned char v, size_t bytes) {
-  char text[64];
-  describe(p, text, sizeof text);
-  say("memset %s %zu bytes to %u\n", text, bytes, v);
-  memset((void *)(uintptr_t)p, v, bytes);
-  return CUDA_SUCCESS;
-}
-
-static CUresult impl_cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr p) {
-  char text[64];
-  describe(p, text, sizeof text);
-  say("ipc handle of %s\n", text);
-  memset(h, 0, sizeof *h);
-  memcpy(h->reserved, &p, sizeof p);
-  return CUDA_SUCCESS;
-}
-
-static CUresult impl_cuIpcOpenMemHandle(CUdeviceptr *p, CUipcMemHandle h, unsigned flags) {
-  char text[64];
-  memcpy(p, h.reserved, sizeof *p);
-  describe(*p, text, sizeof text);
-  say("ipc open %s (flags %u)%s\n", text, flags, env("MOCK_CUDA_NO_PEER") ? ": fails" : "");
-  return env("MOCK_CUDA_NO_PEER") ? CUDA_ERROR_PEER_ACCESS_UNSUPPORTED : CUDA_SUCCESS;
-}
-
-static CUresult impl_cuIpcCloseMemHandle(CUdeviceptr p) {
-  char text[64];
-  describe(p, text, sizeof text);
-  say("ipc close %s\n", text);
-  return CUDA_SUCCESS;
-}
-
-static CUresult impl_cuCtxEnablePeerAccess(CUcontext peer, unsigned flags) {
-  say("peer access to d%d (flags %u)%s\n", peer->device, flags, env("MOCK_CUDA_NO_PEER") ? ": fails" : "");
-  return env("MOCK_CUDA_NO_PEER") ? CUDA_ERROR_PEER_ACCESS_UNSUPPORTED : CUDA_SUCCESS;
-}
-
-static CUresult impl_cuStreamWriteValue32(CUstream s, CUdeviceptr p, cuuint32_t v, unsigned flags) {
-  char text[64];
-  describe(p, text, sizeof text);
-  say("write32 %s = %u (flags %u) stream %d\n", text, v, flags, s ? s->id : 0);
-  __atomic_store_n((cuuint32_t *)(uintptr_t)p, v, __ATOMIC_RELEASE);
-  return CUDA_SUCCESS;
-}
-
-/* Work runs on the calling thread here, so a wait blocks the caller (outside the lock,
- * while another rank's thread writes the flag), for at most 10 s. */
-static CUresult mock_cuStreamWaitValue32(CUstream s, CUdeviceptr p, cuuint32_t v, unsigned flags) {
-  char text[64];
-  pthread_mutex_lock(&mock_lock);
-  describe(p, text, sizeof text);
-  say("wait32 %s >= %u (flags %u) stream %d\n", text, v, flags, s ? s->id : 0);
-  pthread_mutex_unlock(&mock_lock);
-  for (int i = 0; i < 10000; ++i) {
-    if ((int32_t)(__atomic_load_n((cuuint32_t *)(uintptr_t)p, __ATOMIC_ACQUIRE) - v) >= 0)
-      return CUDA_SUCCESS;
-    struct timespec ms = {0, 1000000};
-    nanosleep(&ms, NULL);
-  }
-  return CUDA_ERROR_LAUNCH_TIMEOUT;
-}
-
-static float bf16_to_float(uint16_t b) {
-  uint32_t bits = (uint32_t)b << 16;
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-static uint16_t float_to_bf16(float f) { /* round to nearest even; the sums here are finite */
-  uint32_t bits;
-  memcpy(&bits, &f, sizeof bits);
-  return (uint16_t)((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-}
-
-/* braze_peer_sum (runtime/cuda/peer-all-reduce.c) computed: y = x + inbox, f32 or bf16
- * (f16 is only logged). */
-static void run_peer_sum(void **params) {
-  unsigned char *y = (void *)(uintptr_t)*(CUdeviceptr *)params[0];
-  const unsigned char *x = (void *)(uintptr_t)*(CUdeviceptr *)params[1];
-  const unsigned char *in = (void *)(uintptr_t)*(CUdeviceptr *)params[2];
-  size_t bytes = 16 * *(unsigned long long *)params[3];
-  unsigned dtype = *(unsigned *)params[4];
-  for (size_t i = 0; dtype == 0 && i < bytes; i += 4) {
-    float a, b;
-    memcpy(&a, x + i, 4);
-    memcpy(&b, in + i, 4);
-    a += b;
-    memcpy(y + i, &a, 4);
-  }
-  for (size_t i = 0; dtype == 1 && i < bytes; i += 2) {
-    uint16_t a, b;
-    memcpy(&a, x + i, 2);
-    memcpy(&b, in + i, 2);
-    a = float_to_bf16(bf16_to_float(a) + bf16_to_float(b));
-    memcpy(y + i, &a, 2);
-  }
 }
 
 static CUresult impl_cuStreamCreate(CUstream *s, unsigned flags) {
@@ -607,10 +498,3 @@ CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags)
 CUresult cuGraphLaunch(CUgraphExec e, CUstream s) { LOCKED(impl_cuGraphLaunch(e, s)); }
 CUresult cuGraphDestroy(CUgraph g) { LOCKED(impl_cuGraphDestroy(g)); }
 CUresult cuGraphExecDestroy(CUgraphExec e) { LOCKED(impl_cuGraphExecDestroy(e)); }
-CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t bytes) { LOCKED(impl_cuMemsetD8(p, v, bytes)); }
-CUresult cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr p) { LOCKED(impl_cuIpcGetMemHandle(h, p)); }
-CUresult cuIpcOpenMemHandle(CUdeviceptr *p, CUipcMemHandle h, unsigned flags) { LOCKED(impl_cuIpcOpenMemHandle(p, h, flags)); }
-CUresult cuIpcCloseMemHandle(CUdeviceptr p) { LOCKED(impl_cuIpcCloseMemHandle(p)); }
-CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned flags) { LOCKED(impl_cuCtxEnablePeerAccess(peer, flags)); }
-CUresult cuStreamWriteValue32(CUstream s, CUdeviceptr p, cuuint32_t v, unsigned flags) { LOCKED(impl_cuStreamWriteValue32(s, p, v, flags)); }
-CUresult cuStreamWaitValue32(CUstream s, CUdeviceptr p, cuuint32_t v, unsigned flags) { return mock_cuStreamWaitValue32(s, p, v, flags); }
