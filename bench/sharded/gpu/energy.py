@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Energy per call of W6 (G6) on one GPU and on each rank of two, run on the 2-GPU
+machine (PyTorch with NVML; no MLIR, no braze), one process per GPU as bench.py:
+
+    python3 bench/sharded/gpu/energy.py LIBDIR [--rounds N] [--seconds S] [--out FILE]
+
+LIBDIR is what bench/sharded/gpu/prepare.sh built. Under a power limit a card's time
+per call is its energy per call over the power it may draw, so W6's two-GPU speedup at
+the limit is the one-GPU energy per call over the two-GPU energy per call of the
+slower rank; this script measures both. Each sample: S seconds of back-to-back calls
+after 0.3 s of warm-up, the card's energy counter (nvmlDeviceGetTotalEnergyConsumption,
+mJ) read after a synchronize before and after, with the calls' CUDA-event time; a
+one-GPU sample on rank 0 and a two-GPU sample on both ranks alternate, --rounds times.
+It prints per sample the ms per call, mJ per call and mean W, and the medians: the
+ratio of energies is the speedup a card held at its limit for both would show."""
+import argparse
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (the libraries, inputs and calls of bench.py)
+
+
+def energy_sample(fn, seconds, barrier=None):
+    """(ms per call, mJ per call, mean W) over `seconds` of calls after 0.3 s of warm-up."""
+    import pynvml
+    handle = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
+    pilot = bench.events_ms(fn, 3)
+    warm = bench.calls_to_fill(pilot, 300.0, barrier is not None)
+    calls = bench.calls_to_fill(pilot, seconds * 1e3, barrier is not None)
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    if barrier:
+        barrier()
+    e0 = pynvml.nvmlDeviceGetTotalEnergyConsumption(handle)
+    ms = bench.events_ms(fn, calls)  # synchronizes at its end
+    e1 = pynvml.nvmlDeviceGetTotalEnergyConsumption(handle)
+    mj = (e1 - e0) / calls
+    return ms, mj, mj / ms
+
+
+def worker(rank, libdir, ids, results, rounds, seconds):
+    import pynvml
+    pynvml.nvmlInit()
+    torch.cuda.set_device(rank)
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29534")
+    dist.init_process_group("nccl", rank=rank, world_size=bench.RANKS, device_id=torch.device("cuda", rank))
+    one = None
+    if rank == 0:
+        lib1 = bench.load(os.path.join(libdir, "G6.tp1.so"))
+        ins1 = bench.inputs_for("G6")
+        one = bench.braze_call(lib1, bench.entry(lib1, "G6"), ins1 + [torch.empty_like(ins1[0])])
+    lib2 = bench.load(os.path.join(libdir, "G6.tp2.so"))
+    two = bench.two_gpu_call(lib2, "G6", rank, ids)
+    rows = []
+    for i in range(rounds):
+        dist.barrier()
+        if one:
+            rows.append(("1 GPU", i) + energy_sample(one, seconds))
+        dist.barrier()
+        rows.append(("2 GPUs rank %d" % rank, i) + energy_sample(two, seconds, dist.barrier))
+    lib2.braze_cuda_mesh_finalize()
+    # the communication alone: G6's 64 MiB all_reduce through braze's library (NCCL)
+    lib = bench.load(os.path.join(libdir, "all-reduce.so"))
+    bench.join_mesh(lib, rank, ids)
+    x = torch.randn(8192, 4096, device="cuda").to(bench.BF16)
+    ar = bench.braze_call(lib, bench.entry(lib, "ar64m"), [x, torch.empty_like(x)])
+    for i in range(rounds):
+        rows.append(("all_reduce 64 MiB alone, rank %d" % rank, i) + energy_sample(ar, seconds, dist.barrier))
+    lib.braze_cuda_mesh_finalize()
+    results.put((rank, torch.cuda.get_device_name(rank), rows))
+    dist.destroy_process_group()
+
+
+def main():
+    import multiprocessing as mp
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("libdir")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    ctx = mp.get_context("spawn")
+    ids, results = ctx.Queue(), ctx.Queue()
+    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, a.rounds, a.seconds))
+             for r in range(bench.RANKS)]
+    for p in procs:
+        p.start()
+    got = sorted(results.get(timeout=580) for _ in range(bench.RANKS))
+    for p in procs:
+        p.join()
+    rows = [r for _, _, rs in got for r in rs]
+    med = lambda v: sorted(v)[len(v) // 2]
+    lines = ["card: %s x %d; G6 (W6), %.1f s of calls per sample after 0.3 s of warm-up, %d rounds" % (
+        got[0][1], bench.RANKS, a.seconds, a.rounds), "",
+        "| sample | round | ms per call | mJ per call | mean W |", "|---|---|---|---|---|"]
+    lines += ["| %s | %d | %.3f | %.0f | %.0f |" % r for r in sorted(rows, key=lambda r: (r[1], r[0]))]
+    lines += ["", "| medians | ms per call | mJ per call | mean W |", "|---|---|---|---|"]
+    kinds = sorted({r[0] for r in rows})
+    for k in kinds:
+        sel = [r for r in rows if r[0] == k]
+        lines.append("| %s | %.3f | %.0f | %.0f |" % (k, med([r[2] for r in sel]), med([r[3] for r in sel]),
+                                                      med([r[4] for r in sel])))
+    one_mj = med([r[3] for r in rows if r[0] == "1 GPU"])
+    one_ms = med([r[2] for r in rows if r[0] == "1 GPU"])
+    twos = [k for k in kinds if k.startswith("2 GPUs")]
+    two_mj = max(med([r[3] for r in rows if r[0] == k]) for k in twos)
+    two_ms = max(med([r[2] for r in rows if r[0] == k]) for k in twos)
+    lines += ["", "speedup by time (medians): %.2fx; by energy per call (one GPU over the hungrier rank): %.2fx; "
+              "two-GPU energy per rank over one GPU's: %.3f (0.5 would be no overhead)" % (
+                  one_ms / two_ms, one_mj / two_mj, two_mj / one_mj)]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if a.out:
+        open(a.out, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
