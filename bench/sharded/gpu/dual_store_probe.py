@@ -18,22 +18,22 @@ once (queued behind a sleep kernel), the slower GPU's; the fused result is check
 against NCCL's sum of the same Triton products, bit for bit, on both GPUs."""
 import argparse
 import ctypes
+import os
+import sys
 
 import torch
 import triton
 import triton.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_mesh import CUDA, NDEV, all_reduce, communicators, timed  # noqa: E402
 
 P = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 P.add_argument("--iters", type=int, default=30)
 P.add_argument("--out", default=None)
 ARGS = P.parse_args()
 
-NCCL = ctypes.CDLL("libnccl.so.2")
-CUDA = ctypes.CDLL("libcuda.so.1")
-NCCL.ncclAllReduce.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                               ctypes.c_void_p, ctypes.c_void_p]
 CUDA.cuCtxEnablePeerAccess.argtypes = [ctypes.c_void_p, ctypes.c_uint]
-BF16_NCCL, SUM, NDEV = 9, 0, 2
 M, K, N = 8192, 5504, 4096
 BM, BN, BK = 128, 256, 64
 
@@ -66,8 +66,7 @@ def gemm(a, b, c, peer, M, N, K, DUAL: tl.constexpr, BM: tl.constexpr, BN: tl.co
         tl.store(peer.to(tl.pointer_type(tl.bfloat16)) + offs, tile)
 
 
-comms = (ctypes.c_void_p * NDEV)()
-assert NCCL.ncclCommInitAll(comms, NDEV, (ctypes.c_int * NDEV)(*range(NDEV))) == 0
+comms = communicators()
 ctxs = []
 for d in range(NDEV):
     torch.cuda.set_device(d)
@@ -105,12 +104,7 @@ def on_both(body):
 
 
 def nccl_all_reduce():
-    assert NCCL.ncclGroupStart() == 0
-    for d in range(NDEV):
-        torch.cuda.set_device(d)
-        assert NCCL.ncclAllReduce(C[d].data_ptr(), Y[d].data_ptr(), M * N, BF16_NCCL, SUM, comms[d],
-                                  streams[d].cuda_stream) == 0
-    assert NCCL.ncclGroupEnd() == 0
+    all_reduce(comms, [(C[d].data_ptr(), Y[d].data_ptr()) for d in range(NDEV)], M * N, streams)
 
 
 def fused_step():
@@ -138,23 +132,7 @@ STEPS = {
 }
 
 
-def timed(step):
-    for _ in range(3):
-        step()
-    for d in range(NDEV):
-        torch.cuda.synchronize(d)
-    begin = [torch.cuda.Event(enable_timing=True) for _ in range(NDEV)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(NDEV)]
-    on_both(lambda d: (torch.cuda._sleep(100_000_000), begin[d].record(streams[d])))
-    for _ in range(ARGS.iters):
-        step()
-    on_both(lambda d: end[d].record(streams[d]))
-    for d in range(NDEV):
-        torch.cuda.synchronize(d)
-    return max(begin[d].elapsed_time(end[d]) for d in range(NDEV)) / ARGS.iters
-
-
-rows = [(name, timed(step)) for name, step in STEPS.items()]
+rows = [(name, timed(step, streams, ARGS.iters, warmup=3)) for name, step in STEPS.items()]
 # the check: the fused sum against NCCL's sum of the same Triton products
 fused_step()
 for d in range(NDEV):

@@ -14,8 +14,13 @@ sum of the two buffers. `memop` variants signal with cuStreamWriteValue32 to the
 flag and wait with cuStreamWaitValue32 (no multiprocessor waits) instead of in the kernel."""
 import argparse
 import ctypes
+import os
+import sys
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_mesh import CUDA, NDEV, all_reduce, communicators, timed  # noqa: E402
 
 P = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 P.add_argument("lib")
@@ -23,23 +28,16 @@ P.add_argument("--iters", type=int, default=50)
 P.add_argument("--out", default=None)
 ARGS = P.parse_args()
 
-NCCL = ctypes.CDLL("libnccl.so.2")
-CUDA = ctypes.CDLL("libcuda.so.1")
 LIB = ctypes.CDLL(ARGS.lib)
-BF16, SUM = 9, 0
-NDEV = 2
 MIB = 1 << 20
 
-NCCL.ncclAllReduce.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                               ctypes.c_void_p, ctypes.c_void_p]
 LIB.probe_one_shot.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
                                ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_int,
                                ctypes.c_void_p]
 CUDA.cuStreamWriteValue32_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
 CUDA.cuStreamWaitValue32_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
 
-comms = (ctypes.c_void_p * NDEV)()
-assert NCCL.ncclCommInitAll(comms, NDEV, (ctypes.c_int * NDEV)(*range(NDEV))) == 0
+comms = communicators()
 for d in range(NDEV):
     assert LIB.probe_enable_peer(d, 1 - d) == 0, "peer access"
 streams = [torch.cuda.Stream(device=d) for d in range(NDEV)]
@@ -62,12 +60,7 @@ def buffers(nbytes):
 
 
 def nccl(bufs):
-    assert NCCL.ncclGroupStart() == 0
-    for d in range(NDEV):
-        torch.cuda.set_device(d)
-        assert NCCL.ncclAllReduce(bufs[d][0].data_ptr(), bufs[d][1].data_ptr(), bufs[d][0].numel(), BF16, SUM,
-                                  comms[d], streams[d].cuda_stream) == 0
-    assert NCCL.ncclGroupEnd() == 0
+    all_reduce(comms, [(x.data_ptr(), y.data_ptr()) for x, y in bufs], bufs[0][0].numel(), streams)
 
 
 class OneShot:
@@ -90,29 +83,9 @@ class OneShot:
             assert rc == 0, rc
 
 
-def timed(step, on):
-    for _ in range(5):
-        step()
-    for d in range(NDEV):
-        torch.cuda.synchronize(d)
-        with torch.cuda.stream(streams[d]):
-            torch.cuda._sleep(200_000_000)
-    begin = [torch.cuda.Event(enable_timing=True) for _ in range(NDEV)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(NDEV)]
-    for d in range(NDEV):
-        begin[d].record(streams[d])
-        for s in on:
-            s[d].wait_event(begin[d])
-    for _ in range(ARGS.iters):
-        step()
-    for d in range(NDEV):
-        for s in on:
-            if s is not streams:
-                streams[d].wait_stream(s[d])
-        end[d].record(streams[d])
-    for d in range(NDEV):
-        torch.cuda.synchronize(d)
-    return max(begin[d].elapsed_time(end[d]) for d in range(NDEV)) / ARGS.iters
+def timed_on(step, on):
+    """timed() with the stream sets the step uses; `streams` carries the events."""
+    return timed(step, streams, ARGS.iters, [s for s in on if s is not streams])
 
 
 def exact(bufs):
@@ -120,30 +93,30 @@ def exact(bufs):
     return all(torch.equal(bufs[d][1].cpu(), want) for d in range(NDEV))
 
 
-rows = [("GEMM 6144x5504x4096 alone", timed(lambda: gemm(GEMM, side), [side]), ""),
+rows = [("GEMM 6144x5504x4096 alone", timed_on(lambda: gemm(GEMM, side), [side]), ""),
         ("GEMM 2048x5504x4096 (last chunk's down projection) alone",
-         timed(lambda: gemm(TAIL, streams), [streams]), "")]
+         timed_on(lambda: gemm(TAIL, streams), [streams]), "")]
 for mib in (16, 48):
     bufs = buffers(mib * MIB)
-    t = timed(lambda: nccl(bufs), [streams])
+    t = timed_on(lambda: nccl(bufs), [streams])
     rows.append((f"{mib} MiB NCCL alone", t, f"{mib * MIB / t / 1e6:.0f} GB/s"))
-    rows.append((f"{mib} MiB NCCL beside the 6144-row GEMM", timed(lambda: (gemm(GEMM, side), nccl(bufs)),
+    rows.append((f"{mib} MiB NCCL beside the 6144-row GEMM", timed_on(lambda: (gemm(GEMM, side), nccl(bufs)),
                                                                     [streams, side]), ""))
     if mib == 16:
-        rows.append(("16 MiB: the tail GEMM then NCCL", timed(lambda: (gemm(TAIL, streams), nccl(bufs)), [streams]), ""))
+        rows.append(("16 MiB: the tail GEMM then NCCL", timed_on(lambda: (gemm(TAIL, streams), nccl(bufs)), [streams]), ""))
     for memop in (False, True):
         for blocks in ((132, 264, 528) if mib == 16 else (16, 32, 66, 132)):
             one = OneShot(bufs, blocks, memop)
             bufs[0][1].zero_(), bufs[1][1].zero_()
-            t = timed(one, [streams])
+            t = timed_on(one, [streams])
             ok = exact(bufs)
             tag = f"{mib} MiB one-shot {blocks} blocks{' memop' if memop else ''}"
             rows.append((tag + " alone", t, f"{mib * MIB / t / 1e6:.0f} GB/s, exact: {ok}"))
             if mib == 48 or blocks == 264:
-                rows.append((tag + " beside the 6144-row GEMM", timed(lambda: (gemm(GEMM, side), one()),
+                rows.append((tag + " beside the 6144-row GEMM", timed_on(lambda: (gemm(GEMM, side), one()),
                                                                        [streams, side]), ""))
             if mib == 16:
-                rows.append((tag + ": the tail GEMM then it", timed(lambda: (gemm(TAIL, streams), one()), [streams]), ""))
+                rows.append((tag + ": the tail GEMM then it", timed_on(lambda: (gemm(TAIL, streams), one()), [streams]), ""))
 
 lines = [f"{torch.cuda.get_device_name(0)} x {NDEV}, mean of {ARGS.iters} calls, slower GPU", "",
          "| what | ms | note |", "|---|---|---|"] + [f"| {w} | {t:.4f} | {n} |" for w, t, n in rows]

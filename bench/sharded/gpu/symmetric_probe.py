@@ -16,36 +16,27 @@ each GPU (the slower GPU's time; the calls are queued behind a sleep kernel so t
 Python's launch time is not in them), every variant in one process."""
 import argparse
 import ctypes
+import os
+import sys
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_mesh import CUDA, NCCL, NDEV, check, communicators, timed  # noqa: E402
+from probe_mesh import all_reduce as nccl_all_reduce  # noqa: E402
 
 P = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 P.add_argument("--iters", type=int, default=50)
 P.add_argument("--out", default=None)
 ARGS = P.parse_args()
 
-NCCL = ctypes.CDLL("libnccl.so.2")
-CUDA = ctypes.CDLL("libcuda.so.1")
-BF16, SUM, SYMMETRIC = 9, 0, 0x01
-NDEV = 2
-
-
-def check(rc, what):
-    if rc != 0:
-        msg = NCCL.ncclGetErrorString(rc)
-        raise SystemExit(f"{what} failed: {ctypes.cast(msg, ctypes.c_char_p).value.decode()}")
-
-
-NCCL.ncclGetErrorString.restype = ctypes.c_void_p
-NCCL.ncclAllReduce.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                               ctypes.c_void_p, ctypes.c_void_p]
+SYMMETRIC = 0x01
 NCCL.ncclMemAlloc.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t]
 NCCL.ncclCommWindowRegister.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
                                         ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
 CUDA.cuMemsetD8_v2.argtypes = [ctypes.c_uint64, ctypes.c_ubyte, ctypes.c_size_t]
 
-comms = (ctypes.c_void_p * NDEV)()
-check(NCCL.ncclCommInitAll(comms, NDEV, (ctypes.c_int * NDEV)(*range(NDEV))), "ncclCommInitAll")
+comms = communicators()
 streams = [torch.cuda.Stream(device=d) for d in range(NDEV)]
 side = [torch.cuda.Stream(device=d) for d in range(NDEV)]
 MIB = 1 << 20
@@ -83,12 +74,7 @@ def symmetric(nbytes):
 
 
 def all_reduce(bufs, nbytes):
-    check(NCCL.ncclGroupStart(), "ncclGroupStart")
-    for d in range(NDEV):
-        torch.cuda.set_device(d)
-        check(NCCL.ncclAllReduce(bufs[d][0], bufs[d][1], nbytes // 2, BF16, SUM, comms[d], streams[d].cuda_stream),
-              "ncclAllReduce")
-    check(NCCL.ncclGroupEnd(), "ncclGroupEnd")
+    nccl_all_reduce(comms, bufs, nbytes // 2, streams)
 
 
 GEMM = [(torch.randn(6144, 5504, device=f"cuda:{d}", dtype=torch.bfloat16),
@@ -101,40 +87,14 @@ def gemm():
             torch.matmul(*GEMM[d])
 
 
-def timed(step, on):
-    """Mean ms per step over ARGS.iters (after 5), the slower GPU; `on` says which streams."""
-    for _ in range(5):
-        step()
-    for d in range(NDEV):
-        torch.cuda.synchronize(d)
-        with torch.cuda.stream(streams[d]):
-            torch.cuda._sleep(200_000_000)  # the GPU waits while Python queues every call
-    begin = [torch.cuda.Event(enable_timing=True) for _ in range(NDEV)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(NDEV)]
-    for d in range(NDEV):
-        begin[d].record(streams[d])
-        for s in on:
-            s[d].wait_event(begin[d])
-    for _ in range(ARGS.iters):
-        step()
-    for d in range(NDEV):
-        for s in on:
-            if s is not streams:
-                streams[d].wait_stream(s[d])
-        end[d].record(streams[d])
-    for d in range(NDEV):
-        torch.cuda.synchronize(d)
-    return max(begin[d].elapsed_time(end[d]) for d in range(NDEV)) / ARGS.iters
-
-
 rows = []
-gemm_alone = timed(gemm, [side])
+gemm_alone = timed(gemm, streams, ARGS.iters, [side])
 for nbytes in SIZES:
     plain_bufs, keep_plain = ordinary(nbytes)
     sym_bufs, keep_sym = symmetric(nbytes)
     for name, bufs in (("ordinary", plain_bufs), ("symmetric", sym_bufs)):
-        alone = timed(lambda: all_reduce(bufs, nbytes), [streams])
-        both = timed(lambda: (gemm(), all_reduce(bufs, nbytes)), [streams, side])
+        alone = timed(lambda: all_reduce(bufs, nbytes), streams, ARGS.iters)
+        both = timed(lambda: (gemm(), all_reduce(bufs, nbytes)), streams, ARGS.iters, [side])
         busbw = nbytes / (alone * 1e-3) / 1e9  # 2 (n - 1) / n = 1 for n = 2
         rows.append((nbytes // MIB, name, alone, busbw, both))
 
