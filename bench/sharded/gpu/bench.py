@@ -154,15 +154,22 @@ def time_ms(fn, barrier=None):
     runs at lower clocks until it has been busy a while), then CUDA events around at
     least CALLS calls and SAMPLE_MS of them; with `barrier` (a mesh) every rank makes
     the same number of calls and starts the timed ones together."""
+    return events_ms(fn, warmed_up(fn, barrier, WARM_MS, SAMPLE_MS, CALLS))
+
+
+def warmed_up(fn, barrier, warm_ms, sample_ms, least):
+    """A sample's start: a pilot of 3 calls, warm_ms of calls, the GPU idle and (with
+    `barrier`) every rank met; returns how many calls to time: at least `least` and
+    sample_ms of them, the same on every rank of a mesh."""
     pilot = events_ms(fn, 3)
-    warm = calls_to_fill(pilot, WARM_MS, barrier is not None)
-    timed = max(CALLS, calls_to_fill(pilot, SAMPLE_MS, barrier is not None))
+    warm = calls_to_fill(pilot, warm_ms, barrier is not None)
+    timed = max(least, calls_to_fill(pilot, sample_ms, barrier is not None))
     for _ in range(warm):
         fn()
     torch.cuda.synchronize()
     if barrier:
         barrier()
-    return events_ms(fn, timed)
+    return timed
 
 
 def entry(lib, name):

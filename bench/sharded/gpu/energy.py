@@ -28,14 +28,7 @@ def energy_sample(fn, seconds, barrier=None):
     """(ms per call, mJ per call, mean W) over `seconds` of calls after 0.3 s of warm-up."""
     import pynvml
     handle = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
-    pilot = bench.events_ms(fn, 3)
-    warm = bench.calls_to_fill(pilot, 300.0, barrier is not None)
-    calls = bench.calls_to_fill(pilot, seconds * 1e3, barrier is not None)
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    if barrier:
-        barrier()
+    calls = bench.warmed_up(fn, barrier, 300.0, seconds * 1e3, 1)
     e0 = pynvml.nvmlDeviceGetTotalEnergyConsumption(handle)
     ms = bench.events_ms(fn, calls)  # synchronizes at its end
     e1 = pynvml.nvmlDeviceGetTotalEnergyConsumption(handle)
