@@ -83,40 +83,35 @@ class OneShot:
             assert rc == 0, rc
 
 
-def timed_on(step, on):
-    """timed() with the stream sets the step uses; `streams` carries the events."""
-    return timed(step, streams, ARGS.iters, [s for s in on if s is not streams])
-
-
 def exact(bufs):
     want = (bufs[0][0] + bufs[1][0].to("cuda:0")).cpu()
     return all(torch.equal(bufs[d][1].cpu(), want) for d in range(NDEV))
 
 
-rows = [("GEMM 6144x5504x4096 alone", timed_on(lambda: gemm(GEMM, side), [side]), ""),
+rows = [("GEMM 6144x5504x4096 alone", timed(lambda: gemm(GEMM, side), streams, ARGS.iters, [side]), ""),
         ("GEMM 2048x5504x4096 (last chunk's down projection) alone",
-         timed_on(lambda: gemm(TAIL, streams), [streams]), "")]
+         timed(lambda: gemm(TAIL, streams), streams, ARGS.iters), "")]
 for mib in (16, 48):
     bufs = buffers(mib * MIB)
-    t = timed_on(lambda: nccl(bufs), [streams])
+    t = timed(lambda: nccl(bufs), streams, ARGS.iters)
     rows.append((f"{mib} MiB NCCL alone", t, f"{mib * MIB / t / 1e6:.0f} GB/s"))
-    rows.append((f"{mib} MiB NCCL beside the 6144-row GEMM", timed_on(lambda: (gemm(GEMM, side), nccl(bufs)),
-                                                                    [streams, side]), ""))
+    rows.append((f"{mib} MiB NCCL beside the 6144-row GEMM", timed(lambda: (gemm(GEMM, side), nccl(bufs)),
+                                                                 streams, ARGS.iters, [side]), ""))
     if mib == 16:
-        rows.append(("16 MiB: the tail GEMM then NCCL", timed_on(lambda: (gemm(TAIL, streams), nccl(bufs)), [streams]), ""))
+        rows.append(("16 MiB: the tail GEMM then NCCL", timed(lambda: (gemm(TAIL, streams), nccl(bufs)), streams, ARGS.iters), ""))
     for memop in (False, True):
         for blocks in ((132, 264, 528) if mib == 16 else (16, 32, 66, 132)):
             one = OneShot(bufs, blocks, memop)
             bufs[0][1].zero_(), bufs[1][1].zero_()
-            t = timed_on(one, [streams])
+            t = timed(one, streams, ARGS.iters)
             ok = exact(bufs)
             tag = f"{mib} MiB one-shot {blocks} blocks{' memop' if memop else ''}"
             rows.append((tag + " alone", t, f"{mib * MIB / t / 1e6:.0f} GB/s, exact: {ok}"))
             if mib == 48 or blocks == 264:
-                rows.append((tag + " beside the 6144-row GEMM", timed_on(lambda: (gemm(GEMM, side), one()),
-                                                                       [streams, side]), ""))
+                rows.append((tag + " beside the 6144-row GEMM", timed(lambda: (gemm(GEMM, side), one()),
+                                                                    streams, ARGS.iters, [side]), ""))
             if mib == 16:
-                rows.append((tag + ": the tail GEMM then it", timed_on(lambda: (gemm(TAIL, streams), one()), [streams]), ""))
+                rows.append((tag + ": the tail GEMM then it", timed(lambda: (gemm(TAIL, streams), one()), streams, ARGS.iters), ""))
 
 lines = [f"{torch.cuda.get_device_name(0)} x {NDEV}, mean of {ARGS.iters} calls, slower GPU", "",
          "| what | ms | note |", "|---|---|---|"] + [f"| {w} | {t:.4f} | {n} |" for w, t, n in rows]
