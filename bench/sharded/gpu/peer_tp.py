@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""W6 on two GPUs against one, for braze and for its peers, in the same interleaved
+rounds: what the tensor-parallel FFN gives each system at the power limit.
+
+    python3 bench/sharded/gpu/peer_tp.py LIBDIR [--rounds N] [--out FILE]   (nvidia-h100-x2)
+
+LIBDIR holds G6.tp1.so and G6.tp2.so as bench/sharded/gpu/prepare.sh builds them. The
+peers run the same FFN (bench.py's torch_ref: rms_norm in f32, silu(h Wg) * (h Wu),
+the down projection, the residual) with Megatron's split on two GPUs, as a user of
+torch.distributed writes it: each rank holds its columns of Wg and Wu and its rows of
+Wd, computes its partial product and sums it with an all_reduce (torch.distributed's
+functional all_reduce, which torch.compile traces into its graph and schedules), then
+adds the residual. Three systems: braze (the libraries), torch eager, torch.compile
+(default mode). One process per GPU, NCCL underneath all three.
+
+Each round takes, for every system in turn, a one-GPU sample on rank 0 and then a
+two-GPU sample on both ranks (the slower rank's), back to back, as bench.py's rounds
+do (bench.py's time_ms: 100 ms of warm-up calls, then CUDA events around at least 20
+calls and 50 ms); the system that starts a round rotates. The speedup of a system is the
+ratio of its medians. Every two-GPU result is compared with the same system's
+one-GPU result norm-wise (bf16 bound 2e-2) and both ranks' results must be equal."""
+import argparse
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (bench.py's inputs, pieces, samples and braze calls)
+
+RANKS = bench.RANKS
+BF16 = torch.bfloat16
+SYSTEMS = ("braze", "torch eager", "torch.compile")
+
+
+def ffn_partial(x, g, wg, wu, wd):
+    """One rank's share of W6 before the sum: its columns of gate and up, its rows of down."""
+    xf = x.float()
+    h = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * g.float()).to(BF16)
+    return (torch.nn.functional.silu(h @ wg) * (h @ wu)) @ wd
+
+
+def ffn_tp(x, g, wg, wu, wd):
+    import torch.distributed._functional_collectives as funcol
+    return x + funcol.all_reduce(ffn_partial(x, g, wg, wu, wd), "sum", dist.group.WORLD)
+
+
+def ffn_one(x, g, wg, wu, wd):
+    return x + ffn_partial(x, g, wg, wu, wd)
+
+
+def braze_fns(libdir, rank, ids):
+    """braze's one-GPU call (rank 0) and its two-GPU call, with their outputs. The
+    calls pass raw pointers: `keep` holds the tensors behind them."""
+    one, out1, ins1 = None, None, None
+    if rank == 0:
+        lib1 = bench.load(os.path.join(libdir, "G6.tp1.so"))
+        ins1 = bench.inputs_for("G6")
+        out1 = torch.empty_like(ins1[0])
+        one = bench.braze_call(lib1, bench.entry(lib1, "G6"), ins1 + [out1])
+    lib2 = bench.load(os.path.join(libdir, "G6.tp2.so"))
+    bench.join_mesh(lib2, rank, ids)
+    glob = bench.inputs_for("G6")
+    ins2 = [bench.piece(t, d, rank, RANKS) for t, d in zip(glob, bench.SPECS["G6"][1])]
+    out2 = torch.empty_like(ins2[0])
+    two = bench.braze_call(lib2, bench.entry(lib2, "G6"), ins2 + [out2])
+    keep = (ins1, out1, ins2, out2)
+    return (one, lambda: out1), (two, lambda: out2), (lib2, keep)
+
+
+def torch_fns(rank, compiled):
+    """A torch system's one-GPU call (rank 0) and its two-GPU call; each call keeps its
+    result for the check."""
+    glob = bench.inputs_for("G6")
+    mine = [bench.piece(t, d, rank, RANKS) for t, d in zip(glob, bench.SPECS["G6"][1])]
+    f1, f2 = (torch.compile(ffn_one), torch.compile(ffn_tp)) if compiled else (ffn_one, ffn_tp)
+    res = {}
+
+    def run(key, f, ins):
+        def call():
+            res[key] = f(*ins)
+        return call
+    one = run(1, f1, glob) if rank == 0 else None
+    return (one, lambda: res.get(1)), (run(2, f2, mine), lambda: res.get(2))
+
+
+def med(v):
+    return sorted(v)[len(v) // 2]
+
+
+def worker(rank, libdir, rounds, ids, results):
+    torch.cuda.set_device(rank)
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29534")
+    dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
+    b1, b2, (lib2, _keep) = braze_fns(libdir, rank, ids)
+    fns = {"braze": (b1, b2), "torch eager": torch_fns(rank, False), "torch.compile": torch_fns(rank, True)}
+    rep = {"rank": rank, "card": torch.cuda.get_device_name(rank)}
+    for s, ((one, _), (two, _)) in fns.items():  # compile and warm each system once, both sides
+        if one:
+            one()
+        dist.barrier()
+        two()
+        torch.cuda.synchronize()
+        dist.barrier()
+    t1 = {s: [] for s in SYSTEMS}
+    t2 = {s: [] for s in SYSTEMS}
+    for i in range(rounds):
+        for k in range(len(SYSTEMS)):
+            s = SYSTEMS[(i + k) % len(SYSTEMS)]
+            (one, _), (two, _) = fns[s]
+            dist.barrier()
+            if one:
+                t1[s].append(bench.time_ms(one))
+            dist.barrier()
+            t2[s].append(bench.time_ms(two, dist.barrier))
+            print("round %d %s rank %d: %s / %.3f ms, card: %s" % (
+                i, s, rank, "%.3f" % t1[s][-1] if one else "-", t2[s][-1], bench.card_state()), flush=True)
+    rep["t1"], rep["t2"] = t1, t2
+    for s, ((one, got1), (two, got2)) in fns.items():  # the checks: each system against itself on one GPU
+        if one:
+            one()
+        two()
+        torch.cuda.synchronize()
+        y2 = got2().clone()
+        other = y2.clone()
+        dist.broadcast(other, 1)
+        rep[s + " replicas equal"] = bool(torch.equal(other.view(torch.int16), y2.view(torch.int16)))
+        if rank == 0:
+            want = got1().float()
+            rep[s + " norm err"] = float((y2.float() - want).norm() / want.norm())
+            rep[s + " nan"] = bool(torch.isnan(y2).any())
+    lib2.braze_cuda_mesh_finalize()
+    results.put(rep)
+    dist.destroy_process_group()
+
+
+def table(reps):
+    r0 = reps[0]
+    n = len(r0["t1"]["braze"])
+    lines = ["card: %s x %d; W6 (8192 tokens, d 4096, d_ff 11008, bf16), %d interleaved rounds back to back; "
+             "times in ms (bench.py's samples: CUDA events, slower rank)" % (r0["card"], RANKS, n), "",
+             "| system | 1 GPU median (min-max) | 2 GPUs median (min-max) | speedup (of medians) | "
+             "per round min-max | norm err vs its 1 GPU | replicas equal |", "|---|---|---|---|---|---|---|"]
+    for s in SYSTEMS:
+        one = r0["t1"][s]
+        two = [max(r["t2"][s][i] for r in reps) for i in range(n)]
+        per = [a / b for a, b in zip(one, two)]
+        lines.append("| %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | **%.2fx** | %.2fx-%.2fx | %.2g | %s |" % (
+                     s, med(one), min(one), max(one), med(two),
+                                      min(two), max(two), med(one) / med(two), min(per), max(per),
+                                      r0[s + " norm err"], all(r[s + " replicas equal"] for r in reps)))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    import multiprocessing as mp
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("libdir")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    ctx = mp.get_context("spawn")
+    ids, results = ctx.Queue(), ctx.Queue()
+    procs = [ctx.Process(target=worker, args=(r, a.libdir, a.rounds, ids, results)) for r in range(RANKS)]
+    for p in procs:
+        p.start()
+    reps = sorted((results.get(timeout=580) for _ in range(RANKS)), key=lambda r: r["rank"])
+    for p in procs:
+        p.join()
+    text = table(reps)
+    print(text)
+    if a.out:
+        open(a.out, "w").write(text)
+    r0 = reps[0]
+    ok = all(r0[s + " norm err"] <= 2e-2 and not r0[s + " nan"] and all(r[s + " replicas equal"] for r in reps)
+             for s in SYSTEMS)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
