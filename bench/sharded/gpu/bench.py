@@ -293,7 +293,7 @@ def regimes(cooldown_s):
     return [("back to back", 0.0)] + ([("from idle", cooldown_s)] if cooldown_s > 0 else [])
 
 
-def worker(rank, libdir, ids, results, profile_kernels, rounds, cooldown_s, few):
+def worker(rank, libdir, profile_kernels, rounds, cooldown_s, few, ids, results):
     torch.cuda.set_device(rank)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29533")
     dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
@@ -441,9 +441,24 @@ def table(reps):
     return "\n".join(lines + [""] + checks) + "\n"
 
 
-def main():
+def run_ranks(worker, *args):
+    """Runs worker(rank, *args, ids, results) in one spawned process per rank (as torchrun
+    would: `ids` carries rank 0's ncclUniqueId to the others) and returns what each put
+    in `results`, in the order of the ranks' (rank, ...) keys."""
     import multiprocessing as mp
 
+    ctx = mp.get_context("spawn")
+    ids, results = ctx.Queue(), ctx.Queue()
+    procs = [ctx.Process(target=worker, args=(r,) + args + (ids, results)) for r in range(RANKS)]
+    for p in procs:
+        p.start()
+    got = [results.get(timeout=580) for _ in range(RANKS)]
+    for p in procs:
+        p.join()
+    return sorted(got, key=lambda r: r["rank"] if isinstance(r, dict) else r[0])
+
+
+def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("libdir")
     ap.add_argument("--out")
@@ -454,15 +469,7 @@ def main():
                     % COOLDOWN_S)
     ap.add_argument("--few", action="store_true", help="of the variants only %s" % ", ".join(FEW))
     a = ap.parse_args()
-    ctx = mp.get_context("spawn")
-    ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, bool(a.kernels), a.rounds, a.cooldown, a.few))
-             for r in range(RANKS)]
-    for p in procs:
-        p.start()
-    reps = sorted((results.get(timeout=580) for _ in range(RANKS)), key=lambda r: r["rank"])
-    for p in procs:
-        p.join()
+    reps = run_ranks(worker, a.libdir, bool(a.kernels), a.rounds, a.cooldown, a.few)
     text = table(reps)
     print(text)
     if a.out:

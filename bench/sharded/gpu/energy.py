@@ -42,7 +42,7 @@ def energy_sample(fn, seconds, barrier=None):
     return ms, mj, mj / ms
 
 
-def worker(rank, libdir, ids, results, rounds, seconds):
+def worker(rank, libdir, rounds, seconds, ids, results):
     import pynvml
     pynvml.nvmlInit()
     torch.cuda.set_device(rank)
@@ -76,23 +76,13 @@ def worker(rank, libdir, ids, results, rounds, seconds):
 
 
 def main():
-    import multiprocessing as mp
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("libdir")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--out")
     a = ap.parse_args()
-    ctx = mp.get_context("spawn")
-    ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, ids, results, a.rounds, a.seconds))
-             for r in range(bench.RANKS)]
-    for p in procs:
-        p.start()
-    got = sorted(results.get(timeout=580) for _ in range(bench.RANKS))
-    for p in procs:
-        p.join()
+    got = bench.run_ranks(worker, a.libdir, a.rounds, a.seconds)
     shown = [r for _, _, rs in got for r in rs]
     rows = [r for r in shown if r[1] > 0] or shown  # the medians leave round 0 out (the counter's lag)
     med = lambda v: sorted(v)[len(v) // 2]

@@ -154,21 +154,12 @@ def table(reps):
 
 
 def main():
-    import multiprocessing as mp
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("libdir")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--out")
     a = ap.parse_args()
-    ctx = mp.get_context("spawn")
-    ids, results = ctx.Queue(), ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, a.libdir, a.rounds, ids, results)) for r in range(RANKS)]
-    for p in procs:
-        p.start()
-    reps = sorted((results.get(timeout=580) for _ in range(RANKS)), key=lambda r: r["rank"])
-    for p in procs:
-        p.join()
+    reps = bench.run_ranks(worker, a.libdir, a.rounds)
     text = table(reps)
     print(text)
     if a.out:
