@@ -2,7 +2,8 @@
 """W6 on two GPUs against one, for braze and for its peers, in the same interleaved
 rounds: what the tensor-parallel FFN gives each system at the power limit.
 
-    python3 bench/sharded/gpu/peer_tp.py LIBDIR [--rounds N] [--out FILE]   (nvidia-h100-x2)
+    python3 bench/sharded/gpu/peer_tp.py LIBDIR [--rounds N] [--out FILE] [--variants A,B]
+                                         (nvidia-h100-x2)
 
 LIBDIR holds G6.tp1.so and G6.tp2.so as bench/sharded/gpu/prepare.sh builds them. The
 peers run the same FFN (bench.py's torch_ref: rms_norm in f32, silu(h Wg) * (h Wu),
@@ -11,7 +12,9 @@ torch.distributed writes it: each rank holds its columns of Wg and Wu and its ro
 Wd, computes its partial product and sums it with an all_reduce (torch.distributed's
 functional all_reduce, which torch.compile traces into its graph and schedules), then
 adds the residual. Three systems: braze (the libraries), torch eager, torch.compile
-(default mode). One process per GPU, NCCL underneath all three.
+(default mode); --variants adds other braze builds of the same file, each a pair
+LIBDIR/NAME.tp1.so and NAME.tp2.so (G6-tp.mlir compiled with another pipeline). One
+process per GPU, NCCL underneath all of them.
 
 Each round takes, for every system in turn, a one-GPU sample on rank 0 and then a
 two-GPU sample on both ranks (the slower rank's), back to back, as bench.py's rounds
@@ -31,7 +34,6 @@ import bench  # noqa: E402  (bench.py's inputs, pieces, samples and braze calls)
 
 RANKS = bench.RANKS
 BF16 = torch.bfloat16
-SYSTEMS = ("braze", "torch eager", "torch.compile")
 
 
 def ffn_partial(x, g, wg, wu, wd):
@@ -50,16 +52,16 @@ def ffn_one(x, g, wg, wu, wd):
     return x + ffn_partial(x, g, wg, wu, wd)
 
 
-def braze_fns(libdir, rank, ids):
+def braze_fns(libdir, stem, rank, ids):
     """braze's one-GPU call (rank 0) and its two-GPU call, with their outputs. The
     calls pass raw pointers: `keep` holds the tensors behind them."""
     one, out1, ins1 = None, None, None
     if rank == 0:
-        lib1 = bench.load(os.path.join(libdir, "G6.tp1.so"))
+        lib1 = bench.load(os.path.join(libdir, stem + ".tp1.so"))
         ins1 = bench.inputs_for("G6")
         out1 = torch.empty_like(ins1[0])
         one = bench.braze_call(lib1, bench.entry(lib1, "G6"), ins1 + [out1])
-    lib2 = bench.load(os.path.join(libdir, "G6.tp2.so"))
+    lib2 = bench.load(os.path.join(libdir, stem + ".tp2.so"))
     bench.join_mesh(lib2, rank, ids)
     glob = bench.inputs_for("G6")
     ins2 = [bench.piece(t, d, rank, RANKS) for t, d in zip(glob, bench.SPECS["G6"][1])]
@@ -89,13 +91,18 @@ def med(v):
     return sorted(v)[len(v) // 2]
 
 
-def worker(rank, libdir, rounds, ids, results):
+def worker(rank, libdir, rounds, variants, ids, results):
     torch.cuda.set_device(rank)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29534")
     dist.init_process_group("nccl", rank=rank, world_size=RANKS, device_id=torch.device("cuda", rank))
-    b1, b2, (lib2, _keep) = braze_fns(libdir, rank, ids)
-    fns = {"braze": (b1, b2), "torch eager": torch_fns(rank, False), "torch.compile": torch_fns(rank, True)}
-    rep = {"rank": rank, "card": torch.cuda.get_device_name(rank)}
+    fns, libs = {}, []
+    for stem in ("G6",) + variants:
+        b1, b2, (lib2, keep) = braze_fns(libdir, stem, rank, ids)
+        fns["braze" if stem == "G6" else "braze " + stem] = (b1, b2)
+        libs.append((lib2, keep))
+    fns["torch eager"], fns["torch.compile"] = torch_fns(rank, False), torch_fns(rank, True)
+    systems = tuple(fns)
+    rep = {"rank": rank, "card": torch.cuda.get_device_name(rank), "systems": systems}
     for s, ((one, _), (two, _)) in fns.items():  # compile and warm each system once, both sides
         if one:
             one()
@@ -103,11 +110,11 @@ def worker(rank, libdir, rounds, ids, results):
         two()
         torch.cuda.synchronize()
         dist.barrier()
-    t1 = {s: [] for s in SYSTEMS}
-    t2 = {s: [] for s in SYSTEMS}
+    t1 = {s: [] for s in systems}
+    t2 = {s: [] for s in systems}
     for i in range(rounds):
-        for k in range(len(SYSTEMS)):
-            s = SYSTEMS[(i + k) % len(SYSTEMS)]
+        for k in range(len(systems)):
+            s = systems[(i + k) % len(systems)]
             (one, _), (two, _) = fns[s]
             dist.barrier()
             if one:
@@ -130,7 +137,8 @@ def worker(rank, libdir, rounds, ids, results):
             want = got1().float()
             rep[s + " norm err"] = float((y2.float() - want).norm() / want.norm())
             rep[s + " nan"] = bool(torch.isnan(y2).any())
-    lib2.braze_cuda_mesh_finalize()
+    for lib2, _ in libs:
+        lib2.braze_cuda_mesh_finalize()
     results.put(rep)
     dist.destroy_process_group()
 
@@ -142,7 +150,7 @@ def table(reps):
              "times in ms (bench.py's samples: CUDA events, slower rank)" % (r0["card"], RANKS, n), "",
              "| system | 1 GPU median (min-max) | 2 GPUs median (min-max) | speedup (of medians) | "
              "per round min-max | norm err vs its 1 GPU | replicas equal |", "|---|---|---|---|---|---|---|"]
-    for s in SYSTEMS:
+    for s in r0["systems"]:
         one = r0["t1"][s]
         two = [max(r["t2"][s][i] for r in reps) for i in range(n)]
         per = [a / b for a, b in zip(one, two)]
@@ -158,15 +166,16 @@ def main():
     ap.add_argument("libdir")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--out")
+    ap.add_argument("--variants", default="", help="other braze builds in LIBDIR (NAME.tp1.so, NAME.tp2.so), comma-separated")
     a = ap.parse_args()
-    reps = bench.run_ranks(worker, a.libdir, a.rounds)
+    reps = bench.run_ranks(worker, a.libdir, a.rounds, tuple(v for v in a.variants.split(",") if v))
     text = table(reps)
     print(text)
     if a.out:
         open(a.out, "w").write(text)
     r0 = reps[0]
     ok = all(r0[s + " norm err"] <= 2e-2 and not r0[s + " nan"] and all(r[s + " replicas equal"] for r in reps)
-             for s in SYSTEMS)
+             for s in r0["systems"])
     return 0 if ok else 1
 
 

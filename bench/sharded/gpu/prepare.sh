@@ -10,7 +10,8 @@
 # variants G6k1 (no chunks), G6k2/G6k4 (even chunks), G6t* (other last-share=) and
 # G6s* (sizes=) are the two-GPU G6 with shard-chunk's options changed in a copy of
 # cuda-default, G6nf and G6k1nf the default and G6k1 without shard-fold-add
-# (OUTDIR/G6*.tp2.so). Then,
+# (OUTDIR/G6*.tp2.so); G6tem, G6sep and G6ext are G6 for one and two devices with the
+# contractions emitted otherwise (peer_tp.py's --variants). Then,
 # on the 2-GPU machine: python3 bench/sharded/gpu/bench.py OUTDIR
 set -eu
 out=$1
@@ -45,5 +46,18 @@ variant G6s3 sizes=6656,1024,512
 variant G6nf "" G6-tp "/^shard-fold-add,\$/d"
 variant G6k1nf chunks=1 G6-tp "/^shard-fold-add,\$/d"
 variant G6s3b sizes=6144,1536,512
+# pair NAME EDIT: G6-tp for one device and for one rank of two with the sed command EDIT
+# on cuda-default (peer_tp.py --variants NAME): how the contractions are emitted
+pair() {
+  sed -e "$2" "$here/../../../pipelines/cuda-default.pipeline" >"$out/$1.pipeline"
+  for n in 1 2; do
+    "$build/braze" compile "$here/G6-tp.mlir" --target=cuda --mesh=tp:$n --pipeline="$out/$1.pipeline" --no-header \
+      -o "$out/$1.tp$n.so"
+  done
+  rm "$out/$1.pipeline"
+}
+pair G6tem "s/matmul=auto/matmul=template/"                                 # every product on the template
+pair G6sep "s/horizontal-templates=half //"                                 # gate and up apart, matmul=auto
+pair G6ext "s/horizontal-templates=half //; s/matmul=auto/matmul=extern/"  # every product on cuBLASLt
 "$build/braze" compile "$here/all-reduce.mlir" --target=cuda --no-header -o "$out/all-reduce.so"
 ls -l "$out"
