@@ -50,9 +50,7 @@ def worker(rank, libdir, rounds, seconds, ids, results):
     dist.init_process_group("nccl", rank=rank, world_size=bench.RANKS, device_id=torch.device("cuda", rank))
     one = None
     if rank == 0:
-        lib1 = bench.load(os.path.join(libdir, "G6.tp1.so"))
-        ins1 = bench.inputs_for("G6")
-        one = bench.braze_call(lib1, bench.entry(lib1, "G6"), ins1 + [torch.empty_like(ins1[0])])
+        one = bench.one_gpu_call(bench.load(os.path.join(libdir, "G6.tp1.so")), "G6")
     lib2 = bench.load(os.path.join(libdir, "G6.tp2.so"))
     two = bench.two_gpu_call(lib2, "G6", rank, ids)
     rows = []
@@ -71,7 +69,7 @@ def worker(rank, libdir, rounds, seconds, ids, results):
     for i in range(rounds):
         rows.append(("all_reduce 64 MiB alone, rank %d" % rank, i) + energy_sample(ar, seconds, dist.barrier))
     lib.braze_cuda_mesh_finalize()
-    results.put((rank, torch.cuda.get_device_name(rank), rows))
+    results.put({"rank": rank, "card": torch.cuda.get_device_name(rank), "rows": rows})
     dist.destroy_process_group()
 
 
@@ -83,24 +81,22 @@ def main():
     ap.add_argument("--out")
     a = ap.parse_args()
     got = bench.run_ranks(worker, a.libdir, a.rounds, a.seconds)
-    shown = [r for _, _, rs in got for r in rs]
+    shown = [row for r in got for row in r["rows"]]
     rows = [r for r in shown if r[1] > 0] or shown  # the medians leave round 0 out (the counter's lag)
-    med = lambda v: sorted(v)[len(v) // 2]
     lines = ["card: %s x %d; G6 (W6), %.1f s of calls per sample after 0.3 s of warm-up, %d rounds" % (
-        got[0][1], bench.RANKS, a.seconds, a.rounds), "",
+        got[0]["card"], bench.RANKS, a.seconds, a.rounds), "",
         "| sample | round | ms per call | mJ per call | mean W |", "|---|---|---|---|---|"]
     lines += ["| %s | %d | %.3f | %.0f | %.0f |" % r for r in sorted(shown, key=lambda r: (r[1], r[0]))]
     lines += ["", "| medians of rounds 1 on | ms per call | mJ per call | mean W |", "|---|---|---|---|"]
     kinds = sorted({r[0] for r in rows})
     for k in kinds:
         sel = [r for r in rows if r[0] == k]
-        lines.append("| %s | %.3f | %.0f | %.0f |" % (k, med([r[2] for r in sel]), med([r[3] for r in sel]),
-                                                      med([r[4] for r in sel])))
-    one_mj = med([r[3] for r in rows if r[0] == "1 GPU"])
-    one_ms = med([r[2] for r in rows if r[0] == "1 GPU"])
+        lines.append("| %s | %.3f | %.0f | %.0f |" % ((k,) + tuple(bench.median([r[c] for r in sel]) for c in (2, 3, 4))))
+    one_mj = bench.median([r[3] for r in rows if r[0] == "1 GPU"])
+    one_ms = bench.median([r[2] for r in rows if r[0] == "1 GPU"])
     twos = [k for k in kinds if k.startswith("2 GPUs")]
-    two_mj = max(med([r[3] for r in rows if r[0] == k]) for k in twos)
-    two_ms = max(med([r[2] for r in rows if r[0] == k]) for k in twos)
+    two_mj = max(bench.median([r[3] for r in rows if r[0] == k]) for k in twos)
+    two_ms = max(bench.median([r[2] for r in rows if r[0] == k]) for k in twos)
     lines += ["", "speedup by time (medians): %.2fx; by energy per call (one GPU over the hungrier rank): %.2fx; "
               "two-GPU energy per rank over one GPU's: %.3f (0.5 would be no overhead)" % (
                   one_ms / two_ms, one_mj / two_mj, two_mj / one_mj)]
