@@ -19,6 +19,7 @@
 #include "braze/runtime.h"
 #include "mlir-c/IR.h"
 #include "support/strbuf.h"
+#include "targets/cpu/cpu-model.h"
 
 /* ---- entry points and their ABI (docs/decisions/0003-output-abi.md) ----
  * BrazeEntrySig, BrazeEntrySet, BrazeEmitKind, BrazeEmitOptions, BrazeTargetCosts and
@@ -50,6 +51,9 @@ void braze_target_register_extra(const BrazeTarget *target, const char *origin);
 void braze_pipeline_register_extra(const char *name, const char *text, const char *origin);
 /* Forget every target and pipeline registered at run time. */
 void braze_target_extras_clear(void);
+
+/* ---- the CPU the cpu target compiles for: braze_cpu_select(name, error) and
+ * braze_cpu_list(out) (targets/cpu/cpu-model.h, decision 0026) ---- */
 
 /* ---- target facts (targets/costs.c, docs/target-costs.md) ---- */
 

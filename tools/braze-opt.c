@@ -7,7 +7,7 @@
  *             [--mlir-print-ir-after-all] [--mlir-print-ir-before-all]
  *             [--mlir-print-ir-before=PASS,...] [--mlir-print-ir-after=PASS,...]
  *             [--mlir-timing] [--allow-unregistered-dialect] [--no-verify-graph]
- *             [--load-pass-plugin=LIB.so]... [--target=NAME] [--target-costs=FILE] [--version]
+ *             [--load-pass-plugin=LIB.so]... [--target=NAME] [--cpu=NAME] [--target-costs=FILE] [--version]
  *
  * Exit status: 0 on success, 1 on any error (diagnostics on stderr with file:line:col). */
 #include <errno.h>
@@ -82,6 +82,8 @@ static void usage(FILE *to) {
         "  --load-pass-plugin=LIB.so    load a braze plugin (repeatable; also $BRAZE_PLUGINS, colon-separated)\n"
         "  --target=NAME                the target whose facts codegen heuristics read (default: the pass's own)\n"
         "  --target-costs=FILE          override target facts from a JSON file (docs/target-costs.md)\n"
+        "  --cpu=NAME                   the CPU whose facts the cpu target's heuristics read: native (the\n"
+        "                               default, or $BRAZE_CPU), x86-64-v2/v3/v4 or an LLVM CPU name\n"
         "  --version                    braze's, the plugin ABI's and MLIR/LLVM's versions\n"
         "  -o FILE                      write output to FILE (written only on success)\n",
         to);
@@ -179,6 +181,15 @@ static int parse_args(int argc, char **argv, Options *o) {
         return 1;
       }
       braze_target_select(t);
+    } else if (starts_with(a, "--cpu=")) {
+      BrazeStr error = {0};
+      bool ok = braze_cpu_select(a + strlen("--cpu="), &error);
+      if (!ok)
+        fprintf(stderr, "braze-opt: %s\n", error.data);
+      braze_str_free(&error);
+      if (!ok)
+        return 1;
+      braze_target_select(braze_target_selected()); /* the facts passes read are the new CPU's */
     } else if (starts_with(a, "--target-costs=")) {
       BrazeStr error = {0};
       bool ok = braze_target_costs_load(a + strlen("--target-costs="), &error);
@@ -362,6 +373,13 @@ static int run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* $BRAZE_CPU is --cpu's default, checked like the flag. */
+  BrazeStr error = {0};
+  if (!braze_cpu_select(getenv("BRAZE_CPU"), &error)) {
+    fprintf(stderr, "braze-opt: $BRAZE_CPU: %s\n", error.data);
+    braze_str_free(&error);
+    return 1;
+  }
   /* Plugins first: their passes and pipelines are named by the other flags. */
   int status = braze_plugins_load_args("braze-opt", &argc, argv) ? run(argc, argv) : 1;
   braze_plugins_unload();

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct below or the registrar changes its layout or meaning. */
-#define BRAZE_PLUGIN_ABI_VERSION 1
+#define BRAZE_PLUGIN_ABI_VERSION 2 /* 2: BrazeTargetCosts.vector_registers */
 
 /* braze's growable string; plugins write into one only through the registrar's
  * `error` service. */
@@ -121,6 +121,9 @@ typedef struct {
   int max_threads_per_block;
   int64_t shared_mem_per_sm_bytes;
   int64_t shared_mem_per_block_bytes; /* the most one block may use (opt-in maximum) */
+  /* SIMD registers of vector_width_bits (the CPU matmul template's accumulators);
+   * 0: not known, heuristics assume 32 at 512 bits and 16 below. */
+  int vector_registers;
 } BrazeTargetCosts;
 
 typedef struct BrazeTarget {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "targets/cpu/cpu-model.h"
 #include "targets/cpu/cpu-target.h"
 
 static void shape_text(const BrazeArgInfo *arg, BrazeStr *out) {
@@ -66,7 +67,19 @@ void braze_cpu_abi_header(const BrazeEntrySet *entries, const char *source_name,
                       " * i64 int64_t, ui8 uint8_t, ui16 uint16_t, ui32 uint32_t, ui64 uint64_t, i1 bool.\n"
                       " * dtype codes in the tables: 0 f32, 1 f16, 2 bf16, 3 i32, 4 i64, 5 i1, 6 f64, 7 i8, 8 ui8, 9 i16,\n"
                       " * 10 ui16, 11 ui32, 12 ui64. */\n");
+  const BrazeCpuModel *cpu = braze_cpu_selected();
+  bool native = strcmp(cpu->name, "native") == 0;
+  BrazeStr features = {0};
+  braze_cpu_feature_names(cpu->mask, &features);
+  braze_str_printf(out,
+                   "/* Compiled for CPU %s%s%s. Every entry first checks that the running CPU has\n"
+                   " * the features the code uses (%s)\n"
+                   " * and where one is missing prints which, once, and returns 2 (--cpu chooses the CPU). */\n",
+                   cpu->name, native ? ", the compiling host: " : "", native ? cpu->llvm_cpu : "",
+                   features.len ? features.data : "none beyond x86-64");
+  braze_str_free(&features);
   braze_str_printf(out, "#ifndef %s\n#define %s\n\n", guard.data, guard.data);
+  braze_str_printf(out, "#define %s_CPU \"%s\" /* the LLVM CPU compiled for */\n\n", guard.data, cpu->llvm_cpu);
   braze_str_puts(out, "#include <stdbool.h>\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   braze_str_puts(out, "extern const char *const braze_entry_names[];\n\n");
   for (size_t i = 0; i < entries->count; ++i)

@@ -33,6 +33,15 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
  * own function is renamed NAME__braze_impl. */
 bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr *error);
 
+/* cpu-guard.c: link the CPU check (runtime/cpu/cpu-check.c) into the module and put
+ * it in front of every exported int function: on a CPU without the selected CPU's
+ * features (cpu-model.h) each returns 2. After braze_cpu_abi_wrap. */
+bool braze_cpu_guard_entries(LLVMModuleRef m, BrazeStr *error);
+
+/* half-masked.c: masked loads and stores of bf16/f16 vectors as i16 ones (no per-lane
+ * conversion through f32, which needs __truncsfbf2 on CPUs without AVX512-BF16). */
+void braze_cpu_half_masked_as_i16(LLVMModuleRef m);
+
 /* alloc-checks.c: every malloc/aligned_alloc/calloc call in the module's functions
  * gets a null test that counts the failure in `__braze_alloc_failures` and returns;
  * the counter (NULL when nothing allocates), which NAME_ws compares around the body. */

@@ -1,6 +1,7 @@
 /* CPU artifact emission with LLVM-C: translate the LLVM-dialect module, add the ABI
- * wrappers, optimize at O3 for the host CPU, then write LLVM IR, an object, or a
- * shared library linked (by the system C compiler driver) against libomp. */
+ * wrappers and their CPU check, optimize at O3 for the selected CPU (--cpu, decision
+ * 0026), then write LLVM IR, an object, or a shared library linked (by the system C
+ * compiler driver) against libomp. */
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -16,16 +17,19 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Target/LLVMIR.h"
 #include "support/context.h"
+#include "targets/cpu/cpu-model.h"
 #include "targets/cpu/cpu-target.h"
 #include "targets/cpu/matmul/matmul.h"
 
 extern char **environ;
 
-static LLVMTargetMachineRef host_target_machine(BrazeStr *error) {
+/* The selected CPU's machine: its LLVM CPU name and feature string (cpu-model.c). */
+static LLVMTargetMachineRef cpu_target_machine(BrazeStr *error) {
   static bool initialized = false;
   if (!initialized) {
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
+    LLVMInitializeNativeAsmParser(); /* the CPU check's cpuid/xgetbv inline asm */
     initialized = true;
   }
   char *triple = LLVMGetDefaultTargetTriple();
@@ -36,11 +40,9 @@ static LLVMTargetMachineRef host_target_machine(BrazeStr *error) {
     braze_str_printf(error, "no LLVM target for '%s': %s", triple, message);
     LLVMDisposeMessage(message);
   } else {
-    char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive, LLVMRelocPIC,
-                                 LLVMCodeModelDefault);
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
+    const BrazeCpuModel *cpu = braze_cpu_selected();
+    tm = LLVMCreateTargetMachine(target, triple, cpu->llvm_cpu, cpu->features, LLVMCodeGenLevelAggressive,
+                                 LLVMRelocPIC, LLVMCodeModelDefault);
   }
   LLVMDisposeMessage(triple);
   return tm;
@@ -55,7 +57,7 @@ static bool take_llvm_error(LLVMErrorRef err, const char *what, BrazeStr *error)
   return false;
 }
 
-/* LLVM's loop vectorizer prefers 256-bit vectors on AVX-512 hosts (x86's
+/* LLVM's loop vectorizer prefers 256-bit vectors on AVX-512 CPUs (x86's
  * prefer-vector-width default, against frequency drops on older parts); the loop
  * kernels' row loops ran at half width beside the template's explicit 512-bit
  * vectors (W7's softmax: ymm). Ask for the host's full width in every function. */
@@ -69,14 +71,17 @@ static void prefer_full_vectors(LLVMModuleRef m) {
       LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attr);
 }
 
-static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, BrazeStr *error) {
-  prefer_full_vectors(m);
+static void set_target(LLVMModuleRef m, LLVMTargetMachineRef tm) {
   char *triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(m, triple);
   LLVMDisposeMessage(triple);
   LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(m, layout);
   LLVMDisposeTargetData(layout);
+}
+
+static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, BrazeStr *error) {
+  prefer_full_vectors(m);
   char *message = NULL;
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &message)) {
     braze_str_printf(error, "internal error: invalid LLVM module: %s", message);
@@ -89,6 +94,8 @@ static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, BrazeStr *error) 
   LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
   bool ok = take_llvm_error(LLVMRunPasses(m, "default<O3>", tm, po), "LLVM optimization failed", error);
   LLVMDisposePassBuilderOptions(po);
+  if (ok)
+    braze_cpu_half_masked_as_i16(m);
   return ok;
 }
 
@@ -269,7 +276,7 @@ static bool write_header(const BrazeEntrySet *entries, const BrazeEmitOptions *o
 
 bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const BrazeEmitOptions *opts,
                     BrazeStr *error) {
-  LLVMTargetMachineRef tm = host_target_machine(error);
+  LLVMTargetMachineRef tm = cpu_target_machine(error);
   if (!tm)
     return false;
   LLVMContextRef llctx = LLVMContextCreate();
@@ -277,7 +284,9 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
   bool ok = m != NULL;
   if (!ok)
     braze_str_puts(error, "translation to LLVM IR failed");
-  ok = ok && braze_cpu_abi_wrap(m, entries, error) && optimize(m, tm, error);
+  if (ok)
+    set_target(m, tm);
+  ok = ok && braze_cpu_abi_wrap(m, entries, error) && braze_cpu_guard_entries(m, error) && optimize(m, tm, error);
   if (ok && opts->dump_kernels)
     ok = dump_kernels_llvm(module, m, opts->dump_kernels, error);
   /* The header first: if the artifact then fails, the header is removed again, so a

@@ -147,13 +147,27 @@ static void list_targets(void) {
            t->default_pipeline, t->codegen_pipeline);
     for (const char *const *r = t->runtime_link_args; *r; ++r)
       printf(" %s", *r);
-    printf("\n  costs:            vector width %d bits, cache line %d bytes, L2 %lld bytes, %d cores\n",
-           costs.vector_width_bits, costs.cache_line_bytes, (long long)costs.l2_cache_bytes, costs.num_cores);
+    printf("\n  costs:            vector width %d bits, %d vector registers, cache line %d bytes, L2 %lld bytes, "
+           "%d cores\n",
+           costs.vector_width_bits, costs.vector_registers, costs.cache_line_bytes, (long long)costs.l2_cache_bytes,
+           costs.num_cores);
+    if (strcmp(t->name, "cpu") == 0) {
+      const BrazeCpuModel *cpu = braze_cpu_selected();
+      BrazeStr names = {0};
+      braze_cpu_feature_names(cpu->mask, &names);
+      printf("  cpu:              %s (LLVM CPU %s), checked at run time: %s\n", cpu->name, cpu->llvm_cpu,
+             names.len ? names.data : "nothing beyond x86-64");
+      braze_str_free(&names);
+    }
     if (costs.num_sms)
       printf("  gpu:              %d SMs, warp %d, %d threads/block, shared memory %lld bytes/SM, %lld bytes/block\n",
              costs.num_sms, costs.warp_size, costs.max_threads_per_block, (long long)costs.shared_mem_per_sm_bytes,
              (long long)costs.shared_mem_per_block_bytes);
   }
+  BrazeStr cpus = {0};
+  braze_cpu_list(&cpus);
+  printf("CPUs for the cpu target (--cpu=NAME):\n%s", cpus.data);
+  braze_str_free(&cpus);
   printf("pipelines: none");
   for (size_t i = 0; i < braze_pipeline_count(); ++i)
     printf(" %s", braze_pipeline_name_at(i));

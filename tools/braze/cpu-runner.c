@@ -78,6 +78,7 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
   void **buffers = calloc(n ? n : 1, sizeof *buffers);
   BrazeHostTensor *outs = calloc(e->num_outputs ? (size_t)e->num_outputs : 1, sizeof *outs);
   bool ok = true;
+  int status = 0;
   for (size_t i = 0; ok && i < n; ++i) {
     const BrazeArgInfo *arg = &e->args[i];
     /* One spare byte: malloc(0) may return NULL for empty tensors. */
@@ -95,8 +96,11 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
   }
   if (ok && strcmp(braze_library_target(c->lib), "cuda") == 0) {
     ok = braze_cuda_entry_call(cmd, c->lib, e, buffers);
-  } else if (ok && braze_entry_call(e, buffers) != 0) {
-    fprintf(stderr, "braze %s: '%s' returned an error status (1: out of memory for its workspace)\n", cmd, e->name);
+  } else if (ok && (status = braze_entry_call(e, buffers)) != 0) {
+    fprintf(stderr, "braze %s: '%s' returned %d (%s)\n", cmd, e->name, status,
+            status == 2   ? "this CPU lacks features the library was compiled for"
+            : status == 1 ? "out of memory for its workspace"
+                          : "an error status");
     ok = false;
   }
   for (int o = 0; ok && o < e->num_outputs; ++o) {

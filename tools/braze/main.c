@@ -3,11 +3,13 @@
  *   braze <command> [ARGS...]     braze <command> --help     braze --help     braze --version
  *
  * compile, run, check and fusion-graph also take `--load-pass-plugin=LIB.so`
- * (repeatable; $BRAZE_PLUGINS too) and `--target-costs=FILE`, handled here for all.
+ * (repeatable; $BRAZE_PLUGINS too), `--cpu=NAME` ($BRAZE_CPU too) and
+ * `--target-costs=FILE`, handled here for all.
  *
  * Adding a subcommand: write tools/braze/<name>.c with `int braze_cmd_<name>(int argc,
  * char **argv)`, declare it in commands.h, add one line to `commands` below. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plugins/loader.h"
@@ -19,7 +21,7 @@ typedef struct {
   const char *name;
   const char *summary;
   int (*fn)(int argc, char **argv);
-  bool compiles; /* takes --load-pass-plugin and --target-costs */
+  bool compiles; /* takes --load-pass-plugin, --cpu and --target-costs */
 } BrazeCommand;
 
 static const BrazeCommand commands[] = {
@@ -42,6 +44,9 @@ static void usage(FILE *to) {
   fputs("compile, run, check and fusion-graph also take:\n"
         "  --load-pass-plugin=LIB.so  load a braze plugin: passes, pipelines, dialects, targets\n"
         "                             (repeatable; also $BRAZE_PLUGINS, colon-separated)\n"
+        "  --cpu=NAME                 the CPU the cpu target compiles for: native (the default, or\n"
+        "                             $BRAZE_CPU), x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM CPU\n"
+        "                             name (compile --list-targets lists them and their facts)\n"
         "  --target-costs=FILE        override the target's facts (JSON; docs/target-costs.md)\n"
         "Exit status: 0 on success, 1 on any error (diagnostics name file:line:col).\n",
         to);
@@ -54,28 +59,29 @@ static const BrazeCommand *find_command(const char *name) {
   return NULL;
 }
 
-/* --target-costs=FILE / --target-costs FILE, removed from argv. */
-static bool load_target_costs(const char *cmd, int *argc, char **argv) {
-  static const char flag[] = "--target-costs";
+/* `FLAG=VALUE` / `FLAG VALUE` options, removed from argv, each handed to `apply`. */
+static bool take_flag(const char *cmd, const char *flag, bool (*apply)(const char *value, BrazeStr *error), int *argc,
+                      char **argv) {
+  size_t len = strlen(flag);
   int out = 1;
   bool ok = true;
   for (int i = 1; i < *argc; ++i) {
-    const char *path = NULL;
-    if (strncmp(argv[i], flag, sizeof flag - 1) == 0 && argv[i][sizeof flag - 1] == '=')
-      path = argv[i] + sizeof flag;
+    const char *value = NULL;
+    if (strncmp(argv[i], flag, len) == 0 && argv[i][len] == '=')
+      value = argv[i] + len + 1;
     else if (strcmp(argv[i], flag) == 0 && i + 1 < *argc)
-      path = argv[++i];
+      value = argv[++i];
     else if (strcmp(argv[i], flag) == 0) {
-      fprintf(stderr, "braze %s: %s needs a file\n", cmd, flag);
+      fprintf(stderr, "braze %s: %s needs a value\n", cmd, flag);
       ok = false;
       continue;
     }
-    if (!path) {
+    if (!value) {
       argv[out++] = argv[i];
       continue;
     }
     BrazeStr error = {0};
-    if (ok && !braze_target_costs_load(path, &error)) {
+    if (ok && !apply(value, &error)) {
       fprintf(stderr, "braze %s: %s\n", cmd, error.data);
       ok = false;
     }
@@ -86,14 +92,27 @@ static bool load_target_costs(const char *cmd, int *argc, char **argv) {
   return ok;
 }
 
+/* $BRAZE_CPU is the default of --cpu; a bad one is an error like a bad flag. */
+static bool select_default_cpu(const char *cmd) {
+  const char *env = getenv("BRAZE_CPU");
+  BrazeStr error = {0};
+  bool ok = braze_cpu_select(env, &error);
+  if (!ok)
+    fprintf(stderr, "braze %s: $BRAZE_CPU: %s\n", cmd, error.data);
+  braze_str_free(&error);
+  return ok;
+}
+
 static int run_command(const BrazeCommand *cmd, int argc, char **argv) {
   if (!cmd->compiles)
     return cmd->fn(argc, argv);
   char tool[64];
   snprintf(tool, sizeof tool, "braze %s", cmd->name);
-  int status = braze_plugins_load_args(tool, &argc, argv) && load_target_costs(cmd->name, &argc, argv)
-                   ? cmd->fn(argc, argv)
-                   : 1;
+  /* The CPU first: the facts --target-costs overrides are the chosen CPU's. */
+  bool ok = select_default_cpu(cmd->name) && take_flag(cmd->name, "--cpu", braze_cpu_select, &argc, argv) &&
+            braze_plugins_load_args(tool, &argc, argv) &&
+            take_flag(cmd->name, "--target-costs", braze_target_costs_load, &argc, argv);
+  int status = ok ? cmd->fn(argc, argv) : 1;
   braze_plugins_unload();
   return status;
 }

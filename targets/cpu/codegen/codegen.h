@@ -33,6 +33,7 @@ typedef struct {
   bool prepack;               /* pack constant B at compile time */
   long long mr, nr, mc;       /* tile rows, tile columns (0: two vectors), rows per parallel block */
   int vector_lanes;           /* f32 lanes of the target's vectors */
+  int vector_registers;       /* the target's vector registers: the template's register budget */
   int cores;                  /* the target's cores (the template's parallel granularity) */
   long long iters_per_core;   /* mc=0: parallel iterations per core the template aims for */
   CgSchedule schedule;        /* the template's OpenMP schedule */

@@ -41,7 +41,8 @@
 
 static const char *const allowed_options[] = {"reassoc", "remarks", "row-buffer-bytes", "row-jam", "align-peel",
                                                "matmul",  "prepack", "mr",               "nr",      "mc",
-                                               "lanes",   "autotune-cache", "schedule", "iters-per-core", NULL};
+                                               "lanes",   "registers", "autotune-cache", "schedule", "iters-per-core",
+                                               NULL};
 
 /* key=NAME for one of names[0..n) (names[0] by default): *choice its index. */
 static bool parse_choice(const BrazePassOptions *options, const char *key, const char *const *names, int n,
@@ -96,6 +97,14 @@ static bool parse_tiles(const BrazePassOptions *options, CgOptions *o, BrazeStr 
     return false;
   }
   o->vector_lanes = (int)lanes;
+  long long registers = 0;
+  if (!braze_option_int(options, "registers", cg_default_vector_registers(o->vector_lanes), &registers, error))
+    return false;
+  if (registers < 8 || registers > 64) {
+    braze_str_printf(error, "option 'registers' expects 8 to 64, got %lld", registers);
+    return false;
+  }
+  o->vector_registers = (int)registers;
   o->cores = cg_default_cores();
   const BrazeOption *cache = braze_option_find(options, "autotune-cache");
   o->autotune_cache = cache && cache->value ? strdup(cache->value) : NULL;

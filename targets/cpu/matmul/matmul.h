@@ -109,8 +109,10 @@ bool tm_emit(TmPlan *p);
  * template kernel (convert with the loop nests; a remark names why when remarks are
  * on), -1 error (diagnosed). */
 int cg_matmul_template(MlirOperation func, MlirOperation module, const CgOptions *opts);
-/* f32 lanes of the host's widest vectors (16 with AVX-512), and its cores. */
+/* f32 lanes of the target's widest vectors (16 with AVX-512), its vector registers
+ * (the fact, else 32 with 16 lanes and 16 below), and its cores. */
 int cg_default_vector_lanes(void);
+int cg_default_vector_registers(int lanes);
 int cg_default_cores(void);
 
 #endif

@@ -1,11 +1,16 @@
 /* cpu-codegen, the matmul template: which `tem` kernels take it, and its tile sizes.
- * Tile sizes come from the options (mr, nr, mc) with defaults from the target's vector
- * width: nr = 2 vectors, mr = 6 rows (12 accumulators of the 32 AVX-512 registers, or
- * of the 16 AVX2 ones, leaving room for the B vectors and the broadcast A). With 32
- * registers (16-lane vectors) and N a multiple of 4 vectors, one product takes a wide
- * tile: nr = 4 vectors, mr = 5 rows (20 accumulators, 4 B vectors, the broadcast): each
- * broadcast feeds 4 FMAs instead of 2, and ResNet-18's N = 64 convs read A once instead
- * of once per 32-column panel (docs/performance.md, "Wide tiles"). */
+ * Tile sizes come from the options (mr, nr, mc) with defaults from the target's facts,
+ * its vector width and its vector registers (decision 0026). A tile of mr rows and nv
+ * vectors per product keeps products x mr x nv accumulators, products x nv B vectors
+ * and one broadcast A in registers; the defaults are the largest that fit:
+ * - one product: nr = 2 vectors, mr = 6 rows (15 registers: AVX2's 16 or AVX-512's 32).
+ *   With 28 or more registers and N a multiple of 4 vectors, a wide tile: nr = 4
+ *   vectors, mr = 5 rows (25 registers): each broadcast feeds 4 FMAs instead of 2, and
+ *   ResNet-18's N = 64 convs read A once instead of once per 32-column panel
+ *   (docs/performance-log.md, "Wide tiles").
+ * - two products (form-kernels{horizontal-templates}: one A, two B): nv = 2, mr = 6 (29
+ *   registers) where that fits, else nv = 1, mr = 6 (15 registers, AVX2): 2 x 2 x 6
+ *   accumulators there would spill in the inner loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +22,10 @@
 #include "targets/cpu/matmul/internal.h"
 
 enum { WIDE_VECS = 4, WIDE_ROWS = 5 }; /* the wide tile: 5 x 4 vectors */
+enum { DEFAULT_ROWS = 6, DEFAULT_VECS = 2 };
+
+/* Rows of a tile whose accumulators, B vectors and broadcast fit `registers`. */
+static int rows_that_fit(int registers, int products, int nv) { return (registers - 1 - products * nv) / (products * nv); }
 
 static bool is_tem(MlirOperation func) {
   MlirAttribute kind = mlirOperationGetDiscardableAttributeByName(func, braze_ref("kernel.kind"));
@@ -30,6 +39,12 @@ int cg_default_vector_lanes(void) {
   BrazeTargetCosts costs;
   braze_target_costs_for("cpu", &costs);
   return costs.vector_width_bits >= 512 ? 16 : costs.vector_width_bits >= 256 ? 8 : 4;
+}
+
+int cg_default_vector_registers(int lanes) {
+  BrazeTargetCosts costs;
+  braze_target_costs_for("cpu", &costs);
+  return costs.vector_registers > 0 ? costs.vector_registers : lanes >= 16 ? 32 : 16;
 }
 
 int cg_default_cores(void) {
@@ -53,23 +68,32 @@ static int64_t auto_mc(const TmPlan *p, int cores, int64_t per_core) {
   return (tiles + blocks - 1) / blocks * p->mr;
 }
 
-/* Wide tiles need the 32 registers that come with 16-lane (512-bit) vectors. */
-static bool wide_tile_fits(const TmPlan *p) {
-  return p->vw == 16 && p->n_products == 1 && p->N % (WIDE_VECS * p->vw) == 0;
+/* The wide tile: one product, N a multiple of 4 vectors, registers for 5 x 4. */
+static bool wide_tile_fits(const TmPlan *p, int registers) {
+  return p->n_products == 1 && p->N % (WIDE_VECS * p->vw) == 0 && rows_that_fit(registers, 1, WIDE_VECS) >= WIDE_ROWS;
 }
+
+static int min_int(int a, int b) { return a < b ? a : b; }
 
 static const char *choose_tiles(TmPlan *p, const CgOptions *o) {
   p->vw = o->vector_lanes;
-  bool wide = o->nr == 0 && wide_tile_fits(p);
-  p->nr = o->nr > 0 ? (int)o->nr : (wide ? WIDE_VECS : 2) * p->vw;
-  p->mr = o->mr > 0 ? (int)o->mr : wide ? WIDE_ROWS : 6;
-  if (p->nr % p->vw != 0 || p->nr / p->vw > TM_MAX_VECS || p->mr < 1 || p->mr > TM_MAX_ROWS)
+  int regs = o->vector_registers;
+  bool wide = o->nr == 0 && wide_tile_fits(p, regs);
+  int nv = wide ? WIDE_VECS : DEFAULT_VECS;
+  /* Two products where 2 x 2 x 4 accumulators do not fit (AVX2): one vector each. */
+  if (o->nr == 0 && p->n_products == 2 && rows_that_fit(regs, 2, DEFAULT_VECS) < 4)
+    nv = 1;
+  p->nr = o->nr > 0 ? (int)o->nr : nv * p->vw;
+  if (p->nr % p->vw != 0 || p->nr / p->vw > TM_MAX_VECS)
     return "tile-sizes";
   p->nv = p->nr / p->vw;
-  /* Two products: 2 x mr x nv accumulators plus 2 x nv B vectors and the broadcast must
-   * fit the 32 vector registers (AVX-512: mr = 6 at nv = 2). */
-  if (p->n_products == 2 && 2 * p->mr * p->nv > 24)
-    p->mr = 24 / (2 * p->nv) > 0 ? 24 / (2 * p->nv) : 1;
+  int fit = rows_that_fit(regs, p->n_products, p->nv);
+  p->mr = o->mr > 0 ? (int)o->mr : wide ? WIDE_ROWS : min_int(DEFAULT_ROWS, fit > 0 ? fit : 1);
+  if (p->mr < 1 || p->mr > TM_MAX_ROWS)
+    return "tile-sizes";
+  /* An explicit nr with two products: mr no larger than what fits (the option's mr wins). */
+  if (p->n_products == 2 && o->mr == 0 && p->mr > fit)
+    p->mr = fit > 0 ? fit : 1;
   p->mc = o->mc > 0 ? (o->mc + p->mr - 1) / p->mr * p->mr : auto_mc(p, o->cores, o->iters_per_core);
   if (cg_is_serial_kernel(p->old)) /* a chain's block: one M block, B packed once per call */
     p->mc = (p->M + p->mr - 1) / p->mr * p->mr;
