@@ -90,14 +90,19 @@ build-asan: deps $(ASAN_BUILD)/Makefile
 # The normal build's tests, then the same tests on the sanitized build (where the
 # heaviest numerical tests are UNSUPPORTED: asan, see lit.cfg). One test:
 #   BRAZE_BUILD=$PWD/build /usr/lib/llvm-22/bin/lit -sv test/e2e/fusion.mlir
+# test/e2e runs once more compiled for x86-64-v3 (BRAZE_CPU, --cpu's default), which
+# every AVX2 host executes: an AVX-512 machine catches AVX2 breakage (decision 0026).
 LIT_FLAGS ?= -sv -j $(JOBS)
+E2E_CPU ?= x86-64-v3
 check: build build-asan
 	BRAZE_BUILD=$(CURDIR)/$(BUILD) $(LIT) $(LIT_FLAGS) test
+	BRAZE_BUILD=$(CURDIR)/$(BUILD) BRAZE_CPU=$(E2E_CPU) $(LIT) $(LIT_FLAGS) test/e2e
 	BRAZE_BUILD=$(CURDIR)/$(ASAN_BUILD) BRAZE_SANITIZED=1 $(LIT) $(LIT_FLAGS) test
 	$(MAKE) --no-print-directory check-example
 
 check-fast: build
 	BRAZE_BUILD=$(CURDIR)/$(BUILD) $(LIT) $(LIT_FLAGS) test
+	BRAZE_BUILD=$(CURDIR)/$(BUILD) BRAZE_CPU=$(E2E_CPU) $(LIT) $(LIT_FLAGS) test/e2e
 
 check-asan: build-asan
 	BRAZE_BUILD=$(CURDIR)/$(ASAN_BUILD) BRAZE_SANITIZED=1 $(LIT) $(LIT_FLAGS) test

@@ -89,7 +89,7 @@ static const char *const cpu_runtime[] = {"-L" BRAZE_LLVM_LIBDIR, "-Wl,-rpath," 
 
 const BrazeTarget braze_target_cpu = {
     .name = "cpu",
-    .description = "host CPU: scf.parallel -> OpenMP, LLVM -O3 for the host, shared library + C header",
+    .description = "x86-64 CPU (--cpu, the host by default): scf.parallel -> OpenMP, LLVM -O3, shared library + C header",
     .default_pipeline = "cpu-default",
     .codegen_pipeline = "cpu-codegen,math-approx",
     .lower_to_llvm = cpu_lower_to_llvm,

@@ -16,10 +16,10 @@
 // remark). The pipeline is cpu-default with pad-templates for every pad. The CUDA
 // pipeline absorbs none of these (pad-channels=64; test/gpu/cases/conv-pad-tma.mlir).
 // RUN: braze check %s --seed 7 --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s
-// RUN: braze compile %s --emit=mlir -o - --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s --check-prefix=IR
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates remarks},cpu-codegen{remarks lanes=16})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates=10 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARE
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half})' | FileCheck %s --check-prefix=CUDA
+// RUN: braze compile --cpu=x86-64-v4 %s --emit=mlir -o - --pipeline=%S/Inputs/cpu-pad-templates.pipeline | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates remarks},cpu-codegen{remarks lanes=16})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates pad-templates=10 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARE
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half})' | FileCheck %s --check-prefix=CUDA
 // CHECK-NOT: FAIL
 // CHECK: PASS  @stride1_batch2 out0 2x9x7x6xf32
 // CHECK: PASS  @stride2_batch3 out0 3x6x5x5xf32

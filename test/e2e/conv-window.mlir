@@ -11,8 +11,8 @@
 // a global pool (@fc_batch1: A read through the [1, C, 1, 1] -> [1, C] reshape, its m
 // the constant 0) runs on the template too.
 // RUN: braze check %s --seed 11 --pipeline=cpu-default | FileCheck %s
-// RUN: braze compile %s --emit=mlir -o - | FileCheck %s --check-prefix=IR
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze compile --cpu=x86-64-v4 %s --emit=mlir -o - | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // CHECK-NOT: FAIL
 // CHECK: PASS  @strided_padded out0 2x4x5x11xf32
 // CHECK: PASS  @dilated_residual out0 1x6x10x10xf32

@@ -11,10 +11,10 @@
 // (the template, U packed at compile time), the output transform (the tiles' blocks in
 // place, 8 of its 9 terms), then its last term with the conv's epilogue.
 // RUN: braze check %s --seed 5 --pipeline=%S/Inputs/cpu-winograd-small.pipeline | FileCheck %s
-// RUN: braze compile %s --emit=mlir --pipeline=%S/Inputs/cpu-winograd-small.pipeline -o - | FileCheck %s --check-prefix=IR
+// RUN: braze compile --cpu=x86-64-v4 %s --emit=mlir --pipeline=%S/Inputs/cpu-winograd-small.pipeline -o - | FileCheck %s --check-prefix=IR
 // RUN: braze check %s --seed 6 | FileCheck %s
 // RUN: braze check %s --seed 5 --rtol=1e-3 --pipeline=%S/Inputs/cpu-winograd-small-tile4.pipeline | FileCheck %s
-// RUN: braze compile %s --emit=mlir -o - | FileCheck %s --check-prefix=DEFAULT
+// RUN: braze compile --cpu=x86-64-v4 %s --emit=mlir -o - | FileCheck %s --check-prefix=DEFAULT
 // CHECK-NOT: FAIL
 // CHECK: PASS  @odd_residual out0 2x8x7x5xf32
 // CHECK: PASS  @asym_bn out0 1x12x5x9xf32

@@ -15,7 +15,7 @@
 // RUN: braze check %s --pipeline=%S/Inputs/cpu-online.pipeline | FileCheck %s
 // RUN: braze check %S/../passes/chains/form-row-chains/views.mlir --rtol 5e-4 --pipeline=%S/Inputs/cpu-online.pipeline | FileCheck %s --check-prefix=VIEWS
 // RUN: braze check %S/Inputs/attention-bf16-heads.mlir --rtol 0.3 --pipeline=%S/Inputs/cpu-online.pipeline | FileCheck %s --check-prefix=BF16
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=16 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=16 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: python3 %S/../../bench/gpu/make_causal.py causal 4 64 32 f32 > %t.causal.mlir
 // RUN: python3 %S/../../bench/gpu/make_causal.py causal_offset 3 48 16 f32 3 > %t.offset.mlir
 // RUN: python3 %S/../../bench/gpu/make_causal.py row_masked 2 32 16 f32 -1 > %t.masked.mlir

@@ -5,14 +5,14 @@
 // the stack and crashed. Against the reference. (no-online: at 2048 keys the cpu target
 // takes the online form, whose blocks are small.)
 // RUN: braze check %s --seed 3 --pipeline=%S/Inputs/cpu-row-chains-rows128.pipeline | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=128 no-online},cpu-codegen)' | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=128 no-online},cpu-codegen)' | FileCheck %s --check-prefix=IR
 // A block kernel's row buffers (the softmax's exp and quotient rows, 8 KiB each) are
 // allocated once, before its serial row loop: scf.for is an automatic allocation scope,
 // so canonicalize drops the per-iteration alloca_scope, and the lowering frees nothing
 // per iteration (256-row blocks: 128 x 16 KiB of stack; W7 at S = 4096 in 512-row
 // blocks overflowed it and crashed).
 // RUN: braze check %s --seed 4 --pipeline=%S/Inputs/cpu-row-chains-rows256.pipeline | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=256 no-online},cpu-codegen,canonicalize)' | FileCheck %s --check-prefix=HOIST
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=256 no-online},cpu-codegen,canonicalize)' | FileCheck %s --check-prefix=HOIST
 // UNSUPPORTED: asan
 // HOIST-LABEL: func.func private @cpu_red_fused_softmax_1_rows(
 // HOIST: memref.alloca() {alignment = 64 : i64} : memref<2048xf32>

@@ -6,8 +6,8 @@
 // chain (many blocks, every one a partial matmul tile).
 // RUN: braze check %s --seed 5 | FileCheck %s
 // RUN: braze check %s --seed 6 --pipeline=%S/Inputs/cpu-row-chains-rows4.pipeline | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=DEFAULT
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=4})' | FileCheck %s --check-prefix=FORCED
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=DEFAULT
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=4})' | FileCheck %s --check-prefix=FORCED
 // UNSUPPORTED: asan
 // CHECK: PASS  @attention
 // CHECK: PASS  @masked

@@ -3,7 +3,7 @@
 // +-1000 (range reduction), f16 and f64, and a rotary-embedding step (x * cos + y * sin)
 // that fuses into one kernel.
 // RUN: braze check %s --seed 3 | FileCheck %s
-// RUN: braze compile %s --emit=mlir -o - | FileCheck %s --check-prefix=FUSED
+// RUN: braze compile --cpu=x86-64-v4 %s --emit=mlir -o - | FileCheck %s --check-prefix=FUSED
 // CHECK: PASS  @unit out0
 // CHECK: PASS  @unit out1
 // CHECK: PASS  @large out0

@@ -2,7 +2,7 @@
 // func.call between graph ops, with arguments of different types: it parses and
 // verifies, graph-to-loops passes the call through unchanged (its body untouched),
 // and form-kernels makes the call an `ext` kernel that fuses with nothing.
-// RUN: braze-opt %s --graph-verify --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s
 // RUN: not braze run %s --func model 2>&1 | FileCheck %s --check-prefix=REF
 
 // CHECK-LABEL: func.func private @bias_scale(

@@ -2,19 +2,19 @@
 // flag, in pipeline files and named pipelines, under --mlir-print-ir-after, --mlir-timing
 // and --verify-diagnostics; BRAZE_PLUGINS loads it too; its dialect's ops parse.
 // RUN: %plugin_cc %S/Inputs/test-plugin.c -o %t.so
-// RUN: braze-opt --load-pass-plugin=%t.so --list-passes | FileCheck %s --check-prefix=LIST
-// RUN: braze-opt %s --load-pass-plugin=%t.so --pass-pipeline='builtin.module(graph-verify,func.func(test-count-ops{op=graph.add}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=ADDS
-// RUN: braze-opt %s --load-pass-plugin %t.so --test-count-ops=op=graph.add 2>&1 >/dev/null | FileCheck %s --check-prefix=ADDS
-// RUN: braze-opt %s --load-pass-plugin=%t.so --pipeline=%S/Inputs/count.pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=ADDS
-// RUN: braze-opt %s --load-pass-plugin=%t.so --pipeline=test-count 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
-// RUN: env BRAZE_PLUGINS=/nonexistent/plugin.so:%t.so: not braze-opt %s --pipeline=test-count 2>&1 | FileCheck %s --check-prefix=ENV-BAD
-// RUN: env BRAZE_PLUGINS=:%t.so: braze-opt %s --pipeline=test-count 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
-// RUN: braze-opt %s --load-pass-plugin=%t.so --pipeline=test-count --mlir-print-ir-after=test-count-ops 2>&1 >/dev/null | FileCheck %s --check-prefix=PRINT
-// RUN: braze-opt %s --load-pass-plugin=%t.so --pipeline=test-count --mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMING
-// RUN: braze-opt %s --load-pass-plugin=%t.so --test-count-ops --verify-diagnostics -o /dev/null
-// RUN: not braze-opt %s --load-pass-plugin=%t.so --test-count-ops=fail 2>&1 | FileCheck %s --check-prefix=FAIL
-// RUN: not braze-opt %s --load-pass-plugin=%t.so --test-count-ops=colour=red 2>&1 | FileCheck %s --check-prefix=OPTION
-// RUN: not braze-opt %s --test-count-ops 2>&1 | FileCheck %s --check-prefix=UNLOADED
+// RUN: braze-opt --cpu=x86-64-v4 --load-pass-plugin=%t.so --list-passes | FileCheck %s --check-prefix=LIST
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --pass-pipeline='builtin.module(graph-verify,func.func(test-count-ops{op=graph.add}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=ADDS
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin %t.so --test-count-ops=op=graph.add 2>&1 >/dev/null | FileCheck %s --check-prefix=ADDS
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --pipeline=%S/Inputs/count.pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=ADDS
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --pipeline=test-count 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
+// RUN: env BRAZE_PLUGINS=/nonexistent/plugin.so:%t.so: not braze-opt --cpu=x86-64-v4 %s --pipeline=test-count 2>&1 | FileCheck %s --check-prefix=ENV-BAD
+// RUN: env BRAZE_PLUGINS=:%t.so: braze-opt --cpu=x86-64-v4 %s --pipeline=test-count 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --pipeline=test-count --mlir-print-ir-after=test-count-ops 2>&1 >/dev/null | FileCheck %s --check-prefix=PRINT
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --pipeline=test-count --mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMING
+// RUN: braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --test-count-ops --verify-diagnostics -o /dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --test-count-ops=fail 2>&1 | FileCheck %s --check-prefix=FAIL
+// RUN: not braze-opt --cpu=x86-64-v4 %s --load-pass-plugin=%t.so --test-count-ops=colour=red 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not braze-opt --cpu=x86-64-v4 %s --test-count-ops 2>&1 | FileCheck %s --check-prefix=UNLOADED
 
 // LIST: graph-verify
 // LIST: test-count-ops Remark the number of ops in each function (a test plugin's pass) [on func.func] [plugin test-plugin]

@@ -1,28 +1,28 @@
 // braze-opt reads a file or stdin, writes stdout or -o FILE (only on success),
 // exits 0 on success and 1 on any error.
-// RUN: braze-opt %s | FileCheck %s
-// RUN: braze-opt - < %s | FileCheck %s
-// RUN: cat %s | braze-opt | FileCheck %s
-// RUN: rm -f %t.out && braze-opt %s -o %t.out && FileCheck %s < %t.out
-// RUN: braze-opt %s -o - | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 - < %s | FileCheck %s
+// RUN: cat %s | braze-opt --cpu=x86-64-v4 | FileCheck %s
+// RUN: rm -f %t.out && braze-opt --cpu=x86-64-v4 %s -o %t.out && FileCheck %s < %t.out
+// RUN: braze-opt --cpu=x86-64-v4 %s -o - | FileCheck %s
 // Input with no ops (empty, or only comments) is an empty module, as with mlir-opt.
-// RUN: printf '' | braze-opt | FileCheck %s --check-prefix=EMPTY
-// RUN: printf '// only a comment\n' | braze-opt - | FileCheck %s --check-prefix=EMPTY
+// RUN: printf '' | braze-opt --cpu=x86-64-v4 | FileCheck %s --check-prefix=EMPTY
+// RUN: printf '// only a comment\n' | braze-opt --cpu=x86-64-v4 - | FileCheck %s --check-prefix=EMPTY
 
 // A failing run leaves no output file and does not touch an existing one.
-// RUN: rm -f %t.bad && not braze-opt %S/Inputs/bad-shape.mlir -o %t.bad 2>/dev/null && not test -e %t.bad
-// RUN: echo previous > %t.keep && not braze-opt %S/Inputs/bad-shape.mlir -o %t.keep 2>/dev/null && FileCheck %s --check-prefix=KEEP < %t.keep
+// RUN: rm -f %t.bad && not braze-opt --cpu=x86-64-v4 %S/Inputs/bad-shape.mlir -o %t.bad 2>/dev/null && not test -e %t.bad
+// RUN: echo previous > %t.keep && not braze-opt --cpu=x86-64-v4 %S/Inputs/bad-shape.mlir -o %t.keep 2>/dev/null && FileCheck %s --check-prefix=KEEP < %t.keep
 // A file with one bad chunk of several writes nothing either.
-// RUN: rm -f %t.split && not braze-opt %S/Inputs/split-one-bad.mlir --split-input-file -o %t.split 2>/dev/null && not test -e %t.split
+// RUN: rm -f %t.split && not braze-opt --cpu=x86-64-v4 %S/Inputs/split-one-bad.mlir --split-input-file -o %t.split 2>/dev/null && not test -e %t.split
 // Exit code 1 exactly (not a crash).
-// RUN: braze-opt %S/Inputs/bad-shape.mlir 2>/dev/null; test $? -eq 1
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/bad-shape.mlir 2>/dev/null; test $? -eq 1
 
 // Errors name file:line:col: a verifier error, a parse error, an unreadable file.
-// RUN: not braze-opt %S/Inputs/bad-shape.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
-// RUN: not braze-opt %S/Inputs/parse-error.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
-// RUN: not braze-opt - < %S/Inputs/parse-error.mlir 2>&1 | FileCheck %s --check-prefix=STDIN
-// RUN: not braze-opt %t.does-not-exist 2>&1 | FileCheck %s --check-prefix=NOFILE
-// RUN: not braze-opt %t.out -o %t.nodir/x.mlir 2>&1 | FileCheck %s --check-prefix=NOWRITE
+// RUN: not braze-opt --cpu=x86-64-v4 %S/Inputs/bad-shape.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
+// RUN: not braze-opt --cpu=x86-64-v4 %S/Inputs/parse-error.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: not braze-opt --cpu=x86-64-v4 - < %S/Inputs/parse-error.mlir 2>&1 | FileCheck %s --check-prefix=STDIN
+// RUN: not braze-opt --cpu=x86-64-v4 %t.does-not-exist 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: not braze-opt --cpu=x86-64-v4 %t.out -o %t.nodir/x.mlir 2>&1 | FileCheck %s --check-prefix=NOWRITE
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT: "graph.add"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>

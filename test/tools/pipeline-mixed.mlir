@@ -1,9 +1,9 @@
 // A pipeline string mixing a braze pass with upstream ones, nested and not.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,func.func(canonicalize,cse))' | FileCheck %s
-// RUN: braze-opt %s --graph-verify --canonicalize --cse | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,func.func(cse))' --mlir-print-ir-before=cse 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(graph-verify{bogus=1})' 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,func.func(canonicalize,cse))' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --canonicalize --cse | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,func.func(cse))' --mlir-print-ir-before=cse 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify{bogus=1})' 2>&1 | FileCheck %s --check-prefix=BADOPT
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT: %[[A:.*]] = "graph.add"(%arg0, %arg1)

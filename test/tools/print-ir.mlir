@@ -1,10 +1,10 @@
 // --mlir-print-ir-before/after(-all) print the IR to stderr around braze and
 // upstream passes, nested or not; stdout still holds the final IR.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,func.func(cse))' --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER-ALL
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,func.func(cse))' --mlir-print-ir-before-all 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE-ALL
-// RUN: braze-opt %s --graph-verify --canonicalize --mlir-print-ir-before=graph-verify 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE-BRAZE
-// RUN: braze-opt %s --graph-verify --canonicalize --cse --mlir-print-ir-after=canonicalize,cse 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER-LIST
-// RUN: braze-opt %s --graph-verify --mlir-print-ir-after-all 2>/dev/null | FileCheck %s --check-prefix=STDOUT
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,func.func(cse))' --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER-ALL
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,func.func(cse))' --mlir-print-ir-before-all 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE-ALL
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --canonicalize --mlir-print-ir-before=graph-verify 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE-BRAZE
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --canonicalize --cse --mlir-print-ir-after=canonicalize,cse 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER-LIST
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --mlir-print-ir-after-all 2>/dev/null | FileCheck %s --check-prefix=STDOUT
 
 // AFTER-ALL: // -----// IR Dump After graph-verify //----- //
 // AFTER-ALL-NEXT: module {

@@ -1,9 +1,9 @@
 // --split-input-file: each chunk is its own module, outputs are joined with
 // "// -----", and diagnostics keep the whole file's line numbers.
-// RUN: braze-opt %s --split-input-file | FileCheck %s
-// RUN: not braze-opt %S/Inputs/split-one-bad.mlir --split-input-file 2>&1 | FileCheck %s --check-prefix=LINES
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file | FileCheck %s
+// RUN: not braze-opt --cpu=x86-64-v4 %S/Inputs/split-one-bad.mlir --split-input-file 2>&1 | FileCheck %s --check-prefix=LINES
 // Without the flag the file is one module (three functions).
-// RUN: braze-opt %s | FileCheck %s --check-prefix=WHOLE
+// RUN: braze-opt --cpu=x86-64-v4 %s | FileCheck %s --check-prefix=WHOLE
 
 // CHECK: module {
 // CHECK-NEXT: func.func @first

@@ -1,9 +1,9 @@
 // --mlir-timing prints MLIR's per-pass report (when there is a pipeline) and
 // braze-opt's phase report on stderr; stdout is unchanged.
-// RUN: braze-opt %s --mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefix=PHASES
-// RUN: braze-opt %s --cse --mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefixes=PASSES,PHASES
-// RUN: braze-opt %s --mlir-timing 2>/dev/null | FileCheck %s
-// RUN: braze-opt %s 2>&1 >/dev/null | count 0
+// RUN: braze-opt --cpu=x86-64-v4 %s --mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefix=PHASES
+// RUN: braze-opt --cpu=x86-64-v4 %s --cse --mlir-timing 2>&1 >/dev/null | FileCheck %s --check-prefixes=PASSES,PHASES
+// RUN: braze-opt --cpu=x86-64-v4 %s --mlir-timing 2>/dev/null | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s 2>&1 >/dev/null | count 0
 
 // PASSES: ... Execution time report ...
 // PASSES: CSE

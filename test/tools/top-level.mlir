@@ -1,8 +1,8 @@
 // Files of several top-level ops are wrapped in a module like mlir-opt does, with
 // alias definitions and file-level metadata kept outside the wrapper and every
 // location unchanged.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %s --split-input-file --verify-diagnostics | braze-opt --split-input-file | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics | braze-opt --cpu=x86-64-v4 --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @aliased
 // CHECK-SAME: tensor<4xf32>

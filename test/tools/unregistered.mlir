@@ -1,6 +1,6 @@
 // Ops of unknown dialects are refused unless --allow-unregistered-dialect.
-// RUN: not braze-opt %s 2>&1 | FileCheck %s --check-prefix=REFUSED
-// RUN: braze-opt %s --allow-unregistered-dialect | braze-opt --allow-unregistered-dialect | FileCheck %s
+// RUN: not braze-opt --cpu=x86-64-v4 %s 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: braze-opt --cpu=x86-64-v4 %s --allow-unregistered-dialect | braze-opt --cpu=x86-64-v4 --allow-unregistered-dialect | FileCheck %s
 
 // REFUSED: unregistered.mlir:[[# @LINE + 5]]:22: error: operation being parsed with an unregistered dialect
 // CHECK-LABEL: func.func @f

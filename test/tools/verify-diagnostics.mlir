@@ -1,7 +1,7 @@
 // --verify-diagnostics accepts every designator form mlir-opt does.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 // The same checks fail without the flag: the errors are real.
-// RUN: not braze-opt %s --split-input-file 2>/dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file 2>/dev/null
 
 // Same line.
 func.func @same_line(%x: tensor<4xi32>) -> tensor<4xi32> {

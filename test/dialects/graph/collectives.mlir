@@ -1,8 +1,8 @@
 // Collectives on local shapes (docs/dialect-graph.md "Collectives"): every op and
 // reduction kind verifies and prints back unchanged; a mesh of two axes groups
 // ranks by the named axes (group size = the product of their sizes).
-// RUN: braze-opt %s | FileCheck %s
-// RUN: braze-opt %s | braze-opt | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s | braze-opt --cpu=x86-64-v4 | FileCheck %s
 
 // CHECK-LABEL: func.func @tp
 // CHECK-SAME: braze.mesh = {{\[\["tp", 2\]\]}}

@@ -1,9 +1,9 @@
 // Collectives and sharding annotations: the mesh (present, well-formed), mesh_axes
 // (present, known, not repeated), the reduction kind, dims in range, divisibility by
 // the group size and the local result shape; braze.sharding on arguments/results.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 // The first error with its file:line:col:
-// RUN: not braze-opt %s --split-input-file 2>&1 | FileCheck %s --check-prefix=LOC
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file 2>&1 | FileCheck %s --check-prefix=LOC
 // LOC: invalid-collective.mlir:[[@LINE+3]]:8: error: 'graph.all_reduce' op needs a mesh: the enclosing func.func has no braze.mesh attribute
 
 func.func @no_mesh(%x: tensor<8xf32>) -> tensor<8xf32> {

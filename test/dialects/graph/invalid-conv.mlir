@@ -1,7 +1,7 @@
 // Convolutions: conv and conv_transpose. Attributes (present, of the right kind and
 // length, in range), ranks, channel and group rules, element types, the kernel not
 // larger than the padded input, and the result shape each rule gives.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @no_groups(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
   // expected-error @+1 {{'graph.conv' op attribute "groups" is expected but not provided}}

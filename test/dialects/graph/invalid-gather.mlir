@@ -1,7 +1,7 @@
 // Indexed reads: gather and gather_elements. The axis (present, an integer, in
 // range), the indices' element type (i32 or i64), the result's element type and
 // shape, gather_elements' index rank and extents, and the result rank limit.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @no_axis(%t: tensor<32x8xf32>, %i: tensor<4xi64>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'graph.gather' op attribute "axis" is expected but not provided}}

@@ -1,6 +1,6 @@
 // Pointwise rules: unary result type, cast shape, gelu approximate, broadcasting,
 // element types, cmp predicate and i1 result, select condition.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @unary_shape(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   // expected-error @+1 {{'graph.exp' op result type tensor<8x4xf32> must equal the operand type tensor<4x8xf32>}}

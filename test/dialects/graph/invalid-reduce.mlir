@@ -1,6 +1,6 @@
 // Reductions (dims, keepdim, result shape, correction) and the normalizing
 // composites (softmax dim, layer_norm/rms_norm axis and params, batch_norm).
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @dim_out_of_range(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'graph.reduce_sum' op dim 3 is out of range for rank 2}}

@@ -1,6 +1,6 @@
 // Shape ops: transpose perm, broadcast_to compatibility, reshape element count,
 // slice bounds/strides/result, concat ranks/dims, window rank/attributes/extent/result.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @perm_length(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   // expected-error @+1 {{'graph.transpose' op perm has 3 entries; expected one per dim (rank 2)}}

@@ -1,5 +1,5 @@
 // Contractions (linear, matmul, batch_matmul), constant, and user kernels (func.call).
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @linear_weight_rank(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'graph.linear' op weight must be 2-D [N, K], got shape [8]}}

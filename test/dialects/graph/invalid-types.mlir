@@ -1,7 +1,7 @@
 // Rules every graph op shares: ranked static tensors of f32 f64 f16 bf16 i8 i16 i32
 // i64 ui8 ui16 ui32 ui64 i1 (decision 0010; valid-types.mlir has the accepted ones),
 // rank <= 8, and float-only ops refuse integer and i1 tensors.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
   // IRDL itself refuses unranked tensors (irdl.base "!builtin.tensor").

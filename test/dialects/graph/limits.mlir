@@ -3,7 +3,7 @@
 // function's signature (unused arguments and returned values included), naming the
 // limit; never an allocation failure later. limits-tools.test: the same through
 // braze run and braze check.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics
 
 // expected-error @+1 {{'func.func' op @args argument #0: tensor<1000000x1000000xf32> has 1000000000000 elements (4000000000000 bytes); braze supports tensors of at most 2^40 bytes (1 TiB)}}
 func.func @args(%a: tensor<1000000x1000000xf32>) -> tensor<1000000x1000000xf32> {

@@ -1,6 +1,6 @@
 // The convolutions parse, pass the verifier, print, and the printed form parses again
 // (roundtrip.mlir holds the other ops).
-// RUN: braze-opt %s | braze-opt | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s | braze-opt --cpu=x86-64-v4 | FileCheck %s
 
 // CHECK-LABEL: func.func @convs
 // CHECK: "graph.conv"(%{{.*}}, %{{.*}}) {dilations = array<i64: 1, 2>, groups = 1 : i64, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 2>} : (tensor<1x3x9x9xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x5x3xf32>

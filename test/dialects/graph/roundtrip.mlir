@@ -1,5 +1,5 @@
 // Every graph op parses, passes the verifier, prints, and the printed form parses again.
-// RUN: braze-opt %s | braze-opt | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s | braze-opt --cpu=x86-64-v4 | FileCheck %s
 
 // CHECK-LABEL: func.func @unary
 // CHECK: "graph.neg"(%{{.*}}) : (tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -11,8 +11,8 @@
 // would pick another. The out-projection reads the heads back through a view: it gets a
 // plain copy for the tensor-core template.
 // RUN: braze compile %s --target=cuda -o %t.so
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLASH
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLASH
 // CHECK: remark: form-row-chains: 2 copy kernel(s) put heads read through views in [batch..., rows, head dim] layout for the online form
 // CHECK: remark: form-row-chains: 4 kernels as @cuda_chain_{{.*}} in the online form: blocks of 128 rows, 128 keys per step, scale 1
 // CHECK: remark: form-row-chains: @cuda_tem_fused_matmul_6 reads 1 operand(s) through a view: plain copies for the matmul template

@@ -10,7 +10,7 @@
 // refusals, evaluating the pad in place: taps whose rows step past TMA's strides, f32.
 // Checked on the device against the reference interpreter by test/gpu/run.sh.
 // RUN: braze compile %s --target=cuda -o %t.so
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half pad-templates pad-channels=64},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half pad-templates pad-channels=64},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
 // REQUIRES: cuda
 
 // CHECK: :[[@LINE+4]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel, {{.*}} A by window boxes 8x16 pixels x 1 image(s) (taps 3x3, strides 1x1) from the unpadded input, TMA filling the padding

@@ -8,7 +8,7 @@
 // and a strided 1x1 downsample as the residual. Sums over hundreds of bf16 products:
 // checked norm-wise. And a matmul narrower than 64 columns (the 128x64 tile).
 // RUN: braze compile %s --target=cuda -o %t.so
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
 // REQUIRES: cuda
 
 // The stem's product on the template, bias and relu its epilogue; no concat kernel.

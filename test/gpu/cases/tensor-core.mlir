@@ -7,7 +7,7 @@
 // which fall back to the SIMT kernel. test/gpu/prepare.sh also compiles this module
 // with cuda-codegen{matmul=simt} (tensor-core-simt): the same checks on the SIMT kernel.
 // RUN: braze compile %s --target=cuda -o %t.so
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
 // REQUIRES: cuda
 
 // CHECK-DAG: :15:8: remark: cuda-codegen: kernel @cuda_tem_fused_matmul_0: matmul kernel, grid (24, 1, 1), block 256, vector width 8, tensor-core template: 128x256 tiles, 2 warpgroups, 4 stages

@@ -3,7 +3,7 @@
 // transposes, scores, softmax (over keys) and context; the output projection is
 // row-split: one all_reduce in all. The same file checked on 1, 2 and 4 devices
 // against the unpartitioned reference.
-// RUN: braze-opt %s --shard-partition | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition | FileCheck %s --check-prefix=IR
 // RUN: braze check %s --mesh=tp:1 --seed 3 | FileCheck %s --check-prefixes=CHECK,ONE
 // RUN: braze check %s --mesh=tp:2 --seed 3 | FileCheck %s --check-prefixes=CHECK,TWO
 // RUN: braze check %s --mesh=tp:4 --seed 3 | FileCheck %s --check-prefixes=CHECK,FOUR

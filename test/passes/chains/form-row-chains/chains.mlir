@@ -3,12 +3,12 @@
 // block) slicing q by rows (ROW) and k, v by head (BATCH), calling each kernel's block
 // form (the kernel retyped to 1 x rows, kernel.serial) with the scratch intermediates
 // passed from call to call.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=32})' | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{disable})' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=32})' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{disable})' | FileCheck %s --check-prefix=OFF
 // Default options: 8 blocks (2 heads x 4 blocks of 16 rows) would pack k and v 3 more
 // times per head, more than a quarter of the 2 x 32 KiB of scores saved: no chain
 // (remarks.mlir shows the reasons).
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_batch_matmul_0_rows(
 // CHECK-SAME: %arg0: tensor<1x32x16xf32>, %arg1: tensor<1x64x16xf32>) -> tensor<1x32x64xf32>

@@ -7,16 +7,16 @@
 // by the largest divisor up to 128 keeping min-blocks blocks, keys by the largest
 // divisor up to key-block. Attention with fewer keys than online-min-keys (2048 on cpu)
 // keeps whole rows (no online remark: the whole-row chain's is the decision).
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64})' | FileCheck %s
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64 no-online})' | FileCheck %s --check-prefix=OFF
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{online-min-keys=-1})' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64})' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64 no-online})' | FileCheck %s --check-prefix=OFF
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(form-row-chains{online-min-keys=-1})' 2>&1 | FileCheck %s --check-prefix=BAD
 // cpu-codegen's lowering of the key loop: fills as store loops, two buffers per iter_arg
 // carried by the scf.for and swapped in its yield, the block kernels called
 // destination-passing (the next step's buffers as the max's, the sum's and the
 // accumulation's destinations), the normalization writing the result's subview.
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64},cpu-codegen)' | FileCheck %s --check-prefix=LOWER
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{online-min-keys=1 key-block=64},cpu-codegen)' | FileCheck %s --check-prefix=LOWER
 
 // REMARK: online-cpu.mlir:[[@LINE+62]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_mul_softmax_0 in the online form: blocks of 128 rows, 64 keys per step, scale 0.125, its generics as block kernels
 // DEFAULT: online-cpu.mlir:[[@LINE+61]]:8: remark: form-row-chains: 3 kernels as @cpu_chain_fused_batch_matmul_mul_softmax_0: blocks of

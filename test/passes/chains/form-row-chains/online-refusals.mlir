@@ -2,7 +2,7 @@
 // would have started the chain: the probabilities also returned, a row min instead of a
 // max, the scores multiplied by a tensor (not a scale, a bias or a causal mask), and (with
 // online=half, what the CUDA pipeline sets) f32 or a head dim the flash kernel lacks.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda online=half remarks})' >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda online=half remarks})' >/dev/null
 
 func.func @probs_used_twice(%q: tensor<4x256x64xbf16>, %k: tensor<4x256x64xbf16>, %v: tensor<4x256x64xbf16>) -> (tensor<4x256x64xbf16>, tensor<4x256x256xbf16>) {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<4x256x64xbf16>) -> tensor<4x64x256xbf16>

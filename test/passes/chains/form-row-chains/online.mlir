@@ -3,11 +3,11 @@
 // (%mx), a running sum (%ln) and a partial output rescaled by exp(m - m') (%an),
 // normalized once after the loop. The softmax may be two kernels (bf16: the row max,
 // then exp, sum and quotient) or one (f32); the scale may be a mul or a div.
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda})' | FileCheck %s
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda no-online})' | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=CPU
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{online=some})' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda})' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda no-online})' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains)' | FileCheck %s --check-prefix=CPU
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(form-row-chains{online=some})' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // REMARK: online.mlir:[[@LINE+21]]:8: remark: form-row-chains: 4 kernels as @cuda_chain_{{.*}}_0 in the online form: blocks of 128 rows, 128 keys per step, scale 0.125
 // CHECK-LABEL: func.func private @cuda_chain_

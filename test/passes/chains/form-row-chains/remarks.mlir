@@ -1,11 +1,11 @@
 // form-row-chains' decisions as remarks: the chain formed with its rows, and each
 // named refusal. Chains are tried from every kernel call, so a refused chain of three
 // is followed by the attempt from its second kernel.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks})' >/dev/null
-// RUN: braze-opt %S/Inputs/attention-4x256x32.mlir --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks max-repack-bytes=1024})' >/dev/null
-// RUN: braze-opt %S/Inputs/attention-4x256x32.mlir --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks rows=7})' >/dev/null
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{rows=-1})' 2>&1 | FileCheck %s --check-prefix=OPTION
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{block=4})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks})' >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/attention-4x256x32.mlir --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks max-repack-bytes=1024})' >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/attention-4x256x32.mlir --verify-diagnostics --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{remarks rows=7})' >/dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(form-row-chains{rows=-1})' 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(form-row-chains{block=4})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // OPTION: form-row-chains: rows, online-min-keys and window-channels must be >= 0, max-scratch-bytes, min-blocks and key-block >= 1
 // UNKNOWN: form-row-chains{{.*}}block
 

@@ -9,9 +9,9 @@
 // the template reads in place (decision 0021), and nothing is copied.
 // The epilogue reads its operands through any view: a residual read as a row slice of
 // an argument (a token chunk's x) is not copied (@chunk_residual, checked at the end).
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CODEGEN
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(form-row-chains{window-channels=-1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CODEGEN
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(form-row-chains{window-channels=-1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // REQUIRES: cuda
 
 // CHECK-DAG: template-copies.mlir:[[@LINE+12]]:8: remark: form-row-chains: @cuda_tem_fused_conv_0 reads 2 operand(s) through a view: plain copies for the matmul template

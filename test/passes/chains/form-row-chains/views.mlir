@@ -12,12 +12,12 @@
 // out-projection read by (b, s) is a strided slice of 16 rows. The FFN chain keeps a
 // result read by two later links (the residual after the first layer norm) and its
 // constant weights cost no repacking (packed at compile time).
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates},form-row-chains{remarks})' 2>&1 | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates},form-row-chains{remarks rows=8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates},form-row-chains{remarks})' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{horizontal-templates},form-row-chains{remarks rows=8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED
 // On CUDA the attention takes the online form with k and v copied to heads
 // (test/gpu/cases/attention-views.mlir); in f32 the flash template (online=half) does not
 // take it, and the copies are undone: the kernels are those form-kernels made.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half remarks})' 2>&1 | FileCheck %s --check-prefix=CUDA
 // CUDA: remark: form-row-chains: no online chain from this call: q-or-k-read-through-a-view; with the heads copied: online=half: not bf16 or f16 with head dims 64 or 128
 // CUDA-NOT: poi_fused_heads
 // CUDA: call @cuda_tem_fused_batch_matmul_2(

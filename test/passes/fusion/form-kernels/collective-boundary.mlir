@@ -3,10 +3,10 @@
 // they read, and form-kernels never puts one in a kernel: the row-split matmul and
 // the residual add, one `tem` kernel (matmul + epilogue) without the all_reduce
 // between them, are two kernels around it, the all_reduce in the graph function.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels)' | FileCheck %s
 // Without the collective the add is the matmul's epilogue:
 // RUN: sed -e 's/%r = "graph.all_reduce"(%y).*/%r = "graph.neg"(%y) : (tensor<8x64xf32>) -> tensor<8x64xf32>/' %s \
-// RUN:   | braze-opt --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels)' | FileCheck %s --check-prefix=FUSED
+// RUN:   | braze-opt --cpu=x86-64-v4 --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels)' | FileCheck %s --check-prefix=FUSED
 // The CPU target refuses to compile a partitioned program, naming the collective (the
 // CUDA target compiles it: test/targets/cuda/collectives.test):
 // RUN: not braze compile %s -o %t.so 2>&1 | FileCheck %s --check-prefix=COMPILE

@@ -8,9 +8,9 @@
 // element kernel, without tensor cores (bench/sharded/gpu/G6-tp-chunk4.mlir on one
 // H100: 46.9 ms instead of 3.3); now each chunk's matmul keeps its add as epilogue
 // and the concat is a kernel of its own, the refusal named in a remark.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda remarks})' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda remarks})' 2>&1 | FileCheck %s
 // The CUDA target then runs both products on the tensor-core template:
-// RUN: braze compile %s --target=cuda --emit=mlir -o /dev/null --pipeline=%S/Inputs/cuda-remarks.pipeline 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: braze compile --cpu=x86-64-v4 %s --target=cuda --emit=mlir -o /dev/null --pipeline=%S/Inputs/cuda-remarks.pipeline 2>&1 | FileCheck %s --check-prefix=CUDA
 
 // CHECK: remark: form-kernels: #1 'matmul,add' and #4 'concat' not fused: contraction-concat
 // CHECK: remark: form-kernels: #3 'matmul,add' and #5 'concat' not fused: contraction-concat

@@ -1,8 +1,8 @@
 // report-format=dot: the fusion graph for Graphviz (`dot -Tpng`), a cluster per
 // function and kernel, a box per node, an edge per candidate pair with its decision.
-// RUN: braze-opt %s '--form-kernels=report-format=dot report=%t.dot' | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s '--form-kernels=report-format=dot report=%t.dot' | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --match-full-lines --strict-whitespace < %t.dot
-// RUN: braze-opt %s --form-kernels=report-format=dot 2>&1 >/dev/null | FileCheck %s --check-prefix=STDERR
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=report-format=dot 2>&1 >/dev/null | FileCheck %s --check-prefix=STDERR
 
 // IR: call @cpu_per_fused_reduce_sum_div_0
 // IR: call @cpu_poi_fused_mul_1

@@ -1,11 +1,11 @@
 // explain=A,B: why nodes computing graph ops A and B (or named A and B by ONNX
 // NameLocs) did or did not fuse.
-// RUN: braze-opt %s --verify-diagnostics '--form-kernels=explain=add,mul' >/dev/null
-// RUN: braze-opt %s 2>&1 '--form-kernels=explain=Exp_7,neg' | FileCheck %s --check-prefix=NAMED
-// RUN: braze-opt %s 2>&1 '--form-kernels=explain=add,nope' | FileCheck %s --check-prefix=MISSING
-// RUN: braze-opt %s 2>&1 '--form-kernels=explain=add,neg' | FileCheck %s --check-prefix=APART
+// RUN: braze-opt --cpu=x86-64-v4 %s --verify-diagnostics '--form-kernels=explain=add,mul' >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s 2>&1 '--form-kernels=explain=Exp_7,neg' | FileCheck %s --check-prefix=NAMED
+// RUN: braze-opt --cpu=x86-64-v4 %s 2>&1 '--form-kernels=explain=add,nope' | FileCheck %s --check-prefix=MISSING
+// RUN: braze-opt --cpu=x86-64-v4 %s 2>&1 '--form-kernels=explain=add,neg' | FileCheck %s --check-prefix=APART
 // Plan names (plan-out=, docs/fusion-plans.md) work too.
-// RUN: braze-opt %s 2>&1 '--form-kernels=explain=f/add#0,Exp_7' | FileCheck %s --check-prefix=PLANNAME
+// RUN: braze-opt --cpu=x86-64-v4 %s 2>&1 '--form-kernels=explain=f/add#0,Exp_7' | FileCheck %s --check-prefix=PLANNAME
 
 // NAMED: <unknown>: remark: explain: #2 'exp' and #3 'neg' not fused: indexing-mismatch
 // MISSING: explain.mlir:[[@LINE+4]]:1: warning: explain: no node computes or is named 'nope'

@@ -1,5 +1,5 @@
 // Which functions form-kernels rewrites, and inputs it cannot fuse.
-// RUN: braze-opt %s --form-kernels=report 2>%t.report | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=report 2>%t.report | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.report
 
 // Dynamic shapes: loop ranges unknown, so nothing fuses; ops that compute sizes

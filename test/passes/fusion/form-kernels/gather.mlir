@@ -5,9 +5,9 @@
 // and refuses the producer of the gathered data, which the gather reads at run-time
 // positions (a captured tensor): iteration-space-mismatch when the spaces differ,
 // indexing-mismatch when they agree; the shared-input pair through that read too.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels{report=%t.inl})' | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels{report=%t.inl})' | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=INLINED --match-full-lines < %t.inl
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized{disable}),form-kernels{report=%t.sep})' -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized{disable}),form-kernels{report=%t.sep})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=SEPARATE --match-full-lines < %t.sep
 
 // IR-LABEL: func.func private @cpu_poi_fused_tanh_gather_mul_add_0(

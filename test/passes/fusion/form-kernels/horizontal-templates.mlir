@@ -3,9 +3,9 @@
 // projections; their silu-mul epilogue joins too), so one kernel computes both products
 // from one pass over A (cpu-codegen's matmul template, `products=2`). Matmuls of
 // different A, and a matmul consuming another's result, stay apart (two-contractions).
-// RUN: braze-opt %s --form-kernels="report horizontal-templates" 2>%t.on | FileCheck %s --check-prefix=ON-IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels="report horizontal-templates" 2>%t.on | FileCheck %s --check-prefix=ON-IR
 // RUN: FileCheck %s --check-prefix=ON --input-file=%t.on
-// RUN: braze-opt %s --form-kernels=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 
 // ON: #0 ~ #1 (matmul ~ matmul) horizontal {{.*}} fused step=
 // ON: (matmul ~ matmul) horizontal {{.*}} refused reason=two-contractions

@@ -1,9 +1,9 @@
 // linear + gelu: the matmul is a `tem` group; its pointwise epilogue (bias add and
 // the inlined gelu) fuses into it with epilogue-templates (the default).
-// RUN: braze-opt %s --form-kernels="report epilogue-templates=false" 2>%t.off | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels="report epilogue-templates=false" 2>%t.off | FileCheck %s --check-prefix=OFF
 // RUN: FileCheck %s --check-prefix=OFF-REPORT < %t.off
-// RUN: braze-opt %s --form-kernels=epilogue-templates | FileCheck %s --check-prefix=TEM
-// RUN: braze-opt %s --form-kernels | FileCheck %s --check-prefix=TEM
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=epilogue-templates | FileCheck %s --check-prefix=TEM
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels | FileCheck %s --check-prefix=TEM
 
 // OFF-LABEL: func.func private @cpu_tem_fused_matmul_0(
 // OFF-SAME: %{{.*}}: tensor<4x16xf32>, %{{.*}}: tensor<8x16xf32>) -> tensor<4x8xf32>

@@ -1,7 +1,7 @@
 // layer_norm, rms_norm and a gelu chain at loop level (post inline-unrealized forms)
 // each become one kernel. The pointwise ops over the rows ([4, 1] with keepdim, [4]
 // without) join the reduction kernel through its outer space.
-// RUN: braze-opt %s --split-input-file --form-kernels=report 2>%t.report | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --form-kernels=report 2>%t.report | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.report
 
 // CHECK-LABEL: func.func private @cpu_per_fused_reduce_mean_sub_mul_add_rsqrt_0(

@@ -1,11 +1,11 @@
 // The switches of form-kernels on one graph: a row sum, a pointwise sibling that
 // shares its input (horizontal), and an epilogue that divides by the sum.
-// RUN: braze-opt %s --form-kernels=report 2>&1 | FileCheck %s --check-prefix=DEFAULT
-// RUN: braze-opt %s '--form-kernels=no-horizontal report' 2>&1 | FileCheck %s --check-prefix=NOHOR
-// RUN: braze-opt %s '--form-kernels=no-epilogue report' 2>&1 | FileCheck %s --check-prefix=NOEPI
-// RUN: braze-opt %s '--form-kernels=disable report' 2>&1 | FileCheck %s --check-prefix=DISABLE
-// RUN: braze-opt %s '--pass-pipeline=builtin.module(form-kernels{max-ops=1 report})' 2>&1 | FileCheck %s --check-prefix=MAXOPS
-// RUN: braze-opt %s --form-kernels=target=cuda | FileCheck %s --check-prefix=CUDA
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=report 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: braze-opt --cpu=x86-64-v4 %s '--form-kernels=no-horizontal report' 2>&1 | FileCheck %s --check-prefix=NOHOR
+// RUN: braze-opt --cpu=x86-64-v4 %s '--form-kernels=no-epilogue report' 2>&1 | FileCheck %s --check-prefix=NOEPI
+// RUN: braze-opt --cpu=x86-64-v4 %s '--form-kernels=disable report' 2>&1 | FileCheck %s --check-prefix=DISABLE
+// RUN: braze-opt --cpu=x86-64-v4 %s '--pass-pipeline=builtin.module(form-kernels{max-ops=1 report})' 2>&1 | FileCheck %s --check-prefix=MAXOPS
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=target=cuda | FileCheck %s --check-prefix=CUDA
 
 // DEFAULT: #0 ~ #1 (reduce_sum ~ neg) horizontal score=128 fused step=2
 // DEFAULT: #0 -> #2 (reduce_sum -> div) reduction-epilogue score=144 fused step=1

@@ -3,13 +3,13 @@
 // it as braze.origins, and form-kernels names kernels by origins (deduplicated, in
 // order of first appearance, at most 6), while kernel.ops and the report keep every
 // primitive. `per`: a reduction over at most persistent-max (1024) elements.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{report=%t.txt plan-out=%t.json})' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{report=%t.txt plan-out=%t.json})' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.txt
 // RUN: FileCheck %s --check-prefix=PLAN < %t.json
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized)' | FileCheck %s --check-prefix=LOOPS
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{persistent-max=2048 target=cuda})' | FileCheck %s --check-prefix=WIDE
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{explain=Act_0,Mul_1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
-// RUN: not braze-opt %s --form-kernels=persistent-max=many 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized)' | FileCheck %s --check-prefix=LOOPS
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{persistent-max=2048 target=cuda})' | FileCheck %s --check-prefix=WIDE
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{explain=Act_0,Mul_1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: not braze-opt --cpu=x86-64-v4 %s --form-kernels=persistent-max=many 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK: func.func private @cpu_per_fused_layer_norm_gelu_0({{.*}} attributes {kernel.kind = "per", kernel.ops = ["reduce_mean", "reduce_mean", "sub", "reduce_mean",
 // CHECK: call @cpu_per_fused_layer_norm_gelu_0(

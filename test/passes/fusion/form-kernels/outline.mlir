@@ -1,7 +1,7 @@
 // What outlining produces: kernel arguments in first-use order, results that
 // escape the group, support ops cloned in, large constants passed in, and
 // kernel indices counted across the module.
-// RUN: braze-opt %s --form-kernels | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels | FileCheck %s
 
 // An intermediate that is also a function result is a second kernel result.
 // CHECK-LABEL: func.func private @cpu_poi_fused_exp_neg_0(

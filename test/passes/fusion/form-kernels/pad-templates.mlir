@@ -6,13 +6,13 @@
 // remark, and kept as its own kernel: a pad also returned, a select whose other value
 // is not 0.0 (not a zero pad), a read of x that is not channels-last. Without the option
 // (the default, and CUDA's pipeline) nothing moves.
-// RUN: braze-opt %s --form-kernels="pad-templates remarks" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels="pad-templates remarks" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --form-kernels | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels | FileCheck %s --check-prefix=OFF
 // pad-channels=N (cuda-default's 64: the CUDA template loads 64 channels per box) keeps
 // pads of fewer channels (8 here) as kernels:
-// RUN: braze-opt %s --form-kernels="pad-templates pad-channels=16 remarks" 2>&1 | FileCheck %s --check-prefix=CHANNELS
-// RUN: braze-opt %s --form-kernels=pad-templates --cpu-codegen="remarks lanes=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CG
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels="pad-templates pad-channels=16 remarks" 2>&1 | FileCheck %s --check-prefix=CHANNELS
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=pad-templates --cpu-codegen="remarks lanes=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CG
 
 #t = affine_map<(d0, d1, d2) -> (d1)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

@@ -1,5 +1,5 @@
 // Decisions as remarks (option `remarks`), checked with --verify-diagnostics.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics '--form-kernels=remarks' >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics '--form-kernels=remarks' >/dev/null
 
 func.func @two(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
   %e = tensor.empty() : tensor<8xf32>

@@ -1,13 +1,13 @@
 // The fusion report: to stderr or a file, as text or JSON.
-// RUN: braze-opt %s --form-kernels=report=%t.txt 2>%t.stderr | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels=report=%t.txt 2>%t.stderr | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=TEXT --match-full-lines < %t.txt
 // RUN: count 0 < %t.stderr
-// RUN: braze-opt %s '--form-kernels=report-format=json' 2>%t.json >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s '--form-kernels=report-format=json' 2>%t.json >/dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['functions'][0]; assert f['name']=='f'; assert [k['name'] for k in f['kernels']]==['cpu_per_fused_exp_reduce_sum_div_0']; assert f['candidates'][0]['decision']=='fused'" %t.json
-// RUN: braze-opt %s '--form-kernels=report=%t2.json report-format=json' >/dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s '--form-kernels=report=%t2.json report-format=json' >/dev/null
 // RUN: %python -c "import json,sys; json.load(open(sys.argv[1]))" %t2.json
-// RUN: not braze-opt %s --form-kernels=report=%t.missing/dir/r.txt 2>&1 | FileCheck %s --check-prefix=NOWRITE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --form-kernels=report=%t.missing/dir/r.txt 2>&1 | FileCheck %s --check-prefix=NOWRITE
 
 // IR: call @cpu_per_fused_exp_reduce_sum_div_0
 

@@ -1,5 +1,5 @@
 // Every can_fuse rule and refusal reason, checked in the fusion report.
-// RUN: braze-opt %s --split-input-file --form-kernels=report 2>&1 >/dev/null | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --form-kernels=report 2>&1 >/dev/null | FileCheck %s
 
 // Vertical pointwise -> pointwise over the same space.
 // CHECK-LABEL: form-kernels report @vertical

@@ -2,7 +2,7 @@
 // (here through max-ops=2 on a chain a -> b -> c). The intermediates' sizes decide:
 // a -> b saves a's f32 result (32 bytes) and b -> c b's f16 result (16 bytes), or
 // the other way round in @f16_first.
-// RUN: braze-opt %s --split-input-file '--form-kernels=max-ops=2 report' 2>&1 >/dev/null | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file '--form-kernels=max-ops=2 report' 2>&1 >/dev/null | FileCheck %s
 
 // CHECK-LABEL: form-kernels report @f32_first
 // CHECK: #0 -> #1 (exp -> cast) vertical score=32 fused step=1

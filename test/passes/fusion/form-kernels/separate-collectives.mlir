@@ -3,9 +3,9 @@
 // in one kernel the first collective would wait for both pieces and could not run
 // beside the second (`separate-collectives`). Without the collectives they are one
 // kernel.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{remarks})' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{remarks})' 2>&1 | FileCheck %s
 // RUN: sed -e 's/"graph.all_reduce"(\(%[ab]\)) {[^}]*}/"graph.neg"(\1)/' %s \
-// RUN:   | braze-opt --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{remarks})' 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN:   | braze-opt --cpu=x86-64-v4 --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{remarks})' 2>&1 | FileCheck %s --check-prefix=ONE
 
 // CHECK: remark: form-kernels: #0 'exp' and #2 'mul,exp' not fused: separate-collectives
 // CHECK-LABEL: func.func @two_pieces(

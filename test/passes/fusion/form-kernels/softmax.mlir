@@ -1,8 +1,8 @@
 // softmax at loop level (after graph-to-loops + inline-unrealized: sub and exp
 // inlined into one generic) becomes one `red` kernel: the max reduction, its
 // epilogue, the sum reduction (exp as prologue) and the div epilogue.
-// RUN: braze-opt %s --form-kernels | FileCheck %s
-// RUN: braze-opt %s --form-kernels | braze-opt --form-kernels | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --form-kernels | braze-opt --cpu=x86-64-v4 --form-kernels | FileCheck %s
 
 // CHECK-LABEL: func.func private @cpu_per_fused_reduce_max_sub_exp_reduce_sum_div_0(
 // CHECK-SAME: %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>

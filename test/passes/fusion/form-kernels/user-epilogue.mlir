@@ -4,9 +4,9 @@
 // the stored indices through the consumer's maps; vector stores go lane by lane. The
 // call becomes one `ext` kernel; the intermediate tensor is gone; the user's kernel
 // stays as written. test/e2e/user-epilogue.mlir checks the numbers.
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized=disable --form-kernels | FileCheck %s --check-prefix=CHAIN
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=no-user-epilogue | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized=disable --form-kernels | FileCheck %s --check-prefix=CHAIN
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=no-user-epilogue | FileCheck %s --check-prefix=OFF
 // RUN: braze check %s --seed 2 | FileCheck %s --check-prefix=NUM
 // NUM-NOT: FAIL
 // NUM: PASS @vector_inputs

@@ -2,7 +2,7 @@
 // call: outputs must be fresh memref.alloc buffers used only by the call, one
 // to_tensor after it and one memref.copy into it before it; inputs are to_buffers of
 // tensors; the kernel's own form is checked (user-kernel-analysis gives the same errors).
-// RUN: braze-opt %s --graph-to-loops --form-kernels --verify-diagnostics --split-input-file -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --form-kernels --verify-diagnostics --split-input-file -o /dev/null
 
 func.func private @k(%x: memref<4xf32>, %out: memref<4xf32>) attributes {braze.user_kernel} {
   %c0 = arith.constant 0 : index

@@ -1,6 +1,6 @@
 // user-kernel-analysis refuses user kernels braze cannot call: not private, results,
 // arguments that are not static memrefs with the identity layout.
-// RUN: braze-opt %s --user-kernel-analysis --verify-diagnostics --split-input-file -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --user-kernel-analysis --verify-diagnostics --split-input-file -o /dev/null
 
 // expected-error @below {{user kernel @public_kernel must be private (public functions are graph functions)}}
 func.func @public_kernel(%out: memref<4xf32>) attributes {braze.user_kernel} {

@@ -2,9 +2,9 @@
 // written (its store sites: scalar, vector, masked), written atomically, or escapes
 // (the first op that lets it escape); functions without braze.user_kernel are not
 // looked at.
-// RUN: braze-opt %s --user-kernel-analysis=report -o /dev/null 2>&1 | FileCheck %s
-// RUN: braze-opt %s --user-kernel-analysis=report=%t.txt -o /dev/null && FileCheck %s < %t.txt
-// RUN: braze-opt %s --user-kernel-analysis | FileCheck %s --check-prefix=SAME
+// RUN: braze-opt --cpu=x86-64-v4 %s --user-kernel-analysis=report -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --user-kernel-analysis=report=%t.txt -o /dev/null && FileCheck %s < %t.txt
+// RUN: braze-opt --cpu=x86-64-v4 %s --user-kernel-analysis | FileCheck %s --check-prefix=SAME
 
 // CHECK-LABEL: user kernel @plain
 // CHECK-NEXT:   arg 0 memref<4x8xf32>: read

@@ -1,18 +1,18 @@
 // After graph-decompose no composite op is left, except the ones named in keep=.
-// RUN: braze-opt %s --graph-decompose | FileCheck %s --check-prefix=ALL \
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s --check-prefix=ALL \
 // RUN:   --implicit-check-not='"graph.softmax"' --implicit-check-not='"graph.log_softmax"' \
 // RUN:   --implicit-check-not='"graph.layer_norm"' --implicit-check-not='"graph.rms_norm"' \
 // RUN:   --implicit-check-not='"graph.batch_norm"' --implicit-check-not='"graph.gelu"' \
 // RUN:   --implicit-check-not='"graph.silu"' --implicit-check-not='"graph.linear"' \
 // RUN:   --implicit-check-not='"graph.reduce_var"'
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{keep=softmax,layer_norm})' \
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{keep=softmax,layer_norm})' \
 // RUN:   | FileCheck %s --check-prefix=KEEP \
 // RUN:   --implicit-check-not='"graph.log_softmax"' --implicit-check-not='"graph.rms_norm"' \
 // RUN:   --implicit-check-not='"graph.batch_norm"' --implicit-check-not='"graph.gelu"' \
 // RUN:   --implicit-check-not='"graph.silu"' --implicit-check-not='"graph.linear"' \
 // RUN:   --implicit-check-not='"graph.reduce_var"'
 // The driver-flag spelling of the same options.
-// RUN: braze-opt %s --graph-decompose=keep=softmax,layer_norm | FileCheck %s --check-prefix=KEEP \
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=keep=softmax,layer_norm | FileCheck %s --check-prefix=KEEP \
 // RUN:   --implicit-check-not='"graph.gelu"'
 
 // ALL-LABEL: func.func @all

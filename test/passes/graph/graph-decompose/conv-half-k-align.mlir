@@ -10,12 +10,12 @@
 // viewed [1, Kp, OC] for one group, so that B stays a plain matrix). Left alone: f32,
 // a K that is a multiple of N, a pointwise conv, and the default (0: off). Bad values
 // are errors.
-// RUN: braze-opt %s --graph-decompose=conv-half-k-align=8 | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{conv-half-k-align=8 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --graph-decompose | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-half-k-align=8 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{conv-half-k-align=8 remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s --check-prefix=OFF
 // RUN: braze check %s --pipeline=%S/Inputs/half-k-align.pipeline --rtol 2e-2
-// RUN: not braze-opt %s --graph-decompose=conv-half-k-align=65 2>&1 | FileCheck %s --check-prefix=RANGE
-// RUN: not braze-opt %s --graph-decompose=conv-half-k-align=many 2>&1 | FileCheck %s --check-prefix=NAN
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-half-k-align=65 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-half-k-align=many 2>&1 | FileCheck %s --check-prefix=NAN
 // RANGE: graph-decompose: conv-half-k-align must be in [0, 64], got 65
 // NAN: option 'conv-half-k-align' expects an integer, got 'many'
 

@@ -4,9 +4,9 @@
 // product and the view back to NCHW are as in the gather form (conv.mlir). Groups are
 // moved before P by a transpose of the view. Four spatial dims would give the window
 // a rank above 8: that conv is a gather (remark). A bad conv-im2col value is an error.
-// RUN: braze-opt %s --graph-decompose | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: not braze-opt %s --graph-decompose=conv-im2col=direct 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-im2col=direct 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: graph-decompose: option 'conv-im2col' expects window or gather, got 'direct'
 
 // CHECK-LABEL: func.func @padded

@@ -10,12 +10,12 @@
 // A weight of ones gives U[xi 4 + nu] = r[xi] r[nu], r = G's row sums (1, 1.5, 0.5, 1).
 // Every conv the rule leaves is the implicit GEMM, with a remark saying why; off (0)
 // by default; a negative N is an error.
-// RUN: braze-opt %s --graph-decompose=conv-winograd=1 | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --graph-decompose | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 conv-winograd-tile=4}))' | FileCheck %s --check-prefix=TILE4
-// RUN: not braze-opt %s --graph-decompose=conv-winograd=-1 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 conv-winograd-tile=3}))' 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-winograd=1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 conv-winograd-tile=4}))' | FileCheck %s --check-prefix=TILE4
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-winograd=-1 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-decompose{conv-winograd=4 conv-winograd-tile=3}))' 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 // BAD: graph-decompose: conv-winograd must be 0 (off) or a channel count, got -1
 // BAD-TILE: graph-decompose: conv-winograd-tile must be 2 or 4, got 3
 // OFF-NOT: graph.batch_matmul{{.*}}tensor<16x

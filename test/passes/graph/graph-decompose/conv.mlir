@@ -5,10 +5,10 @@
 // (passes/graph/fold-batch-norm.c). Refused folds: a weight that is not a constant, a
 // conv read twice, parameters that are not constants, fold-batch-norm=false, a
 // batch_norm kept whole (keep=batch_norm: its conv is expanded as usual).
-// RUN: braze-opt %s --graph-decompose=conv-im2col=gather | FileCheck %s
-// RUN: braze-opt %s --graph-decompose=fold-batch-norm=false | FileCheck %s --check-prefix=NOFOLD
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{keep=batch_norm})' | FileCheck %s --check-prefix=KEEP
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=conv-im2col=gather | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=fold-batch-norm=false | FileCheck %s --check-prefix=NOFOLD
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{keep=batch_norm})' | FileCheck %s --check-prefix=KEEP
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // Padded windows: positions -1 in the table, zeroed by select(idx >= 0). The product
 // is channels-last: cols [N, G, P, KK Cg] times the weight permuted to [G, KK Cg, OCg],

@@ -1,6 +1,6 @@
 // Composites the pass cannot expand are reported at their location and the pass
 // fails (the graph verifier is off so that the pass's own checks are reached).
-// RUN: braze-opt %s --no-verify-graph --graph-decompose --split-input-file --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --no-verify-graph --graph-decompose --split-input-file --verify-diagnostics
 
 func.func @bad_gelu(%x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{graph-decompose: gelu: approximate must be "none" or "tanh", got "fast"}}

@@ -1,6 +1,6 @@
 // linear: x[..., K] @ weight[N, K]^T + bias[N]. Inputs of rank other than 2 are
 // flattened to [M, K] and the product reshaped back.
-// RUN: braze-opt %s --graph-decompose | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s
 
 // CHECK-LABEL: func.func @linear2d
 // CHECK-NEXT: %[[WT:.*]] = "graph.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>

@@ -4,9 +4,9 @@
 // (with and without decompose-mean, and followed by graph-simplify), to within a
 // few f32 ulps (every primitive rounds to f32).
 // RUN: rm -rf %t && mkdir -p %t/before %t/after %t/mean %t/simplified
-// RUN: braze-opt %s --graph-decompose -o %t/decomposed.mlir
-// RUN: braze-opt %s --graph-decompose=decompose-mean -o %t/mean.mlir
-// RUN: braze-opt %s --graph-decompose --graph-simplify -o %t/simplified.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose -o %t/decomposed.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=decompose-mean -o %t/mean.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-simplify -o %t/simplified.mlir
 // RUN: braze run %s --func all --seed 1 --save-outputs %t/before --quiet
 // RUN: braze run %t/decomposed.mlir --func all --seed 1 --save-outputs %t/after --quiet
 // RUN: braze run %t/mean.mlir --func all --seed 1 --save-outputs %t/mean --quiet

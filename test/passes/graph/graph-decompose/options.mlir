@@ -1,10 +1,10 @@
 // Bad option values are usage errors naming the pass and the offending value.
-// RUN: not braze-opt %s --graph-decompose=keep=softmax,bogus 2>&1 | FileCheck %s --check-prefix=KEEP
-// RUN: not braze-opt %s --graph-decompose=keep= 2>&1 | FileCheck %s --check-prefix=EMPTY
-// RUN: not braze-opt %s --graph-decompose=frobnicate=1 2>&1 | FileCheck %s --check-prefix=KEY
-// RUN: not braze-opt %s --graph-decompose=decompose-mean=maybe 2>&1 | FileCheck %s --check-prefix=FLAG
-// RUN: braze-opt %s --graph-decompose=decompose-mean=false | FileCheck %s --check-prefix=NOMEAN
-// RUN: braze-opt --list-passes | FileCheck %s --check-prefix=LIST
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=keep=softmax,bogus 2>&1 | FileCheck %s --check-prefix=KEEP
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=keep= 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=frobnicate=1 2>&1 | FileCheck %s --check-prefix=KEY
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-decompose=decompose-mean=maybe 2>&1 | FileCheck %s --check-prefix=FLAG
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=decompose-mean=false | FileCheck %s --check-prefix=NOMEAN
+// RUN: braze-opt --cpu=x86-64-v4 --list-passes | FileCheck %s --check-prefix=LIST
 
 // KEEP: graph-decompose: keep= names 'bogus', which is not a composite (softmax log_softmax layer_norm rms_norm batch_norm gelu silu linear reduce_var reduce_mean conv conv_transpose)
 // EMPTY: graph-decompose: keep= names '', which is not a composite

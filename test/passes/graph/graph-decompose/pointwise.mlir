@@ -1,6 +1,6 @@
 // gelu (erf and tanh forms) and silu expand to pointwise primitives with rank-0
 // constants of the element type.
-// RUN: braze-opt %s --graph-decompose | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s
 
 // 0.5 * x * (1 + erf(x / sqrt(2))), the division as a multiplication by 1/sqrt(2).
 // CHECK-LABEL: func.func @gelu_erf

@@ -1,7 +1,7 @@
 // reduce_var always expands; reduce_mean only with decompose-mean (the loop level
 // lowers reduce_mean itself as a sum generic plus a scale generic).
-// RUN: braze-opt %s --graph-decompose | FileCheck %s
-// RUN: braze-opt %s --graph-decompose=decompose-mean | FileCheck %s --check-prefix=MEAN
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose=decompose-mean | FileCheck %s --check-prefix=MEAN
 
 // var = sum((x - mean)^2) * (1 / (n - correction)); n = 4 * 8, correction 1. The
 // mean is corrected: m + mean(x - m), m's rounding error added back.

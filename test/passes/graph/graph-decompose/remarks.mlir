@@ -1,6 +1,6 @@
 // With `remarks`, every composite is reported at its location: expanded (with the
 // number of primitive ops), erased because unused, or kept by keep=.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose{remarks keep=silu})' --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose{remarks keep=silu})' --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @f
 // CHECK: "graph.silu"

@@ -1,5 +1,5 @@
 // softmax and log_softmax expand to the max-subtracted primitive sequences.
-// RUN: braze-opt %s --graph-decompose | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose | FileCheck %s
 
 // CHECK-LABEL: func.func @softmax
 // CHECK-NEXT: %[[M:.*]] = "graph.reduce_max"(%arg0) {dims = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>

@@ -2,8 +2,8 @@
 // become one constant, when the result has at most fold-limit elements (default
 // 64) and every type involved is f32, i32, i64 or i1. Values are computed in double
 // (int64 for integers) and rounded to the result type, as the reference does.
-// RUN: braze-opt %s --graph-simplify | FileCheck %s
-// RUN: braze-opt %s --graph-simplify=fold-limit=2 | FileCheck %s --check-prefix=LIMIT
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=fold-limit=2 | FileCheck %s --check-prefix=LIMIT
 
 // CHECK-LABEL: func.func @fold_binary_broadcast
 // CHECK-NEXT: %[[C:.*]] = "graph.constant"() {value = dense<{{\[}}[1.100000e+01, 2.200000e+01], [1.300000e+01, 2.400000e+01]]> : tensor<2x2xf32>} : () -> tensor<2x2xf32>

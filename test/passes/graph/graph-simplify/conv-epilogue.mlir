@@ -4,8 +4,8 @@
 // and a residual of the same form (read as its product) or of the result's type
 // (viewed through the inverse view). Refused: a reshape of
 // another form, an operand that broadcasts along a spatial dim, disable=conv-epilogue.
-// RUN: braze-opt %s --graph-simplify | FileCheck %s
-// RUN: braze-opt %s --graph-simplify=disable=conv-epilogue | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=disable=conv-epilogue | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func.func @chain
 // CHECK-NEXT: %[[B:.*]] = "graph.reshape"(%arg2) : (tensor<8x1x1xf32>) -> tensor<1x1x8xf32>

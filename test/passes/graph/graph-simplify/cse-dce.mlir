@@ -1,8 +1,8 @@
 // cse merges graph ops with the same name, operands, attributes and result type
 // (upstream cse skips IRDL ops: they carry no side-effect information); dce erases
 // graph ops whose results are unused. Other dialects' ops are left alone.
-// RUN: braze-opt %s --graph-simplify | FileCheck %s
-// RUN: braze-opt %s --graph-simplify=disable=cse,dce | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=disable=cse,dce | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func.func @cse
 // CHECK-NEXT: %[[E:.*]] = "graph.exp"(%arg0)

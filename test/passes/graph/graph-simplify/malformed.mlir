@@ -1,7 +1,7 @@
 // Without the graph verifier, ill-formed ops reach the pass: the rules re-check what
 // they rely on and leave such ops alone instead of reading out of bounds or
 // building wrong IR.
-// RUN: braze-opt %s --no-verify-graph --graph-simplify | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --no-verify-graph --graph-simplify | FileCheck %s
 
 // CHECK-LABEL: func.func @bad_shapes
 // Operands that do not broadcast to the result shape are not folded.

@@ -3,7 +3,7 @@
 // interpreter computes (double, rounded to the element type per op), so the
 // comparison is exact (rtol = atol = 0).
 // RUN: rm -rf %t && mkdir -p %t/before %t/after
-// RUN: braze-opt %s --graph-simplify -o %t/simplified.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify -o %t/simplified.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t/simplified.mlir
 // RUN: braze run %s --func f --seed 3 --save-outputs %t/before --quiet
 // RUN: braze run %t/simplified.mlir --func f --seed 3 --save-outputs %t/after --quiet

@@ -1,12 +1,12 @@
 // disable= turns rules off by name; fold-limit bounds constant folding; bad values
 // are usage errors.
-// RUN: braze-opt %s --graph-simplify=disable=add-zero,const-fold | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-simplify{disable=mul-one fold-limit=0}))' | FileCheck %s --check-prefix=PIPE
-// RUN: not braze-opt %s --graph-simplify=disable=add-zero,no-such-rule 2>&1 | FileCheck %s --check-prefix=RULE
-// RUN: not braze-opt %s --graph-simplify=fold-limit=-1 2>&1 | FileCheck %s --check-prefix=NEG
-// RUN: not braze-opt %s --graph-simplify=fold-limit=lots 2>&1 | FileCheck %s --check-prefix=NAN
-// RUN: not braze-opt %s --graph-simplify=bogus 2>&1 | FileCheck %s --check-prefix=KEY
-// RUN: braze-opt --list-passes | FileCheck %s --check-prefix=LIST
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=disable=add-zero,const-fold | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-simplify{disable=mul-one fold-limit=0}))' | FileCheck %s --check-prefix=PIPE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-simplify=disable=add-zero,no-such-rule 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-simplify=fold-limit=-1 2>&1 | FileCheck %s --check-prefix=NEG
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-simplify=fold-limit=lots 2>&1 | FileCheck %s --check-prefix=NAN
+// RUN: not braze-opt --cpu=x86-64-v4 %s --graph-simplify=bogus 2>&1 | FileCheck %s --check-prefix=KEY
+// RUN: braze-opt --cpu=x86-64-v4 --list-passes | FileCheck %s --check-prefix=LIST
 
 // OFF-LABEL: func.func @f
 // OFF: "graph.add"(%arg0,

@@ -1,6 +1,6 @@
 // With `remarks`, every applied rewrite is reported at the op it rewrote, naming
 // the rule.
-// RUN: braze-opt %s --graph-simplify=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=remarks --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT: %[[C:.*]] = "graph.constant"() {value = dense<6.000000e+00> : tensor<2xf32>}

@@ -1,6 +1,6 @@
 // select-const: a select whose condition is a splat constant is the chosen operand
 // (broadcast to the result shape when it is smaller).
-// RUN: braze-opt %s --graph-simplify | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify | FileCheck %s
 
 // CHECK-LABEL: func.func @select_true
 // CHECK-NEXT: return %arg0

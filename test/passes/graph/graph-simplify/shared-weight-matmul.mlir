@@ -4,8 +4,8 @@
 // two reshapes (views). Fewer than 16 products, or at least 16 rows per product, keep
 // the batch_matmul: its epilogues read it directly, where through the reshape they
 // would not fuse. disable=shared-weight-matmul turns it off.
-// RUN: braze-opt %s --graph-simplify=remarks 2>&1 | FileCheck %s
-// RUN: braze-opt %s --graph-simplify=disable=shared-weight-matmul | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=remarks 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=disable=shared-weight-matmul | FileCheck %s --check-prefix=OFF
 // RUN: braze check %s | FileCheck %s --check-prefix=NUM
 
 // CHECK: shared-weight-matmul.mlir:[[@LINE+10]]:8: remark: graph-simplify: shared-weight-matmul

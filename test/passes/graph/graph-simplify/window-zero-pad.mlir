@@ -4,8 +4,8 @@
 // the padding), a select on the constant [Lp, 1] mask, viewed [B, Sp.., C]; the
 // concats are gone. Refused (left alone): a concat along the channel dim, a non-zero
 // constant, a padded tensor with another use; disable=window-zero-pad.
-// RUN: braze-opt %s --graph-simplify=remarks 2>&1 | FileCheck %s
-// RUN: braze-opt %s --graph-simplify=disable=window-zero-pad | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=remarks 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify=disable=window-zero-pad | FileCheck %s --check-prefix=OFF
 // RUN: braze check %s --func pool --seed 3
 
 // 2 x 2 input, padded by one on each side of both spatial dims: positions of the 4 x 4

@@ -1,7 +1,7 @@
 // matmul/batch_matmul: contraction generics (parallel..., reduction) with a mulf+addf
 // body into a fill of 0; batch dims broadcast through the maps.
-// RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>

@@ -5,8 +5,8 @@
 // window view of the zero-padded channels-last input [N, Hp Wp, C] read through
 // floordiv/mod. With equal repetition the first operand is copied, as before (the
 // heads of views-contraction.mlir).
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops)' | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops)' | mlir-opt --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops)' | mlir-opt --verify-each -o /dev/null
 
 // CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2 + (d2 floordiv 8) * 2 + (d4 floordiv 96) * 10 + (d4 floordiv 32) mod 3, d4 mod 32)>
 // CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>

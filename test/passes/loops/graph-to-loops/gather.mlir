@@ -3,8 +3,8 @@
 // the identity); the body wraps a negative index (+ K), clamps it to [0, K - 1],
 // casts it to index and reads the data with tensor.extract (the data is captured),
 // its other coordinates linalg.index of the loops. A data view is copied first.
-// RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // CHECK-DAG: #[[IDX:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

@@ -1,9 +1,9 @@
 // Pointwise ops become all-parallel linalg.generics over the result shape, writing
 // into a tensor.empty. Broadcast operands read through maps: missing leading dims
 // are dropped, stretched size-1 dims read at 0. Splat constants become scalars.
-// RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | FileCheck %s
 // The output is valid upstream IR: mlir-opt parses and verifies every function.
-// RUN: braze-opt %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d1)>

@@ -1,8 +1,8 @@
 // Reductions: a generic with reduction iterators for the reduced dims, writing into
 // a linalg.fill of the identity over a tensor.empty; keepdim sends reduced dims to 0.
 // reduce_mean is a sum generic plus a scale generic (multiply by 1/n).
-// RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[DROP:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>

@@ -1,5 +1,5 @@
 // Composites and reduce_var are refused at the op, and nothing is rewritten.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --verify-diagnostics
 
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = "graph.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -1,6 +1,6 @@
 // concat, constant and user kernels (func.call).
-// RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // concat: tensor.insert_slice of each input into a tensor.empty; a view input is
 // materialized first. Inputs may differ in size along dim.

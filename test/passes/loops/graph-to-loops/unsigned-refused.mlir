@@ -2,7 +2,7 @@
 // other than a graph op or func.return with an unsigned operand or result (a user
 // kernel's buffers and call, here) would not verify after the conversion, so the pass
 // refuses it, before changing anything.
-// RUN: braze-opt %s --graph-to-loops --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --verify-diagnostics
 
 func.func private @copy(%x: memref<8xui8>, %out: memref<8xui8>) attributes {braze.user_kernel} {
   // expected-error @+1 {{graph-to-loops: 'memref.copy' has an unsigned operand or result (ui8..ui64); only graph ops may}}

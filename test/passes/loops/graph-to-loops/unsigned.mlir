@@ -3,8 +3,8 @@
 // the unsigned arith ops from the graph-level types: divui, cmpi ult, maxui, extui,
 // uitofp, fptoui; abs is the identity; reduce_min starts from all ones (-1) and
 // combines with minui. add/sub/mul are sign-agnostic.
-// RUN: braze-opt %s --graph-to-loops | FileCheck %s
-// RUN: braze-opt %s --graph-to-loops | mlir-opt --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops | mlir-opt --verify-each -o /dev/null
 
 // CHECK-LABEL: func.func @unsigned(
 // CHECK-SAME: %[[A:.*]]: tensor<4xi8>, %{{.*}}: tensor<4xi8>, %{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4x8xi32>)

@@ -1,6 +1,6 @@
 // On IR the graph verifier did not see, ops graph-to-loops cannot index safely are
 // reported at the op instead of crashing.
-// RUN: braze-opt %s --no-verify-graph --split-input-file --graph-to-loops --verify-diagnostics
+// RUN: braze-opt --cpu=x86-64-v4 %s --no-verify-graph --split-input-file --graph-to-loops --verify-diagnostics
 
 func.func @bad_perm(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   // expected-error@+1 {{graph-to-loops: 'graph.transpose' has operands, results or attributes it cannot lower (run graph-verify)}}

@@ -5,7 +5,7 @@
 // the composed map says (d0 * 8 + d2) floordiv 32 and mod 32, and with d2 < 8 these
 // are d0 floordiv 4 and (d0 mod 4) * 8 + d2. Where the ranges do not allow it (an
 // [8, 3] view of a [3, 8] tensor: d0 * 3 + d1 split by 8) the floordiv/mod stay.
-// RUN: braze-opt %s --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops | FileCheck %s
 
 // CHECK-DAG: #[[HEADS:.*]] = affine_map<(d0, d1, d2) -> (d1, d0 floordiv 4, (d0 mod 4) * 8 + d2 + 32)>
 // CHECK-DAG: #[[MIXED:.*]] = affine_map<(d0, d1) -> ((d0 * 3 + d1) floordiv 8, (d0 * 3 + d1) mod 8)>

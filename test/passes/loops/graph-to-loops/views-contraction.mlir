@@ -4,9 +4,9 @@
 // contraction reads the copy plainly. A transposed operand keeps its transposed map
 // (matmul(x, transpose(W)) reads W[n, k] as (d1, d2)). Numerics:
 // test/e2e/views-contraction.mlir.
-// RUN: braze-opt %braze_src/test/e2e/views-contraction.mlir --graph-to-loops | FileCheck %s
-// RUN: braze-opt %braze_src/test/e2e/views-contraction.mlir --graph-to-loops | mlir-opt --verify-each -o /dev/null
-// RUN: braze-opt %braze_src/test/e2e/views-contraction.mlir --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %braze_src/test/e2e/views-contraction.mlir --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %braze_src/test/e2e/views-contraction.mlir --graph-to-loops | mlir-opt --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %braze_src/test/e2e/views-contraction.mlir --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
 
 // CHECK-DAG: #[[QV:.*]] = affine_map<(d0, d1, d2) -> (d1, d0 * 8 + d2)>
 // CHECK-DAG: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

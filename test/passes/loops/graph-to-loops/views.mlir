@@ -1,8 +1,8 @@
 // Views (transpose, broadcast_to, slice, reshape, window) emit no op: consumers read the
 // underlying tensor through composed maps. A view returned from the function (or
 // passed to a non-graph op) is materialized by a copy generic.
-// RUN: braze-opt %s --split-input-file --graph-to-loops | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>

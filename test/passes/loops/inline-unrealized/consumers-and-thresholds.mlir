@@ -1,13 +1,13 @@
 // A producer with several consumers is inlined into each (recomputed there) and
 // erased; reads-threshold and opcount-threshold realize it instead; disable
 // realizes everything. Remarks say which and why.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized=remarks 2>&1 | FileCheck %s --check-prefix=READS4
-// RUN: braze-opt %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized='remarks reads-threshold=5' 2>&1 | FileCheck %s --check-prefix=READS5
-// RUN: braze-opt %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized='remarks reads-threshold=5 opcount-threshold=1' 2>&1 | FileCheck %s --check-prefix=OPS1
-// RUN: braze-opt %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized='remarks disable' 2>&1 | FileCheck %s --check-prefix=DISABLE
-// RUN: not braze-opt %s --inline-unrealized=reads-threshold=x 2>&1 | FileCheck %s --check-prefix=BADOPT
-// RUN: not braze-opt %s --inline-unrealized=bogus 2>&1 | FileCheck %s --check-prefix=BADKEY
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized=remarks 2>&1 | FileCheck %s --check-prefix=READS4
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized='remarks reads-threshold=5' 2>&1 | FileCheck %s --check-prefix=READS5
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized='remarks reads-threshold=5 opcount-threshold=1' 2>&1 | FileCheck %s --check-prefix=OPS1
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/five-reads.mlir --graph-to-loops --inline-unrealized='remarks disable' 2>&1 | FileCheck %s --check-prefix=DISABLE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --inline-unrealized=reads-threshold=x 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not braze-opt --cpu=x86-64-v4 %s --inline-unrealized=bogus 2>&1 | FileCheck %s --check-prefix=BADKEY
 
 // CHECK-LABEL: func.func @two_consumers(
 // CHECK-NOT: braze.ops = ["exp"]

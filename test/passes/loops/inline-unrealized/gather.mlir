@@ -5,8 +5,8 @@
 // inputs are read by tensor.extract at the gathered position through their maps, so
 // it is computed only for the rows gathered (unless the gather reads more elements
 // than the producer has: then it is realized). A reduction's result stays realized.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // embedding * scale + position: one generic.
 // CHECK-LABEL: func.func @embedding(

@@ -3,7 +3,7 @@
 // count (a load either way), and a computing producer under it (the relu) is realized
 // rather than inlined into the copy, where it would run once per gathered element.
 // A computing producer gathered more often than it has elements stays realized.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @relu_reshape_gather(
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x16xf32>) {{.*}}braze.ops = ["relu"]

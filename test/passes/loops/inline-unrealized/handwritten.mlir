@@ -1,8 +1,8 @@
 // inline-unrealized on hand-written loop-level IR: a producer writing through a
 // permuted output map is inlined through the inverse permutation; a producer whose
 // body reads its init is realized; generics without braze.ops are fine.
-// RUN: braze-opt %s --split-input-file --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %s --split-input-file --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // p[j, i] = exp(x[i, j]) (loops over x's shape, transposed write); c = p + y.
 // Consumer loops (a, b) read p[a, b] = exp(x[b, a]).

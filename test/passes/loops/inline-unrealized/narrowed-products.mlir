@@ -5,8 +5,8 @@
 // other kernel then reads a bf16 tensor, not an f32 accumulator. The second one's
 // narrowing is inlined into the sum as before. Two products of one A (a gate/up pair,
 // which form-kernels puts in one kernel) and f32 products are left as they were.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks 2>&1 | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized=remarks 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // CHECK: narrowed-products.mlir:[[@LINE+7]]:9: remark: realized: its contraction's epilogue: the consumer reads another contraction's
 // CHECK-NOT: realized: its contraction's epilogue

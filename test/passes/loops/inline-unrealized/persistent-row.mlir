@@ -4,15 +4,15 @@
 // instead of recomputed in each consumer; form-kernels still makes one kernel and
 // cpu-codegen keeps the exp'd row in a per-row buffer: exp once per element.
 // persistent-row-bytes=0, or a row larger than the limit, keeps the old inlining.
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized=remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=0' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=255' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=256' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=remarks --cpu-codegen=row-jam=1 2>%t.remarks | FileCheck %s --check-prefix=CG
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized=remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=0' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=255' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized='remarks persistent-row-bytes=256' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=remarks --cpu-codegen=row-jam=1 2>%t.remarks | FileCheck %s --check-prefix=CG
 // RUN: FileCheck %s --check-prefix=KERNELS --input-file=%t.remarks
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized=persistent-row-bytes=0 --form-kernels --cpu-codegen | FileCheck %s --check-prefix=CG-OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized=persistent-row-bytes=0 --form-kernels --cpu-codegen | FileCheck %s --check-prefix=CG-OFF
 // RUN: braze check %s --seed 3 | FileCheck %s --check-prefix=NUM
-// RUN: not braze-opt %s --inline-unrealized=persistent-row-bytes=-1 2>&1 | FileCheck %s --check-prefix=NEG
+// RUN: not braze-opt --cpu=x86-64-v4 %s --inline-unrealized=persistent-row-bytes=-1 2>&1 | FileCheck %s --check-prefix=NEG
 
 // REMARK: remark: realized: expensive-recompute (2 reads of a row <= persistent-row-bytes=
 // REMARK-NOT: inlined into 2 consumers

@@ -1,7 +1,7 @@
 // What is realized and why: reductions, contractions, producers read by a
 // contraction, a user kernel call, a concat or the function's return.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // A matmul's pointwise inputs stay realized (inlining would recompute them per k);
 // its pointwise epilogue is not a producer of anything but the return.

@@ -1,11 +1,11 @@
 // rms_norm (decomposed by hand): x * rsqrt(mean(x*x) + eps) * w. The square is
 // inlined into the reduction as a prologue; the reduction is realized; the mean's
 // scale, the add, rsqrt and both muls become ONE generic reading the reduction.
-// RUN: braze-opt %s --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %s --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
 // With realize-broadcast, the per-row part of the tail (scale, add, rsqrt) is
 // realized instead of being recomputed for every element of the row.
-// RUN: braze-opt %s --graph-to-loops --inline-unrealized='remarks realize-broadcast' 2>&1 | FileCheck %s --check-prefix=BCAST
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --inline-unrealized='remarks realize-broadcast' 2>&1 | FileCheck %s --check-prefix=BCAST
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[KEEP:.*]] = affine_map<(d0, d1) -> (d0, 0)>

@@ -2,8 +2,8 @@
 // no bare dim (linalg takes a loop's extent from one: "invalid indexing maps are
 // non-invertible"): here the reduced loop d1 is read only through exp(broadcast(c)),
 // whose own read of c is (d0, 0). The reduction keeps reading the realized tensor.
-// RUN: braze-opt %s --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
-// RUN: braze-opt %s --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --inline-unrealized | mlir-opt --verify-each -o /dev/null
 
 // CHECK-LABEL: func.func @f(
 // CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x1xf32>){{.*}}braze.ops = ["exp"]

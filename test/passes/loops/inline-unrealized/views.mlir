@@ -1,7 +1,7 @@
 // Inlining through views: the producer's maps are composed with the consumer's
 // (which graph-to-loops already composed through transpose/broadcast_to/reshape).
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 
 // transpose: exp(x) read transposed becomes a transposed read of x.
 // CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>

@@ -1,9 +1,9 @@
 // W1: gelu(x * s + b). After graph-decompose the gelu is mul/erf/add/mul/mul; after
 // inlining the whole chain is ONE linalg.generic reading x, s and b.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | FileCheck %s
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized | mlir-opt --split-input-file --verify-each -o /dev/null
 // The composite form through graph-decompose gives one generic too.
-// RUN: braze-opt %S/Inputs/w1-composite.mlir --graph-decompose --graph-to-loops --inline-unrealized | FileCheck %s --check-prefix=COMPOSITE
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/w1-composite.mlir --graph-decompose --graph-to-loops --inline-unrealized | FileCheck %s --check-prefix=COMPOSITE
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d1)>

@@ -4,7 +4,7 @@
 // read by a 4x4 stride-1 window (7.84 times over). A 2x2 stride-2 window reads each
 // element once (inlined), a 3x3 stride-2 window 1.78 times (inlined). Unit loops (the
 // reshape's group dim of size 1) are no broadcast.
-// RUN: braze-opt %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --graph-to-loops --inline-unrealized=remarks --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @overlapping(
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x10x10x4xf32>) {{.*}}braze.ops = ["relu"]

@@ -1,20 +1,20 @@
 // Accuracy of math-approx against libm in double: every 251st f32 bit pattern
 // (17 million inputs per function, both signs, subnormals to infinities) and the
 // special values, through the CPU lowering (Inputs/accuracy_main.c checks the bounds).
-// RUN: braze-opt %s --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx -o %t.mlir
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: sh %braze_src/test/targets/cpu/codegen/Inputs/lower.sh %t.mlir %S/Inputs/accuracy_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=ACC
 // The same bounds with exp's 2^n applied by integer arith instead of llvm.intr.ldexp:
-// RUN: braze-opt %s --math-approx=exp-scale=bits -o %t.bits.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx=exp-scale=bits -o %t.bits.mlir
 // RUN: FileCheck %s --check-prefix=BITS --input-file=%t.bits.mlir
 // RUN: sh %braze_src/test/targets/cpu/codegen/Inputs/lower.sh %t.bits.mlir %S/Inputs/accuracy_main.c %t.bits.exe
 // RUN: %t.bits.exe | FileCheck %s --check-prefix=ACC
-// RUN: not braze-opt %s --math-approx=exp-scale=fast 2>&1 | FileCheck %s --check-prefix=BADSCALE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --math-approx=exp-scale=fast 2>&1 | FileCheck %s --check-prefix=BADSCALE
 // Kept functions stay math ops:
-// RUN: braze-opt %s --math-approx=keep=exp,tanh | FileCheck %s --check-prefix=KEEP
-// RUN: braze-opt %s --math-approx=disable | FileCheck %s --check-prefix=OFF
-// RUN: not braze-opt %s --math-approx=keep=sin 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx=keep=exp,tanh | FileCheck %s --check-prefix=KEEP
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx=disable | FileCheck %s --check-prefix=OFF
+// RUN: not braze-opt --cpu=x86-64-v4 %s --math-approx=keep=sin 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-NOT: math.exp
 // CHECK-NOT: math.log

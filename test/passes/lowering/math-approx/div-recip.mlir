@@ -3,10 +3,10 @@
 // vmulps; softmax's normalizing pass divides every element by the row sum).
 // The rest stays a division: divisors that vary in the loop, divisions outside
 // loops, reciprocals (1/d) themselves, f64, and everything under keep=div.
-// RUN: braze-opt %s --math-approx | FileCheck %s
-// RUN: braze-opt %s --math-approx=keep=div | FileCheck %s --check-prefix=KEEP
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx=keep=div | FileCheck %s --check-prefix=KEEP
 // Numerics: x * (1/d) against x / d in double, for the whole f32 range of ratios.
-// RUN: braze-opt %s --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx -o %t.mlir
 // RUN: sh %braze_src/test/targets/cpu/codegen/Inputs/lower.sh %t.mlir %S/Inputs/div_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

@@ -1,6 +1,6 @@
 // math-approx rewrites f32 only: f64 math ops (scalars and vectors) stay libm calls,
 // so f64 results keep double precision; the f32 op beside them is rewritten.
-// RUN: braze-opt %s --math-approx | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --math-approx | FileCheck %s
 
 // CHECK-LABEL: func.func @f64_math
 // CHECK: math.exp %{{.*}} : f64

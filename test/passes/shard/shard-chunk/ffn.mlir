@@ -6,21 +6,21 @@
 // weight and the three matrices are read whole by every chunk.
 // (last-share=0: even chunks; by default the last chunk has a quarter of the rows, the
 // DEFAULT run below.)
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{last-share=0 align=4 min-bytes=0 remarks}))' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{last-share=0 align=4 min-bytes=0 remarks}))' 2>&1 | FileCheck %s
 // Chunks of different sizes: the add and the concat work on pieces of their greatest
 // common divisor (4 rows), so that the concat's inserts have one shape; pieces=1
 // keeps the chunks whole:
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{sizes=4,12 min-bytes=0 remarks}))' 2>&1 | FileCheck %s --check-prefix=PIECES
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{sizes=4,12 pieces=1 min-bytes=0}))' 2>&1 | FileCheck %s --check-prefix=WHOLE
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{sizes=4,12 min-bytes=0 remarks}))' 2>&1 | FileCheck %s --check-prefix=PIECES
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{sizes=4,12 pieces=1 min-bytes=0}))' 2>&1 | FileCheck %s --check-prefix=WHOLE
 // last-share= gives the last chunk that percentage of the rows (aligned), the others
 // split the rest evenly:
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=3 last-share=25 align=2 min-bytes=0 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARE
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{align=4 min-bytes=0 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=3 last-share=25 align=2 min-bytes=0 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARE
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{align=4 min-bytes=0 remarks}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT: remark: shard-chunk: all_reduce of 512 bytes per rank in 2 chunks of rows [12, 4]: 6 op(s) each, then its own all_reduce; carried through 1 reader(s) in 4 piece(s) before the concat
 // The output verifies; chunks=1 and a one-device mesh (no all_reduce) change nothing:
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=4 align=1 min-bytes=0}),graph-verify)' -o /dev/null
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=1 min-bytes=0}))' | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:1},func.func(shard-chunk{min-bytes=0}))' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=4 align=1 min-bytes=0}),graph-verify)' -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-chunk{chunks=1 min-bytes=0}))' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:1},func.func(shard-chunk{min-bytes=0}))' | FileCheck %s --check-prefix=OFF
 // Every rank's chunked program, simulated, gives the unpartitioned function's result
 // (each op computes the same rows: the error is the partition's own, that of the
 // unchunked program):

@@ -5,22 +5,22 @@
 // overlap), one whose operand is also read elsewhere, and rows too few for the chunks
 // at their alignment; an error for sizes= that do not add up to the rows, and for bad
 // options.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(shard-chunk{remarks}))' -o /dev/null
-// RUN: not braze-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=4,4 min-bytes=0}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZES
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(shard-chunk{remarks}))' -o /dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=4,4 min-bytes=0}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZES
 // SIZES: error: shard-chunk: sizes= adds up to 8 rows, the all_reduce's operand has 4096
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{chunks=0}))' 2>&1 | FileCheck %s --check-prefix=CHUNKS
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{chunks=0}))' 2>&1 | FileCheck %s --check-prefix=CHUNKS
 // CHUNKS: shard-chunk: chunks must be 1 to 64, got 0
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=4,x}))' 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=4,x}))' 2>&1 | FileCheck %s --check-prefix=LIST
 // LIST: shard-chunk: sizes expects 2 to 64 positive row counts separated by commas, got '4,x'
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=16}))' 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{sizes=16}))' 2>&1 | FileCheck %s --check-prefix=ONE
 // ONE: shard-chunk: sizes expects 2 to 64 positive row counts separated by commas, got '16'
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{last-share=100}))' 2>&1 | FileCheck %s --check-prefix=SHARE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{last-share=100}))' 2>&1 | FileCheck %s --check-prefix=SHARE
 // SHARE: shard-chunk: last-share must be 0 (even chunks) to 99 percent, got 100
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{pieces=0}))' 2>&1 | FileCheck %s --check-prefix=PIECES
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{pieces=0}))' 2>&1 | FileCheck %s --check-prefix=PIECES
 // PIECES: shard-chunk: pieces must be 1 to 64, got 0
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{align=0}))' 2>&1 | FileCheck %s --check-prefix=ALIGN
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{align=0}))' 2>&1 | FileCheck %s --check-prefix=ALIGN
 // ALIGN: shard-chunk: align must be at least 1, got 0
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-chunk{rows=2}))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-chunk{rows=2}))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: pass 'shard-chunk' has no option 'rows' (options: chunks sizes align min-bytes pieces last-share remarks)
 
 func.func @small(%x: tensor<2048x1024xf32>, %w: tensor<1024x1024xf32>) -> tensor<2048x1024xf32>

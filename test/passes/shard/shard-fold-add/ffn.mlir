@@ -2,14 +2,14 @@
 // rows): the residual add after the all_reduce moves into the partial sums. Each rank
 // adds x / 2 to its partial product and the all_reduce's result is the FFN's output,
 // so the add runs in the down projection's kernel and nothing follows the collective.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-fold-add{remarks}))' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-fold-add{remarks}))' 2>&1 | FileCheck %s
 // On four ranks each adds x / 4:
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:4},func.func(shard-fold-add))' | FileCheck %s --check-prefix=FOUR
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:4},func.func(shard-fold-add))' | FileCheck %s --check-prefix=FOUR
 // Then shard-chunk splits the new cone (the add and the scaling join it; x is sliced
 // per chunk) and the chunks' sums are the result's rows, concatenated:
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-fold-add,shard-chunk{last-share=0 align=4 min-bytes=0 remarks}))' 2>&1 | FileCheck %s --check-prefix=CHUNK
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition,func.func(shard-fold-add,shard-chunk{last-share=0 align=4 min-bytes=0 remarks}))' 2>&1 | FileCheck %s --check-prefix=CHUNK
 // A one-device mesh has no all_reduce: nothing changes.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:1},func.func(shard-fold-add))' | FileCheck %s --check-prefix=ONE
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:1},func.func(shard-fold-add))' | FileCheck %s --check-prefix=ONE
 // The folded program, simulated on 2 and 4 ranks, chunked or not, gives the
 // unpartitioned function's result (in f32 the extra rounding of p + x/n is within
 // the bound):

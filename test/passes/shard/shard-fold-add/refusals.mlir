@@ -3,8 +3,8 @@
 // constant, another all_reduce's result), and one that differs between data-parallel
 // ranks but is alike within the tensor-parallel group being summed. Functions that
 // are not partitioned are not touched.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(shard-fold-add{remarks}))' -o /dev/null
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(func.func(shard-fold-add{chunks=2}))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(shard-fold-add{remarks}))' -o /dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(shard-fold-add{chunks=2}))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: pass 'shard-fold-add' has no option 'chunks' (options: remarks)
 
 func.func @max(%p: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32>

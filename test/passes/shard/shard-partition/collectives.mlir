@@ -4,8 +4,8 @@
 // sum into a split result), all_to_all (a split moving to another dim), an
 // all_reduce over one axis of a 2-D mesh then a gather over the other; a slice's
 // limits on a split dim become local.
-// RUN: braze-opt %s --shard-partition | FileCheck %s
-// RUN: braze-opt %s --shard-partition | braze-opt --graph-verify -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition | braze-opt --cpu=x86-64-v4 --graph-verify -o /dev/null
 
 // CHECK-LABEL: func.func @reshards(%arg0: tensor<8x32xf32> {braze.sharding = {{\[\[\],\ \["tp"\]\]}}}, %arg1: tensor<64xf32>, %arg2: tensor<32x16xf32> {braze.sharding = {{\[\["tp"\],\ \[\]\]}}}) -> (tensor<4x16xf32> {braze.sharding = {{\[\["tp"\],\ \[\]\]}}}, tensor<4x64xf32> {braze.sharding = {{\[\["tp"\],\ \[\]\]}}}, tensor<8x32xf32>) attributes {braze.mesh = {{\[\["tp",\ 2\]\]}}, braze.partitioned} {
 // CHECK-NEXT: %0 = "graph.all_slice"(%arg1) {dim = 0 : i64, mesh_axes = ["tp"]} : (tensor<64xf32>) -> tensor<32xf32>

@@ -2,12 +2,12 @@
 // program on local shapes with one all_reduce before the residual add. The same file
 // partitions for 4 devices (mesh=tp:4) and for 1 (mesh=tp:1: the program unchanged,
 // no collective). Run after shard-propagate the result is the same.
-// RUN: braze-opt %s --shard-partition | FileCheck %s --check-prefixes=CHECK,TP2
-// RUN: braze-opt %s --shard-propagate --shard-partition | FileCheck %s --check-prefixes=CHECK,TP2
-// RUN: braze-opt %s --shard-partition=mesh=tp:4 | FileCheck %s --check-prefixes=CHECK,TP4
-// RUN: braze-opt %s --shard-partition=mesh=tp:1 | FileCheck %s --check-prefix=TP1
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition | FileCheck %s --check-prefixes=CHECK,TP2
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-propagate --shard-partition | FileCheck %s --check-prefixes=CHECK,TP2
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition=mesh=tp:4 | FileCheck %s --check-prefixes=CHECK,TP4
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition=mesh=tp:1 | FileCheck %s --check-prefix=TP1
 // The output verifies and is final:
-// RUN: braze-opt %s --shard-partition | braze-opt --graph-verify | FileCheck %s --check-prefixes=CHECK,TP2
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition | braze-opt --cpu=x86-64-v4 --graph-verify | FileCheck %s --check-prefixes=CHECK,TP2
 
 // TP2-LABEL: func.func @ffn(%arg0: tensor<8x64xf32>, %arg1: tensor<64x128xf32> {braze.sharding = {{\[\[\], \["tp"\]\]}}}, %arg2: tensor<128x64xf32> {braze.sharding = {{\[\["tp"\], \[\]\]}}}) -> tensor<8x64xf32> attributes {braze.mesh = {{\[\["tp", 2\]\]}}, braze.partitioned}
 // TP4-LABEL: func.func @ffn(%arg0: tensor<8x64xf32>, %arg1: tensor<64x64xf32> {{.*}}, %arg2: tensor<64x64xf32> {{.*}}) -> tensor<8x64xf32> attributes {braze.mesh = {{\[\["tp", 4\]\]}}, braze.partitioned}

@@ -1,7 +1,7 @@
 // A func.return with more operands than a graph op has (10 here): each result is
 // resharded on its own (found by test/tools/mesh/differential.test: the plan once
 // kept operand shardings in fixed arrays of 8).
-// RUN: braze-opt %s --shard-partition | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-partition | FileCheck %s
 // RUN: braze check %s --mesh=func | FileCheck %s --check-prefix=SIM
 // CHECK-COUNT-10: "graph.all_gather"(%{{.*}}) {dim = 0 : i64, mesh_axes = ["tp"]} : (tensor<2x3xf32>) -> tensor<4x3xf32>
 // CHECK-NEXT: return

@@ -2,10 +2,10 @@
 // named rule: conflict=largest (default) keeps the largest operand's sharding,
 // first keeps operand 0's, replicate gathers everything. Overrides (an op's own
 // braze.sharding / braze.partial_*) and eager-reduce.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(shard-propagate{remarks})' -o /dev/null
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(shard-propagate{remarks conflict=first})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIRST
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(shard-propagate{remarks conflict=replicate})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPL
-// RUN: braze-opt %s --split-input-file --pass-pipeline='builtin.module(shard-propagate{remarks eager-reduce})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EAGER
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(shard-propagate{remarks})' -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(shard-propagate{remarks conflict=first})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(shard-propagate{remarks conflict=replicate})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPL
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(shard-propagate{remarks eager-reduce})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EAGER
 
 // a [8x8] split on its dim 0, b [4x8x8] (4x larger) on its dim 2, both over tp.
 // FIRST: conflicts.mlir:[[@LINE+7]]:8: remark: shard: result [_, tp, _]; conflict: operands are split differently; rule conflict=first

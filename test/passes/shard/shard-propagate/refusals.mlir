@@ -3,15 +3,15 @@
 // over its axis (with the mesh= option too), a non-graph op in a sharded function,
 // a malformed override, an already partitioned function, a collective in a function
 // to partition; and bad options.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --shard-propagate -o /dev/null
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --shard-partition -o /dev/null
-// RUN: not braze-opt %s --split-input-file --shard-propagate=mesh=tp 2>&1 | FileCheck %s --check-prefix=MESH
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --shard-propagate -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --shard-partition -o /dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file --shard-propagate=mesh=tp 2>&1 | FileCheck %s --check-prefix=MESH
 // MESH: shard-propagate: mesh 'tp': expected NAME:SIZE[,NAME:SIZE...], e.g. tp:2
-// RUN: not braze-opt %s --split-input-file --shard-partition=mesh=tp:0 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file --shard-partition=mesh=tp:0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: shard-partition: mesh axis 'tp' has size 0; a mesh has 1 to 64 devices in all
-// RUN: not braze-opt %s --split-input-file --shard-propagate=conflict=biggest 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file --shard-propagate=conflict=biggest 2>&1 | FileCheck %s --check-prefix=RULE
 // RULE: shard-propagate: conflict must be 'largest', 'first' or 'replicate', got 'biggest'
-// RUN: not braze-opt %s --split-input-file --shard-propagate=mesh=tp:3 2>&1 | FileCheck %s --check-prefix=THREE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --split-input-file --shard-propagate=mesh=tp:3 2>&1 | FileCheck %s --check-prefix=THREE
 // THREE: refusals.mlir:[[@LINE+2]]:1: error: shard: argument #0: dim 1 (size 8) does not divide over mesh axis 'tp' (size 3)
 
 func.func @fits_two(%x: tensor<4x8xf32> {braze.sharding = [[], ["tp"]]}) -> tensor<4x8xf32> attributes {braze.mesh = [["tp", 2]]} {

@@ -2,13 +2,13 @@
 // tensor, the op and location that needs it, bytes per rank) and the total; the same
 // file with mesh=tp:4 needs the same collectives, each rank receiving whole tensors
 // (the same bytes), and a mesh of one device needs none.
-// RUN: braze-opt %s --shard-propagate=report -o /dev/null 2>&1 | FileCheck %s
-// RUN: rm -f %t.txt && braze-opt %s --shard-propagate=report=%t.txt -o /dev/null && FileCheck %s < %t.txt
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-propagate{report mesh=tp:4})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOUR
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-propagate{report mesh=tp:1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-propagate=report -o /dev/null 2>&1 | FileCheck %s
+// RUN: rm -f %t.txt && braze-opt --cpu=x86-64-v4 %s --shard-propagate=report=%t.txt -o /dev/null && FileCheck %s < %t.txt
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-propagate{report mesh=tp:4})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOUR
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-propagate{report mesh=tp:1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 // The annotations it writes, and that they are a fixed point:
-// RUN: braze-opt %s --shard-propagate | FileCheck %s --check-prefix=IR
-// RUN: braze-opt %s --shard-propagate | braze-opt --shard-propagate=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIX
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-propagate | FileCheck %s --check-prefix=IR
+// RUN: braze-opt --cpu=x86-64-v4 %s --shard-propagate | braze-opt --cpu=x86-64-v4 --shard-propagate=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIX
 // FIX: shard report: @ffn on mesh tp=2 (2 devices)
 // FIX-NEXT: all_reduce(sum) over tp of tensor<8x64xf32> (operand #0 of graph.add at {{.*}}): 2048 bytes per rank
 // FIX-NEXT: all_gather dim 1 over tp of tensor<8x256xf32> (operand #1 of func.return at {{.*}}): 8192 bytes per rank

@@ -1,6 +1,6 @@
 // shard-propagate's rules, one case each: the remark at each op gives its result's
 // sharding (and the rule's note), one remark per collective the partition inserts.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(shard-propagate{remarks})' -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(shard-propagate{remarks})' -o /dev/null
 
 // Pointwise: the split flows to the result; a replicated operand of the same shape
 // is sliced to match; a broadcast bias [64] is sliced along its own dim 0.

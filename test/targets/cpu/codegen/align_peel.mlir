@@ -9,11 +9,11 @@
 // their accumulators from the first part into the second. Rows under 256 elements and
 // align-peel=false keep one loop. Numerics: the kernel called on buffers at every
 // offset of 0..15 floats from a 64-byte boundary.
-// RUN: braze-opt %s --cpu-codegen=row-jam=1 | FileCheck %s
-// RUN: braze-opt %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
-// RUN: braze-opt %s --cpu-codegen=remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: not braze-opt %s --cpu-codegen=align-peel=maybe 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=row-jam=1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=align-peel=maybe 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/align_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

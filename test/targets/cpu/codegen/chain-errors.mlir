@@ -3,8 +3,8 @@
 // terminators (form-row-chains writes only those), and a chain in the online form with
 // linalg ops in its loops (form-row-chains with a target other than cpu writes it for
 // that target's template; on cpu it outlines them as block kernels).
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --cpu-codegen -o /dev/null
-// RUN: not braze-opt %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{target=cuda},cpu-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLINE
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --cpu-codegen -o /dev/null
+// RUN: not braze-opt --cpu=x86-64-v4 %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{target=cuda},cpu-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLINE
 // ONLINE: attention-4x256x32.mlir:6:8: error: cpu-codegen: chain kernel @cuda_chain_fused_batch_matmul_softmax_0 is in the online form with linalg ops in its loops, which cpu-codegen does not compile
 
 // expected-error @below {{cpu-codegen: chain kernel @cpu_chain_fused_x_0: expected one scf.forall}}

@@ -6,7 +6,7 @@
 // memref.alloca_scope) with the subviews' strided types on their arguments; the
 // template's M block is the whole block (mc = 35 >= 32 rows: B packed once per call; N = 64
 // takes the wide 5 x 4-vector tile).
-// RUN: braze-opt %braze_src/test/passes/chains/form-row-chains/chains.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=32},cpu-codegen)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %braze_src/test/passes/chains/form-row-chains/chains.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains{rows=32},cpu-codegen)' | FileCheck %s
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_batch_matmul_0_rows(
 // CHECK-SAME: %arg0: memref<1x32x16xf32, strided<[1024, 16, 1], offset: ?>>

@@ -1,7 +1,7 @@
 // What cpu-codegen refuses, with the location of the offending op.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --cpu-codegen
-// RUN: not braze-opt %s --cpu-codegen=reassoc=maybe 2>&1 | FileCheck %s --check-prefix=BADOPT
-// RUN: not braze-opt %s --cpu-codegen=bogus 2>&1 | FileCheck %s --check-prefix=BADKEY
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --cpu-codegen
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=reassoc=maybe 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=bogus 2>&1 | FileCheck %s --check-prefix=BADKEY
 // BADOPT: option 'reassoc' expects true or false, got 'maybe'
 // BADKEY: pass 'cpu-codegen' has no option 'bogus'
 

@@ -1,6 +1,6 @@
 // cpu-codegen refuses ops other than to_buffer, memref.alloc, memref.copy, the call of
 // a user kernel, to_tensor and return in an ext kernel (form-kernels writes only those).
-// RUN: braze-opt %s --verify-diagnostics --cpu-codegen -o /dev/null
+// RUN: braze-opt --cpu=x86-64-v4 %s --verify-diagnostics --cpu-codegen -o /dev/null
 
 func.func private @k(%out: memref<4xf32>) attributes {braze.user_kernel} {
   return

@@ -4,8 +4,8 @@
 // the output buffer replaced by the out argument (and a pre-initializing memref.copy
 // into it kept). The user kernel is left as written. Callees that are not user
 // kernels on memrefs, and other ops in an ext kernel, are refused at the op.
-// RUN: braze-opt %s --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen | FileCheck %s
-// RUN: not braze-opt %S/../../../e2e/user-kernel-linalg.mlir --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen 2>&1 | FileCheck %s --check-prefix=TENSOR
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen | FileCheck %s
+// RUN: not braze-opt --cpu=x86-64-v4 %S/../../../e2e/user-kernel-linalg.mlir --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen 2>&1 | FileCheck %s --check-prefix=TENSOR
 
 // CHECK-LABEL: func.func private @shift(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>) attributes {braze.user_kernel}
 // CHECK-LABEL: func.func private @cpu_ext_fused_shift_0(%arg0: memref<4x8xf32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>)

@@ -2,7 +2,7 @@
 // a kernel argument or constant only; a tensor computed in the same kernel is refused
 // at the generic (form-kernels never builds such a kernel: the read is a captured
 // tensor, refused as indexing-mismatch; inline-unrealized inlines a pointwise one).
-// RUN: braze-opt %s --verify-diagnostics --cpu-codegen
+// RUN: braze-opt --cpu=x86-64-v4 %s --verify-diagnostics --cpu-codegen
 
 // A hand-written kernel whose generic extracts from a tensor the kernel computes.
 func.func private @cpu_poi_fused_exp_gather_0(%x: tensor<8xf32>, %i: tensor<4xindex>) -> tensor<4xf32> attributes {kernel.kind = "poi", kernel.ops = ["exp", "gather"]} {

@@ -2,7 +2,7 @@
 // at the computed index (the index loaded once per row, wrapped and clamped, cast to
 // index), next to the ordinary loads of its fused producer's and consumers' inputs.
 // A tensor.extract of a tensor computed in the same kernel is refused: gather-errors.mlir.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels,cpu-codegen{align-peel=false})' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels,cpu-codegen{align-peel=false})' | FileCheck %s
 
 // CHECK-LABEL: func.func private @cpu_poi_fused_tanh_gather_mul_add_0(
 // CHECK-SAME: %[[IDS:.*]]: memref<4x6xi64>, %[[SCALE:.*]]: memref<16xf32>, %[[POS:.*]]: memref<6x16xf32>, %[[TABLE:.*]]: memref<50x16xf32>, %[[OUT:.*]]: memref<4x6x16xf32>)

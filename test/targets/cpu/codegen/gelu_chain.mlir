@@ -1,8 +1,8 @@
 // W1's pointwise chain y = gelu(x * s + b) with s, b broadcast over rows (maps
 // (d0, d1) -> (d1)): parallel over rows, a contiguous inner loop; after
 // math-approx no libm call is left and the loop vectorizes.
-// RUN: braze-opt %s --cpu-codegen=align-peel=false | FileCheck %s
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=align-peel=false | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: FileCheck %s --check-prefix=APPROX --input-file=%t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/kernels_main.c %t.exe -DKIND_gelu_chain -DR=33 -DC=70
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM

@@ -4,9 +4,9 @@
 // written in place by their kernel, a result that is an input or returned twice filled
 // by memref.copy; a reshape read through floordiv/mod index arithmetic; a 1-D pointwise
 // kernel split into parallel chunks.
-// RUN: braze-opt %s --cpu-codegen=remarks 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/graph_buffers_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

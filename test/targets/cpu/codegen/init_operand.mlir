@@ -1,6 +1,6 @@
 // A generic whose body reads its outs operand (a real tensor, not a fill): the
 // element is loaded at the output index; a reduction accumulates onto it.
-// RUN: braze-opt %s --cpu-codegen | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen | FileCheck %s
 
 // CHECK-LABEL: func.func private @k
 // CHECK-SAME: (%[[X:.*]]: memref<4x8xf32>, %[[INIT:.*]]: memref<4xf32>, %[[BIAS:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<4xf32>, %[[Y:.*]]: memref<4x8xf32>)

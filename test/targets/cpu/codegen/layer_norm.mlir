@@ -1,9 +1,9 @@
 // layer_norm (sum, scale, centered sum of squares, normalize) in one red kernel:
 // three register reductions per row (the mean is a register too: a pointwise op on
 // one element per row), x read three times from a row that stays in cache.
-// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/kernels_main.c %t.exe -DKIND_layer_norm -DR=33 -DC=70
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

@@ -4,12 +4,12 @@
 // epilogue reads it in the same iteration. The A element is loaded once per k,
 // outside the j loop. The matmul template (the default) is checked numerically on the
 // same kernel (matmul_template.mlir shows its structure).
-// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false matmul=loops" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="remarks align-peel=false matmul=loops" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen=matmul=loops --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=matmul=loops --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/kernels_main.c %t.exe -DKIND_linear_gelu -DR=20 -DC=70 -DKD=45
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.tem.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.tem.mlir
 // RUN: sh %S/Inputs/lower.sh %t.tem.mlir %S/Inputs/kernels_main.c %t.tem.exe -DKIND_linear_gelu -DR=20 -DC=70 -DKD=45
 // RUN: %t.tem.exe | FileCheck %s --check-prefix=NUM
 

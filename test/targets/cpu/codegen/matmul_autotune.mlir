@@ -7,20 +7,20 @@
 // libraries' worker threads are visible to LeakSanitizer under the sanitizers.
 // RUN: rm -f %t.cache %t.bad %t.num
 // RUN: sed 's/matmul=auto/matmul=auto remarks/' %S/Inputs/cpu-matmul-auto.pipeline > %t.pipeline
-// RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile --cpu=x86-64-v4 %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: FileCheck %s --check-prefix=CACHE --input-file=%t.cache
 // The same decision from braze-opt (a fresh cache):
-// RUN: rm -f %t.opt-cache && env BRAZE_AUTOTUNE_CACHE=%t.opt-cache braze-opt %s --pipeline=%t.pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: rm -f %t.opt-cache && env BRAZE_AUTOTUNE_CACHE=%t.opt-cache braze-opt --cpu=x86-64-v4 %s --pipeline=%t.pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
 // OPT: remark: cpu-codegen: kernel @cpu_tem_fused_{{[a-z_]+}}_0: matmul=auto chose {{template|extern}} (template {{[0-9.]+}} ms, extern {{[0-9.]+}} ms){{$}}
-// RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=SECOND
+// RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile --cpu=x86-64-v4 %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=SECOND
 // RUN: printf 'not a decision\n' >> %t.cache
 // RUN: printf 'v1 key\tfaster\t1.0\t2.0\n' >> %t.cache
-// RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// RUN: env BRAZE_AUTOTUNE_CACHE=%t.cache braze compile --cpu=x86-64-v4 %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=CORRUPT
 // RUN: printf 'garbage\n' > %t.bad
-// RUN: env BRAZE_AUTOTUNE_CACHE=%t.bad braze compile %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=REPLACED
+// RUN: env BRAZE_AUTOTUNE_CACHE=%t.bad braze compile --cpu=x86-64-v4 %s --pipeline=%t.pipeline --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=REPLACED
 // RUN: FileCheck %s --check-prefix=CACHE --input-file=%t.bad
 // The option names the file too (a cache hit: nothing is timed).
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="matmul=auto remarks autotune-cache=%t.cache" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SECOND
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="matmul=auto remarks autotune-cache=%t.cache" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SECOND
 // RUN: env BRAZE_AUTOTUNE_CACHE=%t.num braze check %s --seed 4 --pipeline=%S/Inputs/cpu-matmul-auto.pipeline | FileCheck %s --check-prefix=NUM
 
 // FIRST: remark: cpu-codegen: kernel @cpu_tem_fused_{{[a-z_]+}}_0: matmul=auto chose {{template|extern}} (template {{[0-9.]+}} ms, extern {{[0-9.]+}} ms){{$}}

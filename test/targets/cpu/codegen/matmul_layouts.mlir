@@ -4,7 +4,7 @@
 // contraction runs i-j-k, the reduction innermost as dot products in iter_args
 // (fastmath reassoc: LLVM vectorizes them), 4 columns of the row at a time (one
 // X load feeds 4 accumulators), then the remaining columns one at a time.
-// RUN: braze-opt %s --graph-verify --graph-decompose --graph-simplify --graph-to-loops --inline-unrealized --form-kernels=epilogue-templates=false --cpu-codegen=matmul=loops | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --graph-decompose --graph-simplify --graph-to-loops --inline-unrealized --form-kernels=epilogue-templates=false --cpu-codegen=matmul=loops | FileCheck %s
 // RUN: braze check %s --seed 5 | FileCheck %s --check-prefix=NUM
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_matmul_0(

@@ -6,9 +6,9 @@
 // the epilogue (bias, relu) is applied to each accumulator vector and stored once,
 // masked past N; the 2 remaining rows (20 = 3 x 6 + 2) run a 2-row tile in the last block.
 // The remark and the kernel's braze.template attribute give the tile sizes.
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks lanes=16 mc=12" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks lanes=16 mc=12" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="mr=4 nr=16 mc=8 lanes=16" | FileCheck %s --check-prefix=SMALL
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="mr=4 nr=16 mc=8 lanes=16" | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func private @cpu_tem_fused_{{[a-z_]+}}_0(
 // CHECK-SAME: %[[A:.*]]: memref<20x45xf32>, %[[B:.*]]: memref<45x70xf32>, %[[BIAS:.*]]: memref<70xf32>, %[[Y:.*]]: memref<20x70xf32>)

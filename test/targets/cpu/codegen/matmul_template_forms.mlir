@@ -1,7 +1,7 @@
 // Kernel-level tem kernels (written by hand: form-kernels does not build these) that
 // the matmul template refuses, each with its reason; cpu-codegen then emits their loop
 // nests (the kernel is still converted).
-// RUN: braze-opt %s --cpu-codegen=remarks -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=remarks -o /dev/null 2>&1 | FileCheck %s
 
 #mk = affine_map<(d0, d1, d2) -> (d0, d2)>
 #kn = affine_map<(d0, d1, d2) -> (d2, d1)>

@@ -2,8 +2,8 @@
 // a heap panel) or refused with the reason in a remark (matmul=loops; the kernel-level
 // forms it does not take are in matmul_template_forms.mlir), all computing the right
 // values.
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen=remarks -o /dev/null 2>&1 | FileCheck %s
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks matmul=loops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOPS
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen=remarks -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks matmul=loops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOPS
 // RUN: braze check %s --seed 3 | FileCheck %s --check-prefix=NUM
 
 // Not a refusal: the epilogue reads another tensor transposed (not contiguous along the

@@ -7,7 +7,7 @@
 // a window row is KW C = 12 contiguous floats, so R = 12. A window of single-channel
 // rows (C = 1: runs of KW = 3 < 4) and a map whose k steps are not unit (a transposed
 // read) keep the plain k loop, the remark says why. Numerics of this path: test/e2e/conv-window.mlir.
-// RUN: braze-opt %s --cpu-codegen="remarks lanes=16" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="remarks lanes=16" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 #win = affine_map<(d0, d1, d2) -> (d0 floordiv 4 + d2 floordiv 12, d0 mod 4 + (d2 floordiv 4) mod 3, d2 mod 4)>

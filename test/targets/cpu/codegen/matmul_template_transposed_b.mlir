@@ -5,7 +5,7 @@
 // N are zero. The element-by-element packing it replaces vectorized into scatters. K not
 // a multiple of the vector keeps the element path. Numerics against the reference with
 // 16 and 8 lanes (N = 20: the second panel half past N).
-// RUN: braze-opt %s --graph-verify --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks lanes=8 nr=16" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-verify --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="remarks lanes=8 nr=16" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze check %s --seed 2 | FileCheck %s --check-prefix=NUM
 // RUN: braze check %s --seed 3 --pipeline=%S/Inputs/cpu-lanes8.pipeline | FileCheck %s --check-prefix=NUM

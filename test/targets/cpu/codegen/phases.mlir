@@ -4,9 +4,9 @@
 // rows: a window reduction, targets/cpu/codegen/window.c) keeps a vector of columns
 // in registers over the rows (test/targets/cpu/codegen/window.mlir: the memory form
 // of longer columns).
-// RUN: braze-opt %s --cpu-codegen="remarks lanes=16" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="remarks lanes=16" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/phases_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

@@ -4,7 +4,7 @@
 // batch reads the same panels. (It was packed once per batch position: PyTorch's
 // sequence-first in-projection, 512 positions of a 512x1536 weight, made 1.6 GB of
 // constants and a 17 s compile.)
-// RUN: braze-opt %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="lanes=16" | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels --cpu-codegen="lanes=16" | FileCheck %s
 // RUN: braze check %s | FileCheck %s --check-prefix=NUM
 
 // CHECK-NOT: memref<8x16x32xf32>

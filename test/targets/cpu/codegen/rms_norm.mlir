@@ -1,7 +1,7 @@
 // rms_norm: a sum of squares (x*x is not a contraction: one operand) in a register,
 // then the scaled row.
-// RUN: braze-opt %s --cpu-codegen=align-peel=false | FileCheck %s
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=align-peel=false | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/kernels_main.c %t.exe -DKIND_rms_norm -DR=33 -DC=70
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

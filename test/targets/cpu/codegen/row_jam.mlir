@@ -4,17 +4,17 @@
 // per row, and every other item runs once per row, each row with its own registers
 // and row buffers. Softmax on 36 rows: 18 steps of 2 rows (9 of 4 with row-jam=4);
 // 37 rows (softmax.mlir) do not divide and stay one per step.
-// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen="row-jam=4 align-peel=false" | FileCheck %s --check-prefix=JAM4
-// RUN: braze-opt %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
-// RUN: not braze-opt %s --cpu-codegen=row-jam=0 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not braze-opt %s --cpu-codegen=row-jam=9 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="row-jam=4 align-peel=false" | FileCheck %s --check-prefix=JAM4
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=row-jam=0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=row-jam=9 2>&1 | FileCheck %s --check-prefix=BAD
 // Numerics, each row against a double reference (rows mixed up would fail):
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/kernels_main.c %t.exe -DKIND_softmax -DR=36 -DC=100
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
-// RUN: braze-opt %s --cpu-codegen=row-jam=4 --math-approx -o %t.4.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=row-jam=4 --math-approx -o %t.4.mlir
 // RUN: sh %S/Inputs/lower.sh %t.4.mlir %S/Inputs/kernels_main.c %t.4.exe -DKIND_softmax -DR=36 -DC=100
 // RUN: %t.4.exe | FileCheck %s --check-prefix=NUM
 

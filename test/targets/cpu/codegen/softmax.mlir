@@ -1,10 +1,10 @@
 // softmax as form-kernels outlines it (max, exp, sum, div in one red kernel):
 // one scf.parallel over rows; both reductions in iter_args registers; the exp row
 // in a per-row buffer; then numerically against a double reference.
-// RUN: braze-opt %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="remarks align-peel=false" 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --cpu-codegen=reassoc=false | FileCheck %s --check-prefix=NOREASSOC
-// RUN: braze-opt %s --cpu-codegen --math-approx -o %t.mlir
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen=reassoc=false | FileCheck %s --check-prefix=NOREASSOC
+// RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen --math-approx -o %t.mlir
 // RUN: sh %S/Inputs/lower.sh %t.mlir %S/Inputs/softmax_main.c %t.exe
 // RUN: %t.exe | FileCheck %s --check-prefix=NUM
 

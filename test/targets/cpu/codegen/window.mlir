@@ -15,7 +15,7 @@
 // loop with a scalar accumulator. A reduction over more than 64 elements per output
 // (a column max over 100 rows) keeps the memory form: row after row, contiguous.
 // Numerics: test/e2e/window-reductions.mlir.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels,cpu-codegen{lanes=8 remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(func.func(graph-to-loops,inline-unrealized),form-kernels,cpu-codegen{lanes=8 remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 // CHECK-LABEL: func.func private @cpu_per_fused_reshape_gather_select_window_reduce_max_0(

@@ -5,7 +5,7 @@
 // a result need none, the latter out of place into the out argument. The two staging
 // spaces do not share the workspace: a collective may still run on a second stream
 // until its result is read (here: the entry's end), its staging kept that long.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=simt remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=simt remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 // CHECK-LABEL: func.func @kinds(

@@ -8,7 +8,7 @@
 // third operand: the gathered blocks; the packed send and receive pieces); an
 // all_gather along dim 0 and an all_reduce into a result need none, the latter
 // out of place into the out argument. The remark counts the collectives apart.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:2},graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=simt remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(shard-partition{mesh=tp:2},graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=simt remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 // CHECK-LABEL: func.func @ffn(

@@ -2,7 +2,7 @@
 // constant read by a kernel becomes a kernel argument, passed from the entry as a host
 // memref.global (the runtime uploads it once), because a gpu.func cannot read host
 // globals. Splat constants stay scalars in the body.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen,canonicalize,cse)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen,canonicalize,cse)' | FileCheck %s
 
 func.func @concat(%a: tensor<7x37xf32>, %b: tensor<7x3xf32>) -> tensor<7x40xf32> {
   %0 = "graph.concat"(%a, %b) {dim = 1 : i64} : (tensor<7x37xf32>, tensor<7x3xf32>) -> tensor<7x40xf32>

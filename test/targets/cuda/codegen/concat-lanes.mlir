@@ -2,7 +2,7 @@
 // extent and its offset along the last dim are multiples of them: a concat along dim 0
 // (shard-chunk's token chunks, with the residual adds fused in) loads and stores 4
 // lanes at once; pieces meeting at column 6 fall back to one element per thread.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 // REMARK: kernel @cuda_poi_fused_add_concat_0: element kernel, grid (1, 1, 1), block 32, vector width 4

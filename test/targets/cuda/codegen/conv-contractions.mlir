@@ -4,7 +4,7 @@
 // the padded input, so both contractions take the matmul kernel (f32: the SIMT one,
 // reading A through the window map).
 // (Correctness on a GPU: test/e2e/conv.mlir through test/gpu/prepare.sh.)
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
 // RUN: braze compile %s --target=cuda --no-header -o %t.so
 // CHECK: conv-contractions.mlir:[[@LINE+3]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel
 // CHECK: conv-contractions.mlir:[[@LINE+8]]:8: remark: cuda-codegen: kernel @cuda_tem_fused_conv_{{[0-9]+}}: matmul kernel

@@ -12,9 +12,9 @@
 // template loads 64 channels per box, and a 32-channel conv reads form-row-chains'
 // im2col copy instead, which needs the padded tensor.
 // Numerics on the device: test/gpu/cases/conv-pad-tma.mlir.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half pad-templates pad-channels=64},form-row-chains{target=cuda online=half},cuda-codegen,canonicalize,cse)' | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half pad-templates pad-channels=64 remarks},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen,canonicalize,cse)' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half pad-templates pad-channels=64},form-row-chains{target=cuda online=half},cuda-codegen,canonicalize,cse)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half pad-templates pad-channels=64 remarks},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose{conv-half-k-align=8},graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen,canonicalize,cse)' | FileCheck %s --check-prefix=OFF
 // REQUIRES: cuda
 
 // CHECK-LABEL: func.func @chain(

@@ -5,8 +5,8 @@
 // `vec` lanes where a stored shape's last extent does not allow twice as many, and to
 // 1 where it allows neither. An f32 result, a result of another width beside a bf16
 // one, or a reduction (a serial loop per element) keeps `vec`; `vec=2` gives bf16 4.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda disable},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda disable},cuda-codegen{remarks vec=2})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC2
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda disable},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda disable},cuda-codegen{remarks vec=2})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=VEC2
 // REQUIRES: cuda
 
 // CHECK: element-lanes.mlir:[[@LINE+3]]:8: remark: cuda-codegen: kernel @{{.*}}: element kernel, grid (2, 1, 1), block 256, vector width 8

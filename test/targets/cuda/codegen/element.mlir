@@ -2,10 +2,10 @@
 // widened to f32 for the math and narrowed at the store; 7x37 elements leave a tail
 // (an scf.if on the flat index) and no 128-bit lanes (37 is odd). A reduction over
 // the first dim is a serial loop per output element, 4 lanes per thread.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{block=64 vec=1},canonicalize,cse)' | FileCheck %s --check-prefix=OPTS
-// RUN: braze-opt %s --pipeline=cuda-default --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx80},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},convert-vector-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{block=64 vec=1},canonicalize,cse)' | FileCheck %s --check-prefix=OPTS
+// RUN: braze-opt --cpu=x86-64-v4 %s --pipeline=cuda-default --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx80},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},convert-vector-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
 
 func.func @gelu_bf16(%x: tensor<7x37xbf16>, %b: tensor<37xbf16>) -> tensor<7x37xbf16> {
   %0 = "graph.add"(%x, %b) : (tensor<7x37xbf16>, tensor<37xbf16>) -> tensor<7x37xbf16>

@@ -1,9 +1,9 @@
 // What cuda-codegen refuses, with the location of the offending op, and its options.
-// RUN: braze-opt %s --split-input-file --verify-diagnostics --cuda-codegen
-// RUN: not braze-opt %s --cuda-codegen=block=48 2>&1 | FileCheck %s --check-prefix=BLOCK
-// RUN: not braze-opt %s --cuda-codegen=vec=3 2>&1 | FileCheck %s --check-prefix=VEC
-// RUN: not braze-opt %s --cuda-codegen=max-regs=0 2>&1 | FileCheck %s --check-prefix=REGS
-// RUN: not braze-opt %s --cuda-codegen=bogus 2>&1 | FileCheck %s --check-prefix=BADKEY
+// RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --verify-diagnostics --cuda-codegen
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cuda-codegen=block=48 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cuda-codegen=vec=3 2>&1 | FileCheck %s --check-prefix=VEC
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cuda-codegen=max-regs=0 2>&1 | FileCheck %s --check-prefix=REGS
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cuda-codegen=bogus 2>&1 | FileCheck %s --check-prefix=BADKEY
 // BLOCK: option 'block' expects a power of 2 from 32 to 1024, got 48
 // VEC: option 'vec' expects 1, 2 or 4, got 3
 // REGS: option 'max-regs' expects 1 to 128, got 0

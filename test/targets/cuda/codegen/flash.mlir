@@ -4,12 +4,12 @@
 // local memory.
 // A chain kernel that is not in the online form, or whose types the kernel lacks, is an
 // error at the graph op that started it.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>&1 | FileCheck %s
 // RUN: rm -rf %t && braze compile %s --target=cuda --no-header -o %t.so --dump-kernels=%t
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/cuda_chain_fused_batch_matmul_batch_matmul_mul_softmax_0.ptx
 // RUN: %cuda_path/bin/ptxas -arch=sm_90a -v %t/cuda_chain_fused_batch_matmul_batch_matmul_mul_softmax_0.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: not braze-opt %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
-// RUN: not braze-opt %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains,cuda-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
+// RUN: not braze-opt --cpu=x86-64-v4 %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+// RUN: not braze-opt --cpu=x86-64-v4 %S/../../../passes/chains/form-row-chains/Inputs/attention-4x256x32.mlir --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels,form-row-chains,cuda-codegen)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHOLE
 
 // CHECK: flash.mlir:[[@LINE+17]]:8: remark: cuda-codegen: kernel @cuda_chain_fused_batch_matmul_batch_matmul_mul_softmax_0: flash kernel (online chain), grid (2, 4, 1), block 256, 128 keys per step, 2 stages, 163856 bytes of shared memory
 // CHECK-LABEL: func.func @attention(

@@ -7,7 +7,7 @@
 // floordivs and mods) per lane. The check evaluates the map: the address terms that
 // read the innermost dim alone over its extent, or the whole domain when a term mixes
 // it with other dims. Reads whose lanes are not consecutive keep the per-lane loads.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen,canonicalize,cse)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen,canonicalize,cse)' | FileCheck %s
 // RUN: braze check %s --rtol 1e-2
 
 // A window of 1 x 8 taps over 3 channels: k = kw 3 + c, 24 consecutive elements per

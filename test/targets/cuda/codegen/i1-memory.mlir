@@ -2,7 +2,7 @@
 // vector<4xi1> out in memory as 4 bits, not the 4 bytes of a memref<4xi1> (a 4-lane
 // store of a comparison wrote one byte for four results). The comparison's f32 inputs
 // keep their 4-lane loads; the f32 kernel beside it keeps its 4-lane store.
-// RUN: braze-opt %s --pipeline=cuda-default | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pipeline=cuda-default | FileCheck %s
 
 // CHECK-LABEL: gpu.func @cuda_poi_fused_cmp_0(
 // CHECK: vector.load %{{.*}} : memref<8xf32>, vector<4xf32>

@@ -5,7 +5,7 @@
 // shard-fold-add's x / 2 share (beta 0.5), x - p (alpha -1), and a chunk of a longer
 // addend (rows from 64). Refused, the epilogue kernel stays: a broadcast bias, a relu
 // after the add (not linear), two outputs. matmul=auto keeps the template beside it.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze compile %s --target=cuda --pipeline=%braze_src/bench/gpu/cuda-extern.pipeline --no-header -o %t.so
 // REQUIRES: cuda

@@ -7,10 +7,10 @@
 // the bias layer in the entry, tagged braze.alternative = [site, choice, outputs], the
 // extern twin writing the kernel's own output. With allow-tf32 (only then) the f32 GEMM
 // may use TF32 (`tf32` on kernel.gemm); bf16 ones are unchanged.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=auto},canonicalize,cse)' | FileCheck %s --check-prefix=AUTO
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern allow-tf32},canonicalize,cse)' | FileCheck %s --check-prefix=TF32
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=auto},canonicalize,cse)' | FileCheck %s --check-prefix=AUTO
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{matmul=extern allow-tf32},canonicalize,cse)' | FileCheck %s --check-prefix=TF32
 // RUN: braze compile %s --target=cuda --pipeline=%braze_src/bench/gpu/cuda-extern.pipeline --no-header -o %t.so
 // REQUIRES: cuda
 

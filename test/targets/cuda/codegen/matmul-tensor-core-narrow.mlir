@@ -3,7 +3,7 @@
 // m64n64k16, so that no tile computes as many zero columns as real ones (a 128-column
 // tile did). N = 48 here: the tile's last 16 columns are TMA's zero fill, masked in the
 // epilogue. N = 72 (above 64) keeps 128-column tiles. ptxas: no spills.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
 // RUN: rm -rf %t && braze compile %s --target=cuda --no-header -o %t.so --dump-kernels=%t
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/cuda_tem_fused_matmul_add_relu_0.ptx
 // RUN: %cuda_path/bin/ptxas -arch=sm_90a -v %t/cuda_tem_fused_matmul_add_relu_0.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

@@ -5,7 +5,7 @@
 // the epilogue reads both products back (two C tiles) to compute silu(h@wg) * (h@wu).
 // The same pair over f32 is not formed (the SIMT kernel would compute the second
 // product per element): two kernels.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: rm -rf %t && braze compile %s --target=cuda --no-header -o %t.so --dump-kernels=%t
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/cuda_tem_fused_matmul_silu_mul_0.ptx

@@ -8,14 +8,14 @@
 // runs, each stored once. The PTX has m64n256k16 bf16 wgmma, the bulk tensor copies, the
 // descriptors as 128-byte by-value parameters, the epilogue after the last wgmma wait;
 // and from ptxas, no spills. Options change tiles and stages; bad values are refused.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen,canonicalize,cse)' | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen,canonicalize,cse)' | FileCheck %s
 // RUN: rm -rf %t && braze compile %s --target=cuda --no-header -o %t.so --dump-kernels=%t
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/cuda_tem_fused_matmul_add_gelu_0.ptx
 // RUN: %cuda_path/bin/ptxas -arch=sm_90a -v %t/cuda_tem_fused_matmul_add_gelu_0.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks tile-n=128 stages=3})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(cuda-codegen{tile-n=64})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADTILE
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(cuda-codegen{stages=9})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSTAGES
-// RUN: not braze-opt %s --pass-pipeline='builtin.module(cuda-codegen{matmul=fast})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCHOICE
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks tile-n=128 stages=3})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(cuda-codegen{tile-n=64})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADTILE
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(cuda-codegen{stages=9})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSTAGES
+// RUN: not braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(cuda-codegen{matmul=fast})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCHOICE
 // REQUIRES: cuda
 
 func.func @linear_gelu(%x: tensor<300x200xbf16>, %w: tensor<200x520xbf16>, %b: tensor<520xbf16>) -> tensor<300x520xbf16> {

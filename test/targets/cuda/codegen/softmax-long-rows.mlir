@@ -1,7 +1,7 @@
 // Rows longer than the block can keep in registers (here 8192 elements, at most 4 per
 // thread: 1024 threads, 2 chunks each): every generic of the row kernel loops over its
 // chunks and loads x again (from L2), instead of unrolling and keeping values.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks max-regs=4},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-decompose,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks max-regs=4},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 func.func @softmax(%x: tensor<16x8192xf32>) -> tensor<16x8192xf32> {

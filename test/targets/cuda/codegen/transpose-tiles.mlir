@@ -7,10 +7,10 @@
 // with consecutive lanes along the last dim. One block per tile, the edges guarded.
 // Kept per-thread: a result whose input walks with it, a last dim under 16, and
 // everything with transpose-tiles=false.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{transpose-tiles=false})' | FileCheck %s --check-prefix=OFF
-// RUN: not braze-opt %s --cuda-codegen=transpose-tiles=maybe 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{transpose-tiles=false})' | FileCheck %s --check-prefix=OFF
+// RUN: not braze-opt --cpu=x86-64-v4 %s --cuda-codegen=transpose-tiles=maybe 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: braze check %s --rtol 1e-2
 
 // A conv weight [oc][c][kh][kw] as the template's B [(kh kw c)][oc]: consecutive oc are

@@ -3,11 +3,11 @@
 // thread_id, threads past the trip count do nothing, the ivs delinearized row-major);
 // the loop's body (with a fused epilogue) is cloned and the kernel launched like any
 // other; a pre-initialized output is copied by the entry before the launch. test/gpu/cases/user-kernels.mlir runs such kernels on the GPU.
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{remarks},canonicalize,cse)' 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
-// RUN: braze-opt %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{block=64},canonicalize,cse)' | FileCheck %s --check-prefix=BLOCK
-// RUN: not braze-opt %S/Inputs/user-kernel-refusals.mlir --split-input-file --pipeline=cuda-default 2>&1 | FileCheck %s --check-prefix=REFUSE
-// RUN: braze-opt %S/Inputs/user-kernel-initialized.mlir --pipeline=cuda-default | FileCheck %s --check-prefix=INIT
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels{target=cuda},cuda-codegen{block=64},canonicalize,cse)' | FileCheck %s --check-prefix=BLOCK
+// RUN: not braze-opt --cpu=x86-64-v4 %S/Inputs/user-kernel-refusals.mlir --split-input-file --pipeline=cuda-default 2>&1 | FileCheck %s --check-prefix=REFUSE
+// RUN: braze-opt --cpu=x86-64-v4 %S/Inputs/user-kernel-initialized.mlir --pipeline=cuda-default | FileCheck %s --check-prefix=INIT
 
 // CHECK-LABEL: func.func @model(
 // CHECK:         gpu.launch_func  @braze_kernels::@cuda_ext_fused_rows_exp_0 blocks in (%c2, %c1, %c1) threads in (%c256, %c1, %c1)  args(%arg0 : memref<48x40xf32>, %arg1 : memref<48x40xf32>)
