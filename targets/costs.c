@@ -24,6 +24,7 @@ typedef struct {
 static const Fact facts[] = {
     FACT_INT("vector-width-bits", vector_width_bits, 32, 4096, "widest SIMD register codegen may use"),
     FACT_INT("vector-registers", vector_registers, 0, 1024, "SIMD registers of that width (0: not known)"),
+    FACT_INT("vector-ldexp", vector_ldexp, 0, 1, "ldexp on vectors is one instruction (1) or a libcall per lane (0)"),
     FACT_INT("cache-line-bytes", cache_line_bytes, 1, 4096, "cache line"),
     FACT_I64("l2-bytes", l2_cache_bytes, 1, "L2 cache"),
     FACT_INT("cores", num_cores, 0, 1 << 20, "cores (0: ask at run time)"),

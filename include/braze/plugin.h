@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct below or the registrar changes its layout or meaning. */
-#define BRAZE_PLUGIN_ABI_VERSION 2 /* 2: BrazeTargetCosts.vector_registers */
+#define BRAZE_PLUGIN_ABI_VERSION 2 /* 2: BrazeTargetCosts.vector_registers, vector_ldexp */
 
 /* braze's growable string; plugins write into one only through the registrar's
  * `error` service. */
@@ -124,6 +124,9 @@ typedef struct {
   /* SIMD registers of vector_width_bits (the CPU matmul template's accumulators);
    * 0: not known, heuristics assume 32 at 512 bits and 16 below. */
   int vector_registers;
+  /* 1: ldexp on vectors is one instruction (AVX-512's vscalefps), so math-approx's exp
+   * scales by llvm.ldexp; 0: it would be a libcall per lane, so exp scales by bits. */
+  int vector_ldexp;
 } BrazeTargetCosts;
 
 typedef struct BrazeTarget {

@@ -14,10 +14,13 @@
  * Options:
  *   keep=exp,tanh  leave the named functions as math ops (libm calls on the CPU);
  *                  keep=div keeps divisions exact
- *   exp-scale=ldexp|bits  how exp applies 2^n: llvm.intr.ldexp (default; one
- *                  vscalefps on AVX-512; softmax 4096x1024 0.54-0.59 ms against
- *                  0.65-0.67 ms) or exponent-field integer arith only (for
- *                  targets without an LLVM backend)
+ *   exp-scale=ldexp|bits  how exp applies 2^n: llvm.intr.ldexp (one vscalefps on
+ *                  AVX-512; softmax 4096x1024 0.54-0.59 ms against 0.65-0.67 ms) or
+ *                  exponent-field integer arith only. The default is the target's
+ *                  fact `vector-ldexp` (docs/target-costs.md): ldexp where it is 1
+ *                  (the cpu target with AVX-512F), bits where it is 0 (AVX2, where
+ *                  LLVM's vectorized ldexp is an ldexpf call per lane; targets
+ *                  without an LLVM backend); ldexp without a target
  *   disable        do nothing */
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/lowering/lowering-passes.h"
+#include "passes/passes.h"
 #include "support/context.h"
 
 /* Builds before one op; f is the float type (f32 or vector of f32), i the i32
@@ -382,7 +386,8 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   State *s = calloc(1, sizeof *s);
   s->disable = braze_option_flag(options, "disable");
   const BrazeOption *scale = braze_option_find(options, "exp-scale");
-  s->ldexp_scale = !scale || !scale->value || strcmp(scale->value, "ldexp") == 0;
+  const BrazeTargetCosts *costs = braze_pass_target_costs();
+  s->ldexp_scale = scale && scale->value ? strcmp(scale->value, "ldexp") == 0 : !costs || costs->vector_ldexp;
   if (scale && scale->value && !s->ldexp_scale && strcmp(scale->value, "bits") != 0) {
     braze_str_printf(error, "math-approx: exp-scale expects ldexp or bits, got '%s'", scale->value);
     free(s);

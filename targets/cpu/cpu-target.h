@@ -38,8 +38,10 @@ bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr 
  * features (cpu-model.h) each returns 2. After braze_cpu_abi_wrap. */
 bool braze_cpu_guard_entries(LLVMModuleRef m, BrazeStr *error);
 
-/* half-masked.c: masked loads and stores of bf16/f16 vectors as i16 ones (no per-lane
- * conversion through f32, which needs __truncsfbf2 on CPUs without AVX512-BF16). */
+/* half-floats.c: on CPUs without AVX512-BF16, f32 -> bf16 rounding as integer
+ * arithmetic (before LLVM's optimization); and masked loads and stores of bf16/f16
+ * vectors as i16 ones, which would otherwise go through f32 lane by lane (after it). */
+void braze_cpu_expand_bf16_rounding(LLVMModuleRef m);
 void braze_cpu_half_masked_as_i16(LLVMModuleRef m);
 
 /* alloc-checks.c: every malloc/aligned_alloc/calloc call in the module's functions

@@ -82,6 +82,8 @@ static void set_target(LLVMModuleRef m, LLVMTargetMachineRef tm) {
 
 static bool optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, BrazeStr *error) {
   prefer_full_vectors(m);
+  if (!(braze_cpu_selected()->mask & BRAZE_CPU_F(AVX512BF16)))
+    braze_cpu_expand_bf16_rounding(m);
   char *message = NULL;
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &message)) {
     braze_str_printf(error, "internal error: invalid LLVM module: %s", message);

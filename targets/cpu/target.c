@@ -55,21 +55,19 @@ static bool run_pipeline(MlirOperation module, const char *pipeline, BrazeStr *e
   return ok;
 }
 
-/* bf16 on a CPU without AVX512-BF16: LLVM would call compiler-rt's __truncsfbf2 for
- * every rounding to bf16 (truncf, and int-to-bf16 conversions through f32), which
- * libgcc (gcc 12) lacks. Math, arithmetic and conversions on bf16 become f32 ones with
- * explicit extf/truncf (as LLVM promotes them anyway), and MLIR's expansion rounds
- * f32 to bf16 to nearest even in integer arithmetic. With the instruction, LLVM uses
- * it. (f64 -> bf16 never reaches here: graph-to-loops rounds it through f32 to odd.) */
-#define EXPAND_BF16                                                                                     \
-  "math-extend-to-supported-types{target-type=f32},"                                                    \
-  "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},arith-expand{include-bf16=true}"
+/* bf16 on a CPU without AVX512-BF16 (decision 0026): math and arithmetic on bf16
+ * become f32 ones between extf and truncf, as LLVM would promote them, so that the
+ * only bf16 operations left are the conversions; emit.c then expands each f32 -> bf16
+ * rounding in integer arithmetic (half-floats.c), since LLVM would call compiler-rt's
+ * __truncsfbf2, which libgcc (gcc 12) lacks. With the instruction, LLVM uses it. */
+#define EMULATE_BF16                                                                                    \
+  "math-extend-to-supported-types{target-type=f32},arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}"
 
 static bool cpu_lower_to_llvm(MlirOperation module, BrazeStr *error) {
   mark_kernels_noinline(module);
   bool native_bf16 = braze_cpu_selected()->mask & BRAZE_CPU_F(AVX512BF16);
   return run_pipeline(module, LOWER_TO_OPENMP, error) && braze_cpu_apply_schedules(module) &&
-         (native_bf16 || run_pipeline(module, EXPAND_BF16, error)) && run_pipeline(module, LOWER_THE_REST, error);
+         (native_bf16 || run_pipeline(module, EMULATE_BF16, error)) && run_pipeline(module, LOWER_THE_REST, error);
 }
 
 /* The facts of the CPU compiled for (--cpu, cpu-model.c); the cores are the host's. */
@@ -77,6 +75,7 @@ static void cpu_query_costs(BrazeTargetCosts *costs) {
   const BrazeCpuModel *cpu = braze_cpu_selected();
   costs->vector_width_bits = cpu->vector_width_bits;
   costs->vector_registers = cpu->vector_registers;
+  costs->vector_ldexp = (cpu->mask & BRAZE_CPU_F(AVX512F)) != 0; /* vscalefps; AVX2 calls ldexpf per lane */
   costs->cache_line_bytes = 64;
   costs->l2_cache_bytes = cpu->l2_bytes > 0 ? cpu->l2_bytes : 1 << 20; /* a common size where not known */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

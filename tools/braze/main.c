@@ -60,8 +60,8 @@ static const BrazeCommand *find_command(const char *name) {
 }
 
 /* `FLAG=VALUE` / `FLAG VALUE` options, removed from argv, each handed to `apply`. */
-static bool take_flag(const char *cmd, const char *flag, bool (*apply)(const char *value, BrazeStr *error), int *argc,
-                      char **argv) {
+static bool take_flag(const char *cmd, const char *flag, const char *what,
+                      bool (*apply)(const char *value, BrazeStr *error), int *argc, char **argv) {
   size_t len = strlen(flag);
   int out = 1;
   bool ok = true;
@@ -72,7 +72,7 @@ static bool take_flag(const char *cmd, const char *flag, bool (*apply)(const cha
     else if (strcmp(argv[i], flag) == 0 && i + 1 < *argc)
       value = argv[++i];
     else if (strcmp(argv[i], flag) == 0) {
-      fprintf(stderr, "braze %s: %s needs a value\n", cmd, flag);
+      fprintf(stderr, "braze %s: %s needs %s\n", cmd, flag, what);
       ok = false;
       continue;
     }
@@ -109,9 +109,9 @@ static int run_command(const BrazeCommand *cmd, int argc, char **argv) {
   char tool[64];
   snprintf(tool, sizeof tool, "braze %s", cmd->name);
   /* The CPU first: the facts --target-costs overrides are the chosen CPU's. */
-  bool ok = select_default_cpu(cmd->name) && take_flag(cmd->name, "--cpu", braze_cpu_select, &argc, argv) &&
+  bool ok = select_default_cpu(cmd->name) && take_flag(cmd->name, "--cpu", "a CPU name", braze_cpu_select, &argc, argv) &&
             braze_plugins_load_args(tool, &argc, argv) &&
-            take_flag(cmd->name, "--target-costs", braze_target_costs_load, &argc, argv);
+            take_flag(cmd->name, "--target-costs", "a file", braze_target_costs_load, &argc, argv);
   int status = ok ? cmd->fn(argc, argv) : 1;
   braze_plugins_unload();
   return status;

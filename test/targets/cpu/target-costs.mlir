@@ -38,7 +38,7 @@
 // RUN: not ls %t.so
 // RUN: not braze check %s --target-costs 2>&1 | FileCheck %s --check-prefix=NO-FILE
 // BAD-WIDTH: braze-opt: {{.*}}costs-bad-width.json: 'vector-width-bits' (widest SIMD register codegen may use) expects an integer from 32 to 4096, a multiple of 32
-// UNKNOWN: {{.*}}costs-unknown-key.json: unknown target fact 'vector-width' (known: vector-width-bits cache-line-bytes l2-bytes cores sms warp-size max-threads-per-block shared-mem-per-sm-bytes shared-mem-per-block-bytes)
+// UNKNOWN: {{.*}}costs-unknown-key.json: unknown target fact 'vector-width' (known: vector-width-bits vector-registers vector-ldexp cache-line-bytes l2-bytes cores sms warp-size max-threads-per-block shared-mem-per-sm-bytes shared-mem-per-block-bytes)
 // BAD-SIZE: braze-opt: {{.*}}costs-bad-size.json: 'l2-bytes' (L2 cache) expects a size from 1 to {{[0-9]+}} (bytes, or a string such as "1MiB")
 // NOT-OBJECT: braze-opt: {{.*}}costs-not-object.json: target costs must be a JSON object
 // TRUNCATED: braze-opt: {{.*}}costs-truncated.json:2:{{[0-9]+}}: cannot read target costs:

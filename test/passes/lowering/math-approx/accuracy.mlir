@@ -12,6 +12,12 @@
 // RUN: %t.bits.exe | FileCheck %s --check-prefix=ACC
 // RUN: not braze-opt --cpu=x86-64-v4 %s --math-approx=exp-scale=fast 2>&1 | FileCheck %s --check-prefix=BADSCALE
 // Kept functions stay math ops:
+// The default scaling is the target's fact vector-ldexp (decision 0026): ldexp with
+// AVX-512 (vscalefps), bits with AVX2, where LLVM's vectorized ldexp is an ldexpf call
+// per lane; without a target, ldexp.
+// RUN: braze-opt --cpu=x86-64-v3 --target=cpu %s --math-approx | FileCheck %s --check-prefix=BITS
+// RUN: braze-opt --cpu=x86-64-v4 --target=cpu %s --math-approx | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v3 --target=cpu %s --math-approx=exp-scale=ldexp | FileCheck %s
 // RUN: braze-opt --cpu=x86-64-v4 %s --math-approx=keep=exp,tanh | FileCheck %s --check-prefix=KEEP
 // RUN: braze-opt --cpu=x86-64-v4 %s --math-approx=disable | FileCheck %s --check-prefix=OFF
 // RUN: not braze-opt --cpu=x86-64-v4 %s --math-approx=keep=sin 2>&1 | FileCheck %s --check-prefix=BAD
