@@ -123,6 +123,8 @@ static BrazeTarget simd128;
 static void simd128_costs(BrazeTargetCosts *costs) {
   memset(costs, 0, sizeof *costs);
   costs->vector_width_bits = 128;
+  costs->vector_registers = 16;
+  costs->vector_ldexp = 0; /* exp scales by exponent bits */
   costs->cache_line_bytes = 64;
   costs->l2_cache_bytes = 256 << 10;
   costs->num_cores = 4;

@@ -36,8 +36,9 @@
 extern "C" {
 #endif
 
-/* Bumped whenever a struct below or the registrar changes its layout or meaning. */
-#define BRAZE_PLUGIN_ABI_VERSION 2 /* 2: BrazeTargetCosts.vector_registers, vector_ldexp */
+/* Bumped whenever a struct below or the registrar changes its layout or meaning
+ * (2: BrazeTargetCosts.vector_registers and vector_ldexp). */
+#define BRAZE_PLUGIN_ABI_VERSION 2
 
 /* braze's growable string; plugins write into one only through the registrar's
  * `error` service. */
