@@ -16,7 +16,10 @@
  *   row-jam=N           phases with row reductions in registers take N outer iterations
  *                       per parallel step and run their reduction loops jammed (N
  *                       accumulators per loop: independent chains for the CPU to
- *                       overlap); 1 turns it off (default 2, at most 8)
+ *                       overlap); 1 turns it off (at most 8). Default: 2 with 32 vector
+ *                       registers, 1 with fewer (AVX2: two rows' exp temporaries and
+ *                       accumulators spill; W2-W4 0.56-0.66x of row-jam=2's time
+ *                       with --cpu=x86-64-v3, decision 0026)
  *   schedule=static|dynamic|guided  OpenMP schedule of the matmul template's parallel loop
  *                       (default static; targets/cpu/omp-schedule.c applies it)
  *   iters-per-core=N    mc=0: split M into blocks where (batch x panels) gives fewer
@@ -141,7 +144,8 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   if (!braze_option_bool(options, "reassoc", true, &o->reassoc, error) ||
       !braze_option_bool(options, "align-peel", true, &o->align_peel, error) ||
       !braze_option_int(options, "row-buffer-bytes", 65536, &o->row_buffer_bytes, error) ||
-      !braze_option_int(options, "row-jam", 2, &o->row_jam, error) || !parse_tiles(options, o, error)) {
+      !parse_tiles(options, o, error) ||
+      !braze_option_int(options, "row-jam", o->vector_registers >= 32 ? 2 : 1, &o->row_jam, error)) {
     destroy_state(o);
     return NULL;
   }
@@ -181,7 +185,8 @@ const BrazePassInfo braze_pass_cpu_codegen = {
     .options_help = "  reassoc=true|false   fastmath<reassoc,contract> on reduction accumulations (default true)\n"
                     "  remarks              remark each kernel's phases and the entry's peak intermediate bytes\n"
                     "  row-buffer-bytes=N   per-iteration row buffers up to N bytes live on the stack (65536)\n"
-                    "  row-jam=N            rows per parallel step in phases with register reductions (2; 1..8)\n"
+                    "  row-jam=N            rows per parallel step in phases with register reductions (2 with\n"
+                    "                       32 vector registers, else 1; 1..8)\n"
                     "  align-peel=true|false  peel innermost row loops to a 64-byte boundary (default true)\n"
                     "  matmul=template|loops  tem kernels as a packed register-blocked GEMM with the epilogue in\n"
                     "                       registers, or as loop nests (default template)\n"

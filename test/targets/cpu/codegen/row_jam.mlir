@@ -1,4 +1,5 @@
-// Row jamming (cpu-codegen row-jam=N, default 2): a phase whose rows reduce into
+// Row jamming (cpu-codegen row-jam=N, default 2 with 32 vector registers, 1 with 16:
+// x86-64-v3, where two rows' registers spill; decision 0026): a phase whose rows reduce into
 // registers takes N rows per parallel step; each reduction loop carries N
 // accumulators (one per row, independent dependency chains) with the body cloned
 // per row, and every other item runs once per row, each row with its own registers
@@ -8,6 +9,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="row-jam=4 align-peel=false" | FileCheck %s --check-prefix=JAM4
 // RUN: braze-opt --cpu=x86-64-v4 %s --cpu-codegen="row-jam=1 align-peel=false" | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v3 %s --cpu-codegen="align-peel=false" | FileCheck %s --check-prefix=OFF
 // RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=row-jam=0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not braze-opt --cpu=x86-64-v4 %s --cpu-codegen=row-jam=9 2>&1 | FileCheck %s --check-prefix=BAD
 // Numerics, each row against a double reference (rows mixed up would fail):
