@@ -15,6 +15,10 @@
 #   make fuzz-build   the libFuzzer targets (fuzz/, clang-22, ASan+UBSan) in build-fuzz/
 #   make fuzz FUZZ_SECONDS=N   run each fuzz target N seconds; fails on any finding
 #                 (reproducers in fuzz/crashes/, docs/reliability.md)
+#
+# Every configure here (build/, build-asan/, build-fuzz/, and the plugin example in
+# make check-example) turns warnings into errors (-DBRAZE_WERROR=ON, -DSIMD128_WERROR=ON);
+# a plain `cmake -S . -B dir` builds with -Wall -Wextra but without -Werror.
 
 LLVM_DIR  := /usr/lib/llvm-22
 LIT       := $(LLVM_DIR)/bin/lit
@@ -70,15 +74,15 @@ docs-deps:
 	fi
 
 $(BUILD)/Makefile: CMakeLists.txt
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBRAZE_WERROR=ON
 
 $(ASAN_BUILD)/Makefile: CMakeLists.txt
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBRAZE_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBRAZE_SANITIZE=ON -DBRAZE_WERROR=ON
 
 # The fuzz build: every braze source with clang-22 and -fsanitize=fuzzer-no-link,address,
 # undefined; only the fuzz targets are built (fuzz/fuzz.cmake).
 $(FUZZ_BUILD)/Makefile: CMakeLists.txt fuzz/fuzz.cmake
-	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBRAZE_FUZZ=ON \
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBRAZE_FUZZ=ON -DBRAZE_WERROR=ON \
 	  -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++
 
 build: deps $(BUILD)/Makefile
@@ -117,7 +121,7 @@ STAGE := $(CURDIR)/$(BUILD)/stage
 check-example: build
 	rm -rf $(STAGE) $(BUILD)/simd128
 	cmake --install $(BUILD) --prefix $(STAGE) >/dev/null
-	cmake -S examples/plugin-target -B $(BUILD)/simd128 -DCMAKE_PREFIX_PATH=$(STAGE) >/dev/null
+	cmake -S examples/plugin-target -B $(BUILD)/simd128 -DCMAKE_PREFIX_PATH=$(STAGE) -DSIMD128_WERROR=ON >/dev/null
 	cmake --build $(BUILD)/simd128
 	BRAZE_PREFIX=$(STAGE) SIMD128_PLUGIN=$(CURDIR)/$(BUILD)/simd128/libsimd128.so \
 	  $(LIT) $(LIT_FLAGS) examples/plugin-target/test

@@ -370,7 +370,8 @@ static void scores(Text *t) {
 /* Fold the values in<r> of row half i (accumulator register r holds row half (r / 2) % 2)
  * with `op` into %out; with `lanes`, over the row's 4 lanes too (shuffles). */
 static void fold_row(BrazeStr *s, const char *out, const char *in, int n_vals, int i, const char *op, bool lanes) {
-  char names[128][24];
+  enum { NAME = 40 }; /* "%" out (a char[8]) "_" int "_" int: 1 + 7 + 2 * (1 + 11) + NUL = 33 at most */
+  char names[128][NAME];
   int n = 0, level = 0;
   for (int r = 0; r < n_vals && n < 128; ++r)
     if (((r / 2) & 1) == i)
@@ -378,7 +379,7 @@ static void fold_row(BrazeStr *s, const char *out, const char *in, int n_vals, i
   while (n > 1) { /* a tree, for independent operations in flight */
     int m = 0;
     for (int k = 0; k + 1 < n; k += 2, ++m) {
-      char name[24];
+      char name[NAME];
       if (n == 2 && !lanes)
         snprintf(name, sizeof name, "%%%s", out); /* the thread's own values only: the result */
       else
