@@ -1,7 +1,7 @@
 // Where ONNX Runtime's time goes on a model, op by op: its own profiler (session option
 // enableProfiling) over RUNS calls, and per node the median of the calls after the
 // first two, largest first, with the sum of the medians. The peer's side of the
-// per-kernel comparison that `perf record` gives for braze's libraries (docs/performance.md,
+// per-kernel comparison that `perf record` gives for braze's libraries (docs/performance-log.md,
 // "Wide tiles").
 //
 //   NODE_PATH=bench/out/node_modules env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \

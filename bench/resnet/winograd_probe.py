@@ -12,7 +12,7 @@ concat of the 16 pieces [16, T, C]; one batch_matmul with U = G g G^T [16, C, K]
 computed here; the output transform A^T m A as additions of slices and concats back to
 [N, H, W, K]). It checks that the two agree (braze run, the reference interpreter,
 max |a - b| / max |a|), compiles each with build/braze for the CPU and times them
-interleaved (bench/run's timed_calls). docs/performance.md, "Padding inside the
+interleaved (bench/run's timed_calls). docs/performance-log.md, "Padding inside the
 template in cpu-default" and "Winograd F(2x2, 3x3)", has the results. The compiler's own
 form is graph-decompose{conv-winograd=N} (decision 0025): the same algorithm with the
 transforms as matrices applied along the patch dims instead of these slices and concats."""

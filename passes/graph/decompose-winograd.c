@@ -25,7 +25,7 @@
  * output transform with the conv's epilogue); V and M are a^2 / m^2 times the input's
  * and result's size and go through memory, which is why the rule asks for many
  * channels: the transforms cost per channel what the product saves per channel pair
- * (docs/performance.md, "Winograd F(2x2, 3x3)"). F(4x4) saves more multiply-adds and
+ * (docs/performance-log.md, "Winograd F(2x2, 3x3)"). F(4x4) saves more multiply-adds and
  * moves less memory per result, for a larger rounding error (its coefficients reach 8
  * and 1/24). */
 #include "passes/graph/decompose-conv.h"
