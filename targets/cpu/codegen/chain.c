@@ -14,7 +14,10 @@
  *
  * The block kernels were converted like any kernel (they come first in the module);
  * here their parallel loops become scf.for (the chain's loop is the parallel one) and
- * their arguments take the subviews' strided types.
+ * their arguments take the subviews' strided types, except where a kernel reads an
+ * argument as dense memory (the template's collapse of A to one dim) and the subview is
+ * not dense (heads read back as rows: a [H, rows, Dh] block of [H, S, Dh]): that block
+ * is copied into the iteration's scratch first (dense_input).
  *
  * An attention chain in the online form (form-row-chains outlined its generics:
  * passes/chains/online-outline.c) also has fills of the running max, sum and output and
@@ -161,6 +164,78 @@ static MlirValue block_buffer(Chain *c, MlirType t) {
   return mem;
 }
 
+/* A loop nest over the shape of `t` at *b (none over dims of size 1): *b becomes the
+ * innermost body, idx its indices. */
+static void block_loops(CgBuilder *b, MlirType t, MlirValue *idx) {
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d) {
+    CgBuilder inner;
+    if (mlirShapedTypeGetDimSize(t, d) == 1) {
+      idx[d] = cg_index(b, 0);
+      continue;
+    }
+    cg_for(b, cg_index(b, 0), cg_index(b, mlirShapedTypeGetDimSize(t, d)), 0, NULL, &inner, &idx[d], NULL);
+    cg_yield(&inner, 0, NULL);
+    inner.before = mlirBlockGetTerminator(inner.block);
+    *b = inner;
+  }
+}
+
+/* Whether a memref's elements are one dense run in row-major order (dims of size 1
+ * have any stride): what a collapse to one dim needs. */
+static bool is_dense(MlirType t) {
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t strides[CH_MAX_RANK], offset, expect = 1;
+  if (rank > CH_MAX_RANK || mlirLogicalResultIsFailure(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
+    return false;
+  for (intptr_t d = rank - 1; d >= 0; --d) {
+    int64_t size = mlirShapedTypeGetDimSize(t, d);
+    if (size != 1 && strides[d] != expect)
+      return false;
+    expect *= size;
+  }
+  return true;
+}
+
+/* Whether the converted block kernel reads its argument `arg` as dense memory: a
+ * memref.collapse_shape or expand_shape of it (the matmul template reads A's runs
+ * through a collapse to one dim: targets/cpu/matmul/template-emit.c), a reinterpret_cast
+ * or a view. Such an argument cannot take a strided subview's type. */
+static bool reads_dense(MlirValue arg) {
+  static const char *const dense_ops[] = {"memref.collapse_shape", "memref.expand_shape", "memref.reinterpret_cast",
+                                          "memref.view"};
+  for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    for (size_t i = 0; i < sizeof dense_ops / sizeof *dense_ops; ++i)
+      if (braze_op_is(mlirOpOperandGetOwner(use), dense_ops[i]))
+        return true;
+  return false;
+}
+
+/* `from` into `to` (same shape) by a loop nest at the chain's body: LLVM vectorizes the
+ * inner dim. No memref.copy: between strided memrefs it lowers to a call into MLIR's
+ * runner library, which a braze library does not link. */
+static void copy_block(Chain *c, MlirValue from, MlirValue to) {
+  MlirType t = mlirValueGetType(from);
+  MlirValue idx[CH_MAX_RANK];
+  CgBuilder b = c->body;
+  block_loops(&b, t, idx);
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  cg_store(&b, cg_load(&b, from, rank, idx), to, rank, idx);
+}
+
+/* An input subview that is not dense, for a callee argument read as dense memory (the
+ * template's A): copied into a block buffer before the call. Otherwise the operand
+ * itself. Outputs are never read so: the block kernels store their results through
+ * their indices. */
+static MlirValue dense_input(Chain *c, MlirOperation callee, intptr_t i, MlirValue operand) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(callee, 0));
+  MlirType t = mlirValueGetType(operand);
+  if (is_dense(t) || !reads_dense(mlirBlockGetArgument(entry, i)))
+    return operand;
+  MlirValue buf = block_buffer(c, t);
+  copy_block(c, operand, buf);
+  return buf;
+}
+
 /* Where a block kernel's result goes: its slice of the chain's result, the buffer of
  * the key loop's next iteration when it is yielded, or a block buffer. */
 static MlirValue result_buffer(Chain *c, MlirOperation forall, MlirValue result, MlirValue result_mem) {
@@ -192,6 +267,8 @@ static bool emit_call(Chain *c, MlirOperation forall, MlirOperation call, MlirVa
   if (mlirOperationIsNull(callee) || cg_is_declaration(callee) ||
       mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.num_outputs"))))
     return fail(c, call, "the callee is not a converted block kernel");
+  for (intptr_t i = 0; i < n_in; ++i)
+    operands[i] = dense_input(c, callee, i, operands[i]);
   retype_callee(callee, n_in + n_out, operands);
   cg_serialize_parallel_loops(callee);
   MlirNamedAttribute attr = cg_named(c->body.ctx, "callee", callee_attr);
@@ -208,20 +285,9 @@ static bool emit_fill(Chain *c, MlirOperation fill) {
     return fail(c, fill, "a fill's value must be a constant of the chain");
   MlirType t = mlirValueGetType(mlirOperationGetResult(fill, 0));
   MlirValue mem = block_buffer(c, t), idx[CH_MAX_RANK];
-  intptr_t rank = mlirShapedTypeGetRank(t);
   CgBuilder b = c->body;
-  for (intptr_t d = 0; d < rank; ++d) {
-    CgBuilder inner;
-    if (mlirShapedTypeGetDimSize(t, d) == 1) {
-      idx[d] = cg_index(&b, 0);
-      continue;
-    }
-    cg_for(&b, cg_index(&b, 0), cg_index(&b, mlirShapedTypeGetDimSize(t, d)), 0, NULL, &inner, &idx[d], NULL);
-    cg_yield(&inner, 0, NULL);
-    inner.before = mlirBlockGetTerminator(inner.block);
-    b = inner;
-  }
-  cg_store(&b, value, mem, rank, idx);
+  block_loops(&b, t, idx);
+  cg_store(&b, value, mem, mlirShapedTypeGetRank(t), idx);
   map_value(c, mlirOperationGetResult(fill, 0), mem);
   return true;
 }
