@@ -319,7 +319,11 @@ static int vectors_per_step(int64_t vectors) {
   return nv;
 }
 
-void cg_emit_window(Gen *g, CgBuilder *b) {
+void cg_emit_window(Gen *g, CgBuilder *phase_b) {
+  /* The loops open on a copy: the phase's next generic starts after this nest, not in
+   * its innermost body (which re-ran every later generic of a log_softmax over a middle
+   * dim once per element: a power of the extents). */
+  CgBuilder nest = *phase_b, *b = &nest;
   int par[CG_MAX_DIMS], red[CG_MAX_DIMS], np = 0, nr = 0, c = g->it->n_dims - 1;
   for (int d = g->k; d < c; ++d) {
     if (g->it->par[d])
