@@ -9,9 +9,14 @@
  * the bound: err = max |a - b| / max(|b|, 1e-2 * max |b|) over the output (braze
  * check's metric) above 1e-3. Inputs whose reference outputs hold a non-finite value
  * or one above 1e18 in magnitude are not compared (overflow thresholds differ
- * between libm and the compiled approximations). */
+ * between libm and the compiled approximations). A cliff is a finding too: a compiled
+ * call (the second one, past OpenMP's start) more than 100x slower than the reference
+ * interpreter on the same input, and slower than 50 ms (below that, a call's fixed
+ * costs can be 100 interpreted small ops). Issue 41's log_softmax over a middle dim ran
+ * 3 minutes against the interpreter's 0.1 s. */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +30,13 @@
 
 enum { MAX_VALUES = 24, MAX_OPS = 10, MAX_ARGS = 12, MAX_RANK = 4 };
 static const double bound = 1e-3;
+static const double cliff_ratio = 100.0, cliff_floor_s = 0.05;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 typedef struct {
   int rank;
@@ -470,7 +482,7 @@ static void finding(const char *text, const char *what) {
 
 /* Compile `module` to scratch/lib.so and call @f; false (after a finding) never returns. */
 static BrazeHostTensor *run_compiled(MlirOperation module, const char *pipeline, const char *text,
-                                     const BrazeHostTensor *inputs, size_t n_in, size_t *n_out) {
+                                     const BrazeHostTensor *inputs, size_t n_in, size_t *n_out, double *call_s) {
   /* A new name each time: dlopen returns an already loaded library of the same path,
    * and one that uses OpenMP stays loaded after dlclose. */
   static unsigned counter;
@@ -500,6 +512,10 @@ static BrazeHostTensor *run_compiled(MlirOperation module, const char *pipeline,
   }
   if (braze_entry_call(e, buffers) != 0)
     finding(text, "the compiled entry returned an error status");
+  double t0 = now_s(); /* the second call: the inputs are unchanged (outputs are separate buffers) */
+  if (braze_entry_call(e, buffers) != 0)
+    finding(text, "the compiled entry returned an error status on its second call");
+  *call_s = now_s() - t0;
   BrazeHostTensor *outs = calloc((size_t)e->num_outputs, sizeof *outs);
   for (int o = 0; o < e->num_outputs; ++o) {
     const BrazeArgInfo *a = &e->args[e->num_inputs + o];
@@ -553,9 +569,17 @@ static void check(const char *text, uint64_t seed, const char *pipeline) {
   }
   BrazeHostTensor *want = NULL;
   size_t n_want = 0, n_got = 0;
+  double t0 = now_s();
   if (!braze_reference_run(func, inputs, n_in, &want, &n_want))
     finding(text, "the reference interpreter failed");
-  BrazeHostTensor *got = run_compiled(module, pipeline, text, inputs, n_in, &n_got);
+  double reference_s = now_s() - t0, call_s = 0;
+  BrazeHostTensor *got = run_compiled(module, pipeline, text, inputs, n_in, &n_got, &call_s);
+  if (call_s > cliff_floor_s && call_s > cliff_ratio * reference_s) {
+    char what[160];
+    snprintf(what, sizeof what, "a cliff: the compiled call takes %.3g s, %.0fx the reference interpreter's %.3g s",
+             call_s, call_s / reference_s, reference_s);
+    finding(text, what);
+  }
   if (n_got != n_want)
     finding(text, "the compiled code and the reference give different output counts");
   for (size_t o = 0; o < n_want; ++o) {

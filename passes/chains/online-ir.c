@@ -20,6 +20,7 @@
  * (affine.min). The probabilities are rounded to q's element type before the second
  * contraction (what the kernels did: the graph's softmax result has that type). */
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinTypes.h"
@@ -39,7 +40,17 @@ typedef struct {
 } Printer;
 
 static const char *type_name(MlirType t) {
+  if (mlirTypeIsAInteger(t))
+    return "i1"; /* a boolean mask (OnlineBiasSelect) */
   return mlirTypeIsABF16(t) ? "bf16" : mlirTypeIsAF16(t) ? "f16" : mlirTypeIsAF32(t) ? "f32" : "f64";
+}
+
+/* An f32 attribute's value as MLIR prints it: infinities in hex. */
+static void print_f32(BrazeStr *s, double x) {
+  if (isinf(x))
+    braze_str_puts(s, x < 0 ? "0xFF800000" : "0x7F800000");
+  else
+    braze_str_printf(s, "%.9e", x);
 }
 
 /* The bias's block: one element of each batch dim and broadcast dim, the block's rows and
@@ -228,7 +239,9 @@ static void print_slice(Printer *p, const char *name, int arg, const char *row_i
 static const char *print_bias_add(Printer *p) {
   if (!p->bias)
     return "%xs";
-  if (strcmp(p->bias, "f32") != 0)
+  if (p->oc->bias_select.on)
+    braze_str_puts(p->s, "        %bf = arith.select %b, %btrue, %bfalse : f32\n        %xb = arith.addf %xs, %bf : f32\n");
+  else if (strcmp(p->bias, "f32") != 0)
     braze_str_printf(p->s, "        %%bf = arith.extf %%b : %s to f32\n        %%xb = arith.addf %%xs, %%bf : f32\n", p->bias);
   else
     braze_str_puts(p->s, "        %xb = arith.addf %xs, %b : f32\n");
@@ -467,6 +480,13 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
     for (int r = 0; r < oc->bias_rank; ++r)
       braze_str_printf(s, "%s%d", r ? ", " : "", oc->bias_dims[r]);
     braze_str_puts(s, ">, ");
+    if (oc->bias_select.on) { /* the bias is mask ? bias_true : bias_false */
+      braze_str_puts(s, "bias_false = ");
+      print_f32(s, oc->bias_select.when_false);
+      braze_str_puts(s, " : f32, bias_true = ");
+      print_f32(s, oc->bias_select.when_true);
+      braze_str_puts(s, " : f32, ");
+    }
   }
   if (oc->causal)
     braze_str_printf(s, "causal = %lld : i64, ", (long long)oc->causal_offset);
@@ -476,6 +496,13 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   if (oc->causal)
     braze_str_printf(s, "  %%coff = arith.constant %lld : index\n", (long long)oc->causal_offset);
   braze_str_puts(s, "  %zero = arith.constant 0.000000e+00 : f32\n  %ninf = arith.constant 0xFF800000 : f32\n");
+  if (!mlirValueIsNull(oc->bias) && oc->bias_select.on) {
+    braze_str_puts(s, "  %btrue = arith.constant ");
+    print_f32(s, oc->bias_select.when_true);
+    braze_str_puts(s, " : f32\n  %bfalse = arith.constant ");
+    print_f32(s, oc->bias_select.when_false);
+    braze_str_puts(s, " : f32\n");
+  }
   braze_str_printf(s, "  %%scale = arith.constant %.9e : f32\n  %%c0 = arith.constant 0 : index\n"
                       "  %%cn = arith.constant %lld : index\n  %%cb = arith.constant %lld : index\n",
                    oc->scale, (long long)oc->n, (long long)key_block);

@@ -219,8 +219,15 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   batch_dims(nb, b);
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
-  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast))
+  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast)) {
+    int kt[ONLINE_MAX_BATCH + 2];
+    unsigned bcast;
+    batch_dims(nb, kt);
+    kt[nb] = nb + 2, kt[nb + 1] = nb + 1;
+    if (!mlirOperationIsNull(g) && num_inputs(g) == 2 && map_is_broadcast(g, 1, kt, nb, &bcast))
+      return "k-stored-transposed (q.k^T's k is [batch, head dim, keys] in memory; the online form reads k by keys)";
     return reads_through_view(g) ? ONLINE_QK_VIEW : "scores-not-a-plain-contraction-over-the-head-dim";
+  }
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
   oc->k = mlirOperationGetOperand(oc->calls[SCORES], args[1]);
   return NULL;
@@ -279,8 +286,30 @@ static MlirValue strip_casts(MlirValue v) {
   return v;
 }
 
-static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, int *mask_in, int *bias_in) {
+/* The bias side of f(s) + bias: a body argument of g (the bias tensor's element), or
+ * select(m, t, f) of an i1 body argument m and two constants (a boolean mask read at
+ * run time, as mask-to-bias writes where: passes/graph/simplify-attention.c): *sel
+ * then holds t and f. The argument's index, or -1. */
+static int bias_operand(MlirOperation g, MlirValue v, int s_in, OnlineBiasSelect *sel) {
+  sel->on = false;
+  MlirOperation op = def_op(strip_casts(v));
+  if (!mlirOperationIsNull(op) && braze_op_is(op, "arith.select")) {
+    int m = body_arg_of(g, mlirOperationGetOperand(op, 0));
+    if (m < 0 || m == s_in || m >= num_inputs(g) || !mlirTypeIsAInteger(mlirValueGetType(body_arg(g, m))) ||
+        !constant_of(strip_casts(mlirOperationGetOperand(op, 1)), &sel->when_true) ||
+        !constant_of(strip_casts(mlirOperationGetOperand(op, 2)), &sel->when_false))
+      return -1;
+    sel->on = true;
+    return m;
+  }
+  int b = body_arg_of(g, v);
+  return b >= 0 && b != s_in && b < num_inputs(g) ? b : -1;
+}
+
+static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, int *mask_in, int *bias_in,
+                         OnlineBiasSelect *bias_sel) {
   *mask_in = *bias_in = -1;
+  bias_sel->on = false;
   v = strip_casts(v);
   MlirOperation sel = def_op(v);
   if (!mlirOperationIsNull(sel) && braze_op_is(sel, "arith.select")) {
@@ -295,8 +324,8 @@ static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, 
   MlirOperation add = def_op(v);
   if (!mlirOperationIsNull(add) && braze_op_is(add, "arith.addf")) { /* f(s) + bias */
     for (int side = 0; side < 2 && *bias_in < 0; ++side) {
-      int b = body_arg_of(g, mlirOperationGetOperand(add, side));
-      if (b >= 0 && b != s_in && b < num_inputs(g)) {
+      int b = bias_operand(g, mlirOperationGetOperand(add, side), s_in, bias_sel);
+      if (b >= 0) {
         *bias_in = b;
         v = mlirOperationGetOperand(add, 1 - side);
       }
@@ -309,7 +338,7 @@ static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, 
 
 /* The combiner `name`(f(in), out) of a row reduction; f's scale, mask and bias inputs. */
 static bool combines(MlirOperation g, const char *name, const char *alt, int s_in, double *scale, int *mask_in,
-                     int *bias_in) {
+                     int *bias_in, OnlineBiasSelect *sel) {
   MlirOperation comb = def_op(yielded(g));
   if (mlirOperationIsNull(comb) || !(braze_op_is(comb, name) || (alt && braze_op_is(comb, alt))))
     return false;
@@ -318,7 +347,7 @@ static bool combines(MlirOperation g, const char *name, const char *alt, int s_i
     x = y;
   else if (!mlirValueEqual(y, out))
     return false;
-  return masked_score(g, x, s_in, scale, mask_in, bias_in);
+  return masked_score(g, x, s_in, scale, mask_in, bias_in, sel);
 }
 
 /* The constant a generic's input `in` carries as the chain's mask: an arith.constant in
@@ -345,9 +374,13 @@ static const char *note_mask(OnlineChain *oc, int link, MlirOperation g, int in,
 /* The tensor a generic's input `in` adds to the scores: what the kernel's call passes
  * it as, read by the loops (batch..., m, n) or broadcast (0), n last; the same tensor
  * in every kernel of the chain. */
-static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in, int rank) {
+static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in, int rank, const OnlineBiasSelect *sel) {
   if (in < 0)
     return NULL;
+  if (!mlirValueIsNull(oc->bias) && (oc->bias_select.on != sel->on || (sel->on && (oc->bias_select.when_true != sel->when_true ||
+                                                                                    oc->bias_select.when_false != sel->when_false))))
+    return "max-and-exp-add-different-biases";
+  oc->bias_select = *sel;
   int a = kernel_arg(oc->kernels[link], mlirOperationGetOperand(g, in));
   if (a < 0)
     return "bias-not-an-argument-of-the-kernel";
@@ -383,14 +416,15 @@ static const char *match_max(OnlineChain *oc, int link, MlirOperation g, int ran
   if (!row_reduction(g, rank, s_in))
     return "no-row-max-of-the-scores";
   int mask_in, bias_in;
-  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in, &bias_in)) {
+  OnlineBiasSelect sel;
+  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in, &bias_in, &sel)) {
     MlirOperation comb = def_op(yielded(g));
     bool is_max = !mlirOperationIsNull(comb) && (braze_op_is(comb, "arith.maximumf") || braze_op_is(comb, "arith.maxnumf"));
     return is_max ? "scores-not-a-scale-a-bias-and-a-causal-mask"
                   : "row-reduction-not-a-max-of-scaled-scores";
   }
   const char *why = note_mask(oc, link, g, mask_in, rank);
-  return why ? why : note_bias(oc, link, g, bias_in, rank);
+  return why ? why : note_bias(oc, link, g, bias_in, rank, &sel);
 }
 
 /* rowmax: x[b, m] = max_n f(s[b, m, n]). */
@@ -416,8 +450,9 @@ static const char *match_quotient(MlirOperation div_g, int rank, MlirOperation *
   MlirOperation sum_g = generic_of(mlirOperationGetOperand(div_g, 1 - e_in));
   double one;
   int no_mask, no_bias;
+  OnlineBiasSelect no_sel;
   if (mlirOperationIsNull(sum_g) || num_inputs(sum_g) != 1 || !row_reduction(sum_g, rank, 0) ||
-      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask, &no_bias) || one != 1.0 || no_mask >= 0 || no_bias >= 0 ||
+      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask, &no_bias, &no_sel) || one != 1.0 || no_mask >= 0 || no_bias >= 0 ||
       !mlirValueEqual(mlirOperationGetOperand(sum_g, 0), mlirOperationGetOperand(div_g, e_in)))
     return "not-normalized-by-the-row-sum";
   *exp_g = generic_of(mlirOperationGetOperand(div_g, e_in));
@@ -460,13 +495,14 @@ static const char *match_probs(OnlineChain *oc, int rank) {
   }
   double scale;
   int mask_in, bias_in;
-  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in, &bias_in))
+  OnlineBiasSelect sel;
+  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in, &bias_in, &sel))
     return "not-exp-of-the-shifted-scores";
   if (fabs(scale - oc->scale) > 1e-6 * fabs(oc->scale))
     return "max-and-exp-scale-the-scores-differently";
   if ((why = note_mask(oc, PROBS, exp_g, mask_in, rank)))
     return why;
-  return note_bias(oc, PROBS, exp_g, bias_in, rank);
+  return note_bias(oc, PROBS, exp_g, bias_in, rank, &sel);
 }
 
 /* A mask the online form takes: a constant keep-mask [.., M, N] whose row i keeps the

@@ -27,6 +27,13 @@
 
 enum { ONLINE_MAX_BATCH = 4 };
 
+/* A bias computed from a boolean mask in the kernels: mask ? when_true : when_false
+ * (select(m, 0, -inf) from mask-to-bias), the chain's fourth argument then the i1 mask. */
+typedef struct {
+  bool on;
+  double when_true, when_false;
+} OnlineBiasSelect;
+
 typedef struct {
   MlirOperation calls[4];   /* scores, rowmax (null: inside probs), probs, output: the graph function's calls */
   MlirOperation kernels[4]; /* their kernels */
@@ -43,6 +50,7 @@ typedef struct {
                              * position bias), or null: the chain's fourth argument */
   int bias_rank;
   int8_t bias_dims[ONLINE_MAX_BATCH + 2]; /* the loop (batch..., m, n) each bias dim reads, -1: 0 */
+  OnlineBiasSelect bias_select; /* on: the bias argument is an i1 mask, the bias its select */
   bool causal;              /* the mask keeps keys j <= i + causal_offset of query i */
   int64_t causal_offset;
   bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:

@@ -1,7 +1,8 @@
 /* graph-simplify: algebraic and view simplifications, constant folding, CSE and
  * DCE of graph ops.
  *
- * Each rule is its own named C rewrite pattern (passes/graph/simplify-rules.c, passes/graph/simplify-fold.c,
+ * Each rule is its own named C rewrite pattern (passes/graph/simplify-rules.c, passes/graph/simplify-signs.c,
+ * passes/graph/simplify-attention.c, passes/graph/simplify-fold.c,
  * passes/graph/simplify-conv.c, passes/graph/simplify-pad.c)
  * applied by MLIR's greedy driver, except cse and dce, which are walks: upstream
  * cse/canonicalize skip IRDL ops, which carry no side-effect information. The driver,
@@ -110,11 +111,13 @@ static size_t add_patterns(MlirContext ctx, MlirRewritePatternSet set, const Sim
 
 static void apply_patterns(MlirOperation func, SimplifyRun *run) {
   MlirContext ctx = mlirOperationGetContext(func);
-  size_t max = simplify_num_rule_patterns + simplify_num_fold_patterns + simplify_num_conv_patterns +
-               simplify_num_pad_patterns;
+  size_t max = simplify_num_rule_patterns + simplify_num_sign_patterns + simplify_num_attention_patterns +
+               simplify_num_fold_patterns + simplify_num_conv_patterns + simplify_num_pad_patterns;
   PatternData *data = malloc(max * sizeof *data);
   MlirRewritePatternSet set = mlirRewritePatternSetCreate(ctx);
   size_t n = add_patterns(ctx, set, simplify_rule_patterns, simplify_num_rule_patterns, data, run);
+  n += add_patterns(ctx, set, simplify_sign_patterns, simplify_num_sign_patterns, data + n, run);
+  n += add_patterns(ctx, set, simplify_attention_patterns, simplify_num_attention_patterns, data + n, run);
   n += add_patterns(ctx, set, simplify_fold_patterns, simplify_num_fold_patterns, data + n, run);
   n += add_patterns(ctx, set, simplify_conv_patterns, simplify_num_conv_patterns, data + n, run);
   add_patterns(ctx, set, simplify_pad_patterns, simplify_num_pad_patterns, data + n, run);
@@ -158,7 +161,9 @@ const BrazePassInfo braze_pass_graph_simplify = {
     .summary = "Simplify graph ops: identities, transpose/reshape chains, constant folding, CSE, DCE",
     .options_help = "    disable=RULE,...     turn rules off: add-zero sub-zero mul-one div-one double-transpose\n"
                     "                         transpose-of-broadcast reshape-chain broadcast-noop select-const\n"
-                    "                         shared-weight-matmul matmul-of-transposed-rows conv-epilogue\n"
+                    "                         shared-weight-matmul matmul-of-transposed-rows neg-neg\n"
+                    "                         mul-minus-one sub-of-neg cast-chain scale-out-of-batch-matmul\n"
+                    "                         softmax-stabilize mask-to-bias conv-epilogue\n"
                     "                         window-zero-pad const-fold cse dce\n"
                     "    fold-limit=N         fold constants of at most N elements (default 64)\n"
                     "    remarks              emit a remark naming the rule for every rewrite\n",

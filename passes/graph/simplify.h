@@ -1,6 +1,7 @@
 /* graph-simplify internals, shared by passes/graph/graph-simplify.c (options, driver) and the
  * rule files passes/graph/simplify-rules.c (identities, views, select), passes/graph/simplify-fold.c
- * (constant folding), passes/graph/simplify-conv.c and passes/graph/simplify-pad.c (conv and
+ * (constant folding), passes/graph/simplify-signs.c (signs and casts),
+ * passes/graph/simplify-attention.c (attention's spellings), passes/graph/simplify-conv.c and passes/graph/simplify-pad.c (conv and
  * window rules) and passes/graph/simplify-cse.c (CSE walk), and the run record
  * (rule names, applied rewrites) in passes/graph/simplify-run.c. */
 #ifndef BRAZE_PASSES_GRAPH_SIMPLIFY_H
@@ -26,6 +27,13 @@ typedef enum {
   RULE_SELECT_CONST,
   RULE_SHARED_WEIGHT_MATMUL,
   RULE_MATMUL_OF_TRANSPOSED_ROWS,
+  RULE_NEG_NEG,
+  RULE_MUL_MINUS_ONE,
+  RULE_SUB_OF_NEG,
+  RULE_CAST_CHAIN,
+  RULE_SCALE_OUT_OF_BATCH_MATMUL,
+  RULE_SOFTMAX_STABILIZE,
+  RULE_MASK_TO_BIAS,
   RULE_CONV_EPILOGUE,
   RULE_WINDOW_ZERO_PAD,
   RULE_CONST_FOLD,
@@ -70,6 +78,12 @@ extern const size_t simplify_num_fold_patterns;
 /* passes/graph/simplify-conv.c: conv-epilogue */
 extern const SimplifyPattern simplify_conv_patterns[];
 extern const size_t simplify_num_conv_patterns;
+/* passes/graph/simplify-signs.c: neg-neg mul-minus-one sub-of-neg cast-chain */
+extern const SimplifyPattern simplify_sign_patterns[];
+extern const size_t simplify_num_sign_patterns;
+/* passes/graph/simplify-attention.c: scale-out-of-batch-matmul softmax-stabilize mask-to-bias */
+extern const SimplifyPattern simplify_attention_patterns[];
+extern const size_t simplify_num_attention_patterns;
 /* passes/graph/simplify-pad.c: window-zero-pad */
 extern const SimplifyPattern simplify_pad_patterns[];
 extern const size_t simplify_num_pad_patterns;

@@ -222,15 +222,56 @@ static void copy_block(Chain *c, MlirValue from, MlirValue to) {
   cg_store(&b, cg_load(&b, from, rank, idx), to, rank, idx);
 }
 
-/* An input subview that is not dense, for a callee argument read as dense memory (the
- * template's A): copied into a block buffer before the call. Otherwise the operand
- * itself. Outputs are never read so: the block kernels store their results through
- * their indices. */
+/* Whether every dense read of `arg` is a memref.collapse_shape (the template's A). */
+static bool only_collapses(MlirValue arg) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (braze_op_is(user, "memref.expand_shape") || braze_op_is(user, "memref.reinterpret_cast") ||
+        braze_op_is(user, "memref.view"))
+      return false;
+  }
+  return true;
+}
+
+/* The collapses of `arg` take a dense subview's dynamic offset: their results become
+ * memref<shape x elem, strided<[row-major strides], offset: ?>> (the template only loads
+ * from them). */
+static void retype_collapses(MlirValue arg) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    if (!braze_op_is(user, "memref.collapse_shape"))
+      continue;
+    MlirValue r = mlirOperationGetResult(user, 0);
+    MlirType t = mlirValueGetType(r);
+    intptr_t rank = mlirShapedTypeGetRank(t);
+    int64_t shape[CH_MAX_RANK], strides[CH_MAX_RANK], stride = 1;
+    for (intptr_t d = rank - 1; d >= 0 && rank <= CH_MAX_RANK; --d) {
+      shape[d] = mlirShapedTypeGetDimSize(t, d);
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    MlirAttribute layout =
+        mlirStridedLayoutAttrGet(mlirTypeGetContext(t), mlirShapedTypeGetDynamicStrideOrOffset(), rank, strides);
+    mlirValueSetType(r, mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, shape, layout, mlirAttributeGetNull()));
+  }
+}
+
+/* An input subview for a callee argument read as dense memory (the template's A):
+ * a dense subview keeps its type and the callee's collapses of it take its offset; one
+ * that is not dense (a [H, rows, Dh] block of [H, S, Dh]), or one read by other dense
+ * views, is copied into a block buffer before the call. Otherwise the operand itself.
+ * Outputs are never read so: the block kernels store their results through their
+ * indices. */
 static MlirValue dense_input(Chain *c, MlirOperation callee, intptr_t i, MlirValue operand) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(callee, 0));
+  MlirValue arg = mlirBlockGetArgument(entry, i);
   MlirType t = mlirValueGetType(operand);
-  if (is_dense(t) || !reads_dense(mlirBlockGetArgument(entry, i)))
+  if (!reads_dense(arg) || mlirTypeEqual(t, mlirValueGetType(arg)))
     return operand;
+  if (is_dense(t) && only_collapses(arg) && mlirShapedTypeGetRank(t) <= CH_MAX_RANK) {
+    retype_collapses(arg);
+    return operand;
+  }
   MlirValue buf = block_buffer(c, t);
   copy_block(c, operand, buf);
   return buf;

@@ -24,6 +24,7 @@
 #include "targets/cuda/codegen/codegen.h"
 
 #include <math.h>
+#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,8 @@ typedef struct {
   int bias_rank;
   int64_t bias_dims[8], bias_shape[8]; /* the loop each bias dim reads (-1: none), its extents */
   const char *bias_el;
+  bool bias_select;            /* the bias argument is an i1 mask: bias = mask ? bias_true : bias_false */
+  double bias_true, bias_false;
   const char *el;              /* bf16 or f16 */
   int64_t kv_off, stage_bytes, k_bytes, cnt_off, smem; /* shared memory: Q at 0, then K/V stages */
   int64_t tiles, blocks;       /* query tiles per batch, key blocks */
@@ -71,9 +74,20 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   if (!mlirAttributeIsNull(bias)) {
     MlirType bt = mlirFunctionTypeGetInput(fn, 3), be = mlirShapedTypeGetElementType(bt);
     f->bias_rank = (int)mlirDenseArrayGetNumElements(bias);
-    if (f->bias_rank != mlirShapedTypeGetRank(bt) || f->bias_rank > 8 || !(mlirTypeIsABF16(be) || mlirTypeIsAF16(be) || mlirTypeIsAF32(be)))
-      return "bias-not-a-bf16-f16-or-f32-tensor-of-its-dims";
-    f->bias_el = mlirTypeIsABF16(be) ? "bf16" : mlirTypeIsAF16(be) ? "f16" : "f32";
+    MlirAttribute bt_attr = mlirDictionaryAttrGetElementByName(online, braze_ref("bias_true"));
+    MlirAttribute bf_attr = mlirDictionaryAttrGetElementByName(online, braze_ref("bias_false"));
+    f->bias_select = mlirTypeIsAInteger(be) && mlirIntegerTypeGetWidth(be) == 1;
+    if (f->bias_rank != mlirShapedTypeGetRank(bt) || f->bias_rank > 8 ||
+        !(mlirTypeIsABF16(be) || mlirTypeIsAF16(be) || mlirTypeIsAF32(be) || f->bias_select))
+      return "bias-not-a-bf16-f16-f32-or-i1-tensor-of-its-dims";
+    if (f->bias_select && (mlirAttributeIsNull(bt_attr) || mlirAttributeIsNull(bf_attr) || !mlirAttributeIsAFloat(bt_attr) ||
+                           !mlirAttributeIsAFloat(bf_attr)))
+      return "an-i1-bias-without-bias_true-and-bias_false";
+    if (f->bias_select) {
+      f->bias_true = mlirFloatAttrGetValueDouble(bt_attr);
+      f->bias_false = mlirFloatAttrGetValueDouble(bf_attr);
+    }
+    f->bias_el = f->bias_select ? "i1" : mlirTypeIsABF16(be) ? "bf16" : mlirTypeIsAF16(be) ? "f16" : "f32";
     for (int r = 0; r < f->bias_rank; ++r) {
       f->bias_dims[r] = mlirDenseI64ArrayGetElement(bias, r);
       f->bias_shape[r] = mlirShapedTypeGetDimSize(bt, r);
@@ -128,6 +142,15 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   if (f->tiles > 0x7fffffff || f->batch > 65535)
     return "grid-too-large";
   return NULL;
+}
+
+/* A bias value in the log2 domain as a finite f32: -inf and values past f32's range
+ * become -FLT_MAX (exp2 of it minus the row max is 0, and a row masked everywhere stays
+ * uniform, as its scores all equal). */
+static double log2_domain(double x) {
+  if (!(x > -FLT_MAX))
+    return -FLT_MAX;
+  return x < FLT_MAX ? x : FLT_MAX;
 }
 
 static int64_t bias_elements(const Flash *f) {
@@ -426,11 +449,15 @@ static void softmax(Text *t) {
       braze_str_printf(s, "      %%bc%d = arith.minui %%cc%d, %%lim1 : index\n      %%bi%d = arith.addi %%bk%d, %%bc%d : index\n"
                           "      %%bl%d = memref.load %%biasf[%%bi%d] : memref<%lldx%s>\n",
                        r, r, r, (r / 2) & 1, r, r, r, (long long)bias_elements(f), f->bias_el);
-      if (strcmp(f->bias_el, "f32") != 0)
+      if (f->bias_select) /* the mask's two values, in the log2 domain already */
+        braze_str_printf(s, "      %%bs%d = arith.select %%bl%d, %%btrue, %%bfalse : f32\n", r, r);
+      else if (strcmp(f->bias_el, "f32") != 0)
         braze_str_printf(s, "      %%bx%d = arith.extf %%bl%d : %s to f32\n", r, r, f->bias_el);
       /* the scores are in the log2 domain (exp2 below): the bias too */
-      braze_str_printf(s, "      %%bs%d = arith.mulf %%%s%d, %%log2e : f32\n      %%%s%d = arith.addf %%w%d, %%bs%d : f32\n",
-                       r, strcmp(f->bias_el, "f32") != 0 ? "bx" : "bl", r, masked ? "y" : "x", r, r, r);
+      if (!f->bias_select)
+        braze_str_printf(s, "      %%bs%d = arith.mulf %%%s%d, %%log2e : f32\n", r,
+                         strcmp(f->bias_el, "f32") != 0 ? "bx" : "bl", r);
+      braze_str_printf(s, "      %%%s%d = arith.addf %%w%d, %%bs%d : f32\n", masked ? "y" : "x", r, r, r);
     }
     if (tail)
       braze_str_printf(s, "      %%ok%d = arith.cmpi ult, %%cc%d, %%lim : index\n"
@@ -588,6 +615,9 @@ static void loop_constants(Text *t) {
   braze_str_puts(s, "  %rw = arith.muli %wg, %c64 : index\n");
   if (f->n_in == 4) {
     braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", log2e);
+    if (f->bias_select) /* the mask's values times log2(e), kept finite (finfo.min * log2(e) overflows f32) */
+      braze_str_printf(s, "  %%btrue = arith.constant %.9e : f32\n  %%bfalse = arith.constant %.9e : f32\n",
+                       log2_domain(f->bias_true * log2e), log2_domain(f->bias_false * log2e));
     bias_rows(t);
   }
   if (f->causal) /* the last key each of the thread's two rows keeps: m0 + 64 wg + row + 8 i + offset */

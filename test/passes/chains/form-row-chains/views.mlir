@@ -2,7 +2,8 @@
 // TransformerEncoderLayer (opset 17, batch_first, post-LN; d_model 32, 4 heads, seq 16,
 // batch 2) takes q, k and v out of one in-projection by slice, reshape and transpose,
 // scales q by a div, and reads the heads back for the out-projection through a
-// transpose and a reshape. graph-simplify's matmul-of-transposed-rows runs the
+// transpose and a reshape (graph-simplify's scale-out-of-batch-matmul moves the div to
+// the scores; q's view is then copied per block by its transpose's kernel). graph-simplify's matmul-of-transposed-rows runs the
 // in-projection on x as stored ([B, S, 3E]) and moves the sequence-first transpose to its
 // result; graph-to-loops simplifies the composed maps with the loop extents
 // (support/affine-bounds.h); each chain argument read through such a map is sliced per
@@ -23,18 +24,18 @@
 // CUDA: call @cuda_tem_fused_batch_matmul_2(
 // CUDA-NOT: poi_fused_heads
 
-// CHECK: views.mlir:81:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_div_batch_matmul_softmax_0: blocks of 16 rows; stops before @cpu_tem_fused_matmul_5 (different-rows)
-// CHECK: views.mlir:87:11: remark: form-row-chains: no chain @cpu_tem_fused_matmul_5 -> {{.*}}: not-row-local (@cpu_tem_fused_matmul_5 reads argument #0 through (d0, d1, d2) -> ((d0 mod 2) * 4 + d2 floordiv 8, d0 floordiv 2, d2 mod 8))
-// CHECK: views.mlir:93:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0: blocks of 16 rows
+// CHECK: views.mlir:76:8: remark: form-row-chains: 4 kernels as @cpu_chain_fused_transpose_batch_matmul_div_softmax_0: blocks of 16 rows; stops before @cpu_tem_fused_matmul_5 (different-rows)
+// CHECK: views.mlir:88:11: remark: form-row-chains: no chain @cpu_tem_fused_matmul_5 -> {{.*}}: not-row-local (@cpu_tem_fused_matmul_5 reads argument #0 through (d0, d1, d2) -> ((d0 mod 2) * 4 + d2 floordiv 8, d0 floordiv 2, d2 mod 8))
+// CHECK: views.mlir:94:9: remark: form-row-chains: 4 kernels as @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0: blocks of 16 rows
 // CHECK-DAG: #[[Q:.*]] = affine_map<(d0, d1, d2) -> (0, d1, d2)>
 // CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1) -> (d0 floordiv 4)>
 // CHECK-DAG: #[[QCOL:.*]] = affine_map<(d0, d1) -> ((d0 mod 4) * 8)>
 // CHECK-DAG: #[[KCOL:.*]] = affine_map<(d0, d1) -> ((d0 mod 4) * 8 + 32)>
 // CHECK-DAG: #[[VCOL:.*]] = affine_map<(d0, d1) -> ((d0 mod 4) * 8 + 64)>
 // CHECK-DAG: #[[RES:.*]] = affine_map<(d0, d1) -> (d0 + d1 * 2)>
-// CHECK-LABEL: func.func private @cpu_poi_fused_div_1_rows(%arg0: tensor<1x16x8xf32>) -> tensor<1x16x8xf32>
+// CHECK-LABEL: func.func private @cpu_poi_fused_transpose_1_rows(%arg0: tensor<1x16x8xf32>) -> tensor<1x16x8xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[Q]],
-// CHECK-LABEL: func.func private @cpu_chain_fused_div_batch_matmul_softmax_0(%arg0: tensor<2x16x96xf32>) -> tensor<8x16x8xf32>
+// CHECK-LABEL: func.func private @cpu_chain_fused_transpose_batch_matmul_div_softmax_0(%arg0: tensor<2x16x96xf32>) -> tensor<8x16x8xf32>
 // CHECK: scf.forall (%[[H:.*]], %[[M:.*]]) = (0, 0) to (8, 16) step (1, 16)
 // CHECK: %[[BI:.*]] = affine.apply #[[B]](%[[H]], %[[M]])
 // CHECK: %[[C:.*]] = affine.apply #[[QCOL]](%[[H]], %[[M]])
@@ -43,9 +44,9 @@
 // CHECK: %[[KS:.*]] = tensor.extract_slice %arg0[%[[BI]], 0, %[[KC]]] [1, 16, 8] [1, 1, 1]
 // CHECK: %[[VC:.*]] = affine.apply #[[VCOL]](%[[H]], %[[M]])
 // CHECK: %[[VS:.*]] = tensor.extract_slice %arg0[%[[BI]], 0, %[[VC]]] [1, 16, 8] [1, 1, 1]
-// CHECK: %[[QB:.*]] = func.call @cpu_poi_fused_div_1_rows(%[[QS]])
+// CHECK: %[[QB:.*]] = func.call @cpu_poi_fused_transpose_1_rows(%[[QS]])
 // CHECK: %[[SB:.*]] = func.call @cpu_tem_fused_batch_matmul_2_rows(%[[QB]], %[[KS]])
-// CHECK: %[[PB:.*]] = func.call @cpu_per_fused_softmax_3_rows(%[[SB]])
+// CHECK: %[[PB:.*]] = func.call @cpu_per_fused_div_softmax_3_rows(%[[SB]])
 // CHECK: func.call @cpu_tem_fused_batch_matmul_4_rows(%[[PB]], %[[VS]])
 // CHECK-LABEL: func.func private @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0(
 // CHECK: %[[RR:.*]] = affine.apply #[[RES]](
@@ -56,7 +57,7 @@
 // CHECK: func.call @cpu_per_fused_add_layer_norm_9_rows(%[[N1]], %[[F]])
 // CHECK-LABEL: func.func @encoder(
 // CHECK: call @cpu_tem_fused_batch_matmul_0(
-// CHECK-NEXT: call @cpu_chain_fused_div_batch_matmul_softmax_0(
+// CHECK-NEXT: call @cpu_chain_fused_transpose_batch_matmul_div_softmax_0(
 // CHECK-NEXT: call @cpu_tem_fused_matmul_5(
 // CHECK-NEXT: call @cpu_chain_fused_add_layer_norm_batch_matmul_relu_0(%arg0, %{{.*}}, %cst, %cst_0)
 
