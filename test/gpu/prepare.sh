@@ -1,13 +1,15 @@
 #!/bin/sh
 # Build the GPU correctness cases on the development machine (no GPU needed):
-#   test/gpu/prepare.sh OUTDIR [BUILD] [--with-workloads]
+#   test/gpu/prepare.sh OUTDIR [BUILD] [--with-workloads] [--only STEM,...]
 # For each module (test/e2e/*.mlir but the xfail ones, user-kernel-linalg, whose
 # non-graph callee the reference interpreter cannot evaluate, and user-epilogue, whose
 # user kernels with sequential top-level loops the CUDA target refuses: docs/user-kernels.md; examples/mlp.mlir,
 # test/gpu/cases/*.mlir; with --with-workloads also bench/workloads/*.mlir):
 # OUTDIR/STEM/lib.so (braze compile --target=cuda; OUTDIR/STEM/compile.log says why
 # when it fails) and, per public function FUNC, OUTDIR/STEM/FUNC/in*.npy (seeded
-# random inputs) and out*.npy (the reference interpreter's outputs). Also
+# random inputs) and out*.npy (the reference interpreter's outputs). The model blocks
+# of test/models (opset 17, imported) are modules too, as models_NAME. --only keeps the
+# modules of those stems. Also
 # OUTDIR/smoke/contract.so and contract_graphs.so (hand-written kernels,
 # test/gpu/check_contract.py). Then, on the GPU machine: test/gpu/run.sh OUTDIR
 set -u
@@ -26,6 +28,19 @@ mkdir -p "$out/generated"
   >"$out/generated/causal.mlir" || exit 1
 files="$files $out/generated/causal.mlir"
 case " $* " in *" --with-workloads "*) files="$files $(ls "$root"/bench/workloads/*.mlir)" ;; esac
+for m in "$root"/test/models/Inputs/*_opset17; do
+  name=models_$(basename "$m" _opset17)
+  "$braze" import "$m/model.onnx" -o "$out/generated/$name.mlir" || exit 1
+  files="$files $out/generated/$name.mlir"
+done
+only=$(echo " $* " | sed -n 's/.* --only \([^ ]*\) .*/\1/p')
+if [ -n "$only" ]; then
+  kept=""
+  for f in $files; do
+    case ",$only," in *",$(basename "$f" .mlir),"*) kept="$kept $f" ;; esac
+  done
+  files=$kept
+fi
 mkdir -p "$out/smoke"
 "$braze" compile "$root/test/targets/cuda/Inputs/contract.mlir" --target=cuda --pipeline=cuda-lower --no-header \
   -o "$out/smoke/contract.so" || exit 1
@@ -49,7 +64,7 @@ for f in $files; do
     echo "$stem: does not compile for cuda: $(head -1 "$d/compile.log")"
   fi
   # Public functions: `func.func @NAME(` at the start of a line (private ones say so).
-  for fn in $(sed -n 's/^func\.func @\([A-Za-z_][A-Za-z_0-9]*\)(.*/\1/p' "$f"); do
+  for fn in $(sed -n 's/^ *func\.func @\([A-Za-z_][A-Za-z_0-9]*\)(.*/\1/p' "$f"); do
     "$braze" run "$f" --func "$fn" --seed 0 --quiet --save-inputs "$d/$fn" --save-outputs "$d/$fn" ||
       echo "$stem/$fn: the reference interpreter failed"
     # The results' element types, one per line (run.py: '<u2' is bf16 or ui16), from
