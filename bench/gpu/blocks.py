@@ -10,21 +10,16 @@ import argparse
 import importlib.util
 import os
 import statistics
+import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from profiling import kernels_per_call  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def kernels_per_call(run, calls=3):
-    run()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            run()
-        torch.cuda.synchronize()
-    return sum(e.count for e in prof.key_averages() if e.device_time_total > 0) / calls
 
 
 def median_ms(run, iters):

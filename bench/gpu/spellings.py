@@ -14,12 +14,15 @@ call, median ms, ratio to mul_scores (> 1: slower)."""
 import argparse
 import ctypes
 import importlib.util
+import os
 import re
 import statistics
 import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from profiling import kernels_per_call  # noqa: E402
 
 
 def load_spellings(path, b, s, d):
@@ -53,14 +56,6 @@ def inputs_for(args_text, gen):
     return ins
 
 
-def kernels_per_call(run, calls=5):
-    run()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            run()
-        torch.cuda.synchronize()
-    return sum(e.count for e in prof.key_averages() if e.device_time_total > 0) / calls
 
 
 def main():
@@ -106,7 +101,7 @@ def main():
     print("|---|---|---|---|")
     for name, run in runs.items():
         ms = statistics.median(times[name])
-        print(f"| {name} | {kernels_per_call(run):g} | {ms:.3f} | {ms / base:.2f} |")
+        print(f"| {name} | {kernels_per_call(run, calls=5):g} | {ms:.3f} | {ms / base:.2f} |")
 
 
 if __name__ == "__main__":
