@@ -372,11 +372,15 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   HeadsEdit edits[2];
   MlirOperation old_kernels[2];
   int n_edits = 0;
+  bool k_transposed = false;
   MlirOperation scores = op;
-  while (why && n_edits < 2 && (strcmp(why, ONLINE_QK_VIEW) == 0 || strcmp(why, ONLINE_V_VIEW) == 0)) {
+  while (why && n_edits < 2 &&
+         (strcmp(why, ONLINE_QK_VIEW) == 0 || strcmp(why, ONLINE_V_VIEW) == 0 || strcmp(why, ONLINE_K_TRANSPOSED) == 0)) {
     MlirOperation call = strcmp(why, ONLINE_V_VIEW) == 0 ? oc.calls[3] : scores;
+    HeadsLayout layout = strcmp(why, ONLINE_K_TRANSPOSED) == 0 ? HEADS_ONLINE_REDUCTION_LAST : HEADS_ONLINE;
+    k_transposed |= layout == HEADS_ONLINE_REDUCTION_LAST;
     old_kernels[n_edits] = callee_of(sym, call);
-    if (!heads_materialize(func, sym, call, old_kernels[n_edits], o->target, false, 0, &edits[n_edits]))
+    if (!heads_materialize(func, sym, call, old_kernels[n_edits], o->target, layout, 0, &edits[n_edits]))
       break;
     if (mlirOperationEqual(call, scores))
       scores = edits[n_edits].new_call;
@@ -400,8 +404,9 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
     heads_commit(&edits[i], sym, old_kernels[i]);
   }
   if (o->remarks && copies)
-    braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: %d copy kernel(s) put heads read through views "
-                      "in [batch..., rows, head dim] layout for the online form", copies);
+    braze_emit_remark(mlirOperationGetLocation(op), "form-row-chains: %d copy kernel(s) put heads read through views%s "
+                      "in [batch..., rows, head dim] layout for the online form", copies,
+                      k_transposed ? " or k stored transposed" : "");
   Chain c = {.o = o, .module = module, .func = func, .sym = sym};
   /* the walk resumes after the first of the calls that remains: the chain's new call
    * stands where the output's call was */
@@ -453,7 +458,7 @@ static void plain_template_operands(const Options *o, Symbols *sym, MlirOperatio
     MlirOperation kernel = braze_op_is(op, "func.call") ? callee_of(sym, op) : (MlirOperation){NULL};
     HeadsEdit e;
     if (mlirOperationIsNull(kernel) || !kind_is(kernel, "tem") || !half_operands(kernel) ||
-        !heads_materialize(func, sym, op, kernel, o->target, true, o->window_channels, &e))
+        !heads_materialize(func, sym, op, kernel, o->target, HEADS_TEMPLATE, o->window_channels, &e))
       continue;
     next = mlirOperationGetNextInBlock(e.new_call);
     if (o->remarks) {

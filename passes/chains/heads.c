@@ -46,7 +46,7 @@ static void template_order(MlirAffineMap out, MlirAffineMap view, bool *used, Vi
 /* The copy's dims: the loops the view reads, the batch loops (those the output's leading
  * dims read, before m) first, then the others in the order the view first reads them
  * (the online form's [batch..., rows, head dim]), or in a template's operand layout. */
-static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, ViewRead *v) {
+static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, bool reduction_last, ViewRead *v) {
   intptr_t n_loops = mlirAffineMapGetNumDims(view);
   MlirAffineMap out = braze_generic_map(g, mlirOperationGetNumOperands(g) - 1);
   int64_t extents[HEADS_MAX_LOOPS];
@@ -69,10 +69,12 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, Vi
   }
   if (for_template && mlirAffineMapGetNumResults(out) >= 2 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_batch)))
     template_order(out, view, used, v);
-  for (intptr_t k = 0; k < mlirAffineMapGetNumResults(view); ++k)
-    for (int d = 0; d < n_loops; ++d)
-      if (!used[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d))
-        used[d] = true, v->loops[v->n_dims++] = d;
+  for (int pass = reduction_last ? 0 : 1; pass < 2; ++pass) /* with reduction_last: the output's loops first */
+    for (intptr_t k = 0; k < mlirAffineMapGetNumResults(view); ++k)
+      for (int d = 0; d < n_loops; ++d)
+        if (!used[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d) &&
+            (pass == 1 || braze_map_reads_dim(out, d)))
+          used[d] = true, v->loops[v->n_dims++] = d;
   for (int i = 0; i < v->n_dims; ++i)
     if ((v->shape[i] = extents[v->loops[i]]) < 1)
       return false;
@@ -88,7 +90,7 @@ static MlirAffineMap copy_read_map(const ViewRead *v, MlirAffineMap view);
 static bool plain_but_not_template_layout(MlirOperation g, int input, MlirValue arg) {
   ViewRead v = {.generic = g, .input = input};
   MlirAffineMap map = braze_generic_map(g, input);
-  if (!copy_dims(g, map, true, &v))
+  if (!copy_dims(g, map, true, false, &v))
     return false;
   MlirAffineMap out = braze_generic_map(g, mlirOperationGetNumOperands(g) - 1);
   intptr_t n_out = mlirAffineMapGetNumResults(out);
@@ -106,6 +108,22 @@ static bool plain_but_not_template_layout(MlirOperation g, int input, MlirValue 
   return !same;
 }
 
+/* A contraction's input read by a plain map whose last result is not a reduction loop while
+ * it reads one (k stored as [batch, head dim, keys] in q . k^T): HEADS_ONLINE_REDUCTION_LAST
+ * copies it with the reduction last. */
+static bool plain_but_reduction_not_last(MlirOperation g, int input) {
+  MlirAffineMap map = braze_generic_map(g, input), out = braze_generic_map(g, mlirOperationGetNumOperands(g) - 1);
+  intptr_t n = mlirAffineMapGetNumResults(map);
+  if (n < 2 || !mlirAffineExprIsADim(mlirAffineMapGetResult(map, n - 1)))
+    return false;
+  if (!braze_map_reads_dim(out, mlirAffineDimExprGetPosition(mlirAffineMapGetResult(map, n - 1))))
+    return false; /* the last dim is a reduction already */
+  for (intptr_t d = 0; d < mlirAffineMapGetNumDims(map); ++d)
+    if (braze_map_reads_dim(map, d) && !braze_map_reads_dim(out, d))
+      return true;
+  return false;
+}
+
 /* Whether a template reads `src` through a view that repeats its elements in place:
  * its rows are a multiple of window_channels elements (heads_materialize). */
 static bool window_in_place(MlirValue src, long long window_channels) {
@@ -118,28 +136,30 @@ static bool window_in_place(MlirValue src, long long window_channels) {
  * alone; for a template only the contraction's (its epilogue reads any map): a view that
  * repeats elements (a convolution's windows) unless the template reads it in place
  * (window_in_place), and the contraction's inputs read by a plain map in another layout. */
-static int find_view_reads(MlirOperation kernel, ViewRead *reads, bool for_template, long long window_channels) {
+static int find_view_reads(MlirOperation kernel, ViewRead *reads, HeadsLayout layout, long long window_channels) {
   int n = 0;
+  bool for_template = layout == HEADS_TEMPLATE, reduction_last = layout == HEADS_ONLINE_REDUCTION_LAST;
   MlirBlock body = body_of(kernel);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (!braze_op_is(op, "linalg.generic"))
       continue;
     intptr_t n_in = mlirOperationGetNumOperands(op) - mlirOperationGetNumResults(op);
-    bool contraction = for_template && !braze_generic_all_parallel(op);
+    bool contraction = (for_template || reduction_last) && !braze_generic_all_parallel(op);
     if (for_template && !contraction)
       continue; /* the template's epilogue reads its operands through any map */
     for (intptr_t i = 0; i < n_in; ++i) {
       MlirValue a = mlirOperationGetOperand(op, i);
       MlirAffineMap map = braze_generic_map(op, i);
-      if (braze_map_is_plain(map) && !(contraction && mlirValueIsABlockArgument(a) &&
-                                       plain_but_not_template_layout(op, (int)i, a)))
+      bool relayout = contraction && mlirValueIsABlockArgument(a) &&
+                      (for_template ? plain_but_not_template_layout(op, (int)i, a) : plain_but_reduction_not_last(op, (int)i));
+      if (braze_map_is_plain(map) && !relayout)
         continue;
       MlirOpOperand use = mlirValueGetFirstUse(a);
       if (!mlirValueIsABlockArgument(a) || !mlirBlockEqual(mlirBlockArgumentGetOwner(a), body) ||
           !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) || n == HEADS_MAX_COPIES)
         return -1;
       reads[n] = (ViewRead){.generic = op, .input = (int)i, .arg = (int)mlirBlockArgumentGetArgNumber(a)};
-      if (!copy_dims(op, map, for_template, &reads[n]))
+      if (!copy_dims(op, map, for_template, reduction_last, &reads[n]))
         return -1;
       int64_t copy = 1;
       for (int d = 0; d < reads[n].n_dims; ++d)
@@ -280,9 +300,9 @@ static MlirOperation make_plain_kernel(MlirOperation func, Symbols *sym, MlirOpe
 }
 
 bool heads_materialize(MlirOperation func, Symbols *sym, MlirOperation call, MlirOperation kernel,
-                       const char *target, bool for_template, long long window_channels, HeadsEdit *e) {
+                       const char *target, HeadsLayout layout, long long window_channels, HeadsEdit *e) {
   ViewRead reads[HEADS_MAX_COPIES];
-  int n = find_view_reads(kernel, reads, for_template, window_channels);
+  int n = find_view_reads(kernel, reads, layout, window_channels);
   intptr_t n_ops = mlirOperationGetNumOperands(call);
   if (n <= 0 || n_ops > HEADS_MAX_OPERANDS || mlirOperationGetNumResults(call) != 1)
     return false;

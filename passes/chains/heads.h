@@ -30,6 +30,15 @@ enum { HEADS_MAX_COPIES = 2 };
 
 enum { HEADS_MAX_OPERANDS = 32 };
 
+/* The layout a copy is made in. */
+typedef enum {
+  HEADS_ONLINE,         /* the online form's [batch..., rows, head dim]: views only */
+  HEADS_ONLINE_REDUCTION_LAST, /* the same, and a contraction's input read by a plain map with its
+                         * reduction dim not last (k stored as [batch, head dim, keys]) copied
+                         * with the reduction last */
+  HEADS_TEMPLATE,       /* a matmul template's (m, k) A or (k, n) B */
+} HeadsLayout;
+
 /* One call rewritten: the old call stays until heads_commit or heads_undo, its operands
  * pointed at its own result (so it is no second user of the values the matcher counts
  * users of: the probabilities), the originals kept to restore. */
@@ -42,14 +51,13 @@ typedef struct {
 
 /* Give `call`'s kernel (`kernel`) copies of the arguments its generics read through
  * views; false (nothing changed) when it reads none, or one it cannot copy (an argument
- * also read elsewhere). For the online form a copy is [batch..., rows, head dim]; with
- * `for_template`, a matmul template's (m, k) A or (k, n) B. A view that repeats
+ * also read elsewhere). The copies are in `layout` (HeadsLayout). A view that repeats
  * elements (a convolution's windows: the copy outgrows its source, the im2col columns)
  * stays a view when its source's rows are a multiple of `window_channels` elements (the
  * template reads it in place; 0: never), else is copied. New kernels are named after
  * `target`, inserted before `func`. */
 bool heads_materialize(MlirOperation func, Symbols *sym, MlirOperation call, MlirOperation kernel,
-                       const char *target, bool for_template, long long window_channels, HeadsEdit *e);
+                       const char *target, HeadsLayout layout, long long window_channels, HeadsEdit *e);
 
 /* Keep the edit: the old call is erased, and its kernel when it has no other call (the new
  * kernel then takes its name); the new kernels' calls are counted in sym->calls. */

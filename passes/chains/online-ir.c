@@ -211,9 +211,11 @@ static void print_contraction(Printer *p, const char *res, const char *ins, cons
 
 static void print_slice(Printer *p, const char *name, int arg, const char *row_iv, BlockKind k, MlirValue source) {
   braze_str_printf(p->s, "%s%%%s = tensor.extract_slice %%arg%d[", k == T_Q ? "    " : "      ", name, arg);
-  for (int i = 0; i < p->oc->nb; ++i) /* k and v broadcast over some batch dims: their one slice */
-    if (k != T_Q && (p->oc->kv_broadcast & (1u << i)))
+  for (int i = 0; i < p->oc->nb; ++i) /* k and v broadcast over a batch dim (their one slice) or grouped */
+    if (k != T_Q && p->oc->kv_group[i] == 0)
       braze_str_puts(p->s, "0, ");
+    else if (k != T_Q && p->oc->kv_group[i] > 1)
+      braze_str_printf(p->s, "%%gi%d, ", i);
     else
       braze_str_printf(p->s, "%%i%d, ", i);
   bool keys = k != T_Q;
@@ -527,6 +529,10 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   if (p.dyn_m)
     braze_str_printf(s, "    %%mr = affine.min affine_map<(d0) -> (%lld, %lld - d0)>(%%im)\n", (long long)rows,
                      (long long)oc->m);
+  for (int i = 0; i < oc->nb; ++i) /* grouped-query heads: k and v's batch index %gi = %i / g */
+    if (oc->kv_group[i] > 1)
+      braze_str_printf(s, "    %%cg%d = arith.constant %lld : index\n    %%gi%d = arith.divui %%i%d, %%cg%d : index\n", i,
+                       (long long)oc->kv_group[i], i, i, i);
   print_slice(&p, "q", 0, "%im", T_Q, oc->q);
   print_empty(&p, "    ", "re", T_ROW);
   braze_str_puts(s, "    %m0 = linalg.fill ins(%ninf : f32) outs(%re : ");

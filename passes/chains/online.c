@@ -152,27 +152,44 @@ static bool cast_of(MlirValue v, MlirValue from) {
 
 /* A contraction generic of nb + 3 loops (batch..., m, n, k) with operands the kernel's
  * arguments, reading A by a_dims and B by b_dims; its body acc + a * b. */
-/* Whether map i of g reads dims (batch..., x, y), each batch dim either by its loop or
- * as 0 (an operand of extent 1 broadcast over that batch dim: bit d of *bcast). */
-static bool map_is_broadcast(MlirOperation g, int i, const int *dims, int nb, unsigned *bcast) {
+/* Whether map i of g reads dims (batch..., x, y), each batch dim by its loop (group[r] =
+ * 1), as 0 (an operand of extent 1 broadcast over that batch dim: group[r] = 0), or as
+ * its loop floordiv a constant g > 1 (grouped-query heads: q head h reads k/v head h / g,
+ * as repeat_kv's expand and reshape leave it: group[r] = g). */
+static bool map_is_grouped(MlirOperation g, int i, const int *dims, int nb, int64_t *group) {
   int exact[ONLINE_MAX_BATCH + 2];
-  *bcast = 0;
   MlirAffineMap map = map_of(g, i);
   if (mlirAffineMapGetNumResults(map) != nb + 2)
     return false;
   for (int r = 0; r < nb + 2; ++r) {
     exact[r] = dims[r];
+    if (r >= nb)
+      continue;
+    group[r] = 1;
     MlirAffineExpr e = mlirAffineMapGetResult(map, r);
-    if (r < nb && mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0) {
+    if (mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0) {
       exact[r] = -1;
-      *bcast |= 1u << r;
+      group[r] = 0;
+    } else if (mlirAffineExprIsAFloorDiv(e)) {
+      MlirAffineExpr lhs = mlirAffineBinaryOpExprGetLHS(e), rhs = mlirAffineBinaryOpExprGetRHS(e);
+      if (!mlirAffineExprIsADim(lhs) || (int)mlirAffineDimExprGetPosition(lhs) != dims[r] ||
+          !mlirAffineExprIsAConstant(rhs) || mlirAffineConstantExprGetValue(rhs) < 2)
+        return false;
+      exact[r] = -2; /* checked here */
+      group[r] = mlirAffineConstantExprGetValue(rhs);
     }
   }
-  return map_is(g, i, exact, nb + 2);
+  for (int r = 0; r < nb + 2; ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+    if (exact[r] == -1 ? !(mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0)
+                       : exact[r] >= 0 && !(mlirAffineExprIsADim(e) && (int)mlirAffineDimExprGetPosition(e) == exact[r]))
+      return false;
+  }
+  return true;
 }
 
 static bool contraction(MlirOperation kernel, MlirOperation g, int nb, const int *a_dims, const int *b_dims,
-                        int args[2], unsigned *b_bcast) {
+                        int args[2], int64_t *b_group) {
   if (mlirOperationIsNull(g) || num_inputs(g) != 2 || !iterators_are(g, nb + 3, true))
     return false;
   int out_dims[ONLINE_MAX_BATCH + 2];
@@ -180,7 +197,7 @@ static bool contraction(MlirOperation kernel, MlirOperation g, int nb, const int
     out_dims[i] = i;
   out_dims[nb] = nb;
   out_dims[nb + 1] = nb + 1;
-  if (!map_is(g, 0, a_dims, nb + 2) || !map_is_broadcast(g, 1, b_dims, nb, b_bcast) || !map_is(g, 2, out_dims, nb + 2))
+  if (!map_is(g, 0, a_dims, nb + 2) || !map_is_grouped(g, 1, b_dims, nb, b_group) || !map_is(g, 2, out_dims, nb + 2))
     return false;
   for (int i = 0; i < 2; ++i)
     if ((args[i] = kernel_arg(kernel, mlirOperationGetOperand(g, i))) < 0)
@@ -219,13 +236,13 @@ static const char *match_scores(OnlineChain *oc, int nb) {
   batch_dims(nb, b);
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 1, b[nb + 1] = nb + 2;
-  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, &oc->kv_broadcast)) {
+  if (!contraction(oc->kernels[SCORES], g, nb, a, b, args, oc->kv_group)) {
     int kt[ONLINE_MAX_BATCH + 2];
-    unsigned bcast;
+    int64_t group[ONLINE_MAX_BATCH];
     batch_dims(nb, kt);
     kt[nb] = nb + 2, kt[nb + 1] = nb + 1;
-    if (!mlirOperationIsNull(g) && num_inputs(g) == 2 && map_is_broadcast(g, 1, kt, nb, &bcast))
-      return "k-stored-transposed (q.k^T's k is [batch, head dim, keys] in memory; the online form reads k by keys)";
+    if (!mlirOperationIsNull(g) && num_inputs(g) == 2 && map_is_grouped(g, 1, kt, nb, group))
+      return ONLINE_K_TRANSPOSED;
     return reads_through_view(g) ? ONLINE_QK_VIEW : "scores-not-a-plain-contraction-over-the-head-dim";
   }
   oc->q = mlirOperationGetOperand(oc->calls[SCORES], args[0]);
@@ -548,11 +565,12 @@ static const char *match_output(OnlineChain *oc, int nb) {
   batch_dims(nb, b);
   a[nb] = nb, a[nb + 1] = nb + 2;
   b[nb] = nb + 2, b[nb + 1] = nb + 1;
-  unsigned v_broadcast;
-  if (!contraction(kernel, g, nb, a, b, args, &v_broadcast))
+  int64_t v_group[ONLINE_MAX_BATCH];
+  if (!contraction(kernel, g, nb, a, b, args, v_group))
     return reads_through_view(g) ? ONLINE_V_VIEW : "second-product-not-over-the-keys";
-  if (v_broadcast != oc->kv_broadcast)
-    return "k-and-v-broadcast-over-different-batch-dims";
+  for (int i = 0; i < nb; ++i)
+    if (v_group[i] != oc->kv_group[i])
+      return "k-and-v-shared-over-different-batch-dims";
   if (!mlirValueEqual(mlirOperationGetOperand(oc->calls[OUTPUT], args[0]), mlirOperationGetResult(oc->calls[PROBS], 0)))
     return "second-product-not-of-the-probabilities";
   oc->v = mlirOperationGetOperand(oc->calls[OUTPUT], args[1]);
@@ -655,9 +673,11 @@ static const char *check_shapes(OnlineChain *oc) {
   if (!half_or_single(oc->elem) || !mlirTypeEqual(oc->elem, mlirShapedTypeGetElementType(tk)) ||
       !mlirTypeEqual(oc->elem, mlirShapedTypeGetElementType(tv)))
     return "q-k-v-not-of-one-float-type";
-  for (int i = 0; i < oc->nb; ++i) { /* k and v: q's batch dims, or 1 where broadcast */
+  for (int i = 0; i < oc->nb; ++i) { /* k and v: q's batch dims, 1 where broadcast, 1/g where grouped */
     oc->batch[i] = mlirShapedTypeGetDimSize(tq, i);
-    int64_t kv = oc->kv_broadcast & (1u << i) ? 1 : oc->batch[i];
+    int64_t g = oc->kv_group[i], kv = g == 0 ? 1 : oc->batch[i] / g;
+    if (g > 1 && oc->batch[i] % g != 0)
+      return "grouped-heads-not-dividing-q-s";
     if (mlirShapedTypeGetDimSize(tk, i) != kv || mlirShapedTypeGetDimSize(tv, i) != kv)
       return "k-or-v-batch-dims-not-q-s";
   }

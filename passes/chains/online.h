@@ -12,7 +12,9 @@
  *
  * and the probabilities %p used by %y alone. f may keep the scores by a constant mask
  * (select(mask[m, n], f(s), -inf)) when the mask is causal: row i keeps keys j <= i + c,
- * and add a bias tensor read by (batch..., m, n), any of them broadcast (0), n last. The rewrite runs the keys in blocks with a
+ * and add a bias tensor read by (batch..., m, n), any of them broadcast (0), n last. k and v
+ * may share a batch dim of q: extent 1 (broadcast), or q's extent / g read by index / g
+ * (grouped-query heads, repeat_kv's expand + reshape). The rewrite runs the keys in blocks with a
  * running max and sum per row and a rescaled partial output, normalized once at the end
  * (the flash-attention recurrence), so no row of scores is ever whole: see
  * online_print for the IR. */
@@ -41,7 +43,8 @@ typedef struct {
   double scale;             /* f(s) = scale * s */
   int nb;                   /* batch dims */
   int64_t batch[ONLINE_MAX_BATCH];
-  unsigned kv_broadcast;    /* bit i: k and v have extent 1 in batch dim i (heads sharing them) */
+  int64_t kv_group[ONLINE_MAX_BATCH]; /* how batch dim i of k and v is read: 1 as q's, 0 broadcast
+                             * (extent 1), g > 1 as q's index / g (grouped-query heads) */
   int64_t m, n, d, dv;      /* query rows, keys, head dims of q/k and of v */
   MlirType elem;            /* the element type of q, k and v */
   MlirType result;          /* the chain's result type (the output kernel's) */
@@ -64,6 +67,10 @@ typedef MlirOperation (*OnlineCallee)(void *user, MlirOperation call);
  * again. */
 #define ONLINE_QK_VIEW "q-or-k-read-through-a-view"
 #define ONLINE_V_VIEW "v-read-through-a-view"
+/* k stored [batch..., head dim, keys]: form-row-chains copies it with the keys first
+ * (HEADS_ONLINE_REDUCTION_LAST) and tries again. */
+#define ONLINE_K_TRANSPOSED \
+  "k-stored-transposed (q.k^T's k is [batch, head dim, keys] in memory; the online form reads k by keys)"
 
 /* Whether the calls starting at `scores` form an attention chain; NULL and `oc` filled
  * when they do, else the named reason (a static string for remarks). `callee` maps a

@@ -119,8 +119,8 @@ static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
     f->batch *= mlirShapedTypeGetDimSize(q, i);
     f->q_batch[i] = mlirShapedTypeGetDimSize(q, i);
     f->kv_batch[i] = mlirShapedTypeGetDimSize(k, i);
-    if (f->kv_batch[i] != mlirShapedTypeGetDimSize(v, i) || (f->kv_batch[i] != f->q_batch[i] && f->kv_batch[i] != 1))
-      return "k-v-batch-dims-neither-q-s-nor-1";
+    if (f->kv_batch[i] != mlirShapedTypeGetDimSize(v, i) || f->kv_batch[i] < 1 || f->q_batch[i] % f->kv_batch[i] != 0)
+      return "k-v-batch-dims-not-dividing-q-s";
   }
   f->m = mlirShapedTypeGetDimSize(q, r - 2);
   f->d = mlirShapedTypeGetDimSize(q, r - 1);
@@ -200,19 +200,26 @@ static void print_memref(BrazeStr *s, MlirType tensor) {
   braze_str_free(&el);
 }
 
-/* %<acc>_<n> = %<acc>_<n - 1> + ((%bh / inner) % extent) * stride: one batch dim's part of
- * a flat index, from the block's flattened batch index %bh (names suffixed by `id`). */
-static void batch_term(BrazeStr *s, const char *acc, int id, int64_t inner, int64_t extent, int64_t stride, int n) {
+/* %<acc>_<n> = %<acc>_<n - 1> + ((%bh / inner) % extent / group) * stride: one batch dim's
+ * part of a flat index, from the block's flattened batch index %bh (names suffixed by
+ * `id`); group > 1 for k and v's heads shared by `group` query heads. */
+static void batch_term(BrazeStr *s, const char *acc, int id, int64_t inner, int64_t extent, int64_t group,
+                       int64_t stride, int n) {
   braze_str_printf(s, "  %%%si%d = arith.constant %lld : index\n  %%%se%d = arith.constant %lld : index\n"
                       "  %%%sw%d = arith.constant %lld : index\n  %%%sq%d = arith.divui %%bh, %%%si%d : index\n"
-                      "  %%%sx%d = arith.remui %%%sq%d, %%%se%d : index\n  %%%sy%d = arith.muli %%%sx%d, %%%sw%d : index\n"
-                      "  %%%s_%d = arith.addi %%%s_%d, %%%sy%d : index\n",
+                      "  %%%sx%d = arith.remui %%%sq%d, %%%se%d : index\n",
                    acc, id, (long long)inner, acc, id, (long long)extent, acc, id, (long long)stride, acc, id, acc, id,
-                   acc, id, acc, id, acc, id, acc, id, acc, id, acc, id, acc, n, acc, n - 1, acc, id);
+                   acc, id, acc, id, acc, id);
+  if (group > 1)
+    braze_str_printf(s, "  %%%sg%d = arith.constant %lld : index\n  %%%sh%d = arith.divui %%%sx%d, %%%sg%d : index\n",
+                     acc, id, (long long)group, acc, id, acc, id, acc, id);
+  braze_str_printf(s, "  %%%sy%d = arith.muli %%%s%c%d, %%%sw%d : index\n  %%%s_%d = arith.addi %%%s_%d, %%%sy%d : index\n",
+                   acc, id, acc, group > 1 ? 'h' : 'x', id, acc, id, acc, n, acc, n - 1, acc, id);
 }
 
 /* %krow0: the first row of this block's k and v ([batch * N][D] views): q's batch index
- * %bh, with the batch dims that k and v share (extent 1) dropped. */
+ * %bh, with the batch dims that k and v share dropped (extent 1) or divided (extent
+ * q's / g: grouped-query heads, query head h reading k/v head h / g). */
 static void kv_batch_row(Text *t) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
@@ -225,9 +232,9 @@ static void kv_batch_row(Text *t) {
   }
   braze_str_puts(s, "  %kv_0 = arith.addi %c0, %c0 : index\n");
   int64_t inner = 1, kv_inner = 1;
-  for (int i = f->nb - 1; i >= 0; --i) { /* idx_i = (bh / inner) % extent_i, weighted by k's stride */
+  for (int i = f->nb - 1; i >= 0; --i) { /* idx_i = (bh / inner) % extent_i / g_i, weighted by k's stride */
     if (f->kv_batch[i] != 1)
-      batch_term(s, "kv", i, inner, f->q_batch[i], kv_inner, f->nb - i);
+      batch_term(s, "kv", i, inner, f->q_batch[i], f->q_batch[i] / f->kv_batch[i], kv_inner, f->nb - i);
     else
       braze_str_printf(s, "  %%kv_%d = arith.addi %%kv_%d, %%c0 : index\n", f->nb - i, f->nb - i - 1);
     inner *= f->q_batch[i];
@@ -575,7 +582,7 @@ static void bias_rows(Text *t) {
       int64_t inner = 1;
       for (int i = (int)d + 1; i < f->nb; ++i)
         inner *= f->q_batch[i];
-      batch_term(s, "bb", r, inner, f->q_batch[d], stride, f->bias_rank - r);
+      batch_term(s, "bb", r, inner, f->q_batch[d], 1, stride, f->bias_rank - r);
     } else {
       if (d == f->nb)
         row_stride = stride;
