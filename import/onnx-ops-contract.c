@@ -135,6 +135,110 @@ static bool parse_einsum(const char *eq, EinsumSpec *s) {
   return true;
 }
 
+/* x permuted by perm (identity: x itself). */
+static OcVal einsum_permute(OnnxImporter *im, OcVal x, const int64_t *perm, size_t n) {
+  bool identity = true;
+  for (size_t i = 0; i < n; ++i)
+    identity &= perm[i] == (int64_t)i;
+  if (identity)
+    return x;
+  OcVal r = x;
+  r.v = onnx_build_transpose(im, x.v, &x.t, perm, &r.t);
+  return r;
+}
+
+/* Operand t summed over its letters in neither the other operand nor the output (they
+ * go from its term too). */
+static OcVal einsum_sum_own(OnnxImporter *im, OcVal x, char *term, const char *other, const char *out) {
+  int64_t axes[ONNX_MAX_RANK];
+  size_t n = 0, kept = 0;
+  for (size_t i = 0; term[i]; ++i)
+    if (!strchr(other, term[i]) && !strchr(out, term[i]))
+      axes[n++] = (int64_t)i;
+    else
+      term[kept++] = term[i];
+  term[kept] = 0;
+  return n ? oc_reduce(im, "reduce_sum", x, axes, n, false) : x;
+}
+
+/* A two-operand contraction as a batch_matmul: letters in both operands and the output
+ * are batch dims, in one operand and the output rows (a) or columns (b), in both but
+ * not the output the contracted dims: a -> [batch..., M, K], b -> [batch..., K, N], the
+ * product [batch..., M, N] reshaped and permuted to the output (the layout attention's
+ * matcher and the matmul templates take; PyTorch's einsum does the same). Every output
+ * letter is in an operand (checked before); false after an error. */
+static bool einsum_as_matmul(OnnxImporter *im, const EinsumSpec *spec, OcVal a, OcVal b) {
+  char ta[ONNX_MAX_RANK + 1], tb[ONNX_MAX_RANK + 1];
+  strcpy(ta, spec->terms[0]);
+  strcpy(tb, spec->terms[1]);
+  const char *out = spec->out;
+  a = einsum_sum_own(im, a, ta, tb, out);
+  b = einsum_sum_own(im, b, tb, ta, out);
+  if (!oc_ok(a) || !oc_ok(b))
+    return false;
+  char batch[ONNX_MAX_RANK + 1] = {0}, rows[ONNX_MAX_RANK + 1] = {0}, cols[ONNX_MAX_RANK + 1] = {0},
+       sums[ONNX_MAX_RANK + 1] = {0};
+  size_t nb = 0, nm = 0, nn = 0, nk = 0;
+  for (const char *c = out; *c; ++c)
+    if (strchr(ta, *c) && strchr(tb, *c))
+      batch[nb++] = *c;
+    else if (strchr(ta, *c))
+      rows[nm++] = *c;
+    else if (strchr(tb, *c))
+      cols[nn++] = *c;
+    else
+      return false;
+  for (const char *c = ta; *c; ++c)
+    if (strchr(tb, *c) && !strchr(out, *c))
+      sums[nk++] = *c;
+  int64_t pa[ONNX_MAX_RANK], pb[ONNX_MAX_RANK], ra[ONNX_MAX_RANK], rb[ONNX_MAX_RANK], rr[ONNX_MAX_RANK];
+  int64_t m = 1, n = 1, k = 1;
+  size_t ia = 0, ib = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    pa[ia++] = strchr(ta, batch[i]) - ta;
+    pb[ib++] = strchr(tb, batch[i]) - tb;
+    int64_t da = a.t.dims[pa[ia - 1]], db = b.t.dims[pb[ib - 1]];
+    if (da != db)
+      return onnx_node_error(im, "letter '%c' has sizes %lld and %lld", batch[i], (long long)da, (long long)db);
+    ra[i] = rb[i] = rr[i] = da;
+  }
+  for (size_t i = 0; i < nm; ++i)
+    m *= a.t.dims[pa[ia++] = strchr(ta, rows[i]) - ta];
+  for (size_t i = 0; i < nk; ++i) {
+    pa[ia++] = strchr(ta, sums[i]) - ta;
+    pb[nb + i] = strchr(tb, sums[i]) - tb;
+    if (a.t.dims[pa[ia - 1]] != b.t.dims[pb[nb + i]])
+      return onnx_node_error(im, "letter '%c' has sizes %lld and %lld", sums[i], (long long)a.t.dims[pa[ia - 1]],
+                             (long long)b.t.dims[pb[nb + i]]);
+    k *= a.t.dims[pa[ia - 1]];
+  }
+  ib = nb + nk;
+  for (size_t i = 0; i < nn; ++i)
+    n *= b.t.dims[pb[ib++] = strchr(tb, cols[i]) - tb];
+  ra[nb] = m, ra[nb + 1] = k, rb[nb] = k, rb[nb + 1] = n;
+  OcVal am = oc_reshape(im, einsum_permute(im, a, pa, ia), ra, nb + 2);
+  OcVal bm = oc_reshape(im, einsum_permute(im, b, pb, ib), rb, nb + 2);
+  if (!oc_ok(am) || !oc_ok(bm))
+    return false;
+  OcVal y = {{NULL}, {.dtype = a.t.dtype, .rank = nb + 2}};
+  memcpy(y.t.dims, ra, nb * sizeof *ra);
+  y.t.dims[nb] = m, y.t.dims[nb + 1] = n;
+  y.v = onnx_build_binary(im, nb ? "batch_matmul" : "matmul", am.v, bm.v, &y.t);
+  /* [batch..., rows..., cols...], then the output's order */
+  char got[ONNX_MAX_RANK + 1] = {0};
+  size_t ng = 0;
+  for (size_t i = 0; i < nb; ++i)
+    got[ng] = batch[i], rr[ng++] = ra[i];
+  for (size_t i = 0; i < nm; ++i)
+    got[ng] = rows[i], rr[ng++] = a.t.dims[strchr(ta, rows[i]) - ta];
+  for (size_t i = 0; i < nn; ++i)
+    got[ng] = cols[i], rr[ng++] = b.t.dims[strchr(tb, cols[i]) - tb];
+  int64_t po[ONNX_MAX_RANK];
+  for (size_t i = 0; i < ng; ++i)
+    po[i] = strchr(got, out[i]) - got;
+  return oc_output(im, 0, einsum_permute(im, oc_reshape(im, y, rr, ng), po, ng));
+}
+
 static bool convert_einsum(OnnxImporter *im) {
   char eq_buf[128];
   const char *eq = onnx_attr_string(im->node, "equation", "", eq_buf, sizeof eq_buf);
@@ -155,6 +259,17 @@ static bool convert_einsum(OnnxImporter *im) {
       return onnx_node_error(im, "output letter '%c' is in no operand", *c);
   if (rank > ONNX_MAX_RANK)
     return onnx_node_error(im, "equation '%s' has %zu letters (at most %d)", eq, rank, ONNX_MAX_RANK);
+  if (s.num_terms == 2) { /* a contraction: a batch_matmul when something is contracted */
+    OcVal a = oc_input(im, 0), b = oc_input(im, 1);
+    if (!oc_ok(a) || !oc_ok(b))
+      return false;
+    bool contracts = false;
+    for (const char *c = s.terms[0]; *c; ++c)
+      contracts |= strchr(s.terms[1], *c) && !strchr(s.out, *c);
+    bool fp = a.t.dtype == b.t.dtype && onnx_dtype_is_float(a.t.dtype);
+    if (contracts && fp && a.t.rank == strlen(s.terms[0]) && b.t.rank == strlen(s.terms[1]))
+      return einsum_as_matmul(im, &s, a, b);
+  }
   int64_t dims[ONNX_MAX_RANK] = {0};
   OcVal acc = {{NULL}, {0}};
   for (size_t t = 0; t < s.num_terms; ++t) {

@@ -163,7 +163,7 @@ const BrazePassInfo braze_pass_graph_simplify = {
                     "                         transpose-of-broadcast reshape-chain broadcast-noop select-const\n"
                     "                         shared-weight-matmul matmul-of-transposed-rows neg-neg\n"
                     "                         mul-minus-one sub-of-neg cast-chain scale-out-of-batch-matmul\n"
-                    "                         softmax-stabilize mask-to-bias conv-epilogue\n"
+                    "                         softmax-stabilize mask-to-bias select-keep-first conv-epilogue\n"
                     "                         window-zero-pad const-fold cse dce\n"
                     "    fold-limit=N         fold constants of at most N elements (default 64)\n"
                     "    remarks              emit a remark naming the rule for every rewrite\n",

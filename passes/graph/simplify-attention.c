@@ -5,7 +5,8 @@
  * one chain on the CPU and one flash kernel on CUDA:
  *
  *   scale-out-of-batch-matmul  batch_matmul(mul(q, c), k) -> mul(batch_matmul(q, k), c)
- *                              (div too, on either operand): the scale on q or on k
+ *                              (div too, on either operand, under a transpose or a
+ *                              reshape of it too): the scale on q or on k
  *                              moves to the scores, where the softmax's kernel (or the
  *                              flash kernel's exp) applies it for free;
  *   softmax-stabilize          div(exp(x), reduce_sum(exp(x))) -> the same of x minus
@@ -18,12 +19,18 @@
  *                              when the select feeds a softmax over the keys: an
  *                              additive bias, which the flash kernel reads per tile
  *                              (a constant mask stays a select: the matcher takes it as
- *                              causal and the kernels skip its blocks).
+ *                              causal and the kernels skip its blocks);
+ *   select-keep-first          select(M, c, x) -> select(not M, x, c) for a constant mask
+ *                              M and a scalar c: the kept scores first (the causal
+ *                              keep-mask the matcher reads), as masked_fill writes the
+ *                              other polarity.
  *
  * Exactness: the scale moves across a sum of products (one rounding more or less per
  * product in bf16; exact for powers of two, as 1/sqrt(64)); s + c rounds to c where
  * |s| is below half of c's ulp, and either way exp(c - max) is 0 after the softmax, with
  * an all-masked row uniform in both forms (every score equal to c). */
+#include <stdlib.h>
+
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -73,31 +80,50 @@ static bool scalar_constant(MlirValue v, double *c) {
 
 /* ---- scale-out-of-batch-matmul ---- */
 
+/* The scalar scale of `scaled`: a mul (c on either side) or div by a scalar float
+ * constant used once; *x gets the unscaled operand, *c the constant, *is_div the op. */
+static bool scalar_scale(MlirValue scaled, MlirValue *x, MlirValue *c, bool *is_div) {
+  MlirOperation sc = braze_gb_defining(scaled, "mul");
+  *is_div = false;
+  if (mlirOperationIsNull(sc)) {
+    sc = braze_gb_defining(scaled, "div");
+    *is_div = true;
+  }
+  if (mlirOperationIsNull(sc) || uses(scaled, 2) != 1)
+    return false;
+  double v;
+  intptr_t ci = scalar_constant(operand(sc, 1), &v) ? 1 : (!*is_div && scalar_constant(operand(sc, 0), &v)) ? 0 : -1;
+  if (ci < 0 || !braze_gb_types_equal(operand(sc, 1 - ci), scaled) || (*is_div && v == 0))
+    return false;
+  *x = operand(sc, 1 - ci);
+  *c = operand(sc, ci);
+  return true;
+}
+
 /* batch_matmul(mul(x, c), y) -> mul(batch_matmul(x, y), c), and the same for div by c,
- * a scale on the right operand, and c on the mul's left; the scaled operand must have
- * no other use (else both forms would be computed). */
+ * a scale on the right operand, c on the mul's left, and a scale under a transpose or
+ * reshape of the operand (k * c, then transposed: the view is rebuilt on x); the scaled
+ * operand (and the view) must have no other use (else both forms would be computed). */
 static bool scale_out_of_batch_matmul(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   for (intptr_t side = 0; side < 2; ++side) {
-    MlirValue scaled = operand(op, side);
-    MlirOperation sc = braze_gb_defining(scaled, "mul");
-    bool is_div = false;
-    if (mlirOperationIsNull(sc)) {
-      sc = braze_gb_defining(scaled, "div");
-      is_div = true;
+    MlirValue scaled = operand(op, side), x, c;
+    MlirOperation view = braze_gb_defining(scaled, "transpose");
+    if (mlirOperationIsNull(view))
+      view = braze_gb_defining(scaled, "reshape");
+    bool is_div;
+    if (!mlirOperationIsNull(view) && uses(scaled, 2) == 1 && scalar_scale(operand(view, 0), &x, &c, &is_div)) {
+      MlirOperation moved = mlirOperationClone(view); /* the view of the unscaled operand */
+      mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, moved);
+      mlirOperationSetOperand(moved, 0, x);
+      x = result(moved);
+    } else if (!scalar_scale(scaled, &x, &c, &is_div)) {
+      continue;
     }
-    if (mlirOperationIsNull(sc) || uses(scaled, 2) != 1)
-      continue;
-    double c;
-    intptr_t ci = scalar_constant(operand(sc, 1), &c) ? 1 : (!is_div && scalar_constant(operand(sc, 0), &c)) ? 0 : -1;
-    if (ci < 0 || !braze_gb_types_equal(operand(sc, 1 - ci), scaled) || (is_div && c == 0))
-      continue;
     MlirValue operands[2] = {operand(op, 0), operand(op, 1)};
-    operands[side] = operand(sc, 1 - ci);
+    operands[side] = x;
     MlirValue product =
         mlirOperationGetResult(braze_gb_create(b, "batch_matmul", operands, 2, mlirValueGetType(result(op)), NULL, 0), 0);
-    MlirValue constant = operand(sc, ci);
-    return apply(op, b, run, RULE_SCALE_OUT_OF_BATCH_MATMUL,
-                 braze_gb_binary(b, is_div ? "div" : "mul", product, constant));
+    return apply(op, b, run, RULE_SCALE_OUT_OF_BATCH_MATMUL, braze_gb_binary(b, is_div ? "div" : "mul", product, c));
   }
   return false;
 }
@@ -193,7 +219,38 @@ static bool mask_to_bias(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
   return false;
 }
 
+/* ---- select-keep-first ---- */
+
+/* select(M, c, x) -> select(not M, x, c) for a constant boolean mask M (not a splat:
+ * select-const takes those) and a scalar constant c where x is not one: the kept values
+ * first, the fill last, as attention's matcher reads a causal keep-mask
+ * (masked_fill(tril(ones) == 0, -inf) exports the fill-mask's polarity). */
+static bool select_keep_first(MlirOperation op, GraphBuilder *b, SimplifyRun *run) {
+  MlirAttribute mask = braze_gb_constant_value(operand(op, 0));
+  double c, x;
+  if (mlirAttributeIsNull(mask) || !mlirAttributeIsADenseElements(mask) || mlirDenseElementsAttrIsSplat(mask) ||
+      !scalar_constant(operand(op, 1), &c) || scalar_constant(operand(op, 2), &x))
+    return false;
+  MlirType mt = mlirAttributeGetType(mask), me = mlirShapedTypeGetElementType(mt);
+  if (!mlirTypeIsAInteger(me) || mlirIntegerTypeGetWidth(me) != 1)
+    return false;
+  intptr_t n = mlirElementsAttrGetNumElements(mask);
+  if (n > (intptr_t)1 << 24)
+    return false;
+  int *keep = malloc((size_t)n * sizeof *keep);
+  if (!keep)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    keep[i] = !mlirDenseElementsAttrGetBoolValue(mask, i);
+  MlirValue flipped = braze_gb_constant(b, mlirDenseElementsAttrBoolGet(mt, n, keep));
+  free(keep);
+  MlirValue sel[3] = {flipped, operand(op, 2), operand(op, 1)};
+  MlirValue r = mlirOperationGetResult(braze_gb_create(b, "select", sel, 3, mlirValueGetType(result(op)), NULL, 0), 0);
+  return apply(op, b, run, RULE_SELECT_KEEP_FIRST, r);
+}
+
 const SimplifyPattern simplify_attention_patterns[] = {
+    {RULE_SELECT_KEEP_FIRST, "select", select_keep_first},
     {RULE_SCALE_OUT_OF_BATCH_MATMUL, "batch_matmul", scale_out_of_batch_matmul},
     {RULE_SOFTMAX_STABILIZE, "div", softmax_stabilize},
     {RULE_MASK_TO_BIAS, "select", mask_to_bias},

@@ -26,6 +26,7 @@ const char *const simplify_rule_names[NUM_RULES] = {
     [RULE_SCALE_OUT_OF_BATCH_MATMUL] = "scale-out-of-batch-matmul",
     [RULE_SOFTMAX_STABILIZE] = "softmax-stabilize",
     [RULE_MASK_TO_BIAS] = "mask-to-bias",
+    [RULE_SELECT_KEEP_FIRST] = "select-keep-first",
     [RULE_CONST_FOLD] = "const-fold",
     [RULE_CSE] = "cse",
     [RULE_DCE] = "dce",

@@ -34,6 +34,7 @@ typedef enum {
   RULE_SCALE_OUT_OF_BATCH_MATMUL,
   RULE_SOFTMAX_STABILIZE,
   RULE_MASK_TO_BIAS,
+  RULE_SELECT_KEEP_FIRST,
   RULE_CONV_EPILOGUE,
   RULE_WINDOW_ZERO_PAD,
   RULE_CONST_FOLD,
@@ -81,7 +82,8 @@ extern const size_t simplify_num_conv_patterns;
 /* passes/graph/simplify-signs.c: neg-neg mul-minus-one sub-of-neg cast-chain */
 extern const SimplifyPattern simplify_sign_patterns[];
 extern const size_t simplify_num_sign_patterns;
-/* passes/graph/simplify-attention.c: scale-out-of-batch-matmul softmax-stabilize mask-to-bias */
+/* passes/graph/simplify-attention.c: scale-out-of-batch-matmul softmax-stabilize mask-to-bias
+ * select-keep-first */
 extern const SimplifyPattern simplify_attention_patterns[];
 extern const size_t simplify_num_attention_patterns;
 /* passes/graph/simplify-pad.c: window-zero-pad */

@@ -1,9 +1,9 @@
-// scale-out-of-batch-matmul, softmax-stabilize and mask-to-bias: attention's
+// scale-out-of-batch-matmul, softmax-stabilize, mask-to-bias and select-keep-first: attention's
 // equivalent spellings brought to the form attention's matcher takes
 // (passes/graph/simplify-attention.c). The whole matrix of spellings, through
 // form-row-chains on both targets: test/passes/chains/form-row-chains/spellings.mlir.
 // RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify | FileCheck %s
-// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify='disable=scale-out-of-batch-matmul,softmax-stabilize,mask-to-bias' | FileCheck %s --check-prefix=OFF
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-simplify='disable=scale-out-of-batch-matmul,softmax-stabilize,mask-to-bias,select-keep-first' | FileCheck %s --check-prefix=OFF
 
 // The scale on q (a mul) and on k^T (a div by a [1, 1, 1] constant) moves to the
 // product (one product after cse).
@@ -25,6 +25,25 @@ func.func @scale_on_operands(%q: tensor<2x8x4xf32>, %kt: tensor<2x4x8xf32>) -> (
   %ks = "graph.div"(%kt, %d) : (tensor<2x4x8xf32>, tensor<1x1x1xf32>) -> tensor<2x4x8xf32>
   %1 = "graph.batch_matmul"(%q, %ks) : (tensor<2x8x4xf32>, tensor<2x4x8xf32>) -> tensor<2x8x8xf32>
   return %0, %1 : tensor<2x8x8xf32>, tensor<2x8x8xf32>
+}
+
+// A scale under the transpose of k (k * c, then transposed; q scaled too, as implementations
+// that split 1/sqrt(d) in two write it): both leave the product, the transpose rebuilt on k.
+// CHECK-LABEL: func.func @scale_under_transpose
+// CHECK: %[[T:.*]] = "graph.transpose"(%arg1) {perm = array<i64: 0, 2, 1>}
+// CHECK: %[[P:.*]] = "graph.batch_matmul"(%arg0, %[[T]])
+// CHECK: %[[S1:.*]] = "graph.mul"(%[[P]], %{{.*}})
+// CHECK: "graph.mul"(%[[S1]], %{{.*}})
+// OFF-LABEL: func.func @scale_under_transpose
+// OFF: %[[KS:.*]] = "graph.mul"(%arg1,
+// OFF: "graph.transpose"(%[[KS]])
+func.func @scale_under_transpose(%q: tensor<2x8x4xf32>, %k: tensor<2x8x4xf32>) -> tensor<2x8x8xf32> {
+  %c = "graph.constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %qs = "graph.mul"(%q, %c) : (tensor<2x8x4xf32>, tensor<f32>) -> tensor<2x8x4xf32>
+  %ks = "graph.mul"(%k, %c) : (tensor<2x8x4xf32>, tensor<f32>) -> tensor<2x8x4xf32>
+  %kt = "graph.transpose"(%ks) {perm = array<i64: 0, 2, 1>} : (tensor<2x8x4xf32>) -> tensor<2x4x8xf32>
+  %0 = "graph.batch_matmul"(%qs, %kt) : (tensor<2x8x4xf32>, tensor<2x4x8xf32>) -> tensor<2x8x8xf32>
+  return %0 : tensor<2x8x8xf32>
 }
 
 // Negative: the scaled q has another use (both forms would be computed), the scale is
@@ -112,4 +131,19 @@ func.func @mask_stays(%s: tensor<2x2x2xf32>, %m: tensor<2x2xi1>) -> (tensor<2x2x
   %z = "graph.select"(%m, %s, %ninf) : (tensor<2x2xi1>, tensor<2x2x2xf32>, tensor<f32>) -> tensor<2x2x2xf32>
   %p3 = "graph.softmax"(%z) {dim = 2 : i64} : (tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
   return %p, %p2, %p3, %z : tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32>
+}
+
+// select-keep-first: masked_fill(tril(ones) == 0, -inf) keeps the scores where a constant
+// mask is false; the select is flipped to the keep-mask (the causal form the matcher
+// reads). A mask computed at run time is left to mask-to-bias.
+// CHECK-LABEL: func.func @select_keep_first
+// CHECK: %[[K:.*]] = "graph.constant"() {value = dense<{{\[\[}}true, false], [true, true]]> : tensor<2x2xi1>}
+// CHECK: "graph.select"(%[[K]], %arg0, %{{.*}}) : (tensor<2x2xi1>, tensor<2x2x2xf32>, tensor<f32>)
+// OFF-LABEL: func.func @select_keep_first
+// OFF: "graph.select"(%{{.*}}, %{{.*}}, %arg0)
+func.func @select_keep_first(%s: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {
+  %m = "graph.constant"() {value = dense<[[false, true], [false, false]]> : tensor<2x2xi1>} : () -> tensor<2x2xi1>
+  %c = "graph.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %0 = "graph.select"(%m, %c, %s) : (tensor<2x2xi1>, tensor<f32>, tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
+  return %0 : tensor<2x2x2xf32>
 }

@@ -16,7 +16,7 @@
 // PIPE-NOT: "graph.add"(%arg0
 // PIPE: "graph.add"(%{{.*}}, %{{.*}}) : (tensor<2xf32>, tensor<2xf32>)
 // PIPE: "graph.mul"(%arg0,
-// RULE: graph-simplify: disable= names 'no-such-rule', which is not a rule (add-zero sub-zero mul-one div-one double-transpose transpose-of-broadcast reshape-chain broadcast-noop select-const shared-weight-matmul matmul-of-transposed-rows neg-neg mul-minus-one sub-of-neg cast-chain scale-out-of-batch-matmul softmax-stabilize mask-to-bias conv-epilogue window-zero-pad const-fold cse dce)
+// RULE: graph-simplify: disable= names 'no-such-rule', which is not a rule (add-zero sub-zero mul-one div-one double-transpose transpose-of-broadcast reshape-chain broadcast-noop select-const shared-weight-matmul matmul-of-transposed-rows neg-neg mul-minus-one sub-of-neg cast-chain scale-out-of-batch-matmul softmax-stabilize mask-to-bias select-keep-first conv-epilogue window-zero-pad const-fold cse dce)
 // NEG: graph-simplify: fold-limit must be >= 0, got -1
 // NAN: option 'fold-limit' expects an integer, got 'lots'
 // KEY: pass 'graph-simplify' has no option 'bogus'
