@@ -17,7 +17,7 @@
 enum { MAX_LINKS = 16 };
 
 typedef struct {
-  bool disable, remarks, no_online, online_half;
+  bool disable, remarks, no_online, online_half, online_cuda;
   long long rows, max_scratch, max_repack, min_blocks, key_block, online_min_keys, window_channels;
   char *target;
   bool cpu; /* target=cpu: whole-row chains, and the online form as calls of block kernels */

@@ -56,8 +56,10 @@
  *   key-block=N          keys per step of the online form (default 128; cpu: 256, the
  *                        keys it leaves in a tail step)
  *   online-min-keys=N    attention with fewer keys keeps whole rows (default 0; cpu: 2048)
- *   online=all|half      all attention chains take the online form, or (half) only bf16/f16
- *                        ones with head dims 64 or 128: what the CUDA flash kernel takes
+ *   online=all|half|cuda all attention chains take the online form, or (half) only bf16/f16
+ *                        ones with head dims 64 or 128: what the CUDA flash kernel takes;
+ *                        cuda: those and f32 ones with head dims up to 64 (the CUDA SIMT
+ *                        flash kernel's, targets/cuda/matmul/flash-simt.c)
  *   window-channels=N    (not cpu) a matmul kernel's operand read through a view that repeats
  *                        elements (a conv's window) stays a view when its source's rows are
  *                        a multiple of N elements (default 64: the CUDA template loads a
@@ -347,6 +349,12 @@ static bool online_half_domain(const OnlineChain *oc) {
   return half && (oc->d == 64 || oc->d == 128) && (oc->dv == 64 || oc->dv == 128);
 }
 
+/* online=cuda: those, and the f32 chains the SIMT flash kernel takes (head dims up to 64:
+ * a row of q and of the output in a thread's registers). */
+static bool online_cuda_domain(const OnlineChain *oc) {
+  return online_half_domain(oc) || (mlirTypeIsAF32(oc->elem) && oc->d <= 64 && oc->dv <= 64);
+}
+
 /* NULL and the chain's rows and keys per block when `op` starts an online chain that
  * this target takes, else the reason. */
 static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op, OnlineChain *oc, int64_t *rows,
@@ -354,6 +362,8 @@ static const char *online_fits(const Options *o, Symbols *sym, MlirOperation op,
   const char *why = online_match(op, online_callee, sym, oc);
   if (!why && o->online_half && !online_half_domain(oc))
     why = "online=half: not bf16 or f16 with head dims 64 or 128";
+  if (!why && o->online_cuda && !online_cuda_domain(oc))
+    why = "online=cuda: neither bf16 or f16 with head dims 64 or 128 nor f32 with head dims up to 64";
   if (!why && oc->n < o->online_min_keys)
     why = "fewer keys than online-min-keys: whole rows";
   return why ? why : online_blocks(o, oc, rows, keys);
@@ -570,12 +580,15 @@ static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   o->remarks = braze_option_flag(opts, "remarks");
   o->no_online = braze_option_flag(opts, "no-online");
   const BrazeOption *online = braze_option_find(opts, "online");
-  if (online && (!online->value || (strcmp(online->value, "half") != 0 && strcmp(online->value, "all") != 0))) {
-    braze_str_printf(error, "form-row-chains: online must be 'all' or 'half', not '%s'", online->value ? online->value : "");
+  if (online && (!online->value || (strcmp(online->value, "half") != 0 && strcmp(online->value, "all") != 0 &&
+                                    strcmp(online->value, "cuda") != 0))) {
+    braze_str_printf(error, "form-row-chains: online must be 'all', 'half' or 'cuda', not '%s'",
+                     online->value ? online->value : "");
     free(o);
     return NULL;
   }
   o->online_half = online && strcmp(online->value, "half") == 0;
+  o->online_cuda = online && strcmp(online->value, "cuda") == 0;
   const BrazeOption *t = braze_option_find(opts, "target");
   o->target = strdup(t && t->value ? t->value : "cpu");
   o->cpu = strcmp(o->target, "cpu") == 0;
@@ -615,8 +628,10 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "                       keys it leaves in a tail step)\n"
                     "  online-min-keys=N    attention chains with fewer keys keep whole rows (default 0;\n"
                     "                       cpu: 2048, where a block of whole rows of scores leaves L2)\n"
-                    "  online=all|half      which attention chains take the online form: all (default), or\n"
-                    "                       bf16/f16 ones with head dims 64 or 128 (the CUDA flash kernel's)\n"
+                    "  online=all|half|cuda which attention chains take the online form: all (default),\n"
+                    "                       bf16/f16 ones with head dims 64 or 128 (half: the CUDA flash\n"
+                    "                       kernel's), or those and f32 ones with head dims up to 64 (cuda:\n"
+                    "                       the CUDA SIMT kernel's too)\n"
                     "  window-channels=N    (not cpu) a matmul kernel's operand read through a view repeating\n"
                     "                       elements (a conv's window) stays a view when its source's rows are\n"
                     "                       a multiple of N elements (default 64: the CUDA template's window\n"

@@ -24,6 +24,8 @@ typedef struct {
   int arg;             /* the kernel's argument */
   int n_dims;          /* the copy's dims: loops[0..n_dims) of the generic, batch loops first */
   int loops[HEADS_MAX_LOOPS];
+  int64_t group[HEADS_MAX_LOOPS]; /* > 1: the view reads loops[i] only as loops[i] floordiv group (heads
+                                   * shared by that many others: the copy keeps one, shape / group) */
   int64_t shape[HEADS_MAX_LOOPS];
 } ViewRead;
 
@@ -41,6 +43,35 @@ static void template_order(MlirAffineMap out, MlirAffineMap view, bool *used, Vi
       if (!used[d] && braze_map_reads_dim(view, d) && (a ? (pass == 0) != reduction : (pass == 0) == reduction))
         used[d] = true, v->loops[v->n_dims++] = d;
     }
+}
+
+/* Whether every occurrence of dim d in e is `d floordiv c` for one constant c > 1 (*c, 0
+ * while none is seen); false where d appears otherwise. */
+static bool only_grouped(MlirAffineExpr e, intptr_t d, int64_t *c) {
+  if (mlirAffineExprIsADim(e))
+    return (intptr_t)mlirAffineDimExprGetPosition(e) != d;
+  if (!mlirAffineExprIsABinary(e))
+    return true;
+  MlirAffineExpr lhs = mlirAffineBinaryOpExprGetLHS(e), rhs = mlirAffineBinaryOpExprGetRHS(e);
+  if (mlirAffineExprIsAFloorDiv(e) && mlirAffineExprIsADim(lhs) && (intptr_t)mlirAffineDimExprGetPosition(lhs) == d &&
+      mlirAffineExprIsAConstant(rhs)) {
+    int64_t k = mlirAffineConstantExprGetValue(rhs);
+    if (k < 2 || (*c && *c != k))
+      return false;
+    *c = k;
+    return true;
+  }
+  return only_grouped(lhs, d, c) && only_grouped(rhs, d, c);
+}
+
+/* The group of the view's loop d: c when the view reads d only as d floordiv c (and c
+ * divides its extent), else 1. */
+static int64_t loop_group(MlirAffineMap view, intptr_t d, int64_t extent) {
+  int64_t c = 0;
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(view); ++r)
+    if (!only_grouped(mlirAffineMapGetResult(view, r), d, &c))
+      return 1;
+  return c > 1 && extent % c == 0 ? c : 1;
 }
 
 /* The copy's dims: the loops the view reads, the batch loops (those the output's leading
@@ -67,6 +98,7 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, bo
     if (!used[d] && (braze_map_reads_dim(view, d) || (a_side && extents[d] == 1)))
       used[d] = true, v->loops[v->n_dims++] = d;
   }
+  int n_batch_read = v->n_dims; /* the copy's batch dims come first */
   if (for_template && mlirAffineMapGetNumResults(out) >= 2 && mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_batch)))
     template_order(out, view, used, v);
   for (int pass = reduction_last ? 0 : 1; pass < 2; ++pass) /* with reduction_last: the output's loops first */
@@ -75,9 +107,13 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, bo
         if (!used[d] && mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, k), d) &&
             (pass == 1 || braze_map_reads_dim(out, d)))
           used[d] = true, v->loops[v->n_dims++] = d;
-  for (int i = 0; i < v->n_dims; ++i)
-    if ((v->shape[i] = extents[v->loops[i]]) < 1)
+  for (int i = 0; i < v->n_dims; ++i) {
+    /* grouped batch loops (grouped-query heads) keep their groups' one copy, for the
+     * online form; a template's operand is copied whole */
+    v->group[i] = !for_template && i < n_batch_read ? loop_group(view, v->loops[i], extents[v->loops[i]]) : 1;
+    if ((v->shape[i] = extents[v->loops[i]] / v->group[i]) < 1)
       return false;
+  }
   return v->n_dims > 0;
 }
 
@@ -183,8 +219,10 @@ static MlirAffineMap copy_read_map(const ViewRead *v, MlirAffineMap view) {
   MlirAffineExpr subst[HEADS_MAX_LOOPS], exprs[HEADS_MAX_LOOPS];
   for (intptr_t d = 0; d < n_loops; ++d)
     subst[d] = mlirAffineConstantExprGet(ctx, 0);
-  for (int i = 0; i < v->n_dims; ++i)
-    subst[v->loops[i]] = mlirAffineDimExprGet(ctx, i);
+  for (int i = 0; i < v->n_dims; ++i) /* a grouped loop is group times the copy's dim */
+    subst[v->loops[i]] = v->group[i] > 1 ? mlirAffineMulExprGet(mlirAffineDimExprGet(ctx, i),
+                                                                 mlirAffineConstantExprGet(ctx, v->group[i]))
+                                         : mlirAffineDimExprGet(ctx, i);
   MlirAffineMap rename = mlirAffineMapGet(ctx, v->n_dims, 0, n_loops, subst);
   intptr_t n = mlirAffineMapGetNumResults(view);
   for (intptr_t r = 0; r < n && r < HEADS_MAX_LOOPS; ++r)
@@ -276,8 +314,11 @@ static MlirOperation make_plain_kernel(MlirOperation func, Symbols *sym, MlirOpe
       for (intptr_t j = 0; j < n_maps && j < HEADS_MAX_LOOPS; ++j)
         new_maps[j] = mlirArrayAttrGetElement(maps, j);
       MlirAffineExpr dims[HEADS_MAX_LOOPS];
-      for (int d = 0; d < reads[i].n_dims; ++d)
+      for (int d = 0; d < reads[i].n_dims; ++d) {
         dims[d] = mlirAffineDimExprGet(ctx, reads[i].loops[d]);
+        if (reads[i].group[d] > 1)
+          dims[d] = mlirAffineFloorDivExprGet(dims[d], mlirAffineConstantExprGet(ctx, reads[i].group[d]));
+      }
       intptr_t n_loops = mlirAffineMapGetNumDims(braze_generic_map(cg, reads[i].input));
       new_maps[reads[i].input] = mlirAffineMapAttrGet(mlirAffineMapGet(ctx, n_loops, 0, reads[i].n_dims, dims));
       mlirOperationSetAttributeByName(cg, braze_ref("indexing_maps"), mlirArrayAttrGet(ctx, n_maps, new_maps));

@@ -531,8 +531,8 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
                      (long long)oc->m);
   for (int i = 0; i < oc->nb; ++i) /* grouped-query heads: k and v's batch index %gi = %i / g */
     if (oc->kv_group[i] > 1)
-      braze_str_printf(s, "    %%cg%d = arith.constant %lld : index\n    %%gi%d = arith.divui %%i%d, %%cg%d : index\n", i,
-                       (long long)oc->kv_group[i], i, i, i);
+      braze_str_printf(s, "    %%gi%d = affine.apply affine_map<(d0) -> (d0 floordiv %lld)>(%%i%d)\n", i,
+                       (long long)oc->kv_group[i], i);
   print_slice(&p, "q", 0, "%im", T_Q, oc->q);
   print_empty(&p, "    ", "re", T_ROW);
   braze_str_puts(s, "    %m0 = linalg.fill ins(%ninf : f32) outs(%re : ");

@@ -21,10 +21,11 @@ braze="$build/braze"
 files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
 # Causal attention: the mask is a constant S x S literal, generated rather than stored
 # (rows that keep keys j <= i, and j <= i - 3: three fully masked rows, NaN as in the
-# reference).
+# reference; in f32 on the SIMT flash kernel, j <= i - 2).
 mkdir -p "$out/generated"
 { python3 "$root/bench/gpu/make_causal.py" attn_causal 3 200 64 bf16 0 &&
-  python3 "$root/bench/gpu/make_causal.py" attn_causal_shifted 2 130 128 f16 -3 | grep -v "^// gpu-metric"; } \
+  python3 "$root/bench/gpu/make_causal.py" attn_causal_shifted 2 130 128 f16 -3 | grep -v "^// gpu-metric" &&
+  python3 "$root/bench/gpu/make_causal.py" attn_causal_f32 2 150 64 f32 -2 | grep -v "^// gpu-metric"; } \
   >"$out/generated/causal.mlir" || exit 1
 files="$files $out/generated/causal.mlir"
 case " $* " in *" --with-workloads "*) files="$files $(ls "$root"/bench/workloads/*.mlir)" ;; esac

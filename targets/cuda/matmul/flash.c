@@ -21,7 +21,7 @@
  * row maxima and sums reduce over its own values, then over the 4 lanes of a row by
  * shuffles. Keys past N in the last block are masked to -inf; rows past M are not
  * stored. The output is O / l, written from the registers. */
-#include "targets/cuda/codegen/codegen.h"
+#include "targets/cuda/matmul/flash.h"
 
 #include <math.h>
 #include <float.h>
@@ -34,131 +34,8 @@
 #include "support/diag.h"
 #include "support/strbuf.h"
 
-enum { BM = 128, WG_ROWS = 64, THREADS = 256, STAGES = 2, BOX_BYTES_V = 64 * 64 * 2 };
+enum { WG_ROWS = 64, THREADS = 256, BOX_BYTES_V = 64 * 64 * 2 };
 
-typedef struct {
-  int64_t batch, m, n, d, dv;  /* batch (flattened), query rows, keys, head dims */
-  int nb;                      /* batch dims */
-  int64_t q_batch[8], kv_batch[8]; /* their extents in q, and in k and v (1: shared) */
-  int bn;                      /* keys per step */
-  double scale;
-  bool causal;                 /* query i keeps keys j <= i + offset */
-  int64_t offset;
-  int n_in;                    /* 3, or 4 with a bias (added to the scaled scores) */
-  int bias_rank;
-  int64_t bias_dims[8], bias_shape[8]; /* the loop each bias dim reads (-1: none), its extents */
-  const char *bias_el;
-  bool bias_select;            /* the bias argument is an i1 mask: bias = mask ? bias_true : bias_false */
-  double bias_true, bias_false;
-  const char *el;              /* bf16 or f16 */
-  int64_t kv_off, stage_bytes, k_bytes, cnt_off, smem; /* shared memory: Q at 0, then K/V stages */
-  int64_t tiles, blocks;       /* query tiles per batch, key blocks */
-} Flash;
-
-/* ---- the plan ---- */
-
-static MlirType arg_type(MlirOperation func, int i) {
-  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("function_type")));
-  return i < 0 ? mlirFunctionTypeGetResult(fn, 0) : mlirFunctionTypeGetInput(fn, i);
-}
-
-static const char *plan(MlirOperation func, const CuOptions *opts, Flash *f) {
-  MlirAttribute online = mlirOperationGetAttributeByName(func, braze_ref("kernel.online"));
-  MlirType fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("function_type")));
-  if (mlirAttributeIsNull(online) || !mlirAttributeIsADictionary(online))
-    return "not-in-the-online-form (form-row-chains with a target other than cpu writes it)";
-  f->n_in = (int)mlirFunctionTypeGetNumInputs(fn);
-  MlirAttribute bias = mlirDictionaryAttrGetElementByName(online, braze_ref("bias"));
-  if (f->n_in != (mlirAttributeIsNull(bias) ? 3 : 4) || mlirFunctionTypeGetNumResults(fn) != 1)
-    return "not-q-k-v-(bias)-to-one-result";
-  if (!mlirAttributeIsNull(bias)) {
-    MlirType bt = mlirFunctionTypeGetInput(fn, 3), be = mlirShapedTypeGetElementType(bt);
-    f->bias_rank = (int)mlirDenseArrayGetNumElements(bias);
-    MlirAttribute bt_attr = mlirDictionaryAttrGetElementByName(online, braze_ref("bias_true"));
-    MlirAttribute bf_attr = mlirDictionaryAttrGetElementByName(online, braze_ref("bias_false"));
-    f->bias_select = mlirTypeIsAInteger(be) && mlirIntegerTypeGetWidth(be) == 1;
-    if (f->bias_rank != mlirShapedTypeGetRank(bt) || f->bias_rank > 8 ||
-        !(mlirTypeIsABF16(be) || mlirTypeIsAF16(be) || mlirTypeIsAF32(be) || f->bias_select))
-      return "bias-not-a-bf16-f16-f32-or-i1-tensor-of-its-dims";
-    if (f->bias_select && (mlirAttributeIsNull(bt_attr) || mlirAttributeIsNull(bf_attr) || !mlirAttributeIsAFloat(bt_attr) ||
-                           !mlirAttributeIsAFloat(bf_attr)))
-      return "an-i1-bias-without-bias_true-and-bias_false";
-    if (f->bias_select) {
-      f->bias_true = mlirFloatAttrGetValueDouble(bt_attr);
-      f->bias_false = mlirFloatAttrGetValueDouble(bf_attr);
-    }
-    f->bias_el = f->bias_select ? "i1" : mlirTypeIsABF16(be) ? "bf16" : mlirTypeIsAF16(be) ? "f16" : "f32";
-    for (int r = 0; r < f->bias_rank; ++r) {
-      f->bias_dims[r] = mlirDenseI64ArrayGetElement(bias, r);
-      f->bias_shape[r] = mlirShapedTypeGetDimSize(bt, r);
-    }
-  }
-  MlirAttribute kb = mlirDictionaryAttrGetElementByName(online, braze_ref("key_block"));
-  MlirAttribute sc = mlirDictionaryAttrGetElementByName(online, braze_ref("scale"));
-  if (mlirAttributeIsNull(kb) || mlirAttributeIsNull(sc) || !mlirAttributeIsAInteger(kb) || !mlirAttributeIsAFloat(sc))
-    return "kernel.online lacks key_block or scale";
-  f->bn = (int)mlirIntegerAttrGetValueInt(kb);
-  f->scale = mlirFloatAttrGetValueDouble(sc);
-  MlirAttribute causal = mlirDictionaryAttrGetElementByName(online, braze_ref("causal"));
-  f->causal = !mlirAttributeIsNull(causal) && mlirAttributeIsAInteger(causal);
-  f->offset = f->causal ? mlirIntegerAttrGetValueInt(causal) : 0;
-  MlirType q = arg_type(func, 0), k = arg_type(func, 1), v = arg_type(func, 2), y = arg_type(func, -1);
-  MlirType el = mlirShapedTypeGetElementType(q);
-  if (!mlirTypeIsABF16(el) && !mlirTypeIsAF16(el))
-    return "inputs-not-bf16-or-f16";
-  if (!mlirTypeEqual(el, mlirShapedTypeGetElementType(k)) || !mlirTypeEqual(el, mlirShapedTypeGetElementType(v)) ||
-      !mlirTypeEqual(el, mlirShapedTypeGetElementType(y)))
-    return "q-k-v-and-result-not-of-one-type";
-  f->el = mlirTypeIsABF16(el) ? "bf16" : "f16";
-  intptr_t r = mlirShapedTypeGetRank(q);
-  f->batch = 1;
-  f->nb = (int)r - 2;
-  if (f->nb > 8 || mlirShapedTypeGetRank(k) != r || mlirShapedTypeGetRank(v) != r)
-    return "q-k-v-of-different-ranks";
-  for (intptr_t i = 0; i + 2 < r; ++i) {
-    f->batch *= mlirShapedTypeGetDimSize(q, i);
-    f->q_batch[i] = mlirShapedTypeGetDimSize(q, i);
-    f->kv_batch[i] = mlirShapedTypeGetDimSize(k, i);
-    if (f->kv_batch[i] != mlirShapedTypeGetDimSize(v, i) || f->kv_batch[i] < 1 || f->q_batch[i] % f->kv_batch[i] != 0)
-      return "k-v-batch-dims-not-dividing-q-s";
-  }
-  f->m = mlirShapedTypeGetDimSize(q, r - 2);
-  f->d = mlirShapedTypeGetDimSize(q, r - 1);
-  f->n = mlirShapedTypeGetDimSize(k, r - 2);
-  f->dv = mlirShapedTypeGetDimSize(v, r - 1);
-  if ((f->d != 64 && f->d != 128) || (f->dv != 64 && f->dv != 128))
-    return "head-dims-not-64-or-128";
-  if (f->bn != 64 && f->bn != 128)
-    return "key-block-not-64-or-128";
-  f->tiles = (f->m + BM - 1) / BM;
-  f->blocks = (f->n + f->bn - 1) / f->bn;
-  f->kv_off = (int64_t)BM * f->d * 2;
-  f->k_bytes = (int64_t)f->bn * f->d * 2;
-  f->stage_bytes = f->k_bytes + (int64_t)f->bn * f->dv * 2;
-  f->cnt_off = f->kv_off + STAGES * f->stage_bytes; /* a counter per stage: who releases it last */
-  f->smem = f->cnt_off + 16;
-  if (f->smem + 1024 > opts->smem_block)
-    return "shared-memory-exceeds-the-limit";
-  if (f->tiles > 0x7fffffff || f->batch > 65535)
-    return "grid-too-large";
-  return NULL;
-}
-
-/* A bias value in the log2 domain as a finite f32: -inf and values past f32's range
- * become -FLT_MAX (exp2 of it minus the row max is 0, and a row masked everywhere stays
- * uniform, as its scores all equal). */
-static double log2_domain(double x) {
-  if (!(x > -FLT_MAX))
-    return -FLT_MAX;
-  return x < FLT_MAX ? x : FLT_MAX;
-}
-
-static int64_t bias_elements(const Flash *f) {
-  int64_t n = 1;
-  for (int r = 0; r < f->bias_rank; ++r)
-    n *= f->bias_shape[r];
-  return n;
-}
 
 /* ---- the kernel's text ---- */
 
@@ -190,58 +67,6 @@ static void types(Text *t) {
   struct_type(t->oacc, sizeof t->oacc, (int)f->dv / 2);
 }
 
-static void print_memref(BrazeStr *s, MlirType tensor) {
-  braze_str_puts(s, "memref<");
-  for (intptr_t i = 0; i < mlirShapedTypeGetRank(tensor); ++i)
-    braze_str_printf(s, "%lldx", (long long)mlirShapedTypeGetDimSize(tensor, i));
-  BrazeStr el = {0};
-  mlirTypePrint(mlirShapedTypeGetElementType(tensor), braze_str_callback, &el);
-  braze_str_printf(s, "%s>", braze_str_cstr(&el));
-  braze_str_free(&el);
-}
-
-/* %<acc>_<n> = %<acc>_<n - 1> + ((%bh / inner) % extent / group) * stride: one batch dim's
- * part of a flat index, from the block's flattened batch index %bh (names suffixed by
- * `id`); group > 1 for k and v's heads shared by `group` query heads. */
-static void batch_term(BrazeStr *s, const char *acc, int id, int64_t inner, int64_t extent, int64_t group,
-                       int64_t stride, int n) {
-  braze_str_printf(s, "  %%%si%d = arith.constant %lld : index\n  %%%se%d = arith.constant %lld : index\n"
-                      "  %%%sw%d = arith.constant %lld : index\n  %%%sq%d = arith.divui %%bh, %%%si%d : index\n"
-                      "  %%%sx%d = arith.remui %%%sq%d, %%%se%d : index\n",
-                   acc, id, (long long)inner, acc, id, (long long)extent, acc, id, (long long)stride, acc, id, acc, id,
-                   acc, id, acc, id, acc, id);
-  if (group > 1)
-    braze_str_printf(s, "  %%%sg%d = arith.constant %lld : index\n  %%%sh%d = arith.divui %%%sx%d, %%%sg%d : index\n",
-                     acc, id, (long long)group, acc, id, acc, id, acc, id);
-  braze_str_printf(s, "  %%%sy%d = arith.muli %%%s%c%d, %%%sw%d : index\n  %%%s_%d = arith.addi %%%s_%d, %%%sy%d : index\n",
-                   acc, id, acc, group > 1 ? 'h' : 'x', id, acc, id, acc, n, acc, n - 1, acc, id);
-}
-
-/* %krow0: the first row of this block's k and v ([batch * N][D] views): q's batch index
- * %bh, with the batch dims that k and v share dropped (extent 1) or divided (extent
- * q's / g: grouped-query heads, query head h reading k/v head h / g). */
-static void kv_batch_row(Text *t) {
-  const Flash *f = t->f;
-  BrazeStr *s = t->s;
-  bool shared = false;
-  for (int i = 0; i < f->nb; ++i)
-    shared |= f->kv_batch[i] != f->q_batch[i];
-  if (!shared) {
-    braze_str_puts(s, "  %krow0 = arith.muli %bh, %cN : index\n");
-    return;
-  }
-  braze_str_puts(s, "  %kv_0 = arith.addi %c0, %c0 : index\n");
-  int64_t inner = 1, kv_inner = 1;
-  for (int i = f->nb - 1; i >= 0; --i) { /* idx_i = (bh / inner) % extent_i / g_i, weighted by k's stride */
-    if (f->kv_batch[i] != 1)
-      batch_term(s, "kv", i, inner, f->q_batch[i], f->q_batch[i] / f->kv_batch[i], kv_inner, f->nb - i);
-    else
-      braze_str_printf(s, "  %%kv_%d = arith.addi %%kv_%d, %%c0 : index\n", f->nb - i, f->nb - i - 1);
-    inner *= f->q_batch[i];
-    kv_inner *= f->kv_batch[i];
-  }
-  braze_str_printf(s, "  %%krow0 = arith.muli %%kv_%d, %%cN : index\n", f->nb);
-}
 
 static void header(Text *t, MlirOperation func, const char *name) {
   const Flash *f = t->f;
@@ -249,7 +74,7 @@ static void header(Text *t, MlirOperation func, const char *name) {
   braze_str_printf(s, "gpu.func @%s(", name);
   for (int i = 0; i <= f->n_in; ++i) { /* the inputs, then the result */
     braze_str_printf(s, "%%arg%d: ", i);
-    print_memref(s, arg_type(func, i < f->n_in ? i : -1));
+    flash_print_memref(s, flash_arg_type(func, i < f->n_in ? i : -1));
     braze_str_puts(s, ", ");
   }
   int maps = f->n_in + 1; /* the TMA descriptors follow the memrefs */
@@ -276,7 +101,7 @@ static void header(Text *t, MlirOperation func, const char *name) {
                     "  %lm = arith.remui %lane, %c4 : index\n"
                     "  %bm = arith.muli %bh, %cM : index\n  %m0 = arith.muli %pid, %c128 : index\n"
                     "  %qrow = arith.addi %bm, %m0 : index\n");
-  kv_batch_row(t);
+  flash_kv_batch_row(t->s, t->f);
   if (f->causal) /* the tile's last row keeps keys up to m0 + 127 + offset: later blocks are skipped */
     braze_str_printf(s, "  %%cKE = arith.constant %lld : index\n  %%ke0 = arith.addi %%m0, %%cKE : index\n"
                         "  %%ke1 = arith.maxsi %%ke0, %%c0 : index\n  %%ke = arith.minsi %%ke1, %%cN : index\n"
@@ -455,7 +280,7 @@ static void softmax(Text *t) {
     if (bias) { /* the bias at the key, clamped into the tensor (keys past N are masked) */
       braze_str_printf(s, "      %%bc%d = arith.minui %%cc%d, %%lim1 : index\n      %%bi%d = arith.addi %%bk%d, %%bc%d : index\n"
                           "      %%bl%d = memref.load %%biasf[%%bi%d] : memref<%lldx%s>\n",
-                       r, r, r, (r / 2) & 1, r, r, r, (long long)bias_elements(f), f->bias_el);
+                       r, r, r, (r / 2) & 1, r, r, r, (long long)flash_bias_elements(f), f->bias_el);
       if (f->bias_select) /* the mask's two values, in the log2 domain already */
         braze_str_printf(s, "      %%bs%d = arith.select %%bl%d, %%btrue, %%bfalse : f32\n", r, r);
       else if (strcmp(f->bias_el, "f32") != 0)
@@ -582,7 +407,7 @@ static void bias_rows(Text *t) {
       int64_t inner = 1;
       for (int i = (int)d + 1; i < f->nb; ++i)
         inner *= f->q_batch[i];
-      batch_term(s, "bb", r, inner, f->q_batch[d], 1, stride, f->bias_rank - r);
+      flash_batch_term(s, "bb", r, inner, f->q_batch[d], 1, stride, f->bias_rank - r);
     } else {
       if (d == f->nb)
         row_stride = stride;
@@ -594,12 +419,12 @@ static void bias_rows(Text *t) {
                       "  %%bro1 = arith.muli %%brb, %%bRS : index\n  %%brow0 = arith.addi %%bb_%d, %%bro0 : index\n"
                       "  %%brow1 = arith.addi %%bb_%d, %%bro1 : index\n"
                       "  %%biasf = memref.reinterpret_cast %%arg3 to offset: [0], sizes: [%lld], strides: [1] : ",
-                   (long long)row_stride, f->bias_rank, f->bias_rank, (long long)bias_elements(f));
+                   (long long)row_stride, f->bias_rank, f->bias_rank, (long long)flash_bias_elements(f));
   BrazeStr bt = {0};
   braze_str_puts(&bt, "memref<");
   for (int r = 0; r < f->bias_rank; ++r)
     braze_str_printf(&bt, "%lldx", (long long)f->bias_shape[r]);
-  braze_str_printf(s, "%s%s> to memref<%lldx%s>\n", braze_str_cstr(&bt), f->bias_el, (long long)bias_elements(f), f->bias_el);
+  braze_str_printf(s, "%s%s> to memref<%lldx%s>\n", braze_str_cstr(&bt), f->bias_el, (long long)flash_bias_elements(f), f->bias_el);
   braze_str_free(&bt);
 }
 
@@ -624,7 +449,7 @@ static void loop_constants(Text *t) {
     braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", log2e);
     if (f->bias_select) /* the mask's values times log2(e), kept finite (finfo.min * log2(e) overflows f32) */
       braze_str_printf(s, "  %%btrue = arith.constant %.9e : f32\n  %%bfalse = arith.constant %.9e : f32\n",
-                       log2_domain(f->bias_true * log2e), log2_domain(f->bias_false * log2e));
+                       flash_log2_domain(f->bias_true * log2e), flash_log2_domain(f->bias_false * log2e));
     bias_rows(t);
   }
   if (f->causal) /* the last key each of the thread's two rows keeps: m0 + 64 wg + row + 8 i + offset */
@@ -693,7 +518,7 @@ static void epilogue(Text *t) {
 /* Text of the whole gpu.func. */
 static void kernel_text(Text *t, MlirOperation func, const char *name) {
   types(t);
-  print_memref(&t->out_type, arg_type(func, -1));
+  flash_print_memref(&t->out_type, flash_arg_type(func, -1));
   header(t, func, name);
   loads(t);
   descriptors(t);
@@ -709,14 +534,17 @@ int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptio
   char name[256];
   snprintf(name, sizeof name, "%.*s", (int)name_ref.length, name_ref.data);
   Flash f = {0};
-  const char *why = plan(func, opts, &f);
+  const char *why = flash_plan(func, opts, &f);
   if (why) {
     braze_emit_error(mlirOperationGetLocation(func), "cuda-codegen: chain kernel @%s: no flash kernel: %s", name, why);
     return -1;
   }
   BrazeStr text = {0};
   Text t = {.s = &text, .f = &f};
-  kernel_text(&t, func, name);
+  if (f.simt)
+    flash_simt_text(&text, &f, func, name);
+  else
+    kernel_text(&t, func, name);
   braze_str_free(&t.out_type);
   MlirOperation fn = cu_parse_gpu_func(gpu_module, braze_str_cstr(&text), "braze-flash");
   braze_str_free(&text);
@@ -725,7 +553,12 @@ int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptio
                      name);
     return -1;
   }
-  if (opts->remarks)
+  if (opts->remarks && f.simt)
+    braze_emit_remark(mlirOperationGetLocation(func),
+                      "cuda-codegen: kernel @%s: flash kernel (online chain, f32 SIMT), grid (%lld, %lld, 1), block %d, "
+                      "%d keys per tile, %lld bytes of shared memory",
+                      name, (long long)f.tiles, (long long)f.batch, FLASH_SIMT_ROWS, f.bn, (long long)f.smem);
+  else if (opts->remarks)
     braze_emit_remark(mlirOperationGetLocation(func),
                       "cuda-codegen: kernel @%s: flash kernel (online chain), grid (%lld, %lld, 1), block %d, %d keys "
                       "per step, %d stages, %lld bytes of shared memory",
@@ -734,7 +567,7 @@ int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptio
   MlirType types_[5];
   for (int i = 0; i <= f.n_in; ++i) {
     BrazeStr m = {0};
-    print_memref(&m, arg_type(func, i < f.n_in ? i : -1));
+    flash_print_memref(&m, flash_arg_type(func, i < f.n_in ? i : -1));
     types_[i] = mlirTypeParseGet(ctx, braze_ref(braze_str_cstr(&m)));
     braze_str_free(&m);
   }

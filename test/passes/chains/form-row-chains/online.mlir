@@ -57,7 +57,7 @@ func.func @div_one_kernel_softmax_tail(%q: tensor<2x200x16xf32>, %k: tensor<2x20
   return %y : tensor<2x200x16xf32>
 }
 
-// BAD: form-row-chains: online must be 'all' or 'half', not 'some'
+// BAD: form-row-chains: online must be 'all', 'half' or 'cuda', not 'some'
 
 // -----
 
