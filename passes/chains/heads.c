@@ -93,9 +93,9 @@ static bool copy_dims(MlirOperation g, MlirAffineMap view, bool for_template, bo
     if (!mlirAffineExprIsADim(e))
       return false;
     int d = (int)mlirAffineDimExprGetPosition(e);
-    /* a template's A has every batch dim: a unit one the view does not read (a conv's
-     * single group) is a dim of 1 in the copy */
-    if (!used[d] && (braze_map_reads_dim(view, d) || (a_side && extents[d] == 1)))
+    /* a template's A and the online form's operands have every batch dim: a unit one the
+     * view does not read (a conv's single group, a batch of 1) is a dim of 1 in the copy */
+    if (!used[d] && (braze_map_reads_dim(view, d) || ((a_side || !for_template) && extents[d] == 1)))
       used[d] = true, v->loops[v->n_dims++] = d;
   }
   int n_batch_read = v->n_dims; /* the copy's batch dims come first */

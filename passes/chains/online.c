@@ -568,9 +568,13 @@ static const char *match_output(OnlineChain *oc, int nb) {
   int64_t v_group[ONLINE_MAX_BATCH];
   if (!contraction(kernel, g, nb, a, b, args, v_group))
     return reads_through_view(g) ? ONLINE_V_VIEW : "second-product-not-over-the-keys";
-  for (int i = 0; i < nb; ++i)
+  MlirType qt = mlirValueGetType(oc->q);
+  for (int i = 0; i < nb; ++i) {
+    if (mlirShapedTypeGetDimSize(qt, i) == 1) /* a batch of one: read as 0 or by its loop alike */
+      v_group[i] = oc->kv_group[i] = 1;
     if (v_group[i] != oc->kv_group[i])
       return "k-and-v-shared-over-different-batch-dims";
+  }
   if (!mlirValueEqual(mlirOperationGetOperand(oc->calls[OUTPUT], args[0]), mlirOperationGetResult(oc->calls[PROBS], 0)))
     return "second-product-not-of-the-probabilities";
   oc->v = mlirOperationGetOperand(oc->calls[OUTPUT], args[1]);
