@@ -19,6 +19,11 @@ def matmul(d):
     return [gelu(a.astype(np.float64) @ b.astype(np.float64) + bias)]
 
 
+def rowsum(d):
+    (x,) = inputs(d, 1)
+    return [np.maximum(x.astype(np.float64).sum(axis=1), 0.0)]
+
+
 def softmax(d):
     (x,) = inputs(d, 1)
     x = x.astype(np.float64)
@@ -38,7 +43,7 @@ def elementwise(d):
     return [y]
 
 
-CASES = {"matmul": (matmul, 1e-5), "softmax": (softmax, 1e-6), "histogram": (histogram, 0),
+CASES = {"matmul": (matmul, 1e-5), "rowsum": (rowsum, 1e-5), "softmax": (softmax, 1e-6), "histogram": (histogram, 0),
          "elementwise": (elementwise, 1e-2), "elementwise_f32": (elementwise, 1e-6)}
 
 want_bf16 = {"elementwise": True}
