@@ -64,6 +64,7 @@ struct Launch {
 };
 
 static RefGpuThread *g_starting; /* the thread thread_main starts (one OS thread) */
+static int g_running;             /* launches in progress: a GPU kernel calling another is refused */
 
 static void thread_main(void) {
   RefGpuThread *t = g_starting;
@@ -324,6 +325,9 @@ static bool read_launch(MlirOperation callee, int64_t grid[3], int64_t block[3])
 
 bool ref_gpu_launch(MlirOperation call, MlirOperation callee, BrazeHostTensor *const *bufs, size_t n,
                     const char *kname) {
+  if (g_running)
+    return ref_fail(call, "GPU-form user kernel @%s is called from a GPU-form user kernel (a launch inside a "
+                          "thread is not supported)", kname);
   Launch *L = calloc(1, sizeof *L);
   if (!read_launch(callee, L->grid, L->block)) {
     free(L);
@@ -337,6 +341,7 @@ bool ref_gpu_launch(MlirOperation call, MlirOperation callee, BrazeHostTensor *c
   L->n = (int)(L->block[0] * L->block[1] * L->block[2]);
   L->threads = calloc((size_t)L->n, sizeof *L->threads);
   bool ok = true;
+  g_running++;
   for (int i = 0; i < L->n && ok; ++i)
     ok = (L->threads[i].stack = malloc(STACK_BYTES)) != NULL;
   if (!ok)
@@ -345,6 +350,7 @@ bool ref_gpu_launch(MlirOperation call, MlirOperation callee, BrazeHostTensor *c
     for (L->bid[1] = 0; ok && L->bid[1] < L->grid[1]; ++L->bid[1])
       for (L->bid[0] = 0; ok && L->bid[0] < L->grid[0]; ++L->bid[0])
         ok = run_block(L, kname);
+  g_running--;
   for (int i = 0; i < L->n; ++i) {
     ref_uk_env_free(&L->threads[i].k);
     free(L->threads[i].stack);

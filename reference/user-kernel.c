@@ -11,7 +11,8 @@
  * incl. splat vectors), math (exp, log, tanh, erf, sqrt, rsqrt, absf, sin, cos, pow,
  * fma, floor, ceil, ...), func.return. Anything else, an index out of bounds or a
  * vector wider than 16 lanes is an error at the op. Shares no code with the
- * lowering. */
+ * lowering. GPU-form kernels (braze.gpu_launch) run through reference/user-kernel-gpu.c,
+ * which evaluates their gpu ops and workgroup allocas and calls back into this file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,6 +10,7 @@
 // RUN: not braze run %s --func diverge 2>&1 | FileCheck %s --check-prefix=DIVERGE
 // RUN: not braze run %s --func split_warp 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: not braze run %s --func oob 2>&1 | FileCheck %s --check-prefix=OOB
+// RUN: not braze run %s --func nested 2>&1 | FileCheck %s --check-prefix=NESTED
 
 // Rows: down 3 width 8, up 2 width 32, xor 1 width 32, idx 5 width 32; the source
 // lane's id + 1000 when valid, else the thread's own id (Inputs/gpu-shuffles.py).
@@ -151,6 +152,26 @@ func.func @oob() -> tensor<8xf32> {
   %o = memref.alloc() : memref<8xf32>
   // OOB: user-kernel-gpu.mlir:[[@LINE+1]]:3: note: called from here (@past_shared)
   func.call @past_shared(%o) : (memref<8xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<8xf32> to tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// A GPU-form kernel calling another one.
+func.func private @inner_gpu(%out: memref<8xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 8>}} {
+  return
+}
+func.func private @outer_gpu(%out: memref<8xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 2>}} {
+  // NESTED: user-kernel-gpu.mlir:[[@LINE+1]]:3: error: reference: func.call: GPU-form user kernel @inner_gpu is called from a GPU-form user kernel (a launch inside a thread is not supported)
+  func.call @inner_gpu(%out) : (memref<8xf32>) -> ()
+  return
+}
+
+func.func @nested() -> tensor<8xf32> {
+  %o = memref.alloc() : memref<8xf32>
+  // NESTED: user-kernel-gpu.mlir:[[@LINE+1]]:3: note: called from here (@outer_gpu)
+  func.call @outer_gpu(%o) : (memref<8xf32>) -> ()
   %r = bufferization.to_tensor %o : memref<8xf32> to tensor<8xf32>
   return %r : tensor<8xf32>
 }
