@@ -162,6 +162,9 @@ bool ref_gpu_op(Kx *k, MlirOperation op, const char *name) {
   Launch *L = t->launch;
   if (!strcmp(name, "memref.alloca"))
     return eval_alloca(k, op);
+  if (!strcmp(name, "scf.parallel"))
+    return ref_fail(op, "scf.parallel is not allowed in GPU-form user kernel @%s (the threads are the parallelism)",
+                    k->kernel);
   if (!strcmp(name, "gpu.barrier"))
     return wait_here(t, T_BARRIER, op);
   if (!strcmp(name, "gpu.shuffle"))

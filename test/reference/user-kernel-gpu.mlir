@@ -11,6 +11,7 @@
 // RUN: not braze run %s --func split_warp 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: not braze run %s --func oob 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: not braze run %s --func nested 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: not braze run %s --func parallel 2>&1 | FileCheck %s --check-prefix=PARALLEL
 
 // Rows: down 3 width 8, up 2 width 32, xor 1 width 32, idx 5 width 32; the source
 // lane's id + 1000 when valid, else the thread's own id (Inputs/gpu-shuffles.py).
@@ -172,6 +173,29 @@ func.func @nested() -> tensor<8xf32> {
   %o = memref.alloc() : memref<8xf32>
   // NESTED: user-kernel-gpu.mlir:[[@LINE+1]]:3: note: called from here (@outer_gpu)
   func.call @outer_gpu(%o) : (memref<8xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<8xf32> to tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// The interpreter checks what it relies on without user-kernel-analysis: no
+// scf.parallel in a GPU-form body.
+func.func private @gpu_with_parallel(%out: memref<8xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 2>}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.constant 0.0 : f32
+  // PARALLEL: user-kernel-gpu.mlir:[[@LINE+1]]:3: error: reference: scf.parallel: scf.parallel is not allowed in GPU-form user kernel @gpu_with_parallel (the threads are the parallelism)
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %z, %out[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+func.func @parallel() -> tensor<8xf32> {
+  %o = memref.alloc() : memref<8xf32>
+  func.call @gpu_with_parallel(%o) : (memref<8xf32>) -> ()
   %r = bufferization.to_tensor %o : memref<8xf32> to tensor<8xf32>
   return %r : tensor<8xf32>
 }
