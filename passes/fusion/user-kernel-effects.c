@@ -218,6 +218,13 @@ static MlirWalkResult check_form_op(MlirOperation op, void *user) {
     form_error(w->info, op, "is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism");
     return MlirWalkResultInterrupt;
   }
+  if (braze_op_is(op, "func.call")) {
+    MlirOperation callee = uk_callee(op);
+    if (callee.ptr && !mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.gpu_launch")))) {
+      form_error(w->info, op, "calls a GPU-form user kernel (a launch inside a thread is not supported)");
+      return MlirWalkResultInterrupt;
+    }
+  }
   if (braze_op_is(op, "memref.alloca")) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
     const char *bad = !wg_alloca ? "must be in #gpu.address_space<workgroup>"

@@ -118,3 +118,16 @@ func.func private @wide_shuffle(%x: memref<64xf32>, %out: memref<64xf32>)
   memref.store %s, %out[%t] : memref<64xf32>
   return
 }
+
+// -----
+
+func.func private @inner(%out: memref<4xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 4>}} {
+  return
+}
+func.func private @outer(%out: memref<4xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 4>}} {
+  // expected-error @below {{user kernel @outer calls a GPU-form user kernel (a launch inside a thread is not supported)}}
+  func.call @inner(%out) : (memref<4xf32>) -> ()
+  return
+}
