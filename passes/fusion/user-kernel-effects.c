@@ -204,7 +204,8 @@ static MlirWalkResult check_form_op(MlirOperation op, void *user) {
   char msg[256];
   MlirStringRef name = braze_op_name(op);
   bool gpu_op = name.length > 4 && !strncmp(name.data, "gpu.", 4);
-  bool wg_alloca = braze_op_is(op, "memref.alloca") && uk_is_workgroup_memref(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  bool wg_alloca = braze_op_is(op, "memref.alloca") &&
+                   uk_is_workgroup_memref(mlirValueGetType(mlirOperationGetResult(op, 0)));
   if ((gpu_op || wg_alloca) && !w->gpu) {
     snprintf(msg, sizeof msg,
              "uses %.*s%s but has no braze.gpu_launch attribute (GPU ops need the GPU form: docs/user-kernels.md)",
@@ -215,7 +216,8 @@ static MlirWalkResult check_form_op(MlirOperation op, void *user) {
   if (!w->gpu)
     return MlirWalkResultAdvance;
   if (braze_op_is(op, "scf.parallel")) {
-    form_error(w->info, op, "is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism");
+    form_error(w->info, op,
+               "is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism");
     return MlirWalkResultInterrupt;
   }
   if (braze_op_is(op, "func.call")) {
