@@ -11,7 +11,8 @@
  * incl. splat vectors), math (exp, log, tanh, erf, sqrt, rsqrt, absf, sin, cos, pow,
  * fma, floor, ceil, ...), func.return. Anything else, an index out of bounds or a
  * vector wider than 16 lanes is an error at the op. Shares no code with the
- * lowering. */
+ * lowering. GPU-form kernels (braze.gpu_launch) run through reference/user-kernel-gpu.c,
+ * which evaluates their gpu ops and workgroup allocas and calls back into this file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,24 +21,11 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "reference/internal.h"
+#include "reference/user-kernel-internal.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/ptrmap.h"
 #include "support/strbuf.h"
-
-enum { MAX_LANES = 16 };
-
-typedef struct {
-  int lanes;             /* 0: a scalar */
-  double v[MAX_LANES];   /* element values (integers exact as doubles up to 2^53) */
-  BrazeHostTensor *mem;  /* a memref argument */
-} RV;
-
-typedef struct {
-  BrazePtrMap index; /* value ptr -> vals index */
-  RV *vals;
-  size_t n, cap;
-} KEnv;
 
 static RV *kslot(KEnv *e, MlirValue v) {
   int i = braze_ptrmap_get(&e->index, braze_ptr_key(v.ptr), -1);
@@ -58,6 +46,7 @@ static const RV *kget(KEnv *e, MlirValue v) {
 }
 
 static void kset(KEnv *e, MlirValue v, const RV *r) { *kslot(e, v) = *r; }
+void ref_uk_set(Kx *k, MlirValue v, const RV *r) { kset(&k->env, v, r); }
 
 /* ---- types ---- */
 
@@ -123,14 +112,8 @@ static int num_elements(MlirType t) {
 
 /* ---- evaluation ---- */
 
-typedef struct {
-  KEnv env;
-  const char *kernel;
-} Kx;
 
-static bool exec_block(Kx *k, MlirBlock block, const RV *args, RV *yielded, intptr_t *n_yielded);
-
-static bool operand(Kx *k, MlirOperation op, intptr_t i, RV *out) {
+bool ref_uk_operand(Kx *k, MlirOperation op, intptr_t i, RV *out) {
   const RV *r = kget(&k->env, mlirOperationGetOperand(op, i));
   *out = (RV){0}; /* also on failure: -O3's maybe-uninitialized cannot tell callers stop then */
   if (!r)
@@ -300,7 +283,7 @@ static bool eval_elementwise(Kx *k, MlirOperation op, const char *name, bool *ha
     return true;
   *handled = true;
   for (intptr_t i = 0; i < n; ++i)
-    if (!operand(k, op, i, &x[i]))
+    if (!ref_uk_operand(k, op, i, &x[i]))
       return false;
   memset(&r, 0, sizeof r);
   r.lanes = mlirTypeIsAVector(rt) ? (int)num_elements(rt) : 0;
@@ -331,7 +314,7 @@ static bool offset_of(Kx *k, MlirOperation op, const BrazeHostTensor *m, intptr_
   int64_t o = 0;
   for (int d = 0; d < m->rank; ++d) {
     RV i;
-    if (!operand(k, op, first + d, &i))
+    if (!ref_uk_operand(k, op, first + d, &i))
       return false;
     int64_t idx = (int64_t)i.v[0], extent = m->shape[d] - (d == m->rank - 1 && lanes > 1 ? lanes - 1 : 0);
     if (idx < 0 || idx >= extent)
@@ -379,7 +362,7 @@ static bool eval_access(Kx *k, MlirOperation op, bool store) {
     return true;
   }
   RV x;
-  if (!operand(k, op, 0, &x))
+  if (!ref_uk_operand(k, op, 0, &x))
     return false;
   for (int l = 0; l < (lanes ? lanes : 1); ++l)
     m->data[off + l] = braze_dtype_round(x.v[l], m->dtype);
@@ -390,7 +373,7 @@ static bool eval_atomic(Kx *k, MlirOperation op) {
   BrazeHostTensor *m = memref_operand(k, op, 1);
   RV x;
   int64_t off;
-  if (!m || !operand(k, op, 0, &x) || !offset_of(k, op, m, 2, 0, &off))
+  if (!m || !ref_uk_operand(k, op, 0, &x) || !offset_of(k, op, m, 2, 0, &off))
     return false;
   /* arith::AtomicRMWKind, stored as an integer. */
   MlirAttribute kind = mlirOperationGetAttributeByName(op, braze_ref("kind"));
@@ -431,7 +414,7 @@ static bool eval_generic_atomic(Kx *k, MlirOperation op) {
   memset(&cur, 0, sizeof cur);
   cur.v[0] = m->data[off];
   intptr_t n = 0;
-  if (!exec_block(k, mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)), &cur, out, &n))
+  if (!ref_uk_exec_block(k, mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)), &cur, out, &n))
     return false;
   m->data[off] = braze_dtype_round(out[0].v[0], m->dtype);
   kset(&k->env, mlirOperationGetResult(op, 0), &cur);
@@ -452,7 +435,7 @@ static bool eval_vector(Kx *k, MlirOperation op, const char *name) {
   r.lanes = result_lanes(op, res);
   if (r.lanes > MAX_LANES)
     return ref_fail(op, "vectors of more than %d lanes are not supported", MAX_LANES);
-  if (!operand(k, op, 0, &x))
+  if (!ref_uk_operand(k, op, 0, &x))
     return false;
   if (!strcmp(name, "vector.broadcast") || !strcmp(name, "vector.splat")) {
     if (x.lanes)
@@ -466,7 +449,7 @@ static bool eval_vector(Kx *k, MlirOperation op, const char *name) {
     r.v[0] = x.v[p];
   } else if (!strcmp(name, "vector.insert")) {
     int64_t p = static_pos(op);
-    if (!operand(k, op, 1, &y))
+    if (!ref_uk_operand(k, op, 1, &y))
       return false;
     if (p < 0 || p >= y.lanes || mlirOperationGetNumOperands(op) != 2)
       return ref_fail(op, "only one static position into a 1-D vector is supported");
@@ -482,7 +465,7 @@ static bool eval_vector(Kx *k, MlirOperation op, const char *name) {
           : attr_has(kind, "min") ? fmin(acc, a) : fmax(acc, a);
     }
     if (mlirOperationGetNumOperands(op) > 1) {
-      if (!operand(k, op, 1, &y))
+      if (!ref_uk_operand(k, op, 1, &y))
         return false;
       acc = attr_has(kind, "add") ? acc + y.v[0] : attr_has(kind, "mul") ? acc * y.v[0] : acc;
     }
@@ -501,7 +484,7 @@ static void bind_results(Kx *k, MlirOperation op, const RV *vals) {
 
 static bool eval_for(Kx *k, MlirOperation op) {
   RV lb, ub, step;
-  if (!operand(k, op, 0, &lb) || !operand(k, op, 1, &ub) || !operand(k, op, 2, &step))
+  if (!ref_uk_operand(k, op, 0, &lb) || !ref_uk_operand(k, op, 1, &ub) || !ref_uk_operand(k, op, 2, &step))
     return false;
   if (step.v[0] <= 0)
     return ref_fail(op, "step must be positive");
@@ -509,13 +492,13 @@ static bool eval_for(Kx *k, MlirOperation op) {
   RV *args = calloc((size_t)n_iter + 2, sizeof *args), *out = calloc((size_t)n_iter + 2, sizeof *out);
   bool ok = true;
   for (intptr_t i = 0; i < n_iter && ok; ++i)
-    ok = operand(k, op, 3 + i, &args[1 + i]);
+    ok = ref_uk_operand(k, op, 3 + i, &args[1 + i]);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   for (double iv = lb.v[0]; ok && iv < ub.v[0]; iv += step.v[0]) {
     memset(&args[0], 0, sizeof args[0]);
     args[0].v[0] = iv;
     intptr_t n = 0;
-    ok = exec_block(k, body, args, out, &n);
+    ok = ref_uk_exec_block(k, body, args, out, &n);
     for (intptr_t i = 0; ok && i < n_iter; ++i)
       args[1 + i] = out[i];
   }
@@ -535,7 +518,7 @@ static bool eval_parallel(Kx *k, MlirOperation op) {
     return ref_fail(op, "unsupported scf.parallel form");
   RV lo[BRAZE_TENSOR_MAX_RANK], hi[BRAZE_TENSOR_MAX_RANK], st[BRAZE_TENSOR_MAX_RANK], iv[BRAZE_TENSOR_MAX_RANK];
   for (intptr_t i = 0; i < d; ++i) {
-    if (!operand(k, op, i, &lo[i]) || !operand(k, op, d + i, &hi[i]) || !operand(k, op, 2 * d + i, &st[i]))
+    if (!ref_uk_operand(k, op, i, &lo[i]) || !ref_uk_operand(k, op, d + i, &hi[i]) || !ref_uk_operand(k, op, 2 * d + i, &st[i]))
       return false;
     if (st[i].v[0] <= 0)
       return ref_fail(op, "step must be positive");
@@ -547,7 +530,7 @@ static bool eval_parallel(Kx *k, MlirOperation op) {
   for (;;) {
     RV out[1];
     intptr_t n = 0;
-    if (!exec_block(k, body, iv, out, &n))
+    if (!ref_uk_exec_block(k, body, iv, out, &n))
       return false;
     intptr_t i = d - 1;
     for (; i >= 0; --i) {
@@ -563,7 +546,7 @@ static bool eval_parallel(Kx *k, MlirOperation op) {
 
 static bool eval_if(Kx *k, MlirOperation op) {
   RV c;
-  if (!operand(k, op, 0, &c))
+  if (!ref_uk_operand(k, op, 0, &c))
     return false;
   MlirRegion region = mlirOperationGetRegion(op, c.v[0] != 0 ? 0 : 1);
   MlirBlock block = mlirRegionGetFirstBlock(region);
@@ -571,7 +554,7 @@ static bool eval_if(Kx *k, MlirOperation op) {
     return true;
   intptr_t nres = mlirOperationGetNumResults(op), n = 0;
   RV *out = calloc((size_t)nres + 1, sizeof *out);
-  bool ok = exec_block(k, block, NULL, out, &n);
+  bool ok = ref_uk_exec_block(k, block, NULL, out, &n);
   if (ok)
     bind_results(k, op, out);
   free(out);
@@ -618,6 +601,8 @@ static bool eval_kernel_op(Kx *k, MlirOperation op) {
     kset(&k->env, mlirOperationGetResult(op, 0), &r);
     return true;
   }
+  if (k->gpu && (!strncmp(name, "gpu.", 4) || !strcmp(name, "memref.alloca") || !strcmp(name, "scf.parallel")))
+    return ref_gpu_op(k, op, name);
   if (!strcmp(name, "scf.for"))
     return eval_for(k, op);
   if (!strcmp(name, "scf.parallel"))
@@ -637,7 +622,7 @@ static bool eval_kernel_op(Kx *k, MlirOperation op) {
   if (!strcmp(name, "memref.dim")) {
     BrazeHostTensor *m = memref_operand(k, op, 0);
     RV i, r;
-    if (!m || !operand(k, op, 1, &i))
+    if (!m || !ref_uk_operand(k, op, 1, &i))
       return false;
     memset(&r, 0, sizeof r);
     r.v[0] = (double)m->shape[(int)i.v[0] % (m->rank ? m->rank : 1)];
@@ -662,7 +647,7 @@ static bool is_terminator_name(MlirOperation op) {
 }
 
 /* Run `block` with its arguments bound to args; the terminator's operands go to yielded. */
-static bool exec_block(Kx *k, MlirBlock block, const RV *args, RV *yielded, intptr_t *n_yielded) {
+bool ref_uk_exec_block(Kx *k, MlirBlock block, const RV *args, RV *yielded, intptr_t *n_yielded) {
   for (intptr_t i = 0, n = mlirBlockGetNumArguments(block); args && i < n; ++i)
     kset(&k->env, mlirBlockGetArgument(block, i), &args[i]);
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
@@ -672,7 +657,7 @@ static bool exec_block(Kx *k, MlirBlock block, const RV *args, RV *yielded, intp
         return ref_fail(op, "scf.reduce with operands is not supported");
       *n_yielded = mlirOperationGetNumOperands(op);
       for (intptr_t i = 0; i < *n_yielded; ++i)
-        if (!operand(k, op, i, &yielded[i]))
+        if (!ref_uk_operand(k, op, i, &yielded[i]))
           return false;
       return true;
     }
@@ -681,6 +666,12 @@ static bool exec_block(Kx *k, MlirBlock block, const RV *args, RV *yielded, intp
   }
   *n_yielded = 0;
   return true;
+}
+
+void ref_uk_env_free(Kx *k) {
+  free(k->env.vals);
+  braze_ptrmap_free(&k->env.index);
+  memset(&k->env, 0, sizeof k->env);
 }
 
 bool ref_user_kernel_call(MlirOperation call, MlirOperation callee, BrazeHostTensor *const *bufs, size_t n) {
@@ -693,16 +684,17 @@ bool ref_user_kernel_call(MlirOperation call, MlirOperation callee, BrazeHostTen
                     mlirBlockIsNull(entry) ? 0L : (long)mlirBlockGetNumArguments(entry), n);
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry)))
     return ref_fail(call, "user kernel @%s has several blocks (only structured control flow is supported)", kname);
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.gpu_launch"))))
+    return ref_gpu_launch(call, callee, bufs, n, kname);
   Kx k = {.kernel = kname};
   RV *args = calloc(n + 1, sizeof *args);
   for (size_t i = 0; i < n; ++i)
     args[i].mem = bufs[i];
   RV out[1];
   intptr_t n_out = 0;
-  bool ok = exec_block(&k, entry, args, out, &n_out);
+  bool ok = ref_uk_exec_block(&k, entry, args, out, &n_out);
   free(args);
-  free(k.env.vals);
-  braze_ptrmap_free(&k.env.index);
+  ref_uk_env_free(&k);
   if (!ok)
     braze_emit(mlirOperationGetLocation(call), BRAZE_DIAG_NOTE, "called from here (@%s)", kname);
   return ok;

@@ -1,6 +1,7 @@
 /* The read/write analysis of user kernels (see passes/fusion/user-kernel-effects.h). */
 #include "passes/fusion/user-kernel-effects.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,119 @@ static void form_error(UkInfo *info, MlirOperation op, const char *msg) {
   info->error_op = op;
 }
 
+/* ---- the GPU form (decision 0027) ---- */
+
+static bool attr_text_has(MlirAttribute a, const char *needle) {
+  BrazeStr s = {0};
+  mlirAttributePrint(a, braze_str_callback, &s);
+  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
+  braze_str_free(&s);
+  return has;
+}
+
+bool uk_is_workgroup_memref(MlirType t) {
+  if (!mlirTypeIsAMemRef(t))
+    return false;
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
+  return !mlirAttributeIsNull(space) && attr_text_has(space, "workgroup");
+}
+
+bool uk_gpu_launch(MlirOperation func, int64_t grid[3], int64_t block[3], char *why, size_t why_len) {
+  MlirAttribute launch = mlirOperationGetAttributeByName(func, braze_ref("braze.gpu_launch"));
+  if (mlirAttributeIsNull(launch))
+    return false;
+  static const char *const keys[2] = {"grid", "block"};
+  int64_t *dims[2] = {grid, block};
+  if (!mlirAttributeIsADictionary(launch)) {
+    snprintf(why, why_len, "braze.gpu_launch must be a dictionary {grid = array<i64: ...>, block = array<i64: ...>}");
+    return true;
+  }
+  for (int k = 0; k < 2; ++k) {
+    MlirAttribute a = mlirDictionaryAttrGetElementByName(launch, braze_ref(keys[k]));
+    for (int d = 0; d < 3; ++d)
+      dims[k][d] = 1;
+    intptr_t n = mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a) ? 0 : mlirDenseArrayGetNumElements(a);
+    if (n < 1 || n > 3) {
+      snprintf(why, why_len, "braze.gpu_launch needs '%s' as array<i64> of 1 to 3 positive entries", keys[k]);
+      return true;
+    }
+    for (intptr_t d = 0; d < n; ++d) {
+      dims[k][d] = mlirDenseI64ArrayGetElement(a, d);
+      if (dims[k][d] < 1) {
+        snprintf(why, why_len, "braze.gpu_launch '%s' entry %ld is %lld (must be positive)", keys[k], (long)d,
+                 (long long)dims[k][d]);
+        return true;
+      }
+    }
+  }
+  int64_t threads = block[0] * block[1] * block[2];
+  if (threads > 1024)
+    snprintf(why, why_len, "braze.gpu_launch block has %lld threads (at most 1024)", (long long)threads);
+  return true;
+}
+
+typedef struct {
+  UkInfo *info;
+  MlirBlock entry;
+  bool gpu;
+} FormWalk;
+
+static MlirWalkResult check_form_op(MlirOperation op, void *user) {
+  FormWalk *w = user;
+  char msg[256];
+  MlirStringRef name = braze_op_name(op);
+  bool gpu_op = name.length > 4 && !strncmp(name.data, "gpu.", 4);
+  bool wg_alloca = braze_op_is(op, "memref.alloca") &&
+                   uk_is_workgroup_memref(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  if ((gpu_op || wg_alloca) && !w->gpu) {
+    snprintf(msg, sizeof msg,
+             "uses %.*s%s but has no braze.gpu_launch attribute (GPU ops need the GPU form: docs/user-kernels.md)",
+             (int)name.length, name.data, wg_alloca ? " in workgroup memory" : "");
+    form_error(w->info, op, msg);
+    return MlirWalkResultInterrupt;
+  }
+  if (!w->gpu)
+    return MlirWalkResultAdvance;
+  if (braze_op_is(op, "scf.parallel")) {
+    form_error(w->info, op,
+               "is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism");
+    return MlirWalkResultInterrupt;
+  }
+  if (braze_op_is(op, "func.call")) {
+    MlirOperation callee = uk_callee(op);
+    if (callee.ptr && !mlirAttributeIsNull(mlirOperationGetAttributeByName(callee, braze_ref("braze.gpu_launch")))) {
+      form_error(w->info, op, "calls a GPU-form user kernel (a launch inside a thread is not supported)");
+      return MlirWalkResultInterrupt;
+    }
+  }
+  if (braze_op_is(op, "memref.alloca")) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    const char *bad = !wg_alloca ? "must be in #gpu.address_space<workgroup>"
+                      : !mlirBlockEqual(mlirOperationGetBlock(op), w->entry) ? "must be at the top level of the body"
+                      : !mlirShapedTypeHasStaticShape(t) || mlirOperationGetNumOperands(op) != 0
+                          ? "must have a static shape"
+                          : NULL;
+    if (bad) {
+      snprintf(msg, sizeof msg, "memref.alloca %s (GPU form: shared memory of the block)", bad);
+      form_error(w->info, op, msg);
+      return MlirWalkResultInterrupt;
+    }
+  }
+  if (braze_op_is(op, "gpu.shuffle")) {
+    MlirValue wv = mlirOperationGetOperand(op, 2);
+    if (mlirValueIsAOpResult(wv) && braze_op_is(mlirOpResultGetOwner(wv), "arith.constant")) {
+      MlirAttribute c = mlirOperationGetAttributeByName(mlirOpResultGetOwner(wv), braze_ref("value"));
+      if (mlirAttributeIsAInteger(c) && (mlirIntegerAttrGetValueInt(c) < 1 || mlirIntegerAttrGetValueInt(c) > 32)) {
+        snprintf(msg, sizeof msg, "gpu.shuffle width %lld is not in [1, 32] (a warp is 32 threads)",
+                 (long long)mlirIntegerAttrGetValueInt(c));
+        form_error(w->info, op, msg);
+        return MlirWalkResultInterrupt;
+      }
+    }
+  }
+  return MlirWalkResultAdvance;
+}
+
 static UkInfo *analyse(MlirOperation func) {
   UkInfo *info = calloc(1, sizeof *info);
   info->func = func;
@@ -165,6 +279,13 @@ static UkInfo *analyse(MlirOperation func) {
   MlirAttribute vis = mlirOperationGetAttributeByName(func, braze_ref("sym_visibility"));
   if (mlirAttributeIsNull(vis) || !braze_ref_eq(mlirStringAttrGetValue(vis), "private"))
     form_error(info, func, "must be private (public functions are graph functions)");
+  int64_t grid[3], block[3];
+  char why[256] = "";
+  info->gpu = uk_gpu_launch(func, grid, block, why, sizeof why);
+  if (*why)
+    form_error(info, func, why);
+  FormWalk fw = {.info = info, .entry = entry, .gpu = info->gpu};
+  mlirOperationWalk(func, check_form_op, &fw, MlirWalkPreOrder);
   Walk w = {.entry = entry, .info = info, .only_arg = -1};
   mlirOperationWalk(func, visit, &w, MlirWalkPreOrder);
   return info;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mlir-c/IR.h"
 #include "support/ptrmap.h"
@@ -41,6 +42,7 @@ typedef struct {
   /* A form error (not a user kernel braze can call): message and op; NULL when fine. */
   char *error;
   MlirOperation error_op;
+  bool gpu; /* GPU form: carries braze.gpu_launch (decision 0027) */
 } UkInfo;
 
 typedef struct {
@@ -56,6 +58,12 @@ typedef struct {
 
 /* A func.func carrying the `braze.user_kernel` attribute. */
 bool uk_is_user_kernel(MlirOperation func);
+/* GPU form (decision 0027): false when `func` has no `braze.gpu_launch`; else true,
+ * grid and block (missing entries 1) filled, and `why` a message when the attribute is
+ * malformed ("" when fine). */
+bool uk_gpu_launch(MlirOperation func, int64_t grid[3], int64_t block[3], char *why, size_t why_len);
+/* A memref type in #gpu.address_space<workgroup>. */
+bool uk_is_workgroup_memref(MlirType t);
 /* The func.func that `call` (a func.call) names in its module, or null. */
 MlirOperation uk_callee(MlirOperation call);
 /* The analysis of `func`, computed on first request. */

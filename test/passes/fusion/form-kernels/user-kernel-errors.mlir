@@ -72,3 +72,19 @@ func.func private @k2(%x: memref<4xf32>, %out: memref<4xf32>) -> f32 attributes 
   %v = memref.load %x[%c0] : memref<4xf32>
   return %v : f32
 }
+
+// -----
+
+// A GPU-form kernel's form errors come at the call too.
+func.func private @gpu_big_block(%x: memref<4xf32>, %out: memref<4xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 2048>}} {
+  return
+}
+func.func @calls_gpu_big_block(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %xb = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32>
+  %o = memref.alloc() : memref<4xf32>
+  // expected-error @below {{form-kernels: user kernel @gpu_big_block braze.gpu_launch block has 2048 threads (at most 1024)}}
+  func.call @gpu_big_block(%xb, %o) : (memref<4xf32>, memref<4xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<4xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -85,3 +85,34 @@ func.func private @escapes(%x: memref<4x8xf32>, %out: memref<4x8xf32>) attribute
 func.func private @plain_helper(%out: memref<4x8xf32>) {
   return
 }
+
+// GPU form (decision 0027): the same per-argument analysis over every thread;
+// workgroup buffers are not arguments and are not listed.
+// CHECK-LABEL: user kernel @gpu_hist
+// CHECK-NEXT:   arg 0 memref<64xi32>: read
+// CHECK-NEXT:   arg 1 memref<4xi32>: atomic
+// SAME: func.func private @gpu_hist(
+func.func private @gpu_hist(%x: memref<64xi32>, %hist: memref<4xi32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
+  %local = memref.alloca() : memref<4xi32, #gpu.address_space<workgroup>>
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %three = arith.constant 3 : i32
+  %t = gpu.thread_id x
+  %mine = arith.cmpi ult, %t, %c4 : index
+  scf.if %mine {
+    memref.store %zero, %local[%t] : memref<4xi32, #gpu.address_space<workgroup>>
+  }
+  gpu.barrier
+  %v = memref.load %x[%t] : memref<64xi32>
+  %b32 = arith.andi %v, %three : i32
+  %b = arith.index_cast %b32 : i32 to index
+  %o = memref.atomic_rmw addi %one, %local[%b] : (i32, memref<4xi32, #gpu.address_space<workgroup>>) -> i32
+  gpu.barrier
+  scf.if %mine {
+    %n = memref.load %local[%t] : memref<4xi32, #gpu.address_space<workgroup>>
+    %g = memref.atomic_rmw addi %n, %hist[%t] : (i32, memref<4xi32>) -> i32
+  }
+  return
+}
