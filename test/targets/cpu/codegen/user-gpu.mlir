@@ -1,0 +1,91 @@
+// cpu-codegen, user kernels in the GPU form (braze.gpu_launch; docs/user-kernels.md "GPU
+// form on each target"): the kernel is rewritten in a clone @K_cpu: blocks as an
+// scf.parallel over the grid, the block's threads as loops (phases) split at each
+// gpu.barrier and gpu.shuffle, values live across a split in per-thread buffers, a
+// uniform scf.for (the matmul's K loop, the butterfly's offsets) kept outside the thread
+// loops with its iter_args in buffers; workgroup allocas one buffer per block.
+// The examples are test/targets/user-gpu/Inputs (run against numpy by run-cpu.test).
+// RUN: braze-opt --cpu=x86-64-v4 %S/../../user-gpu/Inputs/matmul.mlir --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels,cpu-codegen,canonicalize,cse)' | FileCheck %s --check-prefix=MM
+// RUN: braze-opt --cpu=x86-64-v4 %S/../../user-gpu/Inputs/softmax.mlir --pass-pipeline='builtin.module(graph-to-loops,inline-unrealized,form-kernels,cpu-codegen,canonicalize,cse)' | FileCheck %s --check-prefix=SM
+// RUN: not braze-opt --cpu=x86-64-v4 %S/../../user-gpu/Inputs/refusals.mlir --split-input-file --pipeline=cpu-default 2>&1 | FileCheck %s --check-prefix=REFUSE
+
+// The GPU-form original is gone; the ext kernel calls the clone.
+// MM-NOT:     braze.gpu_launch
+// MM-LABEL: func.func private @tiled_matmul_epilogue_0_cpu(
+// MM-SAME:      braze.user_epilogue_of = @tiled_matmul, braze.user_kernel
+// MM:         scf.parallel (%[[BX:.*]], %[[BY:.*]]) = (%c0, %c0) to (%c4, %c4)
+// the two shared tiles, per block; row, col and the accumulator per thread
+// MM-NEXT:      %[[AS:.*]] = memref.alloca() : memref<16x16xf32>
+// MM-NEXT:      %[[BS:.*]] = memref.alloca() : memref<16x16xf32>
+// MM-NEXT:      %[[ACC:.*]] = memref.alloca() : memref<256xf32>
+// MM-NEXT:      %[[ROW:.*]] = memref.alloca() : memref<256xindex>
+// MM-NEXT:      %[[COL:.*]] = memref.alloca() : memref<256xindex>
+// MM-NEXT:      %[[S2:.*]] = memref.alloca() : memref<256xf32>
+// uniform: the block's row and column offsets, outside the thread loops
+// MM-NEXT:      arith.muli %[[BY]], %c16
+// MM-NEXT:      arith.muli %[[BX]], %c16
+// phase 1: row and col; then the iter_arg's initial value
+// MM-NEXT:      scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
+// MM:             memref.store %{{.*}}, %[[ROW]][%[[T]]] : memref<256xindex>
+// MM:             memref.store %{{.*}}, %[[COL]][%[[T]]] : memref<256xindex>
+// MM:           scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
+// MM-NEXT:        memref.store %cst, %[[ACC]][%[[T]]] : memref<256xf32>
+// the K loop outside the thread loops; inside it, one phase per barrier
+// MM:           scf.for %[[K:.*]] = %c0 to %c64 step %c16 {
+// MM-NEXT:        scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
+// MM:               memref.store %{{.*}}, %[[AS]][
+// MM:               memref.store %{{.*}}, %[[BS]][
+// MM-NEXT:        }
+// MM-NEXT:        scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
+// MM:               memref.load %[[ACC]][%[[T]]]
+// MM:               scf.for {{.*}} iter_args
+// MM:                 memref.load %[[AS]]
+// MM:                 memref.load %[[BS]]
+// MM:               memref.store %{{.*}}, %[[S2]][%[[T]]]
+// MM-NEXT:        }
+// the yield: the iter_arg's buffer takes the yielded value
+// MM-NEXT:        scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
+// MM-NEXT:          %[[Y:.*]] = memref.load %[[S2]][%[[T]]]
+// MM-NEXT:          memref.store %[[Y]], %[[ACC]][%[[T]]]
+// MM-NEXT:        }
+// MM-NEXT:      }
+// the store with the fused bias + relu
+// MM-NEXT:      scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
+// MM:             arith.maximumf
+// MM:             memref.store %{{.*}}, %arg2[
+// MM:         call @tiled_matmul_epilogue_0_cpu(
+
+// A shuffle is a phase of its own: lane = t mod 32, source lane^offset, valid below the
+// width and inside the block, the source's privatized value (else the thread's own).
+// SM-LABEL: func.func private @warp_softmax_epilogue_0_cpu(
+// SM:         scf.for %{{.*}} = %c0 to %c5 step %c1 {
+// SM-NEXT:      %[[II:.*]] = arith.index_cast
+// SM-NEXT:      %[[OFF:.*]] = arith.shrui %c16_i32, %[[II]] : i32
+// SM-NEXT:      scf.for %[[T:.*]] = %c0 to %c32 step %c1 {
+// SM-NEXT:        %[[O:.*]] = arith.index_cast %[[OFF]] : i32 to index
+// SM-NEXT:        %[[LANE:.*]] = arith.remui %[[T]], %c32 : index
+// SM-NEXT:        %[[BASE:.*]] = arith.subi %[[T]], %[[LANE]] : index
+// SM-NEXT:        %[[SRC:.*]] = arith.xori %[[LANE]], %[[O]] : index
+// SM-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[SRC]] : index
+// SM-NEXT:        %[[W:.*]] = arith.cmpi ult, %[[SRC]], %c32 : index
+// SM-NEXT:        %[[B:.*]] = arith.cmpi ult, %[[AT]], %c32 : index
+// SM-NEXT:        %[[V:.*]] = arith.andi %[[W]], %[[B]] : i1
+// SM-NEXT:        %[[I:.*]] = arith.select %[[V]], %[[AT]], %[[T]] : index
+// SM-NEXT:        %[[X:.*]] = memref.load %[[A:.*]][%[[I]]] : memref<32xf32>
+// SM-NEXT:        memref.store %[[X]], %[[R:.*]][%[[T]]] : memref<32xf32>
+// SM-NEXT:      }
+// SM-NEXT:      scf.for %[[T:.*]] = %c0 to %c32 step %c1 {
+// SM-NEXT:        %[[M:.*]] = memref.load %[[A]][%[[T]]] : memref<32xf32>
+// SM-NEXT:        %[[S:.*]] = memref.load %[[R]][%[[T]]] : memref<32xf32>
+// SM-NEXT:        %[[N:.*]] = arith.maximumf %[[M]], %[[S]] : f32
+// SM-NEXT:        memref.store %[[N]], %[[A]][%[[T]]] : memref<32xf32>
+// SM-NEXT:      }
+// SM-NEXT:    }
+// the five unrolled shuffles of the sum: five more shuffle phases
+// SM-COUNT-5: arith.xori
+
+// REFUSE: refusals.mlir:9:5: error: cpu-codegen: user kernel @if_barrier in the GPU form: a split point under 'scf.if' (a barrier or shuffle splits only at the top level or in scf.for loops with uniform bounds)
+// REFUSE: refusals.mlir:31:5: error: cpu-codegen: user kernel @loop_barrier in the GPU form: a split point (gpu.barrier, gpu.shuffle) in an scf.for whose bounds depend on the threads (expected bounds of constants, arguments, block ids and arith on them)
+// REFUSE: refusals.mlir:52:3: error: cpu-codegen: user kernel @par in the GPU form: scf.parallel inside a GPU-form kernel
+// REFUSE: refusals.mlir:69:1: error: cpu-codegen: user kernel @big_block: braze.gpu_launch's block has 2048 threads, expected at most 1024
+// REFUSE: refusals.mlir:110:8: error: cpu-codegen: user kernel @private_alloca in the GPU form: a per-thread allocation (expected only workgroup allocas on the CPU)
