@@ -8,6 +8,7 @@ import numpy as np
 
 braze, src, name, work = sys.argv[1:5]
 target = sys.argv[5] if len(sys.argv) > 5 else "cpu"
+pipeline = ["--pipeline", sys.argv[6]] if len(sys.argv) > 6 else []
 rng = np.random.default_rng(46)
 f32 = np.float32
 
@@ -39,7 +40,7 @@ for i, a in enumerate(inputs):
     np.save(paths[-1], a)
 out = os.path.join(work, "out")
 subprocess.run([braze, "run", src, "--func", func, "--target", target, "--inputs", ",".join(paths),
-                "--save-outputs", out, "--quiet"], check=True)
+                "--save-outputs", out, "--quiet"] + pipeline, check=True)
 got = np.load(os.path.join(out, "out0.npy")).astype(np.float64)
 err = float(np.max(np.abs(got - expect) / (1 + np.abs(expect))))
 print("%s %s %s max-err %.1e" % ("PASS" if got.shape == expect.shape and err < 1e-5 else "FAIL", name, target, err))
