@@ -427,11 +427,12 @@ static bool emit_block(Ph *P, MlirBlock blk) {
   return !P->failed;
 }
 
-static MlirOperation find_func(MlirOperation module, const char *name) {
+/* The clone made for `name` earlier (braze.cpu_form_of = @name), or null. */
+static MlirOperation find_clone(MlirOperation module, const char *name) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(f, braze_ref("sym_name"));
-    if (braze_op_is(f, "func.func") && !mlirAttributeIsNull(sym) && braze_ref_eq(mlirStringAttrGetValue(sym), name))
+    MlirAttribute of = mlirOperationGetDiscardableAttributeByName(f, braze_ref("braze.cpu_form_of"));
+    if (braze_op_is(f, "func.func") && !mlirAttributeIsNull(of) && braze_ref_eq(mlirFlatSymbolRefAttrGetValue(of), name))
       return f;
   }
   return (MlirOperation){NULL};
@@ -443,9 +444,16 @@ MlirAttribute cg_user_gpu_kernel(MlirOperation callee, MlirOperation module) {
   char name[256], cpu_name[272];
   snprintf(name, sizeof name, "%.*s", (int)nref.length, nref.data);
   snprintf(cpu_name, sizeof cpu_name, "%s_cpu", name);
+  MlirOperation made = find_clone(module, name);
+  if (!mlirOperationIsNull(made))
+    return mlirFlatSymbolRefAttrGet(ctx, mlirStringAttrGetValue(mlirOperationGetAttributeByName(made, braze_ref("sym_name"))));
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  char *unique = mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref(cpu_name))) ? strdup(cpu_name)
+                                                                                         : cg_unique_symbol(table, cpu_name);
+  mlirSymbolTableDestroy(table);
+  snprintf(cpu_name, sizeof cpu_name, "%s", unique);
+  free(unique);
   MlirAttribute sym = mlirFlatSymbolRefAttrGet(ctx, braze_ref(cpu_name));
-  if (!mlirOperationIsNull(find_func(module, cpu_name)))
-    return sym;
   Ph P = {.func = callee, .name = name, .ctx = ctx, .loc = mlirOperationGetLocation(callee)};
   if (!braze_gpu_launch_read(callee, "cpu-codegen", P.grid, P.block))
     return mlirAttributeGetNull();
@@ -453,6 +461,7 @@ MlirAttribute cg_user_gpu_kernel(MlirOperation callee, MlirOperation module) {
   MlirOperation fn = mlirOperationClone(callee);
   mlirOperationSetAttributeByName(fn, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(cpu_name)));
   mlirOperationRemoveDiscardableAttributeByName(fn, braze_ref("braze.gpu_launch"));
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.cpu_form_of"), mlirFlatSymbolRefAttrGet(ctx, nref));
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
   BrazeOpList old = {0}; /* the clone's body, erased users first */
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))

@@ -89,3 +89,41 @@
 // REFUSE: refusals.mlir:52:3: error: cpu-codegen: user kernel @par in the GPU form: scf.parallel inside a GPU-form kernel
 // REFUSE: refusals.mlir:69:1: error: cpu-codegen: user kernel @big_block: braze.gpu_launch's block has 2048 threads, expected at most 1024
 // REFUSE: refusals.mlir:110:8: error: cpu-codegen: user kernel @private_alloca in the GPU form: a per-thread allocation (expected only workgroup allocas on the CPU)
+// REFUSE: refusals.mlir:128:1: error: cpu-codegen: user kernel @bad_launch: braze.gpu_launch must be {grid = array<i64: ...>, block = array<i64: ...>}, 1 to 3 positive entries each
+// REFUSE: refusals.mlir:154:15: error: cpu-codegen: user kernel @if_shuffle in the GPU form: a split point under 'scf.if' (a barrier or shuffle splits only at the top level or in scf.for loops with uniform bounds)
+
+// One clone per GPU-form kernel, whatever its calls (a symbol of the same name taken:
+// the clone is renamed), marked braze.cpu_form_of.
+// RUN: braze-opt --cpu=x86-64-v4 %s --pipeline=cpu-no-user-epilogue | FileCheck %s --check-prefix=TWICE
+// TWICE-NOT:   braze.gpu_launch
+// TWICE:       func.func private @neg_cpu_0(
+// TWICE-SAME:    braze.cpu_form_of = @neg
+// TWICE-NOT:   func.func private @neg_cpu_
+// TWICE:       call @neg_cpu_0(
+// TWICE:       call @neg_cpu_0(
+func.func private @neg(%x: memref<64xf32>, %out: memref<64xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 2>, block = array<i64: 32>}} {
+  %c32 = arith.constant 32 : index
+  %t = gpu.thread_id x
+  %b = gpu.block_id x
+  %o = arith.muli %b, %c32 : index
+  %i = arith.addi %o, %t : index
+  %v = memref.load %x[%i] : memref<64xf32>
+  %n = arith.negf %v : f32
+  memref.store %n, %out[%i] : memref<64xf32>
+  return
+}
+func.func private @neg_cpu(%x: memref<64xf32>) attributes {braze.user_kernel} {
+  return
+}
+func.func @twice(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @neg(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  %rb = bufferization.to_buffer %r : tensor<64xf32> to memref<64xf32>
+  %o2 = memref.alloc() : memref<64xf32>
+  func.call @neg(%rb, %o2) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r2 = bufferization.to_tensor %o2 : memref<64xf32> to tensor<64xf32>
+  return %r2 : tensor<64xf32>
+}

@@ -122,3 +122,47 @@ func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
   %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+// both: a launch with a zero grid entry.
+func.func private @bad_launch(%x: memref<64xf32>, %out: memref<64xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 0>, block = array<i64: 64>}} {
+  %t = gpu.thread_id x
+  %v = memref.load %x[%t] : memref<64xf32>
+  memref.store %v, %out[%t] : memref<64xf32>
+  return
+}
+func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @bad_launch(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+// cpu: a shuffle under a thread-dependent scf.if.
+func.func private @if_shuffle(%x: memref<64xf32>, %out: memref<64xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1 : i32
+  %w = arith.constant 32 : i32
+  %t = gpu.thread_id x
+  %v = memref.load %x[%t] : memref<64xf32>
+  %lo = arith.cmpi ult, %t, %c32 : index
+  %r = scf.if %lo -> (f32) {
+    %s, %ok = gpu.shuffle down %v, %one, %w : f32
+    scf.yield %s : f32
+  } else {
+    scf.yield %v : f32
+  }
+  memref.store %r, %out[%t] : memref<64xf32>
+  return
+}
+func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @if_shuffle(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
