@@ -313,12 +313,12 @@ static bool emit_uniform_for(Ph *P, MlirOperation op, MlirOperation split) {
   }
   if (n_iter) { /* the initial values */
     MlirValue init[CG_MAX_ITER];
+    open_phase(P);
     for (intptr_t i = 0; i < n_iter; ++i) {
       init[i] = resolve(P, mlirOperationGetOperand(op, 3 + i), op);
       if (mlirValueIsNull(init[i]))
         return fail(P, op, "an iter_arg init that is not the kernel's");
     }
-    open_phase(P);
     for (intptr_t i = 0; i < n_iter; ++i)
       cg_store(&P->pb, init[i], bufs[i], 1, &P->t);
     close_phase(P);
