@@ -367,9 +367,9 @@ static bool emit_op(Ph *P, MlirOperation op, bool top) {
     return emit_shuffle(P, op);
   if (is_workgroup_alloca(op)) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-    if (!top || !mlirShapedTypeHasStaticShape(t))
-      return fail(P, op, "a workgroup memref.alloca below the top level or of dynamic shape (expected static, at "
-                         "the top level: one per block)");
+    if (!top || !mlirShapedTypeHasStaticShape(t) || mlirShapedTypeGetRank(t) > 8)
+      return fail(P, op, "a workgroup memref.alloca below the top level, of dynamic shape or of rank above 8 "
+                         "(expected static, at the top level: one per block)");
     intptr_t rank = mlirShapedTypeGetRank(t);
     int64_t shape[8];
     for (intptr_t d = 0; d < rank && d < 8; ++d)

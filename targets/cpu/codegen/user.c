@@ -7,7 +7,8 @@
  * the tensor arguments become memrefs, then one out memref per result, and the body
  * is the copies and the call with the buffers replaced by those arguments. The user
  * kernel itself is already loop level (scf/memref/arith/math/vector): it is left as
- * written and lowered with everything else. */
+ * written and lowered with everything else, except a user kernel written as a GPU kernel
+ * (braze.gpu_launch): the call then calls its CPU form @K_cpu (user-gpu.c). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,6 +8,8 @@
  *                     element kernels (one thread per `vec` output elements)
  *   targets/cuda/codegen/tiled.c   element kernels that transpose their major input: tiles through shared memory
  *   targets/cuda/codegen/consts.c  non-splat constants of kernels become arguments
+ *   targets/cuda/codegen/user.c, user-gpu.c  ext kernels (user kernels): the flat form's
+ *                     scf.parallel over the grid; the GPU form's body as the gpu.func
  *   targets/cuda/matmul/simt.c  contractions: shared-memory tiled SIMT matmul with its epilogue */
 #ifndef BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H
 #define BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H

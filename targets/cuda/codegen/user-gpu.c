@@ -26,8 +26,7 @@
 enum { UG_MAX_SHARED = 16, UG_STATIC_SMEM = 48 << 10 };
 
 typedef struct {
-  CuUserKernel *u;
-  MlirOperation top; /* the user kernel's body block's parent op (the func) */
+  MlirOperation top; /* the user kernel (workgroup allocas must be its body's ops) */
   const char *failed;
   MlirOperation failed_at;
 } Check;
@@ -128,7 +127,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
   int64_t grid[3], block[3];
   if (!braze_gpu_launch_read(u->callee, "cuda-codegen", grid, block))
     return false;
-  Check c = {.u = u, .top = u->callee};
+  Check c = {.top = u->callee};
   mlirOperationWalk(u->callee, check_op, &c, MlirWalkPreOrder);
   if (c.failed)
     return fail(u, c.failed_at, c.failed);
