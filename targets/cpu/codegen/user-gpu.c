@@ -14,7 +14,8 @@
  * scf.for whose bounds are uniform (constants, arguments, block ids and pure arith on
  * them) splits inside that loop: the for stays outside the thread loops and its
  * iter_args become per-thread buffers. Pure arith on uniform values stays outside the
- * thread loops. A split point anywhere else (under scf.if, in a loop with
+ * thread loops; pure arith on thread ids (and uniform values) is recomputed in a later
+ * phase that uses it instead of privatized. A split point anywhere else (under scf.if, in a loop with
  * thread-dependent bounds) is refused at the op, and so are per-thread allocas and
  * memref values live across a split point. */
 #include <stdio.h>
@@ -40,7 +41,9 @@ typedef struct {
   MlirValue t;       /* PHASE: that phase's thread index */
   MlirOperation def; /* PHASE: the op defining v (stores go after it) */
   MlirValue buf;     /* PHASE (once read later), BUFFER: memref<threads x type> */
-  MlirValue loaded;  /* the load of buf in phase `loaded_phase` */
+  MlirOperation remat; /* PHASE: pure arith on thread ids and uniform values, recomputed
+                        * in a later phase instead of privatized */
+  MlirValue loaded;  /* the load of buf (or the recomputation) in phase `loaded_phase` */
   int loaded_phase;
 } VInfo;
 
@@ -132,6 +135,32 @@ static MlirValue buffer_of(Ph *P, MlirOperation at, MlirType type) {
   return mlirOperationGetResult(cg_create(&P->allocas, "memref.alloca", 0, NULL, 1, &mt, 0, NULL), 0);
 }
 
+static MlirValue resolve(Ph *P, MlirValue orig, MlirOperation user);
+
+/* A rematerializable value in the open phase: its op cloned on its operands there. */
+static MlirValue recompute(Ph *P, MlirValue orig, MlirOperation user) {
+  open_phase(P);
+  VInfo *x = info(P, orig);
+  if (x->loaded_phase == P->phase)
+    return x->loaded;
+  MlirOperation def = x->remat;
+  MlirValue ops[8];
+  intptr_t n = mlirOperationGetNumOperands(def);
+  for (intptr_t i = 0; i < n; ++i)
+    if (mlirValueIsNull(ops[i] = resolve(P, mlirOperationGetOperand(def, i), user)))
+      return ops[i];
+  CgBuilder lb = P->pb;
+  if (P->load_before.ptr && mlirBlockEqual(mlirOperationGetBlock(P->load_before), lb.block))
+    lb.before = P->load_before;
+  MlirOperation c = cg_insert(&lb, mlirOperationClone(def));
+  for (intptr_t i = 0; i < n; ++i)
+    mlirOperationSetOperand(c, i, ops[i]);
+  x = info(P, orig); /* resolve may have grown the table */
+  x->loaded = mlirOperationGetResult(c, 0);
+  x->loaded_phase = P->phase;
+  return x->loaded;
+}
+
 /* What original value `orig` is in the open phase (a load of its buffer when it lives
  * in another), or null when it is not the kernel's (defined inside the op cloned). */
 static MlirValue resolve(Ph *P, MlirValue orig, MlirOperation user) {
@@ -146,6 +175,8 @@ static MlirValue resolve(Ph *P, MlirValue orig, MlirOperation user) {
   case VK_PHASE:
     if (P->open && x->phase == P->phase)
       return x->v;
+    if (x->remat.ptr)
+      return recompute(P, orig, user);
     if (mlirValueIsNull(x->buf)) {
       x->buf = buffer_of(P, user, mlirValueGetType(x->v));
       if (mlirValueIsNull(x->buf))
@@ -225,6 +256,21 @@ static bool is_uniform_op(Ph *P, MlirOperation op) {
   for (intptr_t i = 0, k = mlirOperationGetNumOperands(op); i < k; ++i) {
     VInfo *x = info(P, mlirOperationGetOperand(op, i));
     if (!x || x->kind != VK_UNIFORM)
+      return false;
+  }
+  return true;
+}
+
+/* Pure arith (at most 8 operands) on thread ids, uniform values and such values. */
+static bool is_remat_op(Ph *P, MlirOperation op) {
+  MlirStringRef n = braze_op_name(op);
+  if (mlirOperationGetNumRegions(op) != 0 || mlirOperationGetNumResults(op) != 1 ||
+      mlirOperationGetNumOperands(op) > 8 ||
+      !(n.length > 6 && (memcmp(n.data, "arith.", 6) == 0 || memcmp(n.data, "index.", 6) == 0)))
+    return false;
+  for (intptr_t i = 0, k = mlirOperationGetNumOperands(op); i < k; ++i) {
+    VInfo *x = info(P, mlirOperationGetOperand(op, i));
+    if (!x || !(x->kind == VK_UNIFORM || x->kind == VK_TID || (x->kind == VK_PHASE && x->remat.ptr)))
       return false;
   }
   return true;
@@ -412,9 +458,13 @@ static bool emit_op(Ph *P, MlirOperation op, bool top) {
     return !P->failed;
   }
   open_phase(P);
+  bool remat = is_remat_op(P, op);
   MlirOperation c = clone_at(P, &P->pb, op);
-  for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
-    put(P, mlirOperationGetResult(op, r), VK_PHASE, mlirOperationGetResult(c, r))->def = c;
+  for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r) {
+    VInfo *x = put(P, mlirOperationGetResult(op, r), VK_PHASE, mlirOperationGetResult(c, r));
+    x->def = c;
+    x->remat = remat ? op : (MlirOperation){NULL};
+  }
   return !P->failed;
 }
 

@@ -14,27 +14,27 @@
 // MM-LABEL: func.func private @tiled_matmul_epilogue_0_cpu(
 // MM-SAME:      braze.user_epilogue_of = @tiled_matmul, braze.user_kernel
 // MM:         scf.parallel (%[[BX:.*]], %[[BY:.*]]) = (%c0, %c0) to (%c4, %c4)
-// the two shared tiles, per block; row, col and the accumulator per thread
+// the two shared tiles, per block; the accumulator and the inner sum per thread (row
+// and col, index arithmetic on the thread ids, are recomputed in each phase instead)
 // MM-NEXT:      %[[AS:.*]] = memref.alloca() : memref<16x16xf32>
 // MM-NEXT:      %[[BS:.*]] = memref.alloca() : memref<16x16xf32>
 // MM-NEXT:      %[[ACC:.*]] = memref.alloca() : memref<256xf32>
-// MM-NEXT:      %[[ROW:.*]] = memref.alloca() : memref<256xindex>
-// MM-NEXT:      %[[COL:.*]] = memref.alloca() : memref<256xindex>
 // MM-NEXT:      %[[S2:.*]] = memref.alloca() : memref<256xf32>
 // uniform: the block's row and column offsets, outside the thread loops
-// MM-NEXT:      arith.muli %[[BY]], %c16
-// MM-NEXT:      arith.muli %[[BX]], %c16
-// phase 1: row and col; then the iter_arg's initial value
+// MM-NEXT:      %[[R0:.*]] = arith.muli %[[BY]], %c16
+// MM-NEXT:      %[[C0:.*]] = arith.muli %[[BX]], %c16
+// the iter_arg's initial value
 // MM-NEXT:      scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
-// MM:             memref.store %{{.*}}, %[[ROW]][%[[T]]] : memref<256xindex>
-// MM:             memref.store %{{.*}}, %[[COL]][%[[T]]] : memref<256xindex>
-// MM:           scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
 // MM-NEXT:        memref.store %cst, %[[ACC]][%[[T]]] : memref<256xf32>
+// MM-NEXT:      }
 // the K loop outside the thread loops; inside it, one phase per barrier
-// MM:           scf.for %[[K:.*]] = %c0 to %c64 step %c16 {
+// MM-NEXT:      scf.for %[[K:.*]] = %c0 to %c64 step %c16 {
 // MM-NEXT:        scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
-// MM:               memref.store %{{.*}}, %[[AS]][
-// MM:               memref.store %{{.*}}, %[[BS]][
+// MM-NEXT:          %[[TX:.*]] = arith.remui %[[T]], %c16 : index
+// MM-NEXT:          %[[Q:.*]] = arith.divui %[[T]], %c16 : index
+// MM-NEXT:          %[[TY:.*]] = arith.remui %[[Q]], %c16 : index
+// MM:               memref.store %{{.*}}, %[[AS]][%[[TY]], %[[TX]]]
+// MM:               memref.store %{{.*}}, %[[BS]][%[[TY]], %[[TX]]]
 // MM-NEXT:        }
 // MM-NEXT:        scf.for %[[T:.*]] = %c0 to %c256 step %c1 {
 // MM:               memref.load %[[ACC]][%[[T]]]
