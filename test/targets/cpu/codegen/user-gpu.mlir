@@ -91,6 +91,7 @@
 // REFUSE: refusals.mlir:110:8: error: cpu-codegen: user kernel @private_alloca in the GPU form: a per-thread allocation (expected only workgroup allocas on the CPU)
 // REFUSE: refusals.mlir:128:1: error: cpu-codegen: user kernel @bad_launch: braze.gpu_launch must be {grid = array<i64: ...>, block = array<i64: ...>}, 1 to 3 positive entries each
 // REFUSE: refusals.mlir:154:15: error: cpu-codegen: user kernel @if_shuffle in the GPU form: a split point under 'scf.if' (a barrier or shuffle splits only at the top level or in scf.for loops with uniform bounds)
+// REFUSE: refusals.mlir:180:3: error: cpu-codegen: user kernel @inner in the GPU form called from another function than its ext kernel (expected calls from the graph only)
 
 // One clone per GPU-form kernel, whatever its calls (a symbol of the same name taken:
 // the clone is renamed), marked braze.cpu_form_of.

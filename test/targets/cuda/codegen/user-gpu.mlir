@@ -52,3 +52,4 @@
 // REFUSE: refusals.mlir:69:1: error: cuda-codegen: user kernel @big_block: braze.gpu_launch's block has 2048 threads, expected at most 1024
 // REFUSE: refusals.mlir:86:1: error: cuda-codegen: ext kernel @cuda_ext_fused_big_shared_0: user kernel in the GPU form: 65536 bytes of workgroup memory, expected at most 49152 (static shared memory)
 // REFUSE: refusals.mlir:128:1: error: cuda-codegen: user kernel @bad_launch: braze.gpu_launch must be {grid = array<i64: ...>, block = array<i64: ...>}, 1 to 3 positive entries each
+// REFUSE: refusals.mlir:180:3: error: cuda-codegen: ext kernel @cuda_ext_fused_outer_0: top-level 'func.call': the user kernel maps to the grid only as one top-level scf.parallel (constants before it)

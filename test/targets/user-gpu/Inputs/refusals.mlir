@@ -166,3 +166,24 @@ func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
   %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+// cpu: a GPU-form kernel called from another user kernel.
+func.func private @inner(%x: memref<64xf32>, %out: memref<64xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
+  %t = gpu.thread_id x
+  %v = memref.load %x[%t] : memref<64xf32>
+  memref.store %v, %out[%t] : memref<64xf32>
+  return
+}
+func.func private @outer(%x: memref<64xf32>, %out: memref<64xf32>) attributes {braze.user_kernel} {
+  func.call @inner(%x, %out) : (memref<64xf32>, memref<64xf32>) -> ()
+  return
+}
+func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @outer(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
