@@ -13,11 +13,13 @@
  * mode, valid when below the width and inside the block). A split point inside an
  * scf.for whose bounds are uniform (constants, arguments, block ids and pure arith on
  * them) splits inside that loop: the for stays outside the thread loops and its
- * iter_args become per-thread buffers. Pure arith on uniform values stays outside the
- * thread loops; pure arith on thread ids (and uniform values) is recomputed in a later
- * phase that uses it instead of privatized. A split point anywhere else (under scf.if, in a loop with
- * thread-dependent bounds) is refused at the op, and so are per-thread allocas and
- * memref values live across a split point. */
+ * iter_args become per-thread buffers; an scf.if with a uniform condition likewise (the
+ * if at the block level, its results per-thread buffers). Pure arith on uniform values
+ * stays outside the thread loops; pure arith on thread ids (and uniform values) is
+ * recomputed in a later phase that uses it instead of privatized. A split point anywhere else (under a
+ * thread-dependent scf.if, in a loop with thread-dependent bounds, in scf.while) is
+ * refused at the op, and so are per-thread allocas and memref values live across a
+ * split point. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +286,7 @@ static MlirWalkResult find_split(MlirOperation op, void *user) {
 }
 
 static bool emit_block(Ph *P, MlirBlock blk);
+static bool store_yield(Ph *P, MlirBlock ob, intptr_t n, const MlirValue *bufs);
 
 /* gpu.shuffle MODE %x, %offset, %width: a phase of its own reading the source lane. */
 static bool emit_shuffle(Ph *P, MlirOperation op) {
@@ -381,18 +384,59 @@ static bool emit_uniform_for(Ph *P, MlirOperation op, MlirOperation split) {
   CgBuilder outer = P->scope;
   P->scope = body;
   bool ok = emit_block(P, ob);
-  if (ok && n_iter) { /* the yield: every value read, then stored */
-    MlirOperation y = mlirBlockGetTerminator(ob);
-    MlirValue vals[CG_MAX_ITER];
-    open_phase(P);
-    for (intptr_t i = 0; i < n_iter && ok; ++i)
-      ok = !mlirValueIsNull(vals[i] = resolve(P, mlirOperationGetOperand(y, i), y)) || fail(P, y, "a yielded value that is not the kernel's");
-    for (intptr_t i = 0; i < n_iter && ok; ++i)
-      cg_store(&P->pb, vals[i], bufs[i], 1, &P->t);
-  }
+  ok = ok && store_yield(P, ob, n_iter, bufs);
   close_phase(P);
   P->scope = outer;
   for (intptr_t i = 0; i < n_iter; ++i)
+    put(P, mlirOperationGetResult(op, i), VK_BUFFER, (MlirValue){NULL})->buf = bufs[i];
+  return ok;
+}
+
+/* The yield at the end of a split region: every value read, then stored to bufs. */
+static bool store_yield(Ph *P, MlirBlock ob, intptr_t n, const MlirValue *bufs) {
+  if (n == 0)
+    return true;
+  MlirOperation y = mlirBlockGetTerminator(ob);
+  MlirValue vals[CG_MAX_ITER];
+  open_phase(P);
+  for (intptr_t i = 0; i < n; ++i)
+    if (mlirValueIsNull(vals[i] = resolve(P, mlirOperationGetOperand(y, i), y)))
+      return fail(P, y, "a yielded value that is not the kernel's");
+  for (intptr_t i = 0; i < n; ++i)
+    cg_store(&P->pb, vals[i], bufs[i], 1, &P->t);
+  return true;
+}
+
+/* An scf.if with a uniform condition holding split points: the if at the block level,
+ * each branch emitted phase by phase, its results per-thread buffers. */
+static bool emit_uniform_if(Ph *P, MlirOperation op, MlirOperation split) {
+  VInfo *c = info(P, mlirOperationGetOperand(op, 0));
+  if (!c || c->kind != VK_UNIFORM)
+    return fail(P, split,
+                "a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads "
+                "(expected a condition on constants, arguments, block ids and arith on them)");
+  intptr_t n_res = mlirOperationGetNumResults(op);
+  MlirValue bufs[CG_MAX_ITER];
+  if (n_res > CG_MAX_ITER)
+    return fail(P, op, "too many results");
+  close_phase(P);
+  for (intptr_t i = 0; i < n_res; ++i)
+    if (mlirValueIsNull(bufs[i] = buffer_of(P, op, mlirValueGetType(mlirOperationGetResult(op, i)))))
+      return false;
+  CgBuilder branch[2];
+  cg_if(&P->scope, c->v, &branch[0], &branch[1]);
+  CgBuilder outer = P->scope;
+  bool ok = true;
+  for (int r = 0; r < 2 && ok; ++r) {
+    MlirBlock ob = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    if (mlirBlockIsNull(ob))
+      continue;
+    P->scope = branch[r];
+    ok = emit_block(P, ob) && store_yield(P, ob, n_res, bufs);
+    close_phase(P);
+  }
+  P->scope = outer;
+  for (intptr_t i = 0; i < n_res; ++i)
     put(P, mlirOperationGetResult(op, i), VK_BUFFER, (MlirValue){NULL})->buf = bufs[i];
   return ok;
 }
@@ -444,11 +488,13 @@ static bool emit_op(Ph *P, MlirOperation op, bool top) {
   if (split.ptr) {
     if (braze_op_is(op, "scf.for"))
       return emit_uniform_for(P, op, split);
+    if (braze_op_is(op, "scf.if"))
+      return emit_uniform_if(P, op, split);
     MlirStringRef n = braze_op_name(op);
     char msg[200];
     snprintf(msg, sizeof msg,
-             "a split point under '%.*s' (a barrier or shuffle splits only at the top level or in scf.for loops "
-             "with uniform bounds)", (int)n.length, n.data);
+             "a split point under '%.*s' (a barrier or shuffle splits only at the top level, in scf.for loops "
+             "with uniform bounds and under scf.if with a uniform condition)", (int)n.length, n.data);
     return fail(P, split, msg);
   }
   if (is_uniform_op(P, op)) {

@@ -84,13 +84,13 @@
 // the five unrolled shuffles of the sum: five more shuffle phases
 // SM-COUNT-5: arith.xori
 
-// REFUSE: refusals.mlir:9:5: error: cpu-codegen: user kernel @if_barrier in the GPU form: a split point under 'scf.if' (a barrier or shuffle splits only at the top level or in scf.for loops with uniform bounds)
+// REFUSE: refusals.mlir:9:5: error: cpu-codegen: user kernel @if_barrier in the GPU form: a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads (expected a condition on constants, arguments, block ids and arith on them)
 // REFUSE: refusals.mlir:31:5: error: cpu-codegen: user kernel @loop_barrier in the GPU form: a split point (gpu.barrier, gpu.shuffle) in an scf.for whose bounds depend on the threads (expected bounds of constants, arguments, block ids and arith on them)
 // REFUSE: refusals.mlir:52:3: error: cpu-codegen: user kernel @par in the GPU form: scf.parallel inside a GPU-form kernel
 // REFUSE: refusals.mlir:69:1: error: cpu-codegen: user kernel @big_block: braze.gpu_launch's block has 2048 threads, expected at most 1024
 // REFUSE: refusals.mlir:110:8: error: cpu-codegen: user kernel @private_alloca in the GPU form: a per-thread allocation (expected only workgroup allocas on the CPU)
 // REFUSE: refusals.mlir:128:1: error: cpu-codegen: user kernel @bad_launch: braze.gpu_launch must be {grid = array<i64: ...>, block = array<i64: ...>}, 1 to 3 positive entries each
-// REFUSE: refusals.mlir:154:15: error: cpu-codegen: user kernel @if_shuffle in the GPU form: a split point under 'scf.if' (a barrier or shuffle splits only at the top level or in scf.for loops with uniform bounds)
+// REFUSE: refusals.mlir:154:15: error: cpu-codegen: user kernel @if_shuffle in the GPU form: a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads (expected a condition on constants, arguments, block ids and arith on them)
 // REFUSE: refusals.mlir:180:3: error: cpu-codegen: user kernel @inner in the GPU form called from another function than its ext kernel (expected calls from the graph only)
 
 // One clone per GPU-form kernel, whatever its calls (a symbol of the same name taken:
