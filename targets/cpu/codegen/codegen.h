@@ -47,6 +47,13 @@ bool cg_convert_kernel(MlirOperation func, MlirOperation module, const CgOptions
 /* An `ext` kernel (a packed user-kernel call, targets/cpu/codegen/user.c) rewritten
  * in place: 0 when `func` is not one, 1 when converted, -1 after a diagnostic. */
 int cg_user_kernel(MlirOperation func, MlirOperation module);
+/* targets/cpu/codegen/user-gpu.c: the GPU-form user kernel `callee` (braze.gpu_launch)
+ * as an ordinary user kernel @NAME_cpu (blocks in parallel, threads as loops split at
+ * barriers and shuffles), made once; its symbol, or null after a diagnostic. */
+MlirAttribute cg_user_gpu_kernel(MlirOperation callee, MlirOperation module);
+/* Erase the GPU-form user kernels (every call now calls its _cpu clone); false after a
+ * diagnostic at a call left. */
+bool cg_erase_gpu_form(MlirOperation module);
 /* A `chain` kernel (passes/chains/form-row-chains.c, targets/cpu/codegen/chain.c): its block
  * kernels must be converted already. 0 when `func` is not one, 1 converted, -1 after
  * a diagnostic. */

@@ -173,6 +173,7 @@ static bool run(MlirOperation module, void *state) {
       if (is_chain[i] == (chains == 1))
         ok = cg_convert_kernel(funcs[i], module, opts);
   free(is_chain);
+  ok = ok && cg_erase_gpu_form(module);
   for (size_t i = nk; i < nk + ng && ok; ++i)
     ok = cg_convert_graph(funcs[i], module, "cpu-codegen", opts->remarks, false);
   free(funcs);

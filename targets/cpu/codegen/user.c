@@ -7,7 +7,8 @@
  * the tensor arguments become memrefs, then one out memref per result, and the body
  * is the copies and the call with the buffers replaced by those arguments. The user
  * kernel itself is already loop level (scf/memref/arith/math/vector): it is left as
- * written and lowered with everything else. */
+ * written and lowered with everything else, except a user kernel written as a GPU kernel
+ * (braze.gpu_launch): the call then calls its CPU form @K_cpu (user-gpu.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "targets/common/gpu-launch.h"
 #include "targets/cpu/codegen/codegen.h"
 
 static bool is_ext(MlirOperation func) {
@@ -78,6 +80,17 @@ static bool convert_body(MlirOperation func, MlirOperation module, const char *n
                   "docs/user-kernels.md):",
                   op);
     MlirOperation copy = mlirOperationClone(op);
+    MlirOperation callee = braze_op_is(op, "func.call") ? braze_module_symbol(module, mlirFlatSymbolRefAttrGetValue(
+                                                              mlirOperationGetAttributeByName(op, braze_ref("callee"))))
+                                                        : (MlirOperation){NULL};
+    if (!mlirOperationIsNull(callee) && braze_is_gpu_form(callee)) { /* written as a GPU kernel: user-gpu.c */
+      MlirAttribute cpu = cg_user_gpu_kernel(callee, module);
+      if (mlirAttributeIsNull(cpu)) {
+        mlirOperationDestroy(copy);
+        return false;
+      }
+      mlirOperationSetAttributeByName(copy, braze_ref("callee"), cpu);
+    }
     for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
       MlirValue arg = buffer_for(mlirOperationGetOperand(op, i), old_entry, entry, ret);
       if (mlirValueIsNull(arg)) {

@@ -8,6 +8,8 @@
  *                     element kernels (one thread per `vec` output elements)
  *   targets/cuda/codegen/tiled.c   element kernels that transpose their major input: tiles through shared memory
  *   targets/cuda/codegen/consts.c  non-splat constants of kernels become arguments
+ *   targets/cuda/codegen/user.c, user-gpu.c  ext kernels (user kernels): the flat form's
+ *                     scf.parallel over the grid; the GPU form's body as the gpu.func
  *   targets/cuda/matmul/simt.c  contractions: shared-memory tiled SIMT matmul with its epilogue */
 #ifndef BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H
 #define BRAZE_TARGETS_CUDA_CODEGEN_CODEGEN_H
@@ -360,6 +362,26 @@ void cu_copy_alternative(MlirOperation from, MlirOperation to, int outputs);
  * top-level scf.parallel becomes a gpu.func in gpu_module, one thread per iteration:
  * 0 when `func` is not an ext kernel, 1 when converted, -1 after a diagnostic. */
 int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperation gpu_module, const CuOptions *opts);
+
+/* An ext kernel's call of its user kernel (targets/cuda/codegen/user.c reads it). */
+enum { UK_MAX_ARGS = 64 };
+typedef struct {
+  MlirOperation ext, call, callee, parallel;
+  const char *name;
+  int n_in, n_out;
+  MlirType types[UK_MAX_ARGS];
+  int call_arg[UK_MAX_ARGS]; /* per callee argument: the ext kernel argument (memref) index */
+  int64_t lb[CU_MAX_DIMS], step[CU_MAX_DIMS], trip[CU_MAX_DIMS];
+  int dims;
+  int64_t copies[2 * UK_MAX_ARGS]; /* pre-initialized outputs: (source, destination) argument pairs */
+  int n_copies;
+} CuUserKernel;
+
+/* targets/cuda/codegen/user-gpu.c: the ext kernel u whose user kernel is written as a GPU
+ * kernel (braze.gpu_launch) becomes a gpu.func with the user's body, launched with its
+ * grid and block; workgroup allocas become workgroup attributions. False after a
+ * diagnostic. */
+bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOptions *opts);
 
 /* The pass (targets/cuda/codegen/cuda-codegen.c). */
 extern const BrazePassInfo braze_pass_cuda_codegen;

@@ -7,6 +7,7 @@
  * the ext kernel's. The graph then launches it like any other kernel (codegen.c).
  * A pre-initialized output (a memref.copy into it in the ext kernel) becomes
  * `braze.copies_before` on the gpu.func: the entry copies before the launch.
+ * A user kernel written as a GPU kernel (braze.gpu_launch) goes to user-gpu.c instead.
  * Refused at the op: other top-level ops (sequential loops, several parallel loops),
  * dynamic bounds, reductions on the parallel loop, calls inside the kernel. */
 #include <stdio.h>
@@ -18,21 +19,10 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/valuemap.h"
+#include "targets/common/gpu-launch.h"
 #include "targets/cuda/codegen/codegen.h"
 
-enum { UK_MAX_ARGS = 64 };
-
-typedef struct {
-  MlirOperation ext, call, callee, parallel;
-  const char *name;
-  int n_in, n_out;
-  MlirType types[UK_MAX_ARGS];
-  int call_arg[UK_MAX_ARGS]; /* per callee argument: the ext kernel argument (memref) index */
-  int64_t lb[CU_MAX_DIMS], step[CU_MAX_DIMS], trip[CU_MAX_DIMS];
-  int dims;
-  int64_t copies[2 * UK_MAX_ARGS]; /* pre-initialized outputs: (source, destination) argument pairs */
-  int n_copies;
-} UserKernel;
+typedef CuUserKernel UserKernel;
 
 static bool fail(const UserKernel *u, MlirOperation op, const char *what) {
   braze_emit_error(mlirOperationGetLocation(op), "cuda-codegen: ext kernel @%s: %s", u->name, what);
@@ -260,7 +250,11 @@ int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperati
   char cname[256];
   snprintf(cname, sizeof cname, "%.*s", (int)name.length, name.data);
   UserKernel u = {.ext = func, .name = cname};
-  if (!read_ext(&u, module) || !read_user_kernel(&u))
+  if (!read_ext(&u, module))
+    return -1;
+  if (braze_is_gpu_form(u.callee)) /* written as a GPU kernel: user-gpu.c */
+    return cu_convert_user_gpu(&u, gpu_module, opts) ? 1 : -1;
+  if (!read_user_kernel(&u))
     return -1;
   int64_t total = 1;
   for (int d = 0; d < u.dims; ++d)

@@ -1,0 +1,186 @@
+/* cuda-codegen, `ext` kernels whose user kernel is written as a GPU kernel (the GPU form:
+ * braze.gpu_launch = {grid, block}, docs/user-kernels.md "GPU form on each target").
+ * The body already is one thread's code: the ext kernel becomes a gpu.func whose body is
+ * the user kernel's, cloned with the user's arguments replaced by the ext kernel's
+ * memrefs (inputs, then outputs), launched with the attribute's grid (braze.grid) and
+ * block (known_block_size), which the entry reads like any kernel's (cuda-codegen.c).
+ * Each top-level `memref.alloca` in #gpu.address_space<workgroup> becomes a workgroup
+ * attribution of the gpu.func (shared memory, one per block, as row.c's partials);
+ * gpu ids, gpu.barrier, gpu.shuffle and memref.atomic_rmw lower through the GPU ->
+ * NVVM path as they are. A pre-initialized output is copied by the entry first
+ * (braze.copies_before), as in user.c.
+ * Refused at the op: scf.parallel (the flat form's loop; not inside a GPU-form body),
+ * calls, memref.alloc, workgroup allocas below the top level or of dynamic shape, other
+ * gpu ops, more than 48 KiB of static shared memory. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "support/context.h"
+#include "support/diag.h"
+#include "support/valuemap.h"
+#include "targets/common/gpu-launch.h"
+#include "targets/cuda/codegen/codegen.h"
+
+enum { UG_MAX_SHARED = 16, UG_STATIC_SMEM = 48 << 10 };
+
+typedef struct {
+  MlirOperation top; /* the user kernel (workgroup allocas must be its body's ops) */
+  const char *failed;
+  MlirOperation failed_at;
+} Check;
+
+static bool fail(const CuUserKernel *u, MlirOperation op, const char *what) {
+  braze_emit_error(mlirOperationGetLocation(op), "cuda-codegen: ext kernel @%s: user kernel in the GPU form: %s",
+                   u->name, what);
+  return false;
+}
+
+static bool is_workgroup_alloca(MlirOperation op) {
+  if (!braze_op_is(op, "memref.alloca"))
+    return false;
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  return !mlirAttributeIsNull(space) && cg_attr_text_has(space, "workgroup");
+}
+
+static bool allowed_gpu_op(MlirOperation op) {
+  static const char *const ok[] = {"gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
+                                   "gpu.barrier",   "gpu.shuffle",  NULL};
+  for (int i = 0; ok[i]; ++i)
+    if (braze_op_is(op, ok[i]))
+      return true;
+  return false;
+}
+
+static MlirWalkResult check_op(MlirOperation op, void *user) {
+  Check *c = user;
+  MlirStringRef n = braze_op_name(op);
+  const char *why = NULL;
+  if (braze_op_is(op, "scf.parallel"))
+    why = "scf.parallel inside a GPU-form kernel (its threads are the block's; write the flat form without "
+          "braze.gpu_launch instead)";
+  else if (braze_op_is(op, "func.call"))
+    why = "calls inside a user kernel are not supported on the GPU";
+  else if (braze_op_is(op, "memref.alloc"))
+    why = "memref.alloc inside a GPU kernel (expected a memref.alloca: per thread, or in "
+          "#gpu.address_space<workgroup> at the top level: per block)";
+  else if (is_workgroup_alloca(op) &&
+           !mlirOperationEqual(mlirOperationGetParentOperation(op), c->top))
+    why = "a workgroup memref.alloca below the top level of the body (expected at the top level: one per block)";
+  else if (is_workgroup_alloca(op) && !mlirShapedTypeHasStaticShape(mlirValueGetType(mlirOperationGetResult(op, 0))))
+    why = "a workgroup memref.alloca of dynamic shape (expected a static shape)";
+  else if (n.length > 4 && memcmp(n.data, "gpu.", 4) == 0 && !allowed_gpu_op(op))
+    why = "a gpu op other than thread_id, block_id, block_dim, grid_dim, barrier, shuffle";
+  if (!why)
+    return MlirWalkResultAdvance;
+  c->failed = why;
+  c->failed_at = op;
+  return MlirWalkResultInterrupt;
+}
+
+static MlirOperation create_gpu_func(const CuUserKernel *u, MlirOperation gpu_module, const int64_t grid[3],
+                                     const int64_t block[3], int n_shared, const MlirType *shared, MlirBlock *entry) {
+  MlirContext ctx = mlirOperationGetContext(u->ext);
+  MlirLocation loc = mlirOperationGetLocation(u->ext);
+  int n = u->n_in + u->n_out;
+  MlirType fty = mlirFunctionTypeGet(ctx, n, u->types, 0, NULL);
+  char text[128];
+  snprintf(text, sizeof text, "array<i32: %d, %d, %d>", (int)block[0], (int)block[1], (int)block[2]);
+  MlirNamedAttribute attrs[4] = {
+      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(u->ext, braze_ref("sym_name"))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+      cg_named(ctx, "known_block_size", cg_parse_attr(ctx, text)),
+      cg_named(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
+  };
+  MlirType types[UK_MAX_ARGS + UG_MAX_SHARED];
+  MlirLocation locs[UK_MAX_ARGS + UG_MAX_SHARED];
+  for (int i = 0; i < n + n_shared; ++i) {
+    types[i] = i < n ? u->types[i] : shared[i - n];
+    locs[i] = loc;
+  }
+  *entry = mlirBlockCreate(n + n_shared, types, locs);
+  MlirRegion body = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(body, *entry);
+  MlirOperationState st = mlirOperationStateGet(braze_ref("gpu.func"), loc);
+  mlirOperationStateAddAttributes(&st, 4, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &body);
+  MlirOperation fn = mlirOperationCreate(&st);
+  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(u->ext); ++i) {
+    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(u->ext, i);
+    mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);
+  }
+  if (n_shared)
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("workgroup_attributions"),
+                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n_shared));
+  snprintf(text, sizeof text, "array<i64: %lld, %lld, %lld>", (long long)grid[0], (long long)grid[1],
+           (long long)grid[2]);
+  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.grid"), cg_parse_attr(ctx, text));
+  if (u->n_copies)
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.copies_before"),
+                                               mlirDenseI64ArrayGet(ctx, 2 * u->n_copies, u->copies));
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0)), fn);
+  return fn;
+}
+
+bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOptions *opts) {
+  int64_t grid[3], block[3];
+  if (!braze_gpu_launch_read(u->callee, "cuda-codegen", grid, block))
+    return false;
+  Check c = {.top = u->callee};
+  mlirOperationWalk(u->callee, check_op, &c, MlirWalkPreOrder);
+  if (c.failed)
+    return fail(u, c.failed_at, c.failed);
+  /* the workgroup allocas: shared memory */
+  MlirBlock ub = mlirRegionGetFirstBlock(mlirOperationGetRegion(u->callee, 0));
+  MlirType shared[UG_MAX_SHARED];
+  MlirOperation shared_op[UG_MAX_SHARED];
+  int n_shared = 0;
+  int64_t bytes = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(ub); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!is_workgroup_alloca(op))
+      continue;
+    if (n_shared == UG_MAX_SHARED)
+      return fail(u, op, "more than 16 workgroup allocas");
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    bytes += cg_num_elements(t) * cg_elem_bytes(mlirShapedTypeGetElementType(t));
+    shared_op[n_shared] = op;
+    shared[n_shared++] = t;
+  }
+  if (bytes > UG_STATIC_SMEM) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%lld bytes of workgroup memory, expected at most %d (static shared memory)",
+             (long long)bytes, UG_STATIC_SMEM);
+    return fail(u, u->callee, msg);
+  }
+  MlirBlock entry;
+  create_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
+  BrazeValueMap m = {0};
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(u->call); i < n; ++i)
+    braze_valuemap_put(&m, mlirBlockGetArgument(ub, i), mlirBlockGetArgument(entry, u->call_arg[i]));
+  for (int s = 0; s < n_shared; ++s)
+    braze_valuemap_put(&m, mlirOperationGetResult(shared_op[s], 0),
+                       mlirBlockGetArgument(entry, u->n_in + u->n_out + s));
+  CgBuilder b = cg_builder_at_end(entry, mlirOperationGetLocation(u->callee));
+  for (MlirOperation op = mlirBlockGetFirstOperation(ub); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (is_workgroup_alloca(op) || braze_op_is(op, "func.return"))
+      continue;
+    MlirOperation copy = cg_insert(&b, mlirOperationClone(op));
+    mlirOperationWalk(copy, braze_valuemap_remap_operands, &m, MlirWalkPreOrder);
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
+      braze_valuemap_put(&m, mlirOperationGetResult(op, r), mlirOperationGetResult(copy, r));
+  }
+  cg_create(&b, "gpu.return", 0, NULL, 0, NULL, 0, NULL);
+  braze_valuemap_free(&m);
+  if (opts->remarks) {
+    MlirStringRef callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(u->callee, braze_ref("sym_name")));
+    braze_emit_remark(mlirOperationGetLocation(u->ext),
+                      "cuda-codegen: kernel @%s: user kernel @%.*s in the GPU form, grid (%lld, %lld, %lld), block "
+                      "(%lld, %lld, %lld), %d workgroup buffer(s) of %lld bytes",
+                      u->name, (int)callee.length, callee.data, (long long)grid[0], (long long)grid[1],
+                      (long long)grid[2], (long long)block[0], (long long)block[1], (long long)block[2], n_shared,
+                      (long long)bytes);
+  }
+  cu_replace_by_declaration(u->ext, u->n_in + u->n_out, u->types, u->n_in);
+  return true;
+}
