@@ -44,16 +44,19 @@ def _export_onnx(fn, example_inputs, weights):
     buf = io.BytesIO()
     try:
         import warnings
-        with warnings.catch_warnings(), torch.no_grad():
+        # Exported with grad enabled: in eval under no_grad, nn.TransformerEncoderLayer and
+        # nn.MultiheadAttention take their fused fast path, which ONNX cannot export.
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with torch.no_grad():
                 eager = module(*args)
             n_out = len(eager) if isinstance(eager, (tuple, list)) else 1
             out_names = ["out%d" % i for i in range(n_out)]
             # weights="input": export_params=False makes every parameter and buffer a
-            # graph input (named as in the state dict) after the example inputs.
+            # graph input (named as in the state dict) after the example inputs; constant
+            # folding would replace some by folded copies (onnx::MatMul_N), so it is off.
             torch.onnx.export(module, args, buf, opset_version=OPSET, input_names=in_names,
-                              output_names=out_names, do_constant_folding=True,
+                              output_names=out_names, do_constant_folding=weights != "input",
                               export_params=weights != "input")
     finally:
         if isinstance(fn, torch.nn.Module) and was_training:
