@@ -123,6 +123,7 @@ class Compiled:
         self.weight_args = [a for a in self.args[:len(ins)] if a.role == "weight"]
         self.outputs = self.args[len(ins):]
         self._weights = None
+        self._tdt = self._odt = None    # torch dtypes of inputs and outputs, once torch is there
         self._device = "cuda" if self.target == "cuda" else "cpu"
 
     # ---- the call ----
@@ -171,7 +172,35 @@ class Compiled:
     def _ptr(x, is_torch):
         return x.data_ptr() if is_torch else x.ctypes.data
 
+    def _fast(self, inputs):
+        """The pointers when every input is a torch tensor that needs no check's message
+        (the common case, kept short: this is the per-call overhead), else None."""
+        torch = sys.modules.get("torch")
+        if torch is None or self._tdt is None:
+            return None
+        Tensor, want_cuda, ptrs = torch.Tensor, self._device == "cuda", []
+        for a, t, x in zip(self.inputs, self._tdt, inputs):
+            if not (type(x) is Tensor and x.dtype is t and x.shape == a.shape and x.is_cuda == want_cuda
+                    and x.is_contiguous()):
+                return None
+            ptrs.append(x.data_ptr())
+        return ptrs
+
     def __call__(self, *inputs, out=None, convert=False):
+        if self._tdt is None and "torch" in sys.modules and sys.modules["torch"] is not None:
+            torch = sys.modules["torch"]
+            self._tdt = [getattr(torch, a.torch_name) if a.torch_name else None for a in self.inputs]
+            self._odt = [getattr(torch, a.torch_name) if a.torch_name else None for a in self.outputs]
+        if out is None and len(inputs) == len(self.inputs) and not (self.weight_args and self._weights is None):
+            ptrs = self._fast(inputs)
+            if ptrs is not None:
+                empty = sys.modules["torch"].empty
+                outs = [empty(a.shape, dtype=t, device=self._device) for a, t in zip(self.outputs, self._odt)]
+                ptrs += self._weights[1] if self.weight_args else ()
+                status = self._lib.fn(*ptrs, *[y.data_ptr() for y in outs])
+                if status != 0:
+                    raise BrazeError("%s returned %d: %s" % (self._lib.entry, status, self._lib.status_message(status)))
+                return outs[0] if len(outs) == 1 else tuple(outs)
         if len(inputs) != len(self.inputs):
             raise InputError("expected %d inputs (%s), got %d" % (
                 len(self.inputs), ", ".join("%s %s" % (a.name, a.describe()) for a in self.inputs), len(inputs)))
