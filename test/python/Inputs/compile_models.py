@@ -17,7 +17,8 @@ for name in sys.argv[1:]:
             want = m(*x2)
         got = c(*x2)
         err = models.rel_err(got, want)
-        assert isinstance(got, torch.Tensor) and got.shape == want.shape, (got.shape, want.shape)
+        for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+            assert isinstance(g, torch.Tensor) and g.shape == w.shape, (g.shape, w.shape)
         print("%s weights=%s: %d kernels, %s" % (name, weights, len(c.kernels), "ok" if err < BOUND else "FAIL %g" % err))
     if name == "mlp":
         # weights="input": one library, another checkpoint.
