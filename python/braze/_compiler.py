@@ -161,6 +161,12 @@ def _header_cpu(header_text):
     return (m.group(1) if m else None), (f.group(1).split() if f else [])
 
 
+def _source(d):
+    """The graph braze compiles in a cache entry: model.onnx (onnx) or graph.mlir (fx)."""
+    p = os.path.join(d, "graph.mlir")
+    return p if os.path.exists(p) else os.path.join(d, "model.onnx")
+
+
 def _build(onnx_bytes, in_names, out_names, options, quiet):
     """Compile into a fresh directory of the cache and move it into place atomically."""
     root = _cache.cache_dir()
@@ -171,12 +177,13 @@ def _build(onnx_bytes, in_names, out_names, options, quiet):
     os.makedirs(root, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".tmp-" + key + "-", dir=root)
     try:
-        with open(os.path.join(tmp, "model.onnx"), "wb") as f:
+        src = os.path.join(tmp, "graph.mlir" if options.get("frontend") == "fx" else "model.onnx")
+        with open(src, "wb") as f:
             f.write(onnx_bytes)
         if options.get("fusion_plan"):
             with open(os.path.join(tmp, "plan-in.json"), "w") as f:
                 f.write(options["fusion_plan"])
-        args = ["compile", os.path.join(tmp, "model.onnx"), "-o", os.path.join(tmp, LIB),
+        args = ["compile", src, "-o", os.path.join(tmp, LIB),
                 "--header=" + os.path.join(tmp, HEADER)] + _compile_flags(options, tmp)
         # Not every pipeline has form-kernels (none, cpu-lower): then no report or plan.
         try:
@@ -231,14 +238,25 @@ def _open(d, options, weights_from=None):
 
 def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_plan=None, cpu=None,
             weights="constant", frontend="onnx", quiet=True):
-    if frontend != "onnx":
-        raise BrazeError("frontend=%r is not built yet: only 'onnx' (torch.onnx.export at opset %d)"
-                         % (frontend, OPSET))
+    if frontend not in ("onnx", "fx"):
+        raise BrazeError("frontend=%r is not built: 'onnx' (torch.onnx.export at opset %d) or 'fx' "
+                         "(make_fx, a first subset: docs/python.md)" % (frontend, OPSET))
+    if frontend == "fx" and weights != "constant":
+        raise BrazeError("frontend='fx' takes weights='constant' only (for now)")
     if fusion_plan is not None and os.path.exists(str(fusion_plan)) and not str(fusion_plan).lstrip().startswith("{"):
         with open(fusion_plan) as f:
             fusion_plan = f.read()
     xs = _as_tuple(example_inputs)
-    onnx_bytes, in_names, out_names, args = _export_onnx(fn_or_module, xs, weights)
+    if frontend == "fx":
+        from . import _fx
+        if hasattr(fn_or_module, "eval"):
+            fn_or_module.eval()
+        text, _, n_out = _fx.to_mlir(fn_or_module, xs)
+        onnx_bytes, args = text.encode(), xs
+        in_names = list(zip(_input_names(fn_or_module, len(xs)), ["input"] * len(xs)))
+        out_names = ["out%d" % i for i in range(n_out)]
+    else:
+        onnx_bytes, in_names, out_names, args = _export_onnx(fn_or_module, xs, weights)
     options = dict(target=target, pipeline=pipeline, fusion_plan=fusion_plan, cpu=cpu, weights=weights,
                    frontend=frontend, opset=OPSET)
     d, hit = _build(onnx_bytes, in_names, out_names, options, quiet)
@@ -267,7 +285,7 @@ def kernels(d, options):
 
 def _emit(d, options, kind, path):
     tmp = path + ".tmp%d" % os.getpid()
-    _tool.run(["compile", os.path.join(d, "model.onnx"), "--emit=" + kind, "-o", tmp] + _compile_flags(options, d))
+    _tool.run(["compile", _source(d), "--emit=" + kind, "-o", tmp] + _compile_flags(options, d))
     os.replace(tmp, path)
 
 
@@ -290,7 +308,7 @@ def ablate(compiled, stage):
         raise BrazeError("no pipeline %s: the driver's stages for %s are %s" % (name, options["target"], ", ".join(stages)))
     options["pipeline"] = name
     options["fusion_plan"] = None
-    with open(os.path.join(compiled._source, "model.onnx"), "rb") as f:
+    with open(_source(compiled._source), "rb") as f:
         onnx_bytes = f.read()
     m = compiled.manifest
     in_names = [(a["name"], a.get("role", "input")) for a in m["inputs"]]

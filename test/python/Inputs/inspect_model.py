@@ -38,6 +38,6 @@ try:
 except braze.BrazeError as e:
     print("BrazeError:", e)
 try:
-    braze.compile(m, xs, frontend="fx")
+    braze.compile(m, xs, frontend="jit")
 except braze.BrazeError as e:
     print("BrazeError:", e)
