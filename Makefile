@@ -7,6 +7,8 @@
 #   make check-fast   the normal build's tests only; make check-asan: the sanitized ones
 #   make install  install braze, braze-opt, the public headers, the pipelines, a CMake
 #                 package and a pkg-config file under PREFIX (default /usr/local)
+#   make install-python   pip-install the Python package (python/, pure Python) under
+#                 PREFIX (offline: no build isolation, no dependencies; docs/python.md)
 #   make check-example   the out-of-tree plugin example (examples/plugin-target) built
 #                 against a staged install of build/, and its tests (part of make check)
 #   make demo     compile the bundled example for the CPU, run it, check it
@@ -46,7 +48,7 @@ BENCH_NODE_DEBS := nodejs npm
 # make docs: Graphviz's dot renders the fusion graph picture (not needed by make check).
 DOCS_DEBS := graphviz
 
-.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan check-example install demo bench docs clean \
+.PHONY: all deps bench-deps docs-deps build build-asan check check-fast check-asan check-example install install-python demo bench docs clean \
         fuzz-build fuzz
 
 all: build
@@ -113,6 +115,12 @@ check-asan: build-asan
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The package finds the tool as $BRAZE_BIN, the build tree beside it, or `braze` on PATH
+# (PREFIX/bin after make install). PYTHON needs pip (Debian: python3-pip).
+PYTHON ?= /usr/bin/python3
+install-python:
+	$(PYTHON) -m pip install --no-build-isolation --no-deps --prefix $(PREFIX) ./python
 
 # The example plugin sees only what `make install` puts under a prefix: install into
 # $(BUILD)/stage, build examples/plugin-target with its own CMakeLists.txt against it,

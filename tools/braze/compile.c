@@ -3,7 +3,8 @@
  *
  *   braze compile FILE.mlir [--target=cpu] [--pipeline=NAME|FILE] [-o OUT]
  *                 [-c | --emit=so|obj|mlir|llvm] [--header=FILE | --no-header]
- *                 [--dump-kernels=DIR] [--fusion-plan=FILE] [--mesh=NAME:SIZE,...|func] */
+ *                 [--dump-kernels=DIR] [--fusion-plan=FILE] [--mesh=NAME:SIZE,...|func]
+ *                 [--fusion-report=FILE] [--fusion-plan-out=FILE] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,10 @@ static const char help[] =
     "                          first call per set of pointers and replays it after\n"
     "  --fusion-plan=FILE      form the kernels a fusion plan lists: form-kernels{plan=FILE}\n"
     "                          in the pipeline (docs/fusion-plans.md)\n"
+    "  --fusion-report=FILE    write form-kernels' text report there: every node, candidate pair,\n"
+    "                          decision and kernel (form-kernels{report=FILE}; docs/passes.md)\n"
+    "  --fusion-plan-out=FILE  write the fusion plan there (form-kernels{plan-out=FILE}), to edit\n"
+    "                          and apply again with --fusion-plan (docs/fusion-plans.md)\n"
     "  --mesh=NAME:SIZE,...    partition the module for this mesh first (shard-partition{mesh=...};\n"
     "                          func: each function's own braze.mesh): the per-device program,\n"
     "                          its collectives over NCCL (cuda; docs/sharding.md, decision 0018)\n"
@@ -42,6 +47,7 @@ static const char help[] =
 
 typedef struct {
   const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan, *mesh;
+  const char *fusion_report, *plan_out;
   bool object, no_header, cuda_graphs;
 } CompileFlags;
 
@@ -50,10 +56,26 @@ static void print_error(const char *cmd, const char *input, const BrazeStr *erro
     fprintf(stderr, "braze %s: %s: error: %s\n", cmd, input, error->data);
 }
 
-static const char *fusion_plan, *compile_mesh;
+static const char *fusion_plan, *compile_mesh, *fusion_report, *plan_out;
 
 void braze_compile_set_fusion_plan(const char *path) { fusion_plan = path; }
 void braze_compile_set_mesh(const char *mesh) { compile_mesh = mesh; }
+
+/* --fusion-report=FILE, --fusion-plan-out=FILE: form-kernels{report=FILE plan-out=FILE}. */
+static void compile_set_outputs(const char *report, const char *plan) {
+  fusion_report = report;
+  plan_out = plan;
+}
+
+static bool add_form_kernels_output(BrazeStr *text, const char *flag, const char *key, const char *path,
+                                    BrazeStr *error) {
+  BrazeStr why = {0};
+  bool ok = braze_pipeline_add_form_kernels_option(text, key, path, &why);
+  if (!ok)
+    braze_str_printf(error, "%s: %s", flag, braze_str_cstr(&why));
+  braze_str_free(&why);
+  return ok;
+}
 
 /* --fusion-plan=FILE: the pipeline's form-kernels gets plan=FILE. */
 static bool add_fusion_plan(BrazeStr *text, const char *path, BrazeStr *error) {
@@ -79,6 +101,10 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
   bool ok = braze_pipeline_resolve(pipeline ? pipeline : target->default_pipeline, &text, &error);
   if (ok && fusion_plan)
     ok = add_fusion_plan(&text, fusion_plan, &error);
+  if (ok && fusion_report)
+    ok = add_form_kernels_output(&text, "--fusion-report", "report", fusion_report, &error);
+  if (ok && plan_out)
+    ok = add_form_kernels_output(&text, "--fusion-plan-out", "plan-out", plan_out, &error);
   if (!ok) {
     fprintf(stderr, "braze %s: %s\n", cmd, error.data);
     braze_str_free(&text);
@@ -205,6 +231,8 @@ static int parse_flags(int argc, char **argv, CompileFlags *f) {
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--emit", &f->emit)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--dump-kernels", &f->dump_kernels)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-plan", &f->fusion_plan)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-report", &f->fusion_report)) ||
+        (r = braze_cli_flag_value("compile", argc, argv, &i, "--fusion-plan-out", &f->plan_out)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--mesh", &f->mesh))) {
       if (r < 0)
         return -1;
@@ -231,6 +259,7 @@ int braze_cmd_compile(int argc, char **argv) {
     return r == -2 ? 0 : 1;
   braze_compile_set_fusion_plan(f.fusion_plan);
   braze_compile_set_mesh(f.mesh);
+  compile_set_outputs(f.fusion_report, f.plan_out);
   BrazeEmitOptions emit = {.dump_kernels = f.dump_kernels, .source_name = f.input, .graph_replay = f.cuda_graphs};
   if (!parse_emit(&f, &emit.kind)) {
     fprintf(stderr, "braze compile: bad --emit '%s' (so, obj, mlir or llvm; -c means obj)\n",

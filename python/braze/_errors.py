@@ -1,0 +1,6 @@
+class BrazeError(RuntimeError):
+    """The compiler failed, or a compiled library returned a non-zero status."""
+
+
+class InputError(ValueError):
+    """An argument of a compiled call is not what the library was compiled for."""
