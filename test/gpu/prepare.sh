@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the GPU correctness cases on the development machine (no GPU needed):
 #   test/gpu/prepare.sh OUTDIR [BUILD] [--with-workloads] [--only STEM,...]
-# For each module (test/e2e/*.mlir but the xfail ones, user-kernel-linalg, whose
+# For each module (test/e2e/*.mlir and test/e2e/user-gpu/*.mlir (GPU-form user kernels) but the xfail ones, user-kernel-linalg, whose
 # non-graph callee the reference interpreter cannot evaluate, and user-epilogue, whose
 # user kernels with sequential top-level loops the CUDA target refuses: docs/user-kernels.md; examples/mlp.mlir,
 # test/gpu/cases/*.mlir; with --with-workloads also bench/workloads/*.mlir):
@@ -18,7 +18,7 @@ build=${2:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 braze="$build/braze"
-files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
+files="$(ls "$root"/test/e2e/*.mlir | grep -v -e /xfail- -e /user-kernel-linalg -e /user-epilogue) $(ls "$root"/test/e2e/user-gpu/*.mlir) $root/examples/mlp.mlir $(ls "$root"/test/gpu/cases/*.mlir)"
 # Causal attention: the mask is a constant S x S literal, generated rather than stored
 # (rows that keep keys j <= i, and j <= i - 3: three fully masked rows, NaN as in the
 # reference; in f32 on the SIMT flash kernel, j <= i - 2).

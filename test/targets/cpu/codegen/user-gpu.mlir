@@ -84,12 +84,14 @@
 // the five unrolled shuffles of the sum: five more shuffle phases
 // SM-COUNT-5: arith.xori
 
+// The form is checked first by form-kernels at the call (passes/fusion/user-kernel-effects.c);
+// what passes it is the target's to refuse.
 // REFUSE: refusals.mlir:9:5: error: cpu-codegen: user kernel @if_barrier in the GPU form: a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads (expected a condition on constants, arguments, block ids and arith on them)
 // REFUSE: refusals.mlir:31:5: error: cpu-codegen: user kernel @loop_barrier in the GPU form: a split point (gpu.barrier, gpu.shuffle) in an scf.for whose bounds depend on the threads (expected bounds of constants, arguments, block ids and arith on them)
-// REFUSE: refusals.mlir:52:3: error: cpu-codegen: user kernel @par in the GPU form: scf.parallel inside a GPU-form kernel
-// REFUSE: refusals.mlir:69:1: error: cpu-codegen: user kernel @big_block: braze.gpu_launch's block has 2048 threads, expected at most 1024
-// REFUSE: refusals.mlir:110:8: error: cpu-codegen: user kernel @private_alloca in the GPU form: a per-thread allocation (expected only workgroup allocas on the CPU)
-// REFUSE: refusals.mlir:128:1: error: cpu-codegen: user kernel @bad_launch: braze.gpu_launch must be {grid = array<i64: ...>, block = array<i64: ...>}, 1 to 3 positive entries each
+// REFUSE: refusals.mlir:62:3: error: form-kernels: user kernel @par is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism
+// REFUSE: refusals.mlir:79:3: error: form-kernels: user kernel @big_block braze.gpu_launch block has 2048 threads (at most 1024)
+// REFUSE: refusals.mlir:121:3: error: form-kernels: user kernel @private_alloca memref.alloca must be in #gpu.address_space<workgroup> (GPU form: shared memory of the block)
+// REFUSE: refusals.mlir:138:3: error: form-kernels: user kernel @bad_launch braze.gpu_launch 'grid' entry 0 is 0 (must be positive)
 // REFUSE: refusals.mlir:154:15: error: cpu-codegen: user kernel @if_shuffle in the GPU form: a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads (expected a condition on constants, arguments, block ids and arith on them)
 // REFUSE: refusals.mlir:180:3: error: cpu-codegen: user kernel @inner in the GPU form called from another function than its ext kernel (expected calls from the graph only)
 

@@ -48,8 +48,11 @@
 // SM:           gpu.shuffle  xor
 // SM-COUNT-5:   gpu.shuffle  xor
 
-// REFUSE: refusals.mlir:52:3: error: cuda-codegen: ext kernel @cuda_ext_fused_par_0: user kernel in the GPU form: scf.parallel inside a GPU-form kernel (its threads are the block's; write the flat form without braze.gpu_launch instead)
-// REFUSE: refusals.mlir:69:1: error: cuda-codegen: user kernel @big_block: braze.gpu_launch's block has 2048 threads, expected at most 1024
+// The form is checked first by form-kernels at the call (passes/fusion/user-kernel-effects.c);
+// what passes it is the target's to refuse.
+// REFUSE: refusals.mlir:62:3: error: form-kernels: user kernel @par is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism
+// REFUSE: refusals.mlir:79:3: error: form-kernels: user kernel @big_block braze.gpu_launch block has 2048 threads (at most 1024)
 // REFUSE: refusals.mlir:86:1: error: cuda-codegen: ext kernel @cuda_ext_fused_big_shared_0: user kernel in the GPU form: 65536 bytes of workgroup memory, expected at most 49152 (static shared memory)
-// REFUSE: refusals.mlir:128:1: error: cuda-codegen: user kernel @bad_launch: braze.gpu_launch must be {grid = array<i64: ...>, block = array<i64: ...>}, 1 to 3 positive entries each
+// REFUSE: refusals.mlir:121:3: error: form-kernels: user kernel @private_alloca memref.alloca must be in #gpu.address_space<workgroup> (GPU form: shared memory of the block)
+// REFUSE: refusals.mlir:138:3: error: form-kernels: user kernel @bad_launch braze.gpu_launch 'grid' entry 0 is 0 (must be positive)
 // REFUSE: refusals.mlir:180:3: error: cuda-codegen: ext kernel @cuda_ext_fused_outer_0: top-level 'func.call': the user kernel maps to the grid only as one top-level scf.parallel (constants before it)
