@@ -20,13 +20,13 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "ir/build.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "reference/internal.h"
 #include "reference/user-kernel-internal.h"
 #include "support/context.h"
 #include "support/diag.h"
-#include "support/strbuf.h"
 
 enum { STACK_BYTES = 256 * 1024, WARP = 32, MAX_SHARED = 64 };
 
@@ -83,19 +83,11 @@ static bool wait_here(RefGpuThread *t, TState state, MlirOperation op) {
   return !t->launch->abort;
 }
 
-static bool attr_text_has(MlirAttribute a, const char *needle) {
-  BrazeStr s = {0};
-  mlirAttributePrint(a, braze_str_callback, &s);
-  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
-  braze_str_free(&s);
-  return has;
-}
-
 static int dim_of(MlirOperation op) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref("dimension"));
   if (mlirAttributeIsNull(a))
     return -1;
-  return attr_text_has(a, "dim x") ? 0 : attr_text_has(a, "dim y") ? 1 : attr_text_has(a, "dim z") ? 2 : -1;
+  return cg_attr_text_has(a, "dim x") ? 0 : cg_attr_text_has(a, "dim y") ? 1 : cg_attr_text_has(a, "dim z") ? 2 : -1;
 }
 
 static bool set_scalar(Kx *k, MlirValue v, double x) {
@@ -116,7 +108,7 @@ static bool eval_alloca(Kx *k, MlirOperation op) {
     if (L->num_shared == MAX_SHARED)
       return ref_fail(op, "more than %d workgroup buffers in user kernel @%s", MAX_SHARED, k->kernel);
     MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t) : (MlirAttribute){NULL};
-    if (mlirAttributeIsNull(space) || !attr_text_has(space, "workgroup") ||
+    if (mlirAttributeIsNull(space) || !cg_attr_text_has(space, "workgroup") ||
         !mlirBlockEqual(mlirOperationGetBlock(op), L->entry))
       return ref_fail(op, "only top-level memref.alloca in #gpu.address_space<workgroup> is supported in GPU-form "
                           "user kernel @%s", k->kernel);
@@ -147,8 +139,8 @@ static bool eval_shuffle(Kx *k, MlirOperation op) {
   int64_t lane = t->linear % WARP, o = (int64_t)off.v[0];
   if (mlirAttributeIsNull(mode))
     return ref_fail(op, "gpu.shuffle without a mode");
-  t->shfl_lane = attr_text_has(mode, "xor") ? (lane ^ o) : attr_text_has(mode, "down") ? lane + o
-               : attr_text_has(mode, "up")  ? lane - o : o;
+  t->shfl_lane = cg_attr_text_has(mode, "xor") ? (lane ^ o) : cg_attr_text_has(mode, "down") ? lane + o
+               : cg_attr_text_has(mode, "up")  ? lane - o : o;
   t->shfl_val = v.v[0];
   t->shfl_width = (int64_t)width.v[0];
   if (!wait_here(t, T_SHUFFLE, op))

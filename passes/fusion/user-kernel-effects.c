@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/build.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
@@ -144,19 +145,11 @@ static void form_error(UkInfo *info, MlirOperation op, const char *msg) {
 
 /* ---- the GPU form (decision 0027) ---- */
 
-static bool attr_text_has(MlirAttribute a, const char *needle) {
-  BrazeStr s = {0};
-  mlirAttributePrint(a, braze_str_callback, &s);
-  bool has = strstr(braze_str_cstr(&s), needle) != NULL;
-  braze_str_free(&s);
-  return has;
-}
-
 bool uk_is_workgroup_memref(MlirType t) {
   if (!mlirTypeIsAMemRef(t))
     return false;
   MlirAttribute space = mlirMemRefTypeGetMemorySpace(t);
-  return !mlirAttributeIsNull(space) && attr_text_has(space, "workgroup");
+  return !mlirAttributeIsNull(space) && cg_attr_text_has(space, "workgroup");
 }
 
 bool uk_gpu_launch(MlirOperation func, int64_t grid[3], int64_t block[3], char *why, size_t why_len) {

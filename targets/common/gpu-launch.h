@@ -11,12 +11,11 @@
 
 #include "mlir-c/IR.h"
 
-enum { BRAZE_GPU_MAX_BLOCK = 1024 };
-
 /* Whether `func` carries braze.gpu_launch (well-formed or not). */
 bool braze_is_gpu_form(MlirOperation func);
-/* grid[3] and block[3] (x, y, z) from func's braze.gpu_launch; false after an error at
- * func naming `pass` and what was expected. */
+/* grid[3] and block[3] (x, y, z) from func's braze.gpu_launch (read by uk_gpu_launch,
+ * passes/fusion/user-kernel-effects.h, as form-kernels checks it); false after an error
+ * at func naming `pass` and what was expected. */
 bool braze_gpu_launch_read(MlirOperation func, const char *pass, int64_t grid[3], int64_t block[3]);
 /* 0, 1, 2 for the dimension x, y, z of a gpu id op (its `dimension` attribute). */
 int braze_gpu_dimension(MlirOperation id_op);
