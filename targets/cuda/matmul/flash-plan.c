@@ -178,3 +178,22 @@ void flash_kv_batch_row(BrazeStr *s, const Flash *f) {
   braze_str_printf(s, "  %%krow0 = arith.muli %%kv_%d, %%cN : index\n", f->nb);
 }
 
+int64_t flash_bias_batch_base(BrazeStr *s, const Flash *f) {
+  braze_str_puts(s, "  %bb_0 = arith.addi %c0, %c0 : index\n");
+  int64_t stride = 1, row_stride = 0;
+  for (int r = f->bias_rank - 1; r >= 0; --r) {
+    int64_t d = f->bias_dims[r];
+    if (d >= 0 && d < f->nb) { /* batch dim d: (bh / inner) % extent */
+      int64_t inner = 1;
+      for (int i = (int)d + 1; i < f->nb; ++i)
+        inner *= f->q_batch[i];
+      flash_batch_term(s, "bb", r, inner, f->q_batch[d], 1, stride, f->bias_rank - r);
+    } else {
+      if (d == f->nb)
+        row_stride = stride;
+      braze_str_printf(s, "  %%bb_%d = arith.addi %%bb_%d, %%c0 : index\n", f->bias_rank - r, f->bias_rank - r - 1);
+    }
+    stride *= f->bias_shape[r];
+  }
+  return row_stride;
+}

@@ -46,22 +46,7 @@ static int64_t elements(MlirType t) {
 /* %brow: the bias's flat index of this thread's row at key 0 (its batch dims from %bh,
  * its row dim the row clamped to M - 1, broadcast dims 0); keys are its last dim. */
 static void bias_row(BrazeStr *s, const Flash *f) {
-  braze_str_puts(s, "  %bb_0 = arith.addi %c0, %c0 : index\n");
-  int64_t stride = 1, row_stride = 0;
-  for (int r = f->bias_rank - 1; r >= 0; --r) {
-    int64_t d = f->bias_dims[r];
-    if (d >= 0 && d < f->nb) {
-      int64_t inner = 1;
-      for (int i = (int)d + 1; i < f->nb; ++i)
-        inner *= f->q_batch[i];
-      flash_batch_term(s, "bb", r, inner, f->q_batch[d], 1, stride, f->bias_rank - r);
-    } else {
-      if (d == f->nb)
-        row_stride = stride;
-      braze_str_printf(s, "  %%bb_%d = arith.addi %%bb_%d, %%c0 : index\n", f->bias_rank - r, f->bias_rank - r - 1);
-    }
-    stride *= f->bias_shape[r];
-  }
+  int64_t row_stride = flash_bias_batch_base(s, f);
   braze_str_printf(s, "  %%bRS = arith.constant %lld : index\n  %%bro = arith.muli %%rowc, %%bRS : index\n"
                       "  %%brow = arith.addi %%bb_%d, %%bro : index\n",
                    (long long)row_stride, f->bias_rank);

@@ -396,25 +396,11 @@ static void output_product(Text *t) {
 static void bias_rows(Text *t) {
   const Flash *f = t->f;
   BrazeStr *s = t->s;
-  braze_str_puts(s, "  %bb_0 = arith.addi %c0, %c0 : index\n  %cM1 = arith.subi %cM, %c1 : index\n"
+  braze_str_puts(s, "  %cM1 = arith.subi %cM, %c1 : index\n"
                     "  %br0 = arith.addi %rw, %prow : index\n  %br1 = arith.addi %m0, %br0 : index\n"
                     "  %bra = arith.minui %br1, %cM1 : index\n  %c8b = arith.constant 8 : index\n"
                     "  %brb0 = arith.addi %br1, %c8b : index\n  %brb = arith.minui %brb0, %cM1 : index\n");
-  int64_t stride = 1, row_stride = 0;
-  for (int r = f->bias_rank - 1; r >= 0; --r) {
-    int64_t d = f->bias_dims[r];
-    if (d >= 0 && d < f->nb) { /* batch dim d: (bh / inner) % extent */
-      int64_t inner = 1;
-      for (int i = (int)d + 1; i < f->nb; ++i)
-        inner *= f->q_batch[i];
-      flash_batch_term(s, "bb", r, inner, f->q_batch[d], 1, stride, f->bias_rank - r);
-    } else {
-      if (d == f->nb)
-        row_stride = stride;
-      braze_str_printf(s, "  %%bb_%d = arith.addi %%bb_%d, %%c0 : index\n", f->bias_rank - r, f->bias_rank - r - 1);
-    }
-    stride *= f->bias_shape[r];
-  }
+  int64_t row_stride = flash_bias_batch_base(s, f);
   braze_str_printf(s, "  %%bRS = arith.constant %lld : index\n  %%bro0 = arith.muli %%bra, %%bRS : index\n"
                       "  %%bro1 = arith.muli %%brb, %%bRS : index\n  %%brow0 = arith.addi %%bb_%d, %%bro0 : index\n"
                       "  %%brow1 = arith.addi %%bb_%d, %%bro1 : index\n"

@@ -53,6 +53,10 @@ void flash_batch_term(BrazeStr *s, const char *acc, int id, int64_t inner, int64
 /* %krow0: the first row of the block's k and v ([batch * N][D] views) from %bh. */
 void flash_kv_batch_row(BrazeStr *s, const Flash *f);
 
+/* %bb_<rank>: the bias's flat index of its batch dims (from %bh; the row and key dims and
+ * broadcast dims 0); returns the row dim's stride (0: the bias has none). */
+int64_t flash_bias_batch_base(BrazeStr *s, const Flash *f);
+
 /* The SIMT kernel's gpu.func text for the plan (flash-simt.c). */
 void flash_simt_text(BrazeStr *s, const Flash *f, MlirOperation func, const char *name);
 
