@@ -383,6 +383,14 @@ typedef struct {
  * diagnostic. */
 bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOptions *opts);
 
+enum { CU_USER_MAX_SHARED = 16 };
+/* The gpu.func of a user kernel's ext kernel `u` (user.c): its memrefs, then `n_shared`
+ * workgroup attributions of types `shared`; known_block_size `block`, braze.grid `grid`,
+ * the ext kernel's discardable attributes, braze.copies_before for pre-initialized
+ * outputs; appended to gpu_module, *entry its empty body. */
+MlirOperation cu_user_gpu_func(const CuUserKernel *u, MlirOperation gpu_module, const int64_t grid[3],
+                               const int64_t block[3], int n_shared, const MlirType *shared, MlirBlock *entry);
+
 /* The pass (targets/cuda/codegen/cuda-codegen.c). */
 extern const BrazePassInfo braze_pass_cuda_codegen;
 

@@ -23,7 +23,7 @@
 #include "targets/common/gpu-launch.h"
 #include "targets/cuda/codegen/codegen.h"
 
-enum { UG_MAX_SHARED = 16, UG_STATIC_SMEM = 48 << 10 };
+enum { UG_STATIC_SMEM = 48 << 10 };
 
 typedef struct {
   MlirOperation top; /* the user kernel (workgroup allocas must be its body's ops) */
@@ -79,50 +79,6 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   return MlirWalkResultInterrupt;
 }
 
-static MlirOperation create_gpu_func(const CuUserKernel *u, MlirOperation gpu_module, const int64_t grid[3],
-                                     const int64_t block[3], int n_shared, const MlirType *shared, MlirBlock *entry) {
-  MlirContext ctx = mlirOperationGetContext(u->ext);
-  MlirLocation loc = mlirOperationGetLocation(u->ext);
-  int n = u->n_in + u->n_out;
-  MlirType fty = mlirFunctionTypeGet(ctx, n, u->types, 0, NULL);
-  char text[128];
-  snprintf(text, sizeof text, "array<i32: %d, %d, %d>", (int)block[0], (int)block[1], (int)block[2]);
-  MlirNamedAttribute attrs[4] = {
-      cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(u->ext, braze_ref("sym_name"))),
-      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
-      cg_named(ctx, "known_block_size", cg_parse_attr(ctx, text)),
-      cg_named(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
-  };
-  MlirType types[UK_MAX_ARGS + UG_MAX_SHARED];
-  MlirLocation locs[UK_MAX_ARGS + UG_MAX_SHARED];
-  for (int i = 0; i < n + n_shared; ++i) {
-    types[i] = i < n ? u->types[i] : shared[i - n];
-    locs[i] = loc;
-  }
-  *entry = mlirBlockCreate(n + n_shared, types, locs);
-  MlirRegion body = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(body, *entry);
-  MlirOperationState st = mlirOperationStateGet(braze_ref("gpu.func"), loc);
-  mlirOperationStateAddAttributes(&st, 4, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &body);
-  MlirOperation fn = mlirOperationCreate(&st);
-  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(u->ext); ++i) {
-    MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(u->ext, i);
-    mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);
-  }
-  if (n_shared)
-    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("workgroup_attributions"),
-                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n_shared));
-  snprintf(text, sizeof text, "array<i64: %lld, %lld, %lld>", (long long)grid[0], (long long)grid[1],
-           (long long)grid[2]);
-  mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.grid"), cg_parse_attr(ctx, text));
-  if (u->n_copies)
-    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.copies_before"),
-                                               mlirDenseI64ArrayGet(ctx, 2 * u->n_copies, u->copies));
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0)), fn);
-  return fn;
-}
-
 bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOptions *opts) {
   int64_t grid[3], block[3];
   if (!braze_gpu_launch_read(u->callee, "cuda-codegen", grid, block))
@@ -133,14 +89,14 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
     return fail(u, c.failed_at, c.failed);
   /* the workgroup allocas: shared memory */
   MlirBlock ub = mlirRegionGetFirstBlock(mlirOperationGetRegion(u->callee, 0));
-  MlirType shared[UG_MAX_SHARED];
-  MlirOperation shared_op[UG_MAX_SHARED];
+  MlirType shared[CU_USER_MAX_SHARED];
+  MlirOperation shared_op[CU_USER_MAX_SHARED];
   int n_shared = 0;
   int64_t bytes = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(ub); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (!is_workgroup_alloca(op))
       continue;
-    if (n_shared == UG_MAX_SHARED)
+    if (n_shared == CU_USER_MAX_SHARED)
       return fail(u, op, "more than 16 workgroup allocas");
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
     bytes += cg_num_elements(t) * cg_elem_bytes(mlirShapedTypeGetElementType(t));
@@ -154,7 +110,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
     return fail(u, u->callee, msg);
   }
   MlirBlock entry;
-  create_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
+  cu_user_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
   BrazeValueMap m = {0};
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(u->call); i < n; ++i)
     braze_valuemap_put(&m, mlirBlockGetArgument(ub, i), mlirBlockGetArgument(entry, u->call_arg[i]));

@@ -165,24 +165,27 @@ static bool read_user_kernel(UserKernel *u) {
 
 /* ---- the gpu.func ---- */
 
-static MlirOperation create_gpu_func(const UserKernel *u, MlirOperation gpu_module, int block, int64_t grid,
-                                     MlirBlock *entry) {
+MlirOperation cu_user_gpu_func(const CuUserKernel *u, MlirOperation gpu_module, const int64_t grid[3],
+                                     const int64_t block[3], int n_shared, const MlirType *shared, MlirBlock *entry) {
   MlirContext ctx = mlirOperationGetContext(u->ext);
   MlirLocation loc = mlirOperationGetLocation(u->ext);
   int n = u->n_in + u->n_out;
   MlirType fty = mlirFunctionTypeGet(ctx, n, u->types, 0, NULL);
-  char text[96];
-  snprintf(text, sizeof text, "array<i32: %d, 1, 1>", block);
+  char text[128];
+  snprintf(text, sizeof text, "array<i32: %d, %d, %d>", (int)block[0], (int)block[1], (int)block[2]);
   MlirNamedAttribute attrs[4] = {
       cg_named(ctx, "sym_name", mlirOperationGetAttributeByName(u->ext, braze_ref("sym_name"))),
       cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
       cg_named(ctx, "known_block_size", cg_parse_attr(ctx, text)),
       cg_named(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
   };
-  MlirLocation locs[UK_MAX_ARGS];
-  for (int i = 0; i < n; ++i)
+  MlirType types[UK_MAX_ARGS + CU_USER_MAX_SHARED];
+  MlirLocation locs[UK_MAX_ARGS + CU_USER_MAX_SHARED];
+  for (int i = 0; i < n + n_shared; ++i) {
+    types[i] = i < n ? u->types[i] : shared[i - n];
     locs[i] = loc;
-  *entry = mlirBlockCreate(n, u->types, locs);
+  }
+  *entry = mlirBlockCreate(n + n_shared, types, locs);
   MlirRegion body = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(body, *entry);
   MlirOperationState st = mlirOperationStateGet(braze_ref("gpu.func"), loc);
@@ -193,7 +196,11 @@ static MlirOperation create_gpu_func(const UserKernel *u, MlirOperation gpu_modu
     MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(u->ext, i);
     mlirOperationSetDiscardableAttributeByName(fn, mlirIdentifierStr(a.name), a.attribute);
   }
-  snprintf(text, sizeof text, "array<i64: %lld, 1, 1>", (long long)grid);
+  if (n_shared)
+    mlirOperationSetDiscardableAttributeByName(fn, braze_ref("workgroup_attributions"),
+                                               mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n_shared));
+  snprintf(text, sizeof text, "array<i64: %lld, %lld, %lld>", (long long)grid[0], (long long)grid[1],
+           (long long)grid[2]);
   mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.grid"), cg_parse_attr(ctx, text));
   if (u->n_copies)
     mlirOperationSetDiscardableAttributeByName(fn, braze_ref("braze.copies_before"),
@@ -262,7 +269,8 @@ int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperati
   int block = (int)opts->block;
   int64_t grid = total > 0 ? (total + block - 1) / block : 1;
   MlirBlock entry;
-  create_gpu_func(&u, gpu_module, block, grid, &entry);
+  const int64_t grid3[3] = {grid, 1, 1}, block3[3] = {block, 1, 1};
+  cu_user_gpu_func(&u, gpu_module, grid3, block3, 0, NULL, &entry);
   emit_body(&u, entry, block, total);
   if (opts->remarks)
     braze_emit_remark(mlirOperationGetLocation(func),
