@@ -71,6 +71,10 @@ bool braze_cuda_gemm_site(MlirOperation op, size_t index, const char *a, const c
                             BrazeStr *decls, BrazeStr *body);
 /* Emit `msg` as an error at op's location; false. */
 bool braze_cuda_fail_at(MlirOperation op, const char *msg);
+/* host-constants.c: raw little-endian bytes of a memref.global's dense or dense_resource
+ * initializer (splats expanded; i1 one byte each) in a malloc'd *data of *len bytes;
+ * false for an element type of no whole bytes. */
+bool braze_cuda_constant_bytes(MlirOperation global, unsigned char **data, size_t *len);
 /* Overlap (decision 0018): a collective runs async when the entry's next step does not
  * read its result; the entry's stream then waits for it before the first op that does
  * (or an alias of it), and at the end. The entry's pending collectives: */
