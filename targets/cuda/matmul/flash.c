@@ -199,6 +199,51 @@ static void descriptors(Text *t) {
                    WG_ROWS * 128 >> 4);
 }
 
+/* The key block's index values (%kb, %lim, the bias's row offsets) and this thread's
+ * bias values %bl<r>, loaded between the score product's commit and its wait so that
+ * their latency hides behind the tensor cores. Without a partial last block a thread's
+ * two neighbouring columns (8 j + 2 (lane % 4) + {0, 1}) are one aligned pair load: the
+ * bias's keys are its innermost dim, of even extent N, so every row starts at an even
+ * element. An i1 mask is stored a byte per value: its pairs load as vector<2xi8>
+ * through the pointer (a vector<2xi1> would be bit-packed). */
+static void bias_loads(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  bool tail = f->n % f->bn != 0, bias = f->n_in == 4;
+  if (tail || f->causal || bias)
+    braze_str_puts(s, "      %kb = arith.muli %j, %cBN : index\n      %lim = arith.subi %cN, %kb : index\n");
+  if (!bias)
+    return;
+  braze_str_puts(s, "      %bk0 = arith.addi %brow0, %kb : index\n      %bk1 = arith.addi %brow1, %kb : index\n"
+                    "      %lim1 = arith.subi %lim, %c1 : index\n");
+  long long total = (long long)flash_bias_elements(f);
+  for (int r = 0; r < f->bn / 2; ++r) {
+    int col = 8 * (r / 4) + (r & 1), half = (r / 2) & 1;
+    braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, col);
+    if (tail) { /* clamped into the tensor (keys past N are masked) */
+      braze_str_printf(s, "      %%bc%d = arith.minui %%cc%d, %%lim1 : index\n      %%bi%d = arith.addi %%bk%d, %%bc%d : index\n"
+                          "      %%bl%d = memref.load %%biasf[%%bi%d] : memref<%lldx%s>\n",
+                       r, r, r, half, r, r, r, total, f->bias_el);
+      continue;
+    }
+    if (r & 1)
+      continue;
+    braze_str_printf(s, "      %%bi%d = arith.addi %%bk%d, %%cc%d : index\n", r, half, r);
+    if (f->bias_select)
+      braze_str_printf(s, "      %%bq%d = arith.index_cast %%bi%d : index to i64\n"
+                          "      %%bg%d = llvm.getelementptr %%bptr[%%bq%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8\n"
+                          "      %%bw%d = llvm.load %%bg%d {alignment = 2 : i64} : !llvm.ptr<1> -> vector<2xi8>\n"
+                          "      %%bp%d = arith.trunci %%bw%d : vector<2xi8> to vector<2xi1>\n",
+                       r, r, r, r, r, r, r, r);
+    else
+      braze_str_printf(s, "      %%bp%d = vector.load %%biasf[%%bi%d] {alignment = %d} : memref<%lldx%s>, vector<2x%s>\n", r,
+                       r, strcmp(f->bias_el, "f32") == 0 ? 8 : 4, total, f->bias_el, f->bias_el);
+    braze_str_printf(s, "      %%bl%d = vector.extract %%bp%d[0] : %s from vector<2x%s>\n"
+                        "      %%bl%d = vector.extract %%bp%d[1] : %s from vector<2x%s>\n",
+                     r, r, f->bias_el, f->bias_el, r + 1, r, f->bias_el, f->bias_el);
+  }
+}
+
 /* S = Q K^T from the stage whose K descriptor is %dKs. */
 static void scores(Text *t) {
   const Flash *f = t->f;
@@ -217,7 +262,9 @@ static void scores(Text *t) {
                           "B [<%s>, #nvvm.wgmma_scale_in<one>, <col>] : %s -> %s\n",
                        step + 1, step, step, step, f->bn, step ? "one" : "zero", f->el, f->el, t->sacc, t->sacc);
     }
-  braze_str_puts(s, "      nvvm.wgmma.commit.group.sync.aligned\n      nvvm.wgmma.wait.group.sync.aligned 0\n");
+  braze_str_puts(s, "      nvvm.wgmma.commit.group.sync.aligned\n");
+  bias_loads(t); /* in flight while the tensor cores work */
+  braze_str_puts(s, "      nvvm.wgmma.wait.group.sync.aligned 0\n");
   for (int r = 0; r < f->bn / 2; ++r)
     braze_str_printf(s, "      %%v%d = llvm.extractvalue %%s_%d[%d] : %s\n", r, step, r, t->sacc);
 }
@@ -263,11 +310,6 @@ static void softmax(Text *t) {
   BrazeStr *s = t->s;
   int nv = f->bn / 2;
   bool tail = f->n % f->bn != 0, bias = f->n_in == 4;
-  if (tail || f->causal || bias)
-    braze_str_puts(s, "      %kb = arith.muli %j, %cBN : index\n      %lim = arith.subi %cN, %kb : index\n");
-  if (bias)
-    braze_str_puts(s, "      %bk0 = arith.addi %brow0, %kb : index\n      %bk1 = arith.addi %brow1, %kb : index\n"
-                      "      %lim1 = arith.subi %lim, %c1 : index\n");
   if (f->causal) /* key kb + c is kept for row r when c <= r + offset - kb */
     braze_str_puts(s, "      %cl0 = arith.subi %rl0, %kb : index\n      %cl1 = arith.subi %rl1, %kb : index\n");
   for (int r = 0; r < nv; ++r) { /* %x<r>: the scaled score, + the bias, -inf where masked */
@@ -276,11 +318,9 @@ static void softmax(Text *t) {
     braze_str_printf(s, "      %%%s%d = arith.mulf %%v%d, %%sc : f32\n", bias ? "w" : masked ? "y" : "x", r, r);
     if (!masked && !bias)
       continue;
-    braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, col);
-    if (bias) { /* the bias at the key, clamped into the tensor (keys past N are masked) */
-      braze_str_printf(s, "      %%bc%d = arith.minui %%cc%d, %%lim1 : index\n      %%bi%d = arith.addi %%bk%d, %%bc%d : index\n"
-                          "      %%bl%d = memref.load %%biasf[%%bi%d] : memref<%lldx%s>\n",
-                       r, r, r, (r / 2) & 1, r, r, r, (long long)flash_bias_elements(f), f->bias_el);
+    if (!bias)
+      braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, col);
+    if (bias) { /* the bias at the key (%bl<r>, loaded by bias_loads) */
       if (f->bias_select) /* the mask's two values, in the log2 domain already */
         braze_str_printf(s, "      %%bs%d = arith.select %%bl%d, %%btrue, %%bfalse : f32\n", r, r);
       else if (strcmp(f->bias_el, "f32") != 0)
@@ -412,6 +452,10 @@ static void bias_rows(Text *t) {
     braze_str_printf(&bt, "%lldx", (long long)f->bias_shape[r]);
   braze_str_printf(s, "%s%s> to memref<%lldx%s>\n", braze_str_cstr(&bt), f->bias_el, (long long)flash_bias_elements(f), f->bias_el);
   braze_str_free(&bt);
+  if (f->bias_select) /* the mask's bytes, for pair loads (bias_loads) */
+    braze_str_printf(s, "  %%bpa = memref.extract_aligned_pointer_as_index %%biasf : memref<%lldxi1> -> index\n"
+                        "  %%bpi = arith.index_cast %%bpa : index to i64\n  %%bptr = llvm.inttoptr %%bpi : i64 to !llvm.ptr<1>\n",
+                     (long long)flash_bias_elements(f));
 }
 
 /* Per-thread constants of the loop: the mask's column offsets, the thread's row. */
@@ -492,7 +536,7 @@ static void epilogue(Text *t) {
                           "    %%gv%d = vector.from_elements %%ga%d, %%gb%d : vector<2xf32>\n"
                           "    %%gh%d = arith.truncf %%gv%d : vector<2xf32> to vector<2x%s>\n"
                           "    %%gc%d = arith.constant %d : index\n    %%gi%d = arith.addi %%gidx%d, %%gc%d : index\n"
-                          "    vector.store %%gh%d, %%outf[%%gi%d] : memref<%lldx%s>, vector<2x%s>\n",
+                          "    vector.store %%gh%d, %%outf[%%gi%d] {alignment = 4} : memref<%lldx%s>, vector<2x%s>\n",
                        r, r, t->oacc, r, r + 1, t->oacc, r, r, i, r, r, i, r, r, r, r, r, f->el, r, 8 * j8, r, i, r, r,
                        r, (long long)total, f->el, f->el);
     }
