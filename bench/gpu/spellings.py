@@ -4,7 +4,8 @@ test/passes/chains/form-row-chains/Inputs/attention_spellings.py (bf16; issue 41
 64 heads, 2048 keys, head dim 128) timed in one run, interleaved, with its kernels per
 call (torch.profiler), against the plain spelling (`mul_scores`); with --peers, the plain
 spelling in PyTorch too in the same rounds: eager (matmul, softmax, matmul), SDPA
-(F.scaled_dot_product_attention) and torch.compile of the eager function (default mode).
+(F.scaled_dot_product_attention; also with the mask and the bias spellings' run-time
+boolean mask and additive bias) and torch.compile of the eager function (default mode).
 
     python3 bench/gpu/spellings.py LIB.so SPELLINGS.py [--b 64 --s 2048 --d 128]
         [--dtype bf16|f32] [--peers] [--rounds 5 --iters 20]
@@ -70,8 +71,12 @@ def peer_runs(a, gen, dtype):
     q, k, v = (tensor_for(n, [a.b, a.s, a.d], dtype, gen, dtype) for n in ("q", "k", "v"))
     compiled = torch.compile(eager_attention)
     sdpa = torch.nn.functional.scaled_dot_product_attention
+    mask = tensor_for("m", [a.s, a.s], "i1", gen, dtype)  # True: the key is kept
+    bias = tensor_for("bias", [a.s, a.s], dtype, gen, dtype)
     runs = {"torch eager": lambda: eager_attention(q, k, v),
             "torch sdpa": lambda: sdpa(q[None], k[None], v[None], scale=0.125),
+            "torch sdpa, bool mask": lambda: sdpa(q[None], k[None], v[None], attn_mask=mask, scale=0.125),
+            "torch sdpa, bias": lambda: sdpa(q[None], k[None], v[None], attn_mask=bias, scale=0.125),
             "torch.compile": lambda: compiled(q, k, v)}
     for run in runs.values():
         for _ in range(3):

@@ -361,7 +361,9 @@ static const char *tensor_map_dtype(MlirType elem) {
   return mlirTypeIsABF16(elem) ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
          : mlirTypeIsAF16(elem) ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"
          : mlirTypeIsAF32(elem) ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"
-                                : NULL;
+         : mlirTypeIsAInteger(elem) && (mlirIntegerTypeGetWidth(elem) == 1 || mlirIntegerTypeGetWidth(elem) == 8)
+             ? "CU_TENSOR_MAP_DATA_TYPE_UINT8" /* an i1 mask: a byte per value */
+             : NULL;
 }
 
 /* An i64 dense array attribute `name` of `n` elements, or false. */
@@ -415,12 +417,13 @@ static bool op_tensor_map(Entry *e, MlirOperation op) {
     return tensor_map_4d(e, op, src, t, dtype);
   if (!dtype || rank < 2 || !mlirShapedTypeHasStaticShape(t) || mlirAttributeIsNull(box) ||
       !mlirAttributeIsADenseI64Array(box) || mlirDenseArrayGetNumElements(box) != 2)
-    return fail_at(op, "%s", "kernel.tensor_map takes a static bf16, f16 or f32 memref of rank 2 or more and a "
+    return fail_at(op, "%s", "kernel.tensor_map takes a static bf16, f16, f32 or i1/i8 memref of rank 2 or more and a "
                              "box of 2 extents (or of 4 with dims and element_strides)");
   int64_t inner = mlirShapedTypeGetDimSize(t, rank - 1), outer = 1;
   for (intptr_t d = 0; d < rank - 1; ++d)
     outer *= mlirShapedTypeGetDimSize(t, d);
-  int64_t elem_bytes = mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) ? 4 : 2;
+  MlirType elem = mlirShapedTypeGetElementType(t);
+  int64_t elem_bytes = mlirTypeIsAF32(elem) ? 4 : mlirTypeIsAInteger(elem) ? 1 : 2;
   char *name = printf_dup("tm%zu", e->count);
   braze_str_printf(&e->body,
                    "  CUtensorMap %s;\n  if (braze_cu_tensor_map(&%s, %s, %s, %" PRId64 "u, %" PRId64 "u, %" PRId64

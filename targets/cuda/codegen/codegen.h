@@ -40,6 +40,7 @@ typedef struct {
   long long stages;     /* the template's shared-memory stages (2..6; 0: the template's default) */
   bool allow_tf32;      /* f32 contractions on cuBLASLt may use TF32 */
   bool transpose_tiles; /* element kernels that transpose their major input: tiles through shared memory */
+  bool bias_tiles;      /* the flash kernel's dense bias rows: tiles by TMA through shared memory */
   long long block;      /* threads per block of element kernels (default 256) */
   long long max_regs;   /* row elements a thread keeps in registers (default 32) */
   long long vec;        /* widest vector access in elements (default 4: 128-bit f32) */

@@ -46,7 +46,8 @@
 #include "targets/target.h"
 
 static const char *const allowed_options[] = {"remarks", "block",  "max-regs",   "vec", "matmul",
-                                              "tile-n",  "stages", "allow-tf32", "transpose-tiles", NULL};
+                                              "tile-n",  "stages", "allow-tf32", "transpose-tiles", "bias-tiles",
+                                              NULL};
 
 static bool pow2_in(long long v, long long lo, long long hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; }
 
@@ -77,7 +78,8 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "tile-n", 256, &o->tile_n, error) &&
             braze_option_int(options, "stages", 0, &o->stages, error) &&
             braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error) &&
-            braze_option_bool(options, "transpose-tiles", true, &o->transpose_tiles, error);
+            braze_option_bool(options, "transpose-tiles", true, &o->transpose_tiles, error) &&
+            braze_option_bool(options, "bias-tiles", true, &o->bias_tiles, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
   static const char *const choices[] = {"template", "simt", "extern", "auto"};
   o->matmul = CU_MM_TEMPLATE;

@@ -3,6 +3,8 @@
  * arithmetic they print. */
 #include "targets/cuda/matmul/flash.h"
 
+#include <string.h>
+
 #include <float.h>
 #include <stdio.h>
 
@@ -106,6 +108,23 @@ const char *flash_plan(MlirOperation func, const CuOptions *opts, Flash *f) {
   f->smem = f->cnt_off + 16;
   if (f->smem + 1024 > opts->smem_block)
     return "shared-memory-exceeds-the-limit";
+  /* A bias with a row per query and the keys innermost (N a multiple of the key block)
+   * comes in tiles beside K and V: per stage 128 rows of BN keys, by TMA boxes 128 bytes
+   * wide (swizzled as K's), where they fit. Its threads' reads straight from global
+   * memory are pairs of 2 or 4 bytes 8 rows apart: half of every sector they fetch. */
+  int rk = f->bias_rank, eb = f->bias_select ? 1 : 2;
+  if (f->n_in == 4 && opts->bias_tiles && f->n % f->bn == 0 && strcmp(f->bias_el, "f32") != 0 && rk >= 2 &&
+      f->bias_dims[rk - 1] == f->nb + 1 && f->bias_dims[rk - 2] == f->nb && f->bias_shape[rk - 2] == f->m) {
+    int64_t stage = (int64_t)BM * f->bn * eb;
+    if (f->cnt_off + STAGES * stage + 16 + 1024 <= opts->smem_block) {
+      f->bias_tiles = true;
+      f->bias_box_keys = 128 / eb;
+      f->bias_stage = stage;
+      f->bias_off = f->cnt_off;
+      f->cnt_off += STAGES * stage;
+      f->smem = f->cnt_off + 16;
+    }
+  }
   if (f->tiles > 0x7fffffff || f->batch > 65535)
     return "grid-too-large";
   return NULL;

@@ -42,9 +42,12 @@ enum { WG_ROWS = 64, THREADS = 256, BOX_BYTES_V = 64 * 64 * 2 };
 typedef struct {
   BrazeStr *s;
   const Flash *f;
-  char tmq[192], tmk[192], tmv[192], mbar[128], sacc[1024], oacc[1024];
+  char tmq[192], tmk[192], tmv[192], tmb[192], mbar[128], sacc[1024], oacc[1024];
   BrazeStr out_type; /* the result's memref type */
 } Text;
+
+/* The bias tiles' element type in shared memory: an i1 mask's bytes are i8. */
+static const char *bias_smem_el(const Flash *f) { return f->bias_select ? "i8" : f->bias_el; }
 
 static void struct_type(char *out, size_t size, int n) {
   int len = snprintf(out, size, "!llvm.struct<(");
@@ -61,6 +64,9 @@ static void types(Text *t) {
            "l2promo = l2promo_256b, oob = zero, interleave = none>", f->bn, f->el);
   snprintf(t->tmv, sizeof t->tmv, "!nvgpu.tensormap.descriptor<tensor = memref<64x64x%s, 3>, swizzle = swizzle_128b, "
            "l2promo = l2promo_256b, oob = zero, interleave = none>", f->el);
+  if (f->bias_tiles) /* 128 rows of a 128-byte box of keys (an i1 mask's bytes as i8) */
+    snprintf(t->tmb, sizeof t->tmb, "!nvgpu.tensormap.descriptor<tensor = memref<%dx%dx%s, 3>, swizzle = swizzle_128b, "
+             "l2promo = l2promo_256b, oob = zero, interleave = none>", BM, f->bias_box_keys, bias_smem_el(f));
   snprintf(t->mbar, sizeof t->mbar, "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = %d>",
            STAGES + 1);
   struct_type(t->sacc, sizeof t->sacc, f->bn / 2);
@@ -78,11 +84,20 @@ static void header(Text *t, MlirOperation func, const char *name) {
     braze_str_puts(s, ", ");
   }
   int maps = f->n_in + 1; /* the TMA descriptors follow the memrefs */
-  braze_str_printf(s, "%%tq: !llvm.ptr, %%tk: !llvm.ptr, %%tv: !llvm.ptr) kernel attributes {known_block_size = "
-                      "array<i32: %d, 1, 1>, braze.grid_constants = array<i64: %d, %d, %d>, braze.dynamic_smem = %lld : i64, "
-                      "braze.tma_boxes = [array<i64: 0, 64, %d>, array<i64: 1, 64, %d>, array<i64: 2, 64, 64>], "
+  char bias_map[64] = "", bias_const[32] = "", bias_box[64] = "";
+  if (f->bias_tiles) {
+    snprintf(bias_map, sizeof bias_map, ", %%tb: !llvm.ptr");
+    snprintf(bias_const, sizeof bias_const, ", %d", maps + 3);
+    snprintf(bias_box, sizeof bias_box, ", array<i64: 3, %d, %d>", f->bias_box_keys, BM);
+  }
+  braze_str_printf(s, "%%tq: !llvm.ptr, %%tk: !llvm.ptr, %%tv: !llvm.ptr%s) kernel attributes {known_block_size = "
+                      "array<i32: %d, 1, 1>, braze.grid_constants = array<i64: %d, %d, %d%s>, braze.dynamic_smem = %lld : i64, "
+                      "braze.tma_boxes = [array<i64: 0, 64, %d>, array<i64: 1, 64, %d>, array<i64: 2, 64, 64>%s], "
                       "braze.grid = array<i64: %lld, %lld, 1>} {\n",
-                   THREADS, maps, maps + 1, maps + 2, (long long)f->smem, BM, f->bn, (long long)f->tiles, (long long)f->batch);
+                   bias_map, THREADS, maps, maps + 1, maps + 2, bias_const, (long long)f->smem, BM, f->bn, bias_box,
+                   (long long)f->tiles, (long long)f->batch);
+  if (f->bias_tiles)
+    braze_str_printf(s, "  %%db = builtin.unrealized_conversion_cast %%tb : !llvm.ptr to %s\n", t->tmb);
   braze_str_printf(s, "  %%dq = builtin.unrealized_conversion_cast %%tq : !llvm.ptr to %s\n"
                       "  %%dk = builtin.unrealized_conversion_cast %%tk : !llvm.ptr to %s\n"
                       "  %%dv = builtin.unrealized_conversion_cast %%tv : !llvm.ptr to %s\n", t->tmq, t->tmk, t->tmv);
@@ -119,6 +134,8 @@ static void header(Text *t, MlirOperation func, const char *name) {
                       "  nvgpu.tma.prefetch.descriptor %%dk, predicate = %%is0 : %s\n"
                       "  nvgpu.tma.prefetch.descriptor %%dv, predicate = %%is0 : %s\n",
                    t->tmq, t->tmk, t->tmv);
+  if (f->bias_tiles)
+    braze_str_printf(s, "  nvgpu.tma.prefetch.descriptor %%db, predicate = %%is0 : %s\n", t->tmb);
   braze_str_printf(s, "  %%smem = memref.get_global @braze_smem : memref<0xi8, 3>\n  %%cCNT = arith.constant %lld : index\n"
                       "  %%cnt = memref.view %%smem[%%cCNT][] : memref<0xi8, 3> to memref<%dxi32, 3>\n"
                       "  %%zi = arith.constant 0 : i32\n  scf.if %%is0 {\n    memref.store %%zi, %%cnt[%%c0] : memref<%dxi32, 3>\n"
@@ -140,6 +157,13 @@ static void load_kv(Text *t, const char *blk, const char *st, const char *x) {
                         "    %%kv%d_%s = memref.view %%smem[%%ko%d_%s][] : memref<0xi8, 3> to memref<%dx64x%s, 3>\n"
                         "    nvgpu.tma.async.load %%dk[%%cD%d, %%kr_%s], %%bar[%s] to %%kv%d_%s : %s, %s -> memref<%dx64x%s, 3>\n",
                      dc, x, x, dc, dc, x, dc, x, f->bn, f->el, dc, x, st, dc, x, t->tmk, t->mbar, f->bn, f->el);
+  for (int b = 0; f->bias_tiles && b < f->bn / f->bias_box_keys; ++b) /* the bias's rows of these keys */
+    braze_str_printf(s, "    %%bso%d_%s = arith.muli %s, %%cBS : index\n    %%bo%d_%s = arith.addi %%bso%d_%s, %%cBO%d : index\n"
+                        "    %%bk%d_%s = arith.addi %%kb_%s, %%cBK%d : index\n"
+                        "    %%bv%d_%s = memref.view %%smem[%%bo%d_%s][] : memref<0xi8, 3> to memref<%dx%dx%s, 3>\n"
+                        "    nvgpu.tma.async.load %%db[%%bk%d_%s, %%btr], %%bar[%s] to %%bv%d_%s : %s, %s -> memref<%dx%dx%s, 3>\n",
+                     b, x, st, b, x, b, x, b, b, x, x, b, b, x, b, x, BM, f->bias_box_keys, bias_smem_el(f), b, x, st, b,
+                     x, t->tmb, t->mbar, BM, f->bias_box_keys, bias_smem_el(f));
   for (int kc = 0; kc < f->bn / 64; ++kc) {
     braze_str_printf(s, "    %%vr%d_%s = arith.addi %%kr_%s, %%cR%d : index\n", kc, x, x, kc);
     for (int dc = 0; dc < f->dv / 64; ++dc) {
@@ -158,7 +182,17 @@ static void loads(Text *t) {
   BrazeStr *s = t->s;
   braze_str_printf(s, "  %%cSB = arith.constant %lld : index\n  %%cKV = arith.constant %lld : index\n"
                       "  %%cTX = arith.constant %lld : index\n  %%cQTX = arith.constant %lld : index\n",
-                   (long long)f->stage_bytes, (long long)f->kv_off, (long long)f->stage_bytes, (long long)f->kv_off);
+                   (long long)f->stage_bytes, (long long)f->kv_off,
+                   (long long)(f->stage_bytes + (f->bias_tiles ? f->bias_stage : 0)), (long long)f->kv_off);
+  if (f->bias_tiles) { /* the bias tiles' places, and the block's first bias row (its 2-D view's) */
+    braze_str_printf(s, "  %%cBS = arith.constant %lld : index\n", (long long)f->bias_stage);
+    for (int b = 0; b < f->bn / f->bias_box_keys; ++b)
+      braze_str_printf(s, "  %%cBO%d = arith.constant %lld : index\n  %%cBK%d = arith.constant %d : index\n", b,
+                       (long long)(f->bias_off + (int64_t)b * BM * 128), b, b * f->bias_box_keys);
+    flash_bias_batch_base(s, f);
+    braze_str_printf(s, "  %%btr0 = arith.divui %%bb_%d, %%cN : index\n  %%btr = arith.addi %%btr0, %%m0 : index\n",
+                     f->bias_rank);
+  }
   for (int dc = 0; dc < 2; ++dc)
     braze_str_printf(s, "  %%cD%d = arith.constant %d : index\n  %%cK%d = arith.constant %lld : index\n"
                         "  %%cQ%d = arith.constant %d : index\n  %%cR%d = arith.constant %d : index\n",
@@ -199,6 +233,34 @@ static void descriptors(Text *t) {
                    WG_ROWS * 128 >> 4);
 }
 
+/* This thread's bias values %bl<r> from the stage's tiles (bias_tile_constants): its
+ * pair at column 8 (r / 4) + 2 (lane % 4) of row half (r / 2) % 2 in box
+ * column / keys-per-box, 16-byte chunk (column % keys-per-box) / chunk elements. */
+static void bias_tile_loads(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  int eb = f->bias_select ? 1 : 2, kb = f->bias_box_keys, ec = 16 / eb;
+  const char *el = bias_smem_el(f);
+  long long total = (long long)(STAGES * f->bias_stage / eb);
+  braze_str_puts(s, "      %bsb = arith.muli %st, %cBSE : index\n");
+  for (int r = 0; r < f->bn / 2; ++r) {
+    int col = 8 * (r / 4) + (r & 1), c0 = 8 * (r / 4);
+    braze_str_printf(s, "      %%cc%d = arith.addi %%l2, %%cC%d : index\n", r, col);
+    if (r & 1)
+      continue;
+    braze_str_printf(s, "      %%bsq%d = arith.addi %%bto%d, %%bxl%d : index\n      %%bsc%d = arith.constant %lld : index\n"
+                        "      %%bsd%d = arith.addi %%bsq%d, %%bsc%d : index\n      %%bsi%d = arith.addi %%bsd%d, %%bsb : index\n",
+                     r, (r / 2) & 1, (c0 % kb) / ec, r, (long long)((c0 / kb) * BM * kb + c0 % ec), r, r, r, r, r);
+    braze_str_printf(s, "      %%bp%s%d = vector.load %%bsm[%%bsi%d] {alignment = %d} : memref<%lldx%s, 3>, vector<2x%s>\n",
+                     f->bias_select ? "w" : "", r, r, 2 * eb, total, el, el);
+    if (f->bias_select)
+      braze_str_printf(s, "      %%bp%d = arith.trunci %%bpw%d : vector<2xi8> to vector<2xi1>\n", r, r);
+    braze_str_printf(s, "      %%bl%d = vector.extract %%bp%d[0] : %s from vector<2x%s>\n"
+                        "      %%bl%d = vector.extract %%bp%d[1] : %s from vector<2x%s>\n",
+                     r, r, f->bias_el, f->bias_el, r + 1, r, f->bias_el, f->bias_el);
+  }
+}
+
 /* The key block's index values (%kb, %lim, the bias's row offsets) and this thread's
  * bias values %bl<r>, loaded between the score product's commit and its wait so that
  * their latency hides behind the tensor cores. Without a partial last block a thread's
@@ -214,6 +276,10 @@ static void bias_loads(Text *t) {
     braze_str_puts(s, "      %kb = arith.muli %j, %cBN : index\n      %lim = arith.subi %cN, %kb : index\n");
   if (!bias)
     return;
+  if (f->bias_tiles) {
+    bias_tile_loads(t);
+    return;
+  }
   braze_str_puts(s, "      %bk0 = arith.addi %brow0, %kb : index\n      %bk1 = arith.addi %brow1, %kb : index\n"
                     "      %lim1 = arith.subi %lim, %c1 : index\n");
   long long total = (long long)flash_bias_elements(f);
@@ -458,6 +524,27 @@ static void bias_rows(Text *t) {
                      (long long)flash_bias_elements(f));
 }
 
+/* The bias tiles as one flat shared-memory buffer %bsm (a stage %cBSE elements), this
+ * thread's two rows' offsets in a box %bto0, %bto1, and %bxl<k>: where 16-byte chunk k
+ * of its rows lies after the 128-byte swizzle (chunk k ^ row % 8; row % 8 is lane / 4
+ * for both rows), plus its column pair's offset 2 (lane % 4). */
+static void bias_tile_constants(Text *t) {
+  const Flash *f = t->f;
+  BrazeStr *s = t->s;
+  int eb = f->bias_select ? 1 : 2;
+  braze_str_printf(s, "  %%cBSE = arith.constant %lld : index\n"
+                      "  %%bsm = memref.view %%smem[%%cBO0][] : memref<0xi8, 3> to memref<%lldx%s, 3>\n"
+                      "  %%btl = arith.addi %%rw, %%prow : index\n  %%cKBr = arith.constant %d : index\n"
+                      "  %%bto0 = arith.muli %%btl, %%cKBr : index\n  %%cKB8 = arith.constant %d : index\n"
+                      "  %%bto1 = arith.addi %%bto0, %%cKB8 : index\n  %%cEC = arith.constant %d : index\n",
+                   (long long)(f->bias_stage / eb), (long long)(STAGES * f->bias_stage / eb), bias_smem_el(f),
+                   f->bias_box_keys, 8 * f->bias_box_keys, 16 / eb);
+  for (int k = 0; k < 8; ++k)
+    braze_str_printf(s, "  %%cX%d = arith.constant %d : index\n  %%bxk%d = arith.xori %%l4, %%cX%d : index\n"
+                        "  %%bxm%d = arith.muli %%bxk%d, %%cEC : index\n  %%bxl%d = arith.addi %%bxm%d, %%l2 : index\n",
+                     k, k, k, k, k, k, k, k);
+}
+
 /* Per-thread constants of the loop: the mask's column offsets, the thread's row. */
 static void loop_constants(Text *t) {
   const Flash *f = t->f;
@@ -480,7 +567,10 @@ static void loop_constants(Text *t) {
     if (f->bias_select) /* the mask's values times log2(e), kept finite (finfo.min * log2(e) overflows f32) */
       braze_str_printf(s, "  %%btrue = arith.constant %.9e : f32\n  %%bfalse = arith.constant %.9e : f32\n",
                        flash_log2_domain(f->bias_true * log2e), flash_log2_domain(f->bias_false * log2e));
-    bias_rows(t);
+    if (f->bias_tiles)
+      bias_tile_constants(t);
+    else
+      bias_rows(t);
   }
   if (f->causal) /* the last key each of the thread's two rows keeps: m0 + 64 wg + row + 8 i + offset */
     braze_str_printf(s, "  %%cOFF = arith.constant %lld : index\n  %%c8r = arith.constant 8 : index\n"
@@ -591,8 +681,9 @@ int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptio
   else if (opts->remarks)
     braze_emit_remark(mlirOperationGetLocation(func),
                       "cuda-codegen: kernel @%s: flash kernel (online chain), grid (%lld, %lld, 1), block %d, %d keys "
-                      "per step, %d stages, %lld bytes of shared memory",
-                      name, (long long)f.tiles, (long long)f.batch, THREADS, f.bn, STAGES, (long long)f.smem);
+                      "per step, %d stages, %lld bytes of shared memory%s",
+                      name, (long long)f.tiles, (long long)f.batch, THREADS, f.bn, STAGES, (long long)f.smem,
+                      f.n_in != 4 ? "" : f.bias_tiles ? ", the bias in tiles by TMA" : ", the bias read per thread");
   MlirContext ctx = mlirOperationGetContext(func);
   MlirType types_[5];
   for (int i = 0; i <= f.n_in; ++i) {

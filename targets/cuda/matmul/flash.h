@@ -31,6 +31,9 @@ typedef struct {
   const char *bias_el;
   bool bias_select;            /* the bias argument is an i1 mask: bias = mask ? bias_true : bias_false */
   double bias_true, bias_false;
+  bool bias_tiles;             /* a bias row per query, keys innermost: tiles by TMA through shared memory */
+  int bias_box_keys;           /* keys per 128-byte-wide box (64 of 2 bytes, 128 of 1) */
+  int64_t bias_off, bias_stage; /* the bias tiles' shared memory: offset, bytes per stage */
   const char *el;              /* bf16, f16 or f32 */
   bool simt;                   /* f32: the SIMT kernel (flash-simt.c) */
   int64_t kv_off, stage_bytes, k_bytes, cnt_off, smem; /* shared memory: Q at 0, then K/V stages */
