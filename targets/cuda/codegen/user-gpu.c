@@ -11,7 +11,8 @@
  * (braze.copies_before), as in user.c.
  * Refused at the op: scf.parallel (the flat form's loop; not inside a GPU-form body),
  * calls, memref.alloc, workgroup allocas below the top level or of dynamic shape, other
- * gpu ops, more than 48 KiB of static shared memory. */
+ * gpu ops, more than 48 KiB of static shared memory, a gpu.barrier under control that
+ * depends on the thread (targets/common/gpu-uniform.h; a note at that control). */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "support/diag.h"
 #include "support/valuemap.h"
 #include "targets/common/gpu-launch.h"
+#include "targets/common/gpu-uniform.h"
 #include "targets/cuda/codegen/codegen.h"
 
 enum { UG_STATIC_SMEM = 48 << 10 };
@@ -87,6 +89,19 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
   mlirOperationWalk(u->callee, check_op, &c, MlirWalkPreOrder);
   if (c.failed)
     return fail(u, c.failed_at, c.failed);
+  BrazeDivergentBarrier d;
+  if (braze_gpu_divergent_barrier(u->callee, &d)) {
+    char msg[320];
+    snprintf(msg, sizeof msg,
+             "a gpu.barrier under %s on the thread (not every thread of the block reaches it, undefined "
+             "on the GPU; expected control on constants, arguments, block ids and arith on them)",
+             d.what);
+    fail(u, d.barrier, msg);
+    MlirStringRef what = braze_op_name(d.branch);
+    braze_emit(mlirOperationGetLocation(d.branch), BRAZE_DIAG_NOTE, "cuda-codegen: the thread-dependent '%.*s'",
+               (int)what.length, what.data);
+    return false;
+  }
   /* the workgroup allocas: shared memory */
   MlirBlock ub = mlirRegionGetFirstBlock(mlirOperationGetRegion(u->callee, 0));
   MlirType shared[CU_USER_MAX_SHARED];
