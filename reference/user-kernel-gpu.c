@@ -13,7 +13,11 @@
  * anything else are errors at the op. The schedule is fixed, so a run is deterministic
  * (atomics apply in linear-id order within a round). Workgroup memory (a top-level
  * memref.alloca in #gpu.address_space<workgroup>) is one buffer per block, NaN (floats)
- * or -1 (integers) until written. One OS thread: the MLIR C API is only read from it. */
+ * or -1 (integers) until written; so is each memref.view of gpu.dynamic_shared_memory
+ * (braze.gpu_launch's shared_bytes), whose byte range, evaluated when the first thread
+ * of the block reaches it, must lie within shared_bytes, be aligned to its element and
+ * not overlap another view's (the same range in every thread). One OS thread: the MLIR
+ * C API is only read from it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +64,9 @@ struct Launch {
   bool abort; /* an error: blocked threads unwind (their waits return false) */
   MlirOperation shared_ops[MAX_SHARED];
   BrazeHostTensor shared[MAX_SHARED];
+  int64_t shared_lo[MAX_SHARED], shared_hi[MAX_SHARED]; /* a view's bytes; -1: an alloca */
   int num_shared;
+  int64_t shared_bytes; /* braze.gpu_launch shared_bytes (0: none) */
 };
 
 static RefGpuThread *g_starting; /* the thread thread_main starts (one OS thread) */
@@ -98,25 +104,33 @@ static bool set_scalar(Kx *k, MlirValue v, double x) {
   return true;
 }
 
-static bool eval_alloca(Kx *k, MlirOperation op) {
+/* The block's buffer of `op` (an alloca, or a view at bytes [lo, hi)), made of type
+ * `t` by the block's first thread to reach it. */
+static bool shared_buffer(Kx *k, MlirOperation op, MlirType t, int64_t lo, int64_t hi) {
   Launch *L = k->gpu->launch;
-  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   int i = 0;
   while (i < L->num_shared && !mlirOperationEqual(L->shared_ops[i], op))
     ++i;
+  if (i < L->num_shared && (L->shared_lo[i] != lo || L->shared_hi[i] != hi))
+    return ref_fail(op, "memref.view of gpu.dynamic_shared_memory at bytes [%lld, %lld) in one thread and [%lld, "
+                        "%lld) in another of user kernel @%s (expected the same view in every thread)",
+                    (long long)lo, (long long)hi, (long long)L->shared_lo[i], (long long)L->shared_hi[i], k->kernel);
   if (i == L->num_shared) {
     if (L->num_shared == MAX_SHARED)
       return ref_fail(op, "more than %d workgroup buffers in user kernel @%s", MAX_SHARED, k->kernel);
-    MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t) : (MlirAttribute){NULL};
-    if (mlirAttributeIsNull(space) || !cg_attr_text_has(space, "workgroup") ||
-        !mlirBlockEqual(mlirOperationGetBlock(op), L->entry))
-      return ref_fail(op, "only top-level memref.alloca in #gpu.address_space<workgroup> is supported in GPU-form "
-                          "user kernel @%s", k->kernel);
+    for (int j = 0; lo >= 0 && j < L->num_shared; ++j)
+      if (L->shared_lo[j] >= 0 && lo < L->shared_hi[j] && L->shared_lo[j] < hi && lo < hi)
+        return ref_fail(op, "memref.view of gpu.dynamic_shared_memory at bytes [%lld, %lld) overlaps another "
+                            "view's [%lld, %lld) in user kernel @%s (views must be disjoint)",
+                        (long long)lo, (long long)hi, (long long)L->shared_lo[j], (long long)L->shared_hi[j],
+                        k->kernel);
     if (!ref_buffer_init(&L->shared[i], t))
       return ref_fail(op, "workgroup buffer must be a static memref of a supported element type");
     for (int64_t e = 0; e < braze_tensor_numel(&L->shared[i]); ++e)
       L->shared[i].data[e] = braze_dtype_is_float(L->shared[i].dtype) ? NAN : -1;
     L->shared_ops[i] = op;
+    L->shared_lo[i] = lo;
+    L->shared_hi[i] = hi;
     L->num_shared++;
   }
   RV r;
@@ -124,6 +138,50 @@ static bool eval_alloca(Kx *k, MlirOperation op) {
   r.mem = &L->shared[i];
   ref_uk_set(k, mlirOperationGetResult(op, 0), &r);
   return true;
+}
+
+static bool eval_alloca(Kx *k, MlirOperation op) {
+  Launch *L = k->gpu->launch;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirAttribute space = mlirTypeIsAMemRef(t) ? mlirMemRefTypeGetMemorySpace(t) : (MlirAttribute){NULL};
+  if (mlirAttributeIsNull(space) || !cg_attr_text_has(space, "workgroup") ||
+      !mlirBlockEqual(mlirOperationGetBlock(op), L->entry))
+    return ref_fail(op, "only top-level memref.alloca in #gpu.address_space<workgroup> is supported in GPU-form "
+                        "user kernel @%s", k->kernel);
+  return shared_buffer(k, op, t, -1, -1);
+}
+
+/* memref.view %dyn[offset][sizes]: the block's buffer at those bytes. */
+static bool eval_view(Kx *k, MlirOperation op) {
+  Launch *L = k->gpu->launch;
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(src) || !braze_op_is(mlirOpResultGetOwner(src), "gpu.dynamic_shared_memory"))
+    return ref_fail(op, "memref.view is evaluated only of gpu.dynamic_shared_memory in GPU-form user kernel @%s",
+                    k->kernel);
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  intptr_t rank = mlirShapedTypeGetRank(t), next = 2;
+  int64_t shape[8], elem = cg_elem_bytes(mlirShapedTypeGetElementType(t)), numel = 1;
+  RV off, size;
+  if (rank > 8 || elem <= 0 || !ref_uk_operand(k, op, 1, &off))
+    return ref_fail(op, "memref.view of gpu.dynamic_shared_memory of an unsupported type in user kernel @%s",
+                    k->kernel);
+  for (intptr_t d = 0; d < rank; ++d) {
+    shape[d] = mlirShapedTypeGetDimSize(t, d);
+    if (mlirShapedTypeIsDynamicDim(t, d)) {
+      if (!ref_uk_operand(k, op, next++, &size))
+        return false;
+      shape[d] = (int64_t)size.v[0];
+    }
+    numel *= shape[d];
+  }
+  int64_t lo = (int64_t)off.v[0], hi = lo + numel * elem;
+  if (lo < 0 || lo % elem || numel < 0 || hi > L->shared_bytes)
+    return ref_fail(op, "memref.view of gpu.dynamic_shared_memory at bytes [%lld, %lld) is outside the %lld bytes "
+                        "of braze.gpu_launch shared_bytes or not aligned to its element in user kernel @%s",
+                    (long long)lo, (long long)hi, (long long)L->shared_bytes, k->kernel);
+  MlirType st = mlirMemRefTypeGet(mlirShapedTypeGetElementType(t), rank, shape, mlirAttributeGetNull(),
+                                  mlirMemRefTypeGetMemorySpace(t));
+  return shared_buffer(k, op, st, lo, hi);
 }
 
 static bool eval_shuffle(Kx *k, MlirOperation op) {
@@ -154,6 +212,14 @@ bool ref_gpu_op(Kx *k, MlirOperation op, const char *name) {
   Launch *L = t->launch;
   if (!strcmp(name, "memref.alloca"))
     return eval_alloca(k, op);
+  if (!strcmp(name, "memref.view"))
+    return eval_view(k, op);
+  if (!strcmp(name, "gpu.dynamic_shared_memory")) {
+    if (L->shared_bytes <= 0 || !mlirBlockEqual(mlirOperationGetBlock(op), L->entry))
+      return ref_fail(op, "gpu.dynamic_shared_memory needs braze.gpu_launch shared_bytes and the top level of "
+                          "GPU-form user kernel @%s", k->kernel);
+    return set_scalar(k, mlirOperationGetResult(op, 0), 0); /* its views make the buffers */
+  }
   if (!strcmp(name, "scf.parallel"))
     return ref_fail(op, "scf.parallel is not allowed in GPU-form user kernel @%s (the threads are the parallelism)",
                     k->kernel);
@@ -166,7 +232,7 @@ bool ref_gpu_op(Kx *k, MlirOperation op, const char *name) {
   int d = src ? dim_of(op) : -1;
   if (!src || d < 0)
     return ref_fail(op, "unsupported op in GPU-form user kernel @%s (the reference evaluates gpu.thread_id, "
-                        "block_id, block_dim, grid_dim, barrier and shuffle: docs/user-kernels.md)", k->kernel);
+                        "block_id, block_dim, grid_dim, barrier, shuffle and dynamic_shared_memory: docs/user-kernels.md)", k->kernel);
   return set_scalar(k, mlirOperationGetResult(op, 0), (double)src[d]);
 }
 
@@ -318,16 +384,26 @@ static bool read_launch(MlirOperation callee, int64_t grid[3], int64_t block[3])
   return block[0] * block[1] * block[2] <= 1024;
 }
 
+/* braze.gpu_launch's shared_bytes: 0 when absent, -1 when not a positive integer. */
+static int64_t read_shared_bytes(MlirOperation callee) {
+  MlirAttribute launch = mlirOperationGetAttributeByName(callee, braze_ref("braze.gpu_launch"));
+  MlirAttribute a = mlirDictionaryAttrGetElementByName(launch, braze_ref("shared_bytes"));
+  if (mlirAttributeIsNull(a))
+    return 0;
+  return mlirAttributeIsAInteger(a) && mlirIntegerAttrGetValueInt(a) > 0 ? mlirIntegerAttrGetValueInt(a) : -1;
+}
+
 bool ref_gpu_launch(MlirOperation call, MlirOperation callee, BrazeHostTensor *const *bufs, size_t n,
                     const char *kname) {
   if (g_running)
     return ref_fail(call, "GPU-form user kernel @%s is called from a GPU-form user kernel (a launch inside a "
                           "thread is not supported)", kname);
   Launch *L = calloc(1, sizeof *L);
-  if (!read_launch(callee, L->grid, L->block)) {
+  if (!read_launch(callee, L->grid, L->block) || (L->shared_bytes = read_shared_bytes(callee)) < 0) {
     free(L);
     return ref_fail(call, "user kernel @%s has a malformed braze.gpu_launch (grid and block: array<i64> of 1 to 3 "
-                          "positive entries, at most 1024 threads a block; run user-kernel-analysis)", kname);
+                          "positive entries, at most 1024 threads a block, shared_bytes a positive integer; run "
+                          "user-kernel-analysis)", kname);
   }
   L->entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(callee, 0));
   L->args = calloc(n + 1, sizeof *L->args);

@@ -601,7 +601,8 @@ static bool eval_kernel_op(Kx *k, MlirOperation op) {
     kset(&k->env, mlirOperationGetResult(op, 0), &r);
     return true;
   }
-  if (k->gpu && (!strncmp(name, "gpu.", 4) || !strcmp(name, "memref.alloca") || !strcmp(name, "scf.parallel")))
+  if (k->gpu && (!strncmp(name, "gpu.", 4) || !strcmp(name, "memref.alloca") || !strcmp(name, "memref.view") ||
+                 !strcmp(name, "scf.parallel")))
     return ref_gpu_op(k, op, name);
   if (!strcmp(name, "scf.for"))
     return eval_for(k, op);

@@ -277,6 +277,13 @@ static UkInfo *analyse(MlirOperation func) {
   info->gpu = uk_gpu_launch(func, grid, block, why, sizeof why);
   if (*why)
     form_error(info, func, why);
+  if (info->gpu && uk_gpu_shared_bytes(func) < 0)
+    form_error(info, func, "braze.gpu_launch 'shared_bytes' must be a positive integer (the dynamic shared memory's bytes)");
+  UkSharedView views[UK_MAX_SHARED_VIEWS];
+  int n_views;
+  MlirOperation bad;
+  if (info->gpu && !uk_shared_views(func, views, &n_views, &bad, why, sizeof why))
+    form_error(info, bad, why);
   FormWalk fw = {.info = info, .entry = entry, .gpu = info->gpu};
   mlirOperationWalk(func, check_form_op, &fw, MlirWalkPreOrder);
   Walk w = {.entry = entry, .info = info, .only_arg = -1};

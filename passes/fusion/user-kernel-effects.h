@@ -62,6 +62,23 @@ bool uk_is_user_kernel(MlirOperation func);
  * grid and block (missing entries 1) filled, and `why` a message when the attribute is
  * malformed ("" when fine). */
 bool uk_gpu_launch(MlirOperation func, int64_t grid[3], int64_t block[3], char *why, size_t why_len);
+/* Dynamic shared memory of the GPU form (docs/user-kernels.md, "Dynamic shared memory"):
+ * `braze.gpu_launch = {..., shared_bytes = N}` sizes it, `gpu.dynamic_shared_memory` at
+ * the top level gives it as memref<?xi8, workgroup>, and each of its uses is a top-level
+ * memref.view with constant byte offset and sizes into a byte range [offset, offset +
+ * bytes) aligned to the element, within N and disjoint from every other view's. */
+enum { UK_MAX_SHARED_VIEWS = 16 };
+typedef struct {
+  MlirOperation view;  /* the memref.view */
+  int64_t offset, bytes;
+  MlirType type;       /* the view's type with its sizes made static (still in workgroup space) */
+} UkSharedView;
+/* `shared_bytes` of func's braze.gpu_launch: 0 when absent, -1 when not a positive integer. */
+int64_t uk_gpu_shared_bytes(MlirOperation func);
+/* The views of func's dynamic shared memory, in body order; false with *bad (the op) and
+ * `why` on a malformed use. */
+bool uk_shared_views(MlirOperation func, UkSharedView views[UK_MAX_SHARED_VIEWS], int *n, MlirOperation *bad,
+                     char *why, size_t why_len);
 /* A memref type in #gpu.address_space<workgroup>. */
 bool uk_is_workgroup_memref(MlirType t);
 /* The func.func that `call` (a func.call) names in its module, or null. */

@@ -26,6 +26,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "passes/fusion/user-kernel-effects.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/grow.h"
@@ -69,6 +70,8 @@ typedef struct {
   MlirValue t, tid[3];
   MlirOperation load_before; /* while an op is cloned into the phase: loads go before it */
   bool failed;
+  UkSharedView views[UK_MAX_SHARED_VIEWS]; /* of the dynamic shared memory: a buffer each */
+  int n_views;
 } Ph;
 
 static bool fail(Ph *P, MlirOperation op, const char *what) {
@@ -470,6 +473,31 @@ static bool emit_op(Ph *P, MlirOperation op, bool top) {
         mlirOperationGetResult(cg_create(&P->allocas, "memref.alloca", 0, NULL, 1, &mt, 0, NULL), 0));
     return true;
   }
+  if (braze_op_is(op, "gpu.dynamic_shared_memory"))
+    return true; /* its views (checked disjoint: uk_shared_views) are the block's buffers */
+  if (braze_op_is(op, "memref.view")) {
+    int i = 0;
+    while (i < P->n_views && !mlirOperationEqual(P->views[i].view, op))
+      ++i;
+    if (i == P->n_views)
+      return fail(P, op, "a memref.view of other than gpu.dynamic_shared_memory");
+    MlirType st = P->views[i].type, t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    intptr_t rank = mlirShapedTypeGetRank(st);
+    int64_t shape[8], dyn[8];
+    for (intptr_t d = 0; d < rank; ++d) {
+      shape[d] = mlirShapedTypeGetDimSize(st, d);
+      dyn[d] = mlirShapedTypeGetDimSize(t, d);
+    }
+    MlirType elem = mlirShapedTypeGetElementType(st);
+    MlirType mt = mlirMemRefTypeGet(elem, rank, shape, mlirAttributeGetNull(), mlirAttributeGetNull());
+    MlirValue buf = mlirOperationGetResult(cg_create(&P->allocas, "memref.alloca", 0, NULL, 1, &mt, 0, NULL), 0);
+    if (!mlirShapedTypeHasStaticShape(t)) { /* the view's own type, without the address space */
+      MlirType dt = mlirMemRefTypeGet(elem, rank, dyn, mlirAttributeGetNull(), mlirAttributeGetNull());
+      buf = mlirOperationGetResult(cg_create(&P->allocas, "memref.cast", 1, &buf, 1, &dt, 0, NULL), 0);
+    }
+    put(P, mlirOperationGetResult(op, 0), VK_UNIFORM, buf);
+    return true;
+  }
   if (braze_op_is(op, "memref.alloca") || braze_op_is(op, "memref.alloc"))
     return fail(P, op, "a per-thread allocation (expected only workgroup allocas on the CPU)");
   if (braze_op_is(op, "scf.parallel"))
@@ -554,6 +582,12 @@ MlirAttribute cg_user_gpu_kernel(MlirOperation callee, MlirOperation module) {
   if (!braze_gpu_launch_read(callee, "cpu-codegen", P.grid, P.block))
     return mlirAttributeGetNull();
   P.threads = P.block[0] * P.block[1] * P.block[2];
+  char why[256];
+  MlirOperation bad;
+  if (!uk_shared_views(callee, P.views, &P.n_views, &bad, why, sizeof why)) {
+    fail(&P, bad, why);
+    return mlirAttributeGetNull();
+  }
   MlirOperation fn = mlirOperationClone(callee);
   mlirOperationSetAttributeByName(fn, braze_ref("sym_name"), mlirStringAttrGet(ctx, braze_ref(cpu_name)));
   mlirOperationRemoveDiscardableAttributeByName(fn, braze_ref("braze.gpu_launch"));

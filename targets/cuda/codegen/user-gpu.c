@@ -11,7 +11,8 @@
  * (braze.copies_before), as in user.c.
  * Refused at the op: scf.parallel (the flat form's loop; not inside a GPU-form body),
  * calls, memref.alloc, workgroup allocas below the top level or of dynamic shape, other
- * gpu ops, more than 48 KiB of static shared memory. */
+ * gpu ops, more than 48 KiB of static shared memory, a gpu.barrier under control that
+ * depends on the thread (targets/common/gpu-uniform.h; a note at that control). */
 #include <stdio.h>
 #include <string.h>
 
@@ -20,10 +21,13 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/valuemap.h"
+#include "passes/fusion/user-kernel-effects.h"
 #include "targets/common/gpu-launch.h"
+#include "targets/common/gpu-uniform.h"
 #include "targets/cuda/codegen/codegen.h"
 
-enum { UG_STATIC_SMEM = 48 << 10 };
+/* static shared memory, and static + dynamic (sm_90's opt-in maximum a block) */
+enum { UG_STATIC_SMEM = 48 << 10, UG_MAX_SMEM = 227 << 10 };
 
 typedef struct {
   MlirOperation top; /* the user kernel (workgroup allocas must be its body's ops) */
@@ -46,7 +50,7 @@ static bool is_workgroup_alloca(MlirOperation op) {
 
 static bool allowed_gpu_op(MlirOperation op) {
   static const char *const ok[] = {"gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
-                                   "gpu.barrier",   "gpu.shuffle",  NULL};
+                                   "gpu.barrier",   "gpu.shuffle",  "gpu.dynamic_shared_memory", NULL};
   for (int i = 0; ok[i]; ++i)
     if (braze_op_is(op, ok[i]))
       return true;
@@ -71,7 +75,7 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   else if (is_workgroup_alloca(op) && !mlirShapedTypeHasStaticShape(mlirValueGetType(mlirOperationGetResult(op, 0))))
     why = "a workgroup memref.alloca of dynamic shape (expected a static shape)";
   else if (n.length > 4 && memcmp(n.data, "gpu.", 4) == 0 && !allowed_gpu_op(op))
-    why = "a gpu op other than thread_id, block_id, block_dim, grid_dim, barrier, shuffle";
+    why = "a gpu op other than thread_id, block_id, block_dim, grid_dim, barrier, shuffle, dynamic_shared_memory";
   if (!why)
     return MlirWalkResultAdvance;
   c->failed = why;
@@ -87,6 +91,19 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
   mlirOperationWalk(u->callee, check_op, &c, MlirWalkPreOrder);
   if (c.failed)
     return fail(u, c.failed_at, c.failed);
+  BrazeDivergentBarrier d;
+  if (braze_gpu_divergent_barrier(u->callee, &d)) {
+    char msg[320];
+    snprintf(msg, sizeof msg,
+             "a gpu.barrier under %s on the thread (not every thread of the block reaches it, undefined "
+             "on the GPU; expected control on constants, arguments, block ids and arith on them)",
+             d.what);
+    fail(u, d.barrier, msg);
+    MlirStringRef what = braze_op_name(d.branch);
+    braze_emit(mlirOperationGetLocation(d.branch), BRAZE_DIAG_NOTE, "cuda-codegen: the thread-dependent '%.*s'",
+               (int)what.length, what.data);
+    return false;
+  }
   /* the workgroup allocas: shared memory */
   MlirBlock ub = mlirRegionGetFirstBlock(mlirOperationGetRegion(u->callee, 0));
   MlirType shared[CU_USER_MAX_SHARED];
@@ -109,8 +126,28 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
              (long long)bytes, UG_STATIC_SMEM);
     return fail(u, u->callee, msg);
   }
+  /* dynamic shared memory (braze.gpu_launch shared_bytes; its views checked by the form):
+   * the launch's dynamic size, opted into past 48 KiB by the host (braze.dynamic_smem) */
+  char why[256];
+  MlirOperation bad;
+  UkSharedView views[UK_MAX_SHARED_VIEWS];
+  int n_views;
+  if (!uk_shared_views(u->callee, views, &n_views, &bad, why, sizeof why))
+    return fail(u, bad, why);
+  int64_t dynamic = uk_gpu_shared_bytes(u->callee);
+  if (dynamic > 0 && bytes + dynamic > UG_MAX_SMEM) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "%lld bytes of static and %lld of dynamic shared memory, expected at most %d together (a block on sm_90)",
+             (long long)bytes, (long long)dynamic, UG_MAX_SMEM);
+    return fail(u, u->callee, msg);
+  }
   MlirBlock entry;
   cu_user_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
+  if (dynamic > 0)
+    mlirOperationSetDiscardableAttributeByName(
+        mlirBlockGetParentOperation(entry), braze_ref("braze.dynamic_smem"),
+        mlirIntegerAttrGet(mlirIntegerTypeGet(mlirOperationGetContext(u->callee), 64), dynamic));
   BrazeValueMap m = {0};
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(u->call); i < n; ++i)
     braze_valuemap_put(&m, mlirBlockGetArgument(ub, i), mlirBlockGetArgument(entry, u->call_arg[i]));
@@ -132,10 +169,10 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
     MlirStringRef callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(u->callee, braze_ref("sym_name")));
     braze_emit_remark(mlirOperationGetLocation(u->ext),
                       "cuda-codegen: kernel @%s: user kernel @%.*s in the GPU form, grid (%lld, %lld, %lld), block "
-                      "(%lld, %lld, %lld), %d workgroup buffer(s) of %lld bytes",
+                      "(%lld, %lld, %lld), %d workgroup buffer(s) of %lld bytes, %lld bytes of dynamic shared memory",
                       u->name, (int)callee.length, callee.data, (long long)grid[0], (long long)grid[1],
                       (long long)grid[2], (long long)block[0], (long long)block[1], (long long)block[2], n_shared,
-                      (long long)bytes);
+                      (long long)bytes, (long long)(dynamic > 0 ? dynamic : 0));
   }
   cu_replace_by_declaration(u->ext, u->n_in + u->n_out, u->types, u->n_in);
   return true;

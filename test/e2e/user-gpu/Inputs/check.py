@@ -43,8 +43,20 @@ def elementwise(d):
     return [y]
 
 
+def dyn_sums(d):
+    (x,) = inputs(d, 1)
+    x = x.astype(np.float64)
+    return [np.maximum(x.sum(axis=1) + (x * x).sum(axis=1), 0.0)]
+
+
+def dyn_reverse(d):
+    x, bias = inputs(d, 2)
+    return [x[:, ::-1].astype(np.float64) + bias]
+
+
 CASES = {"matmul": (matmul, 1e-5), "rowsum": (rowsum, 1e-5), "softmax": (softmax, 1e-6), "histogram": (histogram, 0),
-         "elementwise": (elementwise, 1e-2), "elementwise_f32": (elementwise, 1e-6)}
+         "elementwise": (elementwise, 1e-2), "elementwise_f32": (elementwise, 1e-6),
+         "dyn_sums": (dyn_sums, 1e-5), "dyn_reverse": (dyn_reverse, 1e-6)}
 
 want_bf16 = {"elementwise": True}
 case, ind, outd = sys.argv[1:4]

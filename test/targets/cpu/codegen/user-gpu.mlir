@@ -94,6 +94,8 @@
 // REFUSE: refusals.mlir:138:3: error: form-kernels: user kernel @bad_launch braze.gpu_launch 'grid' entry 0 is 0 (must be positive)
 // REFUSE: refusals.mlir:154:15: error: cpu-codegen: user kernel @if_shuffle in the GPU form: a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads (expected a condition on constants, arguments, block ids and arith on them)
 // REFUSE: refusals.mlir:180:3: error: cpu-codegen: user kernel @inner in the GPU form called from another function than its ext kernel (expected calls from the graph only)
+// REFUSE: refusals.mlir:208:5: error: cpu-codegen: user kernel @carried_barrier in the GPU form: a split point (gpu.barrier, gpu.shuffle) under an scf.if whose condition depends on the threads
+// REFUSE: refusals.mlir:233:5: error: cpu-codegen: user kernel @while_barrier in the GPU form: a split point under 'scf.while'
 
 // One clone per GPU-form kernel, whatever its calls (a symbol of the same name taken:
 // the clone is renamed), marked braze.cpu_form_of.

@@ -50,9 +50,21 @@
 
 // The form is checked first by form-kernels at the call (passes/fusion/user-kernel-effects.c);
 // what passes it is the target's to refuse.
+// A barrier that not every thread of the block reaches (control on the thread id, also
+// through a load at the thread's index carried by a loop; targets/common/gpu-uniform.c):
+// an error at the barrier, a note at the control.
+// REFUSE: refusals.mlir:9:5: error: cuda-codegen: ext kernel @cuda_ext_fused_if_barrier_0: user kernel in the GPU form: a gpu.barrier under an scf.if whose condition depends on the thread (not every thread of the block reaches it, undefined on the GPU; expected control on constants, arguments, block ids and arith on them)
+// REFUSE-NEXT: refusals.mlir:8:3: note: cuda-codegen: the thread-dependent 'scf.if'
+// REFUSE: refusals.mlir:31:5: error: cuda-codegen: ext kernel @cuda_ext_fused_loop_barrier_0: user kernel in the GPU form: a gpu.barrier under an scf.for whose bounds depend on the thread
+// REFUSE-NEXT: refusals.mlir:30:3: note: cuda-codegen: the thread-dependent 'scf.for'
 // REFUSE: refusals.mlir:62:3: error: form-kernels: user kernel @par is GPU-form (braze.gpu_launch): scf.parallel is not allowed, the threads are the parallelism
 // REFUSE: refusals.mlir:79:3: error: form-kernels: user kernel @big_block braze.gpu_launch block has 2048 threads (at most 1024)
 // REFUSE: refusals.mlir:86:1: error: cuda-codegen: ext kernel @cuda_ext_fused_big_shared_0: user kernel in the GPU form: 65536 bytes of workgroup memory, expected at most 49152 (static shared memory)
 // REFUSE: refusals.mlir:121:3: error: form-kernels: user kernel @private_alloca memref.alloca must be in #gpu.address_space<workgroup> (GPU form: shared memory of the block)
 // REFUSE: refusals.mlir:138:3: error: form-kernels: user kernel @bad_launch braze.gpu_launch 'grid' entry 0 is 0 (must be positive)
 // REFUSE: refusals.mlir:180:3: error: cuda-codegen: ext kernel @cuda_ext_fused_outer_0: top-level 'func.call': the user kernel maps to the grid only as one top-level scf.parallel (constants before it)
+// REFUSE: refusals.mlir:208:5: error: cuda-codegen: ext kernel @cuda_ext_fused_carried_barrier_0: user kernel in the GPU form: a gpu.barrier under an scf.if whose condition depends on the thread
+// REFUSE-NEXT: refusals.mlir:207:3: note: cuda-codegen: the thread-dependent 'scf.if'
+// REFUSE: refusals.mlir:233:5: error: cuda-codegen: ext kernel @cuda_ext_fused_while_barrier_0: user kernel in the GPU form: a gpu.barrier under an scf.while whose condition depends on the thread
+// REFUSE-NEXT: refusals.mlir:228:8: note: cuda-codegen: the thread-dependent 'scf.while'
+

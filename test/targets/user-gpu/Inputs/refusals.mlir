@@ -1,5 +1,5 @@
 // GPU-form user kernels that a target refuses, one per split (each called from a graph).
-// cpu: a barrier under an scf.if whose condition depends on the thread.
+// cpu, cuda: a barrier under an scf.if whose condition depends on the thread.
 func.func private @if_barrier(%x: memref<64xf32>, %out: memref<64xf32>)
     attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
   %c32 = arith.constant 32 : index
@@ -21,7 +21,7 @@ func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
 }
 
 // -----
-// cpu: a barrier in a loop whose trip count depends on the thread.
+// cpu, cuda: a barrier in a loop whose trip count depends on the thread.
 func.func private @loop_barrier(%x: memref<64xf32>, %out: memref<64xf32>)
     attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
   %c0 = arith.constant 0 : index
@@ -184,6 +184,64 @@ func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
   %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
   %o = memref.alloc() : memref<64xf32>
   func.call @outer(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+// cpu, cuda: a barrier under an scf.if on a loop result that depends on the thread only
+// through the loop's yield (a load at the thread's index).
+func.func private @carried_barrier(%x: memref<64xf32>, %out: memref<64xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %t = gpu.thread_id x
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %zero) -> (f32) {
+    %v = memref.load %x[%t] : memref<64xf32>
+    %n = arith.addf %a, %v : f32
+    scf.yield %n : f32
+  }
+  %pos = arith.cmpf ogt, %s, %zero : f32
+  scf.if %pos {
+    gpu.barrier
+  }
+  memref.store %s, %out[%t] : memref<64xf32>
+  return
+}
+func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @carried_barrier(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+// cpu, cuda: a barrier in an scf.while whose condition depends on the thread.
+func.func private @while_barrier(%x: memref<64xf32>, %out: memref<64xf32>)
+    attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 1>, block = array<i64: 64>}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = gpu.thread_id x
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %more = arith.cmpi ult, %i, %t : index
+    scf.condition(%more) %i : index
+  } do {
+  ^bb0(%j: index):
+    gpu.barrier
+    %n = arith.addi %j, %c1 : index
+    scf.yield %n : index
+  }
+  %v = memref.load %x[%t] : memref<64xf32>
+  memref.store %v, %out[%t] : memref<64xf32>
+  return
+}
+func.func @g(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %xb = bufferization.to_buffer %x : tensor<64xf32> to memref<64xf32>
+  %o = memref.alloc() : memref<64xf32>
+  func.call @while_barrier(%xb, %o) : (memref<64xf32>, memref<64xf32>) -> ()
   %r = bufferization.to_tensor %o : memref<64xf32> to tensor<64xf32>
   return %r : tensor<64xf32>
 }
