@@ -248,10 +248,10 @@ def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_pl
             fusion_plan = f.read()
     xs = _as_tuple(example_inputs)
     if frontend == "fx":
-        from . import _fx
+        from . import fx as _fx
         if hasattr(fn_or_module, "eval"):
             fn_or_module.eval()
-        text, _, n_out = _fx.to_mlir(fn_or_module, xs)
+        text, n_out = _fx.to_mlir(fn_or_module, xs)
         onnx_bytes, args = text.encode(), xs
         in_names = list(zip(_input_names(fn_or_module, len(xs)), ["input"] * len(xs)))
         out_names = ["out%d" % i for i in range(n_out)]
