@@ -121,7 +121,7 @@ def braze_backend(gm, example_inputs, quiet=None, capture=None, **compile_option
                 sub = self.fetch_attr(target)
                 if target in names:
                     with torch.no_grad():
-                        c = _compile(sub, args, frontend="fx", quiet=quiet, **compile_options)
+                        c = _compile(sub, args, frontend="fx", quiet=True if quiet else None, **compile_options)
                     out = [n for n in sub.graph.nodes if n.op == "output"][0].args[0]
                     setattr(fused, target, _partition_module(c, isinstance(out, (tuple, list))))
                 return sub(*args, **kwargs)
