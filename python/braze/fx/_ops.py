@@ -360,4 +360,22 @@ OPS[operator.getitem] = (_getitem, None)
 # stays eager (braze_backend).
 VIEWS = {"detach", "clone", "alias", "lift_fresh_copy", "lift_fresh", "contiguous", "view", "_unsafe_view",
          "_reshape_alias", "reshape", "unsqueeze", "squeeze", "flatten", "permute", "transpose", "t",
-         "expand", "slice", "split", "split_with_sizes", "cat", "getitem", "_to_copy"}
+         "expand", "slice", "select", "split", "split_with_sizes", "cat", "getitem", "_to_copy"}
+
+
+@_reg("embedding")
+def _embedding(em, node, a, kw, out):
+    """Rows of the table at the indices: graph.gather on axis 0 (padding_idx only
+    matters to the gradient)."""
+    return em.op("gather", [a[0], a[1]], out[0], out[1], {"axis": "0 : i64"})
+
+
+@_reg("select.int")
+def _select(em, node, a, kw, out):
+    """x[..., i, ...]: a slice of one along dim, then the dim dropped (a reshape)."""
+    x, dim, i = a[0], _dim(a[1], a[0].rank), a[2]
+    i = i + x.shape[dim] if i < 0 else i
+    shape = list(x.shape)
+    shape[dim] = 1
+    one = _slice_dim(em, x, dim, i, i + 1, 1, (shape, x.dtype))
+    return em.op("reshape", [one], out[0], out[1])

@@ -66,6 +66,10 @@ for name in sys.argv[1:]:
     if name == "resnet18":
         import torchvision
         m, xs = torchvision.models.resnet18(), (torch.randn(1, 3, 64, 64),)
+    elif name in ("bert", "llama", "vit", "t5", "convnext"):
+        import blocks                      # test/models/blocks.py, small sizes
+        m = blocks.BLOCKS[name](blocks.SIZES["small"])
+        xs = blocks.example_inputs(name, blocks.SIZES["small"], torch.Generator().manual_seed(1))
     else:
         m, xs = models.model(name)
     c = check(name, m, xs)
