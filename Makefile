@@ -41,7 +41,7 @@ DEBS := build-essential binutils cmake python3 \
         libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libomp-22-dev clang-22 \
         protobuf-c-compiler libprotobuf-c-dev libopenblas-dev python3-numpy python3-onnx \
         libjansson-dev
-BENCH_DEBS := python3-torch python3-matplotlib graphviz
+BENCH_DEBS := python3-torch python3-torchvision python3-matplotlib graphviz
 # Node.js and npm (ONNX Runtime's node package) from Debian only where no `npm` is on
 # PATH: a machine with NodeSource's nodejs (which bundles npm) conflicts with Debian's npm.
 BENCH_NODE_DEBS := nodejs npm

@@ -11,6 +11,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "support/progress.h"
 #include "targets/target.h"
 
 extern const BrazeTarget braze_target_cpu;
@@ -229,6 +230,7 @@ bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const
   braze_target_select(target);
   BrazeEntrySet entries = {0};
   bool ok = braze_entries_capture(module, &entries);
+  braze_progress("passes");
   if (ok && *pipeline)
     ok = run_pipeline(module, pipeline, error);
   if (ok)
@@ -237,8 +239,10 @@ bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const
     ok = braze_dump_kernels_mlir(module, opts->dump_kernels, error);
   if (ok && opts->kind == BRAZE_EMIT_MLIR)
     ok = write_mlir(module, opts->output, error);
-  else if (ok)
+  else if (ok) {
+    braze_progress("lower");
     ok = target->lower_to_llvm(module, error) && target->emit(module, &entries, opts, error);
+  }
   braze_entries_free(&entries);
   braze_target_select(previous);
   return ok;

@@ -13,8 +13,10 @@ __version__ = "0.1.0"
 
 
 def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_plan=None, cpu=None,
-            weights="constant", frontend="onnx", quiet=True):
-    """Compile a torch module or function for static shapes of example_inputs."""
+            weights="constant", frontend="onnx", quiet=None):
+    """Compile a torch module or function for static shapes of example_inputs. quiet=None:
+    a compile over a second shows its stages on one stderr line; True: nothing;
+    False: that and the tool's own output."""
     from . import _compiler
     return _compiler.compile(fn_or_module, example_inputs, target=target, pipeline=pipeline,
                              fusion_plan=fusion_plan, cpu=cpu, weights=weights, frontend=frontend, quiet=quiet)

@@ -167,10 +167,15 @@ def _source(d):
     return p if os.path.exists(p) else os.path.join(d, "model.onnx")
 
 
-def _build(onnx_bytes, in_names, out_names, options, quiet):
-    """Compile into a fresh directory of the cache and move it into place atomically."""
+_LOC = re.compile(rb'loc\((?:[^()"]|"(?:[^"\\]|\\.)*")*\)')
+
+
+def _build(onnx_bytes, in_names, out_names, options, quiet, progress=None):
+    """Compile into a fresh directory of the cache and move it into place atomically.
+    The key of an fx graph is its text without locations: the same graph traced from
+    another line (or file) is a hit; a hit compiles nothing, so its locations are moot."""
     root = _cache.cache_dir()
-    key = _key(onnx_bytes, options)
+    key = _key(_LOC.sub(b"", onnx_bytes) if options.get("frontend") == "fx" else onnx_bytes, options)
     final = os.path.join(root, key)
     if os.path.exists(os.path.join(final, MANIFEST)):
         return final, True
@@ -188,11 +193,11 @@ def _build(onnx_bytes, in_names, out_names, options, quiet):
         # Not every pipeline has form-kernels (none, cpu-lower): then no report or plan.
         try:
             _tool.run(args + ["--fusion-report=" + os.path.join(tmp, "fusion-report.txt"),
-                              "--fusion-plan-out=" + os.path.join(tmp, "plan.json")], quiet)
+                              "--fusion-plan-out=" + os.path.join(tmp, "plan.json")], quiet, progress)
         except BrazeError as e:
             if "form-kernels" not in str(e):
                 raise
-            _tool.run(args, quiet)
+            _tool.run(args, quiet, progress)
         with open(os.path.join(tmp, HEADER)) as f:
             llvm_cpu, features = _header_cpu(f.read())
         from ._runtime import Library
@@ -236,8 +241,26 @@ def _open(d, options, weights_from=None):
     return c
 
 
+def _label(fn):
+    name = type(fn).__name__ if hasattr(fn, "forward") else getattr(fn, "__name__", "function")
+    return name if name != "<lambda>" else "a lambda"
+
+
 def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_plan=None, cpu=None,
-            weights="constant", frontend="onnx", quiet=True):
+            weights="constant", frontend="onnx", quiet=None):
+    from ._progress import Progress, Silent
+    progress = Silent() if quiet is True else Progress(_label(fn_or_module))
+    ok = False
+    try:
+        c = _compile(fn_or_module, example_inputs, target, pipeline, fusion_plan, cpu, weights, frontend,
+                     quiet, progress)
+        ok = True
+        return c
+    finally:
+        progress.finish(ok)
+
+
+def _compile(fn_or_module, example_inputs, target, pipeline, fusion_plan, cpu, weights, frontend, quiet, progress):
     if frontend not in ("onnx", "fx"):
         raise BrazeError("frontend=%r is not built: 'onnx' (torch.onnx.export at opset %d) or 'fx' "
                          "(make_fx, a first subset: docs/python.md)" % (frontend, OPSET))
@@ -247,11 +270,12 @@ def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_pl
         with open(fusion_plan) as f:
             fusion_plan = f.read()
     xs = _as_tuple(example_inputs)
+    progress.stage("trace" if frontend == "fx" else "export")
     if frontend == "fx":
-        from . import _fx
+        from . import fx as _fx
         if hasattr(fn_or_module, "eval"):
             fn_or_module.eval()
-        text, _, n_out = _fx.to_mlir(fn_or_module, xs)
+        text, n_out = _fx.to_mlir(fn_or_module, xs)
         onnx_bytes, args = text.encode(), xs
         in_names = list(zip(_input_names(fn_or_module, len(xs)), ["input"] * len(xs)))
         out_names = ["out%d" % i for i in range(n_out)]
@@ -259,7 +283,7 @@ def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_pl
         onnx_bytes, in_names, out_names, args = _export_onnx(fn_or_module, xs, weights)
     options = dict(target=target, pipeline=pipeline, fusion_plan=fusion_plan, cpu=cpu, weights=weights,
                    frontend=frontend, opset=OPSET)
-    d, hit = _build(onnx_bytes, in_names, out_names, options, quiet)
+    d, hit = _build(onnx_bytes, in_names, out_names, options, quiet, progress)
     c = _open(d, options, weights_from=args[len(xs):] if weights == "input" else None)
     c.cache_hit = hit
     return c

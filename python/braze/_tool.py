@@ -1,8 +1,10 @@
 """Finding and running the braze driver (subprocess)."""
 import functools
 import os
+import re
 import shutil
 import subprocess
+import time
 
 from ._errors import BrazeError
 
@@ -25,16 +27,37 @@ def braze_bin():
     raise BrazeError("no braze tool: set $BRAZE_BIN, build the tree (make build) or put braze on PATH")
 
 
-def run(args, quiet=True):
-    """Run `braze ARGS...`; raise BrazeError with its stderr when it fails."""
+_STAGE = re.compile(r"^braze: stage (\S+) at (\d+) ms$")
+
+
+def run(args, quiet=True, progress=None):
+    """Run `braze ARGS...`; raise BrazeError with its stderr when it fails. quiet=False
+    lets its output through (None counts as True). progress: a _progress.Progress that
+    gets the stages of `braze compile --progress` (the flag is added) as they start."""
+    quiet = quiet is not False
     cmd = [braze_bin()] + list(args)
-    p = subprocess.run(cmd, stdout=subprocess.PIPE if quiet else None,
-                       stderr=subprocess.PIPE, text=True)
-    if p.stderr and not quiet:
-        print(p.stderr, end="")
-    if p.returncode != 0:
-        raise BrazeError("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
-    return p.stdout or ""
+    if progress is None:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE if quiet else None,
+                           stderr=subprocess.PIPE, text=True)
+        out, err, rc = p.stdout, p.stderr, p.returncode
+    else:
+        cmd.append("--progress")
+        start = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL if quiet else None, stderr=subprocess.PIPE, text=True)
+        lines = []
+        for line in p.stderr:
+            m = _STAGE.match(line.rstrip("\n"))
+            if m:
+                if m.group(1) != "done":
+                    progress.stage(m.group(1), start + int(m.group(2)) / 1000.0)
+            else:
+                lines.append(line)
+        rc, out, err = p.wait(), "", "".join(lines)
+    if err and not quiet:
+        print(err, end="")
+    if rc != 0:
+        raise BrazeError("%s failed (exit %d):\n%s" % (" ".join(cmd), rc, err.strip()))
+    return out or ""
 
 
 @functools.lru_cache(maxsize=None)

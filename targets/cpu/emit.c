@@ -17,6 +17,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Target/LLVMIR.h"
 #include "support/context.h"
+#include "support/progress.h"
 #include "targets/cpu/cpu-model.h"
 #include "targets/cpu/cpu-target.h"
 #include "targets/cpu/matmul/matmul.h"
@@ -259,6 +260,7 @@ static bool write_artifact(LLVMTargetMachineRef tm, LLVMModuleRef m, const Braze
     if (!ok)
       braze_str_printf(error, "cannot write '%s'", opts->output);
   } else {
+    braze_progress("link");
     ok = write_shared(data, len, opts->output, LLVMGetNamedFunction(m, "cblas_sgemm") != NULL, error);
   }
   LLVMDisposeMemoryBuffer(buf);
@@ -281,6 +283,7 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
   LLVMTargetMachineRef tm = cpu_target_machine(error);
   if (!tm)
     return false;
+  braze_progress("llvm");
   LLVMContextRef llctx = LLVMContextCreate();
   LLVMModuleRef m = mlirTranslateModuleToLLVMIR(module, llctx);
   bool ok = m != NULL;

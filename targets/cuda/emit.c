@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "support/context.h"
+#include "support/progress.h"
 #include "targets/cuda/cuda-target.h"
 
 extern char **environ;
@@ -161,6 +162,7 @@ bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const B
     return false;
   }
   BrazeCudaImages images = {0};
+  braze_progress("llvm");
   if (!braze_cuda_abi_check(entries, error) || !braze_cuda_images(module, &images, error))
     return false;
   const char *tmpdir = getenv("TMPDIR");
@@ -178,6 +180,8 @@ bool braze_cuda_emit(MlirOperation module, const BrazeEntrySet *entries, const B
   bool header_written = false;
   if (ok && opts->header)
     ok = header_written = write_header(entries, &mesh, opts, error);
+  if (ok)
+    braze_progress("link");
   ok = ok && build_artifact(dir.data, opts, error);
   if (!ok && header_written)
     unlink(opts->header);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "support/context.h"
+#include "support/progress.h"
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
 #include "tools/braze/compile.h"
@@ -41,6 +42,9 @@ static const char help[] =
     "  --mesh=NAME:SIZE,...    partition the module for this mesh first (shard-partition{mesh=...};\n"
     "                          func: each function's own braze.mesh): the per-device program,\n"
     "                          its collectives over NCCL (cuda; docs/sharding.md, decision 0018)\n"
+    "  --progress              a line on stderr as each stage starts: 'braze: stage NAME at MS ms'\n"
+    "                          (import, passes, lower, llvm, link, done), for callers that show\n"
+    "                          progress (the Python package: docs/python.md)\n"
     "  --list-targets          print each target's pipelines, runtime and cost facts\n"
     "  --load-pass-plugin=LIB  load a plugin's passes, pipelines, dialects, targets (repeatable)\n"
     "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n";
@@ -48,7 +52,7 @@ static const char help[] =
 typedef struct {
   const char *input, *target, *pipeline, *output, *header, *dump_kernels, *emit, *fusion_plan, *mesh;
   const char *fusion_report, *plan_out;
-  bool object, no_header, cuda_graphs;
+  bool object, no_header, cuda_graphs, progress;
 } CompileFlags;
 
 static void print_error(const char *cmd, const char *input, const BrazeStr *error) {
@@ -112,6 +116,7 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
     return false;
   }
   BrazeCliModule m;
+  braze_progress("import");
   ok = braze_cli_load(cmd, input, &m);
   if (ok && compile_mesh)
     ok = braze_mesh_partition(cmd, m.module, compile_mesh, NULL) && m.sink.num_errors == 0;
@@ -122,6 +127,8 @@ bool braze_compile_file(const char *cmd, const char *input, const char *target_n
   }
   braze_str_free(&text);
   braze_str_free(&error);
+  if (ok)
+    braze_progress("done");
   return ok;
 }
 
@@ -224,6 +231,10 @@ static int parse_flags(int argc, char **argv, CompileFlags *f) {
       f->cuda_graphs = true;
       continue;
     }
+    if (strcmp(a, "--progress") == 0) {
+      f->progress = true;
+      continue;
+    }
     if ((r = braze_cli_flag_value("compile", argc, argv, &i, "-o", &f->output)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--target", &f->target)) ||
         (r = braze_cli_flag_value("compile", argc, argv, &i, "--pipeline", &f->pipeline)) ||
@@ -257,6 +268,8 @@ int braze_cmd_compile(int argc, char **argv) {
   int r = parse_flags(argc, argv, &f);
   if (r)
     return r == -2 ? 0 : 1;
+  if (f.progress)
+    braze_progress_enable();
   braze_compile_set_fusion_plan(f.fusion_plan);
   braze_compile_set_mesh(f.mesh);
   compile_set_outputs(f.fusion_report, f.plan_out);
