@@ -11,6 +11,7 @@
 #include "passes/passes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "targets/common/dynamic-rows.h"
 #include "targets/target.h"
 
 extern const BrazeTarget braze_target_cpu;
@@ -228,7 +229,9 @@ bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const
   const BrazeTarget *previous = braze_target_selected();
   braze_target_select(target);
   BrazeEntrySet entries = {0};
-  bool ok = braze_entries_capture(module, &entries);
+  /* symbolic entries become row-block clones (decision 0029); only the cpu target's ABI takes them */
+  bool ok = braze_dynamic_rows_expand(module, strcmp(target->name, "cpu") == 0, target->name, 0);
+  ok = ok && braze_entries_capture(module, &entries);
   if (ok && *pipeline)
     ok = run_pipeline(module, pipeline, error);
   if (ok)
