@@ -191,9 +191,9 @@ static bool expand_one(MlirOperation func, MlirBlock body, int64_t block_rows, M
     ok = r.ok && check_signature(&r, func, rows, &num_args);
     if (!ok)
       braze_emit_error(mlirOperationGetLocation(func),
-                       "'func.func' op @%.*s: cannot compile symbolic dim %s (see the remark): specialize it "
-                       "(braze compile --dims %s=N) or make it an independent dim",
-                       (int)name.length, name.data, s.table.sym[0].name, s.table.sym[0].name);
+                       "'func.func' op @%.*s: cannot compile symbolic dim %s (see the remark): give it a static "
+                       "size or make it an independent dim",
+                       (int)name.length, name.data, s.table.sym[0].name);
   }
   if (!ok) {
     braze_sym_shapes_free(&s);
@@ -238,8 +238,8 @@ bool braze_dynamic_rows_expand(MlirOperation module, bool takes_rows, const char
     if (!takes_rows) {
       MlirStringRef name = func_name(op);
       braze_emit_error(mlirOperationGetLocation(op),
-                       "'func.func' op @%.*s has symbolic dims; the %s target does not take them yet: specialize them "
-                       "(braze compile --dims NAME=N)",
+                       "'func.func' op @%.*s has symbolic dims; the %s target does not take them yet: give them "
+                       "static sizes",
                        (int)name.length, name.data, target_name);
       ok = false;
       continue;
