@@ -384,6 +384,13 @@ static bool infer_op(BrazeSymShapes *s, MlirOperation op) {
       c.in[i] = sh;
   }
   int rule = mnemonic && n_res == 1 ? find_rule(mnemonic) : -1;
+  if (symbolic_operand >= 0 && !mnemonic && !braze_op_is(op, "func.return")) {
+    MlirIdentifier id = mlirOperationGetName(op);
+    MlirStringRef name = mlirIdentifierStr(id);
+    braze_emit_error(mlirOperationGetLocation(op), "'%.*s' op does not take symbolic dims: operand #%d is symbolic",
+                     (int)name.length, name.data, symbolic_operand);
+    return false;
+  }
   if (rule < 0 || symbolic_operand < 0) {
     if (symbolic_operand >= 0 && mnemonic) {
       BrazeStr sh = {0};

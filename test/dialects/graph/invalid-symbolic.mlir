@@ -99,3 +99,12 @@ func.func @dtype(%x: tensor<?x8xi32> {graph.dims = ["s0"]}) -> tensor<?x8xi32> a
   %0 = "graph.exp"(%x) : (tensor<?x8xi32>) -> tensor<?x8xi32>
   return %0 : tensor<?x8xi32>
 }
+
+// -----
+
+func.func private @callee(tensor<?x8xf32>) -> tensor<?x8xf32>
+func.func @call(%x: tensor<?x8xf32> {graph.dims = ["s0"]}) -> tensor<?x8xf32> attributes {graph.symbols = {s0 = array<i64: 1, 64>}} {
+  // expected-error @+1 {{'func.call' op does not take symbolic dims: operand #0 is symbolic}}
+  %0 = func.call @callee(%x) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
