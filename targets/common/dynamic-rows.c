@@ -200,10 +200,18 @@ static bool expand_one(MlirOperation func, MlirBlock body, int64_t block_rows, M
     return false;
   }
   const BrazeSymbol *sym = &s.table.sym[0];
-  int64_t small = sym->div, big = block_rows > 0 ? block_rows : 64;
-  big = (big + small - 1) / small * small;
+  /* Blocks of `big` rows, then of `small`, then the rest padded to `small` rows (the
+   * ABI copies the last row into the padding): multiples of the divisor, `big` clipped
+   * to the bound and `small` to the bound rounded up. */
+  int64_t div = sym->div, cap = (sym->max + div - 1) / div * div;
+  int64_t small = (64 + div - 1) / div * div, big = block_rows > 0 ? block_rows : 512;
+  big = (big + div - 1) / div * div;
+  if (small > cap)
+    small = cap;
   if (big > sym->max)
-    big = sym->max / small * small;
+    big = sym->max / div * div;
+  if (big < small)
+    big = small;
   MlirContext ctx = mlirOperationGetContext(func);
   int64_t sizes[2] = {big, small};
   for (int i = 0; i < (big == small ? 1 : 2); ++i)

@@ -2,7 +2,8 @@
  * written as LLVM IR after abi.c wrapped the static row-block clones:
  *   int NAME(T *in..., T *out..., int64_t s);  s checked against [min, max] and the
  *       divisor (3 and a message in braze_last_error() otherwise); then the block clone
- *       over each full block of rows and the divisor clone over the rest
+ *       over each full block of rows, the small clone over full small blocks, and the
+ *       small clone once more on the rest padded with copies of its last row
  *   int NAME_output_shape(int32_t output, int64_t s, int64_t *dims);  output's dims
  *   int NAME_packed_sizes(void **args, const int64_t *sizes);
  *   NAME_num_inputs, _num_outputs, _arg_dtypes, _arg_ranks, _arg_dims (-1: the symbol),
@@ -71,26 +72,146 @@ static void check_size(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const Br
   LLVMPositionBuilderAtEnd(b, pass);
 }
 
-/* Call `clone` (int(ptr...)) with each row argument advanced by `off` rows. */
+static int64_t row_bytes(const BrazeArgInfo *arg) {
+  int64_t n = (int64_t)braze_rt_dtype_size(arg->dtype);
+  for (int d = 1; d < arg->rank; ++d)
+    n *= arg->dims[d];
+  return n;
+}
+
+static LLVMValueRef rows_at(const Dyn *a, LLVMBuilderRef b, LLVMValueRef base, LLVMValueRef row, int64_t rb) {
+  LLVMValueRef bytes = LLVMBuildMul(b, row, LLVMConstInt(a->i64, (unsigned long long)rb, 0), "");
+  return LLVMBuildGEP2(b, a->i8, base, &bytes, 1, "rows");
+}
+
+/* Call `clone` (int(ptr...)) with each row argument at `row` rows of `bases` (NULL:
+ * the entry's own pointers). */
 static LLVMValueRef call_block(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const BrazeEntrySig *sig,
-                               const BrazeDynamicEntry *e, LLVMValueRef clone, LLVMValueRef off) {
+                               const BrazeDynamicEntry *e, LLVMValueRef clone, LLVMValueRef row,
+                               const LLVMValueRef *bases) {
   unsigned n = (unsigned)e->num_args;
   LLVMValueRef *args = malloc((n ? n : 1) * sizeof *args);
   for (unsigned i = 0; i < n; ++i) {
-    LLVMValueRef p = LLVMGetParam(fn, i);
-    if (e->rows[i]) {
-      const BrazeArgInfo *arg = &sig->args[i];
-      int64_t row_bytes = (int64_t)braze_rt_dtype_size(arg->dtype);
-      for (int d = 1; d < arg->rank; ++d)
-        row_bytes *= arg->dims[d];
-      LLVMValueRef bytes = LLVMBuildMul(b, off, LLVMConstInt(a->i64, (unsigned long long)row_bytes, 0), "");
-      p = LLVMBuildGEP2(b, a->i8, p, &bytes, 1, "rows");
-    }
-    args[i] = p;
+    LLVMValueRef p = bases ? bases[i] : LLVMGetParam(fn, i);
+    args[i] = e->rows[i] ? rows_at(a, b, p, row, row_bytes(&sig->args[i])) : p;
   }
   LLVMValueRef status = LLVMBuildCall2(b, LLVMGlobalGetValueType(clone), clone, args, n, "");
   free(args);
   return status;
+}
+
+static LLVMValueRef libc(const Dyn *a, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n) {
+  LLVMValueRef f = LLVMGetNamedFunction(a->m, name);
+  return f ? f : LLVMAddFunction(a->m, name, LLVMFunctionType(ret, params, n, 0));
+}
+
+/* The last `left` (0 < left < small rows) rows from `off`: copied into a buffer of
+ * `small` rows, the padding filled with copies of the last row (values a real row
+ * has, so nothing new can trap), the small clone run on it, the outputs' rows copied
+ * back. Returns the status; 1 when the buffer cannot be allocated. */
+static void padded_rest(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const BrazeEntrySig *sig,
+                        const BrazeDynamicEntry *e, LLVMValueRef clone, LLVMValueRef off, LLVMValueRef left) {
+  unsigned n = (unsigned)e->num_args;
+  LLVMTypeRef vt = LLVMVoidTypeInContext(a->ctx);
+  LLVMValueRef memcpy_fn = libc(a, "memcpy", a->ptr, (LLVMTypeRef[]){a->ptr, a->ptr, a->i64}, 3);
+  LLVMValueRef alloc_fn = libc(a, "aligned_alloc", a->ptr, (LLVMTypeRef[]){a->i64, a->i64}, 2);
+  LLVMValueRef free_fn = libc(a, "free", vt, (LLVMTypeRef[]){a->ptr}, 1);
+  LLVMTypeRef memcpy_ty = LLVMGlobalGetValueType(memcpy_fn);
+  int64_t total = 0, *at = malloc((n ? n : 1) * sizeof *at);
+  for (unsigned i = 0; i < n; ++i) {
+    at[i] = total;
+    if (e->rows[i])
+      total += (row_bytes(&sig->args[i]) * e->small_rows + 63) / 64 * 64;
+  }
+  LLVMValueRef buf = LLVMBuildCall2(b, LLVMGlobalGetValueType(alloc_fn), alloc_fn,
+                                    (LLVMValueRef[]){LLVMConstInt(a->i64, 64, 0),
+                                                     LLVMConstInt(a->i64, (unsigned long long)(total ? total : 64), 0)},
+                                    2, "pad");
+  LLVMBasicBlockRef oom = LLVMAppendBasicBlockInContext(a->ctx, fn, "pad_oom");
+  LLVMBasicBlockRef fill = LLVMAppendBasicBlockInContext(a->ctx, fn, "pad_copy");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, buf, ""), oom, fill);
+  LLVMPositionBuilderAtEnd(b, oom);
+  LLVMBuildRet(b, LLVMConstInt(a->i32, 1, 0));
+  LLVMPositionBuilderAtEnd(b, fill);
+  LLVMValueRef *bases = malloc((n ? n : 1) * sizeof *bases);
+  LLVMValueRef last = LLVMBuildSub(b, LLVMBuildAdd(b, off, left, ""), LLVMConstInt(a->i64, 1, 0), "last");
+  for (unsigned i = 0; i < n; ++i) {
+    bases[i] = LLVMGetParam(fn, i);
+    if (!e->rows[i])
+      continue;
+    LLVMValueRef idx = LLVMConstInt(a->i64, (unsigned long long)at[i], 0);
+    bases[i] = LLVMBuildGEP2(b, a->i8, buf, &idx, 1, "seg");
+    if ((int)i < sig->num_inputs) {
+      int64_t rb = row_bytes(&sig->args[i]);
+      LLVMValueRef len = LLVMBuildMul(b, left, LLVMConstInt(a->i64, (unsigned long long)rb, 0), "");
+      LLVMBuildCall2(b, memcpy_ty, memcpy_fn,
+                     (LLVMValueRef[]){bases[i], rows_at(a, b, LLVMGetParam(fn, i), off, rb), len}, 3, "");
+    }
+  }
+  /* for (j = left; j < small; ++j) row j of each row input = its last row */
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(a->ctx, fn, "pad_head");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(a->ctx, fn, "pad_row");
+  LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(a->ctx, fn, "pad_run");
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef j = LLVMBuildPhi(b, a->i64, "j");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, j, LLVMConstInt(a->i64, (unsigned long long)e->small_rows, 0), ""),
+                  body, run);
+  LLVMPositionBuilderAtEnd(b, body);
+  for (int i = 0; i < sig->num_inputs; ++i) {
+    if (!e->rows[i])
+      continue;
+    int64_t rb = row_bytes(&sig->args[i]);
+    LLVMBuildCall2(b, memcpy_ty, memcpy_fn,
+                   (LLVMValueRef[]){rows_at(a, b, bases[i], j, rb), rows_at(a, b, LLVMGetParam(fn, (unsigned)i), last, rb),
+                                    LLVMConstInt(a->i64, (unsigned long long)rb, 0)},
+                   3, "");
+  }
+  LLVMValueRef next = LLVMBuildAdd(b, j, LLVMConstInt(a->i64, 1, 0), "");
+  LLVMBuildBr(b, head);
+  LLVMAddIncoming(j, (LLVMValueRef[]){left, next}, (LLVMBasicBlockRef[]){pre, body}, 2);
+  LLVMPositionBuilderAtEnd(b, run);
+  LLVMValueRef st = call_block(a, b, fn, sig, e, clone, LLVMConstInt(a->i64, 0, 0), bases);
+  for (unsigned i = (unsigned)sig->num_inputs; i < n; ++i) {
+    if (!e->rows[i])
+      continue;
+    int64_t rb = row_bytes(&sig->args[i]);
+    LLVMValueRef len = LLVMBuildMul(b, left, LLVMConstInt(a->i64, (unsigned long long)rb, 0), "");
+    LLVMBuildCall2(b, memcpy_ty, memcpy_fn, (LLVMValueRef[]){rows_at(a, b, LLVMGetParam(fn, i), off, rb), bases[i], len},
+                   3, "");
+  }
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(free_fn), free_fn, &buf, 1, "");
+  LLVMBuildRet(b, st);
+  free(bases);
+  free(at);
+}
+
+/* A loop calling `clone` over full blocks of `rows` from `off0`; the builder ends in
+ * the block after it, *off_out the first row left, *left_out how many. */
+static void block_loop(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const BrazeEntrySig *sig,
+                       const BrazeDynamicEntry *e, LLVMValueRef clone, int64_t rows, LLVMValueRef s, LLVMValueRef off0,
+                       LLVMBasicBlockRef failed, LLVMValueRef fail_status, LLVMValueRef *off_out, LLVMValueRef *left_out) {
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(a->ctx, fn, "blocks");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(a->ctx, fn, "block");
+  LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(a->ctx, fn, "blocks_done");
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef off = LLVMBuildPhi(b, a->i64, "off");
+  LLVMValueRef left = LLVMBuildSub(b, s, off, "left");
+  LLVMValueRef n = LLVMConstInt(a->i64, (unsigned long long)rows, 0);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, left, n, ""), body, after);
+  LLVMPositionBuilderAtEnd(b, body);
+  LLVMValueRef st = call_block(a, b, fn, sig, e, clone, off, NULL);
+  LLVMValueRef next = LLVMBuildAdd(b, off, n, "");
+  LLVMBasicBlockRef end = LLVMGetInsertBlock(b);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, st, LLVMConstInt(a->i32, 0, 0), ""), head, failed);
+  LLVMAddIncoming(off, (LLVMValueRef[]){off0, next}, (LLVMBasicBlockRef[]){pre, end}, 2);
+  LLVMAddIncoming(fail_status, &st, &end, 1);
+  LLVMPositionBuilderAtEnd(b, after);
+  *off_out = off;
+  *left_out = left;
 }
 
 static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *big,
@@ -103,42 +224,23 @@ static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const Br
   LLVMValueRef fn = LLVMAddFunction(a->m, e->name, LLVMFunctionType(a->i32, params, n + 1, 0));
   free(params);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(a->ctx);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(a->ctx, fn, "entry");
-  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a->ctx, fn, "entry"));
   LLVMValueRef s = LLVMGetParam(fn, n);
   check_size(a, b, fn, e, s);
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(a->ctx, fn, "head");
-  LLVMBasicBlockRef big_bb = LLVMAppendBasicBlockInContext(a->ctx, fn, "block");
-  LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(a->ctx, fn, "rest");
-  LLVMBasicBlockRef small_bb = LLVMAppendBasicBlockInContext(a->ctx, fn, "small");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(a->ctx, fn, "done");
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
   LLVMBasicBlockRef failed = LLVMAppendBasicBlockInContext(a->ctx, fn, "failed");
-  LLVMBuildBr(b, head);
-  LLVMPositionBuilderAtEnd(b, head);
-  LLVMValueRef off = LLVMBuildPhi(b, a->i64, "off");
-  LLVMValueRef left = LLVMBuildSub(b, s, off, "left");
-  LLVMValueRef big_rows = LLVMConstInt(a->i64, (unsigned long long)e->block_rows, 0);
-  LLVMValueRef small_rows = LLVMConstInt(a->i64, (unsigned long long)e->small_rows, 0);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, left, big_rows, ""), big_bb, rest);
-  LLVMPositionBuilderAtEnd(b, big_bb);
-  LLVMValueRef st_big = call_block(a, b, fn, big, e, big_fn, off);
-  LLVMValueRef off_big = LLVMBuildAdd(b, off, big_rows, "");
-  LLVMBasicBlockRef big_end = LLVMGetInsertBlock(b);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, st_big, LLVMConstInt(a->i32, 0, 0), ""), head, failed);
-  LLVMPositionBuilderAtEnd(b, rest);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, left, LLVMConstInt(a->i64, 0, 0), ""), small_bb, done);
-  LLVMPositionBuilderAtEnd(b, small_bb);
-  LLVMValueRef st_small = call_block(a, b, fn, small, e, small_fn, off);
-  LLVMValueRef off_small = LLVMBuildAdd(b, off, small_rows, "");
-  LLVMBasicBlockRef small_end = LLVMGetInsertBlock(b);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, st_small, LLVMConstInt(a->i32, 0, 0), ""), head, failed);
-  LLVMAddIncoming(off, (LLVMValueRef[]){LLVMConstInt(a->i64, 0, 0), off_big, off_small},
-                  (LLVMBasicBlockRef[]){pre, big_end, small_end}, 3);
   LLVMPositionBuilderAtEnd(b, failed);
   LLVMValueRef st = LLVMBuildPhi(b, a->i32, "status");
-  LLVMAddIncoming(st, (LLVMValueRef[]){st_big, st_small}, (LLVMBasicBlockRef[]){big_end, small_end}, 2);
   LLVMBuildRet(b, st);
+  LLVMPositionBuilderAtEnd(b, cur);
+  LLVMValueRef off, left;
+  block_loop(a, b, fn, big, e, big_fn, e->block_rows, s, LLVMConstInt(a->i64, 0, 0), failed, st, &off, &left);
+  block_loop(a, b, fn, small, e, small_fn, e->small_rows, s, off, failed, st, &off, &left);
+  LLVMBasicBlockRef pad = LLVMAppendBasicBlockInContext(a->ctx, fn, "rest");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(a->ctx, fn, "done");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, left, LLVMConstInt(a->i64, 0, 0), ""), pad, done);
+  LLVMPositionBuilderAtEnd(b, pad);
+  padded_rest(a, b, fn, small, e, small_fn, off, left);
   LLVMPositionBuilderAtEnd(b, done);
   LLVMBuildRet(b, LLVMConstInt(a->i32, 0, 0));
   LLVMDisposeBuilder(b);

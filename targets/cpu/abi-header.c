@@ -84,8 +84,9 @@ static void dynamic_decl(const BrazeDynamicEntry *e, const BrazeEntrySet *entrie
     }
     braze_str_puts(out, "]\n");
   }
-  braze_str_printf(out, " * Computed in blocks of %lld rows of %s, the rest in blocks of %lld. */\nint %s(", (long long)e->block_rows,
-                   e->symbol, (long long)e->small_rows, e->name);
+  braze_str_printf(out, " * Computed in blocks of %lld rows of %s, then of %lld; the rest is padded to %lld rows\n"
+                   " * with copies of its last row (a buffer allocated for the call: 1 if that fails). */\nint %s(",
+                   (long long)e->block_rows, e->symbol, (long long)e->small_rows, (long long)e->small_rows, e->name);
   for (int i = 0; i < n; ++i) {
     bool in = i < sig->num_inputs;
     braze_str_printf(out, "%s%s *%s%d, ", in ? "const " : "", braze_rt_dtype_ctype(sig->args[i].dtype), in ? "in" : "out",
