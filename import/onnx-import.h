@@ -53,6 +53,21 @@ bool braze_onnx_import_with(MlirContext ctx, const char *path, const BrazeOnnxOp
 bool braze_onnx_import_bytes(MlirContext ctx, const void *bytes, size_t len, const char *name,
                              const BrazeOnnxOptions *opts, MlirModule *out);
 
+/* A --dim NAME=MIN:MAX[:DIV]: the ONNX dim_param NAME kept as a symbol (decision 0029). */
+typedef struct {
+  char name[32];
+  int64_t min, max, div;
+} BrazeOnnxDim;
+
+/* Parse "NAME=MIN:MAX[:DIV]"; false on malformed text or bounds (1 <= min <= max, div >= 1). */
+bool braze_onnx_parse_dim(const char *spec, BrazeOnnxDim *out);
+
+/* Import with the dims[] dim_params kept as symbols (import/onnx-dims.c): graph
+ * inputs carrying them get `?` dims bound to the symbols, the rest as
+ * braze_onnx_import_with. Errors at the op that keeps a dim from staying symbolic. */
+bool braze_onnx_import_dims(MlirContext ctx, const char *path, const BrazeOnnxOptions *opts, const BrazeOnnxDim *dims,
+                            size_t n, MlirModule *out);
+
 /* Parse "name=1x128" (or "name=" for a rank-0 input). False on malformed text. */
 bool braze_onnx_parse_shape(const char *spec, BrazeOnnxShape *out);
 

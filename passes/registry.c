@@ -1,6 +1,9 @@
 /* The braze pass table and the wrapper that turns a BrazePassInfo
  * into an MLIR external pass. */
 #include "passes/passes.h"
+#include "dialects/graph/symbols.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "support/diag.h"
 #include "support/context.h"
 
 #include <ctype.h>
@@ -88,8 +91,66 @@ static void *pass_clone(void *user_data) {
   return shared;
 }
 
+/* Symbolic dims (decision 0029) reach braze's passes only through graph-verify: a
+ * target specializes them first (targets/common/dynamic-rows.c). Any other pass on a
+ * function with graph.symbols refuses: a remark at the first op that reads a
+ * symbolic dim, naming the dim, and an error at the function. */
+typedef struct {
+  const char *pass;
+  bool refused;
+} SymbolGate;
+
+static void refuse_symbolic(MlirOperation func, const char *pass) {
+  BrazeSymShapes s;
+  bool inferred = braze_sym_infer(func, &s);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); inferred && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    const char *m = braze_graph_op_mnemonic(op);
+    for (intptr_t i = 0; m && i < mlirOperationGetNumOperands(op); ++i) {
+      const BrazeSymShape *sh = braze_sym_shape_of(&s, mlirOperationGetOperand(op, i));
+      int64_t c;
+      for (intptr_t d = 0; sh && d < sh->rank; ++d)
+        if (!braze_sym_is_const(&sh->dim[d], &c)) {
+          BrazeStr e = {0};
+          braze_sym_print(&sh->dim[d], &s.table, &e);
+          braze_emit_remark(mlirOperationGetLocation(op), "%s: 'graph.%s' op operand #%lld dim %lld is %s", pass, m,
+                            (long long)i, (long long)d, braze_str_cstr(&e));
+          braze_str_free(&e);
+          goto done;
+        }
+    }
+  }
+done:
+  braze_sym_shapes_free(&s);
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(func, braze_ref("sym_name")));
+  braze_emit_error(mlirOperationGetLocation(func),
+                   "%s does not take symbolic dims: @%.*s has graph.symbols (braze compile takes them as row "
+                   "blocks; decision 0029)",
+                   pass, (int)name.length, name.data);
+}
+
+static MlirWalkResult gate_visit(MlirOperation op, void *user) {
+  SymbolGate *g = user;
+  if (!braze_op_is(op, "func.func"))
+    return MlirWalkResultAdvance;
+  if (braze_func_has_symbols(op)) {
+    refuse_symbolic(op, g->pass);
+    g->refused = true;
+  }
+  return MlirWalkResultSkip;
+}
+
 static void pass_run(MlirOperation op, MlirExternalPass pass, void *user_data) {
   SharedPass *shared = user_data;
+  if (strcmp(shared->info->argument, "graph-verify") != 0) {
+    SymbolGate g = {.pass = shared->info->argument};
+    mlirOperationWalk(op, gate_visit, &g, MlirWalkPreOrder);
+    if (g.refused) {
+      mlirExternalPassSignalFailure(pass);
+      return;
+    }
+  }
   if (!shared->info->run(op, shared->state))
     mlirExternalPassSignalFailure(pass);
 }

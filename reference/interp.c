@@ -9,6 +9,7 @@
 #include "dialects/graph/graph.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "dialects/graph/symbols.h"
 #include "reference/internal.h"
 #include "reference/reference.h"
 #include "support/context.h"
@@ -452,8 +453,40 @@ static bool eval_func(MlirOperation func, const BrazeHostTensor *inputs, size_t 
   return ok;
 }
 
+/* A function with symbolic dims (decision 0029) runs at the sizes its inputs' shapes
+ * give: a copy specialized at them. */
+static bool run_symbolic(MlirOperation func, const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs,
+                         size_t *n_out) {
+  BrazeSymTable table;
+  if (!braze_sym_table_read(func, &table))
+    return false;
+  int64_t *ranks = calloc(n_in ? n_in : 1, sizeof *ranks);
+  int64_t *dims = calloc((n_in ? n_in : 1) * BRAZE_MAX_RANK, sizeof *dims);
+  for (size_t i = 0; i < n_in; ++i) {
+    ranks[i] = inputs[i].rank;
+    for (int d = 0; d < inputs[i].rank && d < BRAZE_MAX_RANK; ++d)
+      dims[i * BRAZE_MAX_RANK + (size_t)d] = inputs[i].shape[d];
+  }
+  int64_t values[BRAZE_MAX_SYMBOLS] = {0};
+  BrazeStr why = {0};
+  bool ok = braze_sym_bind_shapes(func, &table, (int)n_in, ranks, dims, values, &why);
+  free(ranks);
+  free(dims);
+  if (!ok) {
+    ref_fail(func, "cannot size its symbolic dims from the inputs: %s", braze_str_cstr(&why));
+    braze_str_free(&why);
+    return false;
+  }
+  MlirOperation copy = mlirOperationClone(func);
+  ok = braze_sym_specialize(copy, values) && braze_reference_run(copy, inputs, n_in, outputs, n_out);
+  mlirOperationDestroy(copy);
+  return ok;
+}
+
 bool braze_reference_run(MlirOperation func, const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs,
                          size_t *n_out) {
+  if (braze_func_has_symbols(func))
+    return run_symbolic(func, inputs, n_in, outputs, n_out);
   ref_resources_begin();
   bool ok = eval_func(func, inputs, n_in, 0, outputs, n_out);
   ref_resources_end();

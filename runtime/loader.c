@@ -72,7 +72,7 @@ static void *entry_symbol(void *handle, const char *entry, const char *suffix) {
   return sym;
 }
 
-static bool read_arg(BrazeArgInfo *arg, int dtype, int rank, const int64_t *dims) {
+static bool read_arg(BrazeArgInfo *arg, int dtype, int rank, const int64_t *dims, bool symbolic) {
   if (!braze_rt_dtype_size(dtype) || rank < 0 || rank > BRAZE_ABI_MAX_RANK)
     return false;
   arg->dtype = dtype;
@@ -80,9 +80,9 @@ static bool read_arg(BrazeArgInfo *arg, int dtype, int rank, const int64_t *dims
   arg->num_elements = 1;
   for (int d = 0; d < BRAZE_ABI_MAX_RANK; ++d) {
     arg->dims[d] = d < rank ? dims[d] : 1;
-    if (arg->dims[d] < 0)
+    if (arg->dims[d] < 0 && !(symbolic && arg->dims[d] == -1))
       return false;
-    if (d < rank)
+    if (d < rank && arg->dims[d] >= 0)
       arg->num_elements *= arg->dims[d];
   }
   arg->bytes = (size_t)arg->num_elements * braze_rt_dtype_size(dtype);
@@ -96,7 +96,11 @@ static bool read_entry(void *handle, const char *name, BrazeEntry *e, char *err,
   const int32_t *ranks = entry_symbol(handle, name, "_arg_ranks");
   const int64_t *dims = entry_symbol(handle, name, "_arg_dims");
   void *packed = entry_symbol(handle, name, "_packed");
-  if (!nin || !nout || !packed || ((*nin + *nout) > 0 && (!dtypes || !ranks || !dims))) {
+  void *packed_sizes = entry_symbol(handle, name, "_packed_sizes");
+  const int32_t *nsym = entry_symbol(handle, name, "_num_symbols");
+  const int64_t *bounds = entry_symbol(handle, name, "_symbol_bounds");
+  bool symbolic = packed_sizes && nsym && bounds && *nsym == 1;
+  if (!nin || !nout || (!packed && !symbolic) || ((*nin + *nout) > 0 && (!dtypes || !ranks || !dims))) {
     set_err(err, errlen, "entry '%s' lacks its ABI tables (not a braze library?)", name);
     return false;
   }
@@ -105,9 +109,14 @@ static bool read_entry(void *handle, const char *name, BrazeEntry *e, char *err,
   e->num_outputs = *nout;
   int n = *nin + *nout;
   e->args = calloc(n > 0 ? (size_t)n : 1, sizeof *e->args);
-  *(void **)&e->packed = packed; /* object pointer to function pointer, POSIX-style */
+  *(void **)&e->packed = symbolic ? NULL : packed; /* object pointer to function pointer, POSIX-style */
+  if (symbolic) {
+    *(void **)&e->packed_sizes = packed_sizes;
+    e->num_symbols = 1;
+    memcpy(e->symbol_bounds, bounds, sizeof e->symbol_bounds);
+  }
   for (int i = 0; i < n; ++i) {
-    if (!read_arg(&e->args[i], dtypes[i], ranks[i], dims + (size_t)i * BRAZE_ABI_MAX_RANK)) {
+    if (!read_arg(&e->args[i], dtypes[i], ranks[i], dims + (size_t)i * BRAZE_ABI_MAX_RANK, symbolic)) {
       set_err(err, errlen, "entry '%s': bad table row for argument %d", name, i);
       return false;
     }
@@ -169,7 +178,28 @@ const BrazeEntry *braze_library_entry(const BrazeLibrary *lib, const char *name)
   return NULL;
 }
 
-int braze_entry_call(const BrazeEntry *entry, void **args) { return entry->packed(args); }
+int braze_entry_call(const BrazeEntry *entry, void **args) { return entry->packed ? entry->packed(args) : -1; }
+
+int braze_entry_call_sizes(const BrazeEntry *entry, void **args, const int64_t *sizes) {
+  return entry->packed_sizes ? entry->packed_sizes(args, sizes) : -1;
+}
+
+void braze_entry_arg_at(const BrazeEntry *entry, int i, const int64_t *sizes, int64_t *dims, size_t *bytes) {
+  const BrazeArgInfo *arg = &entry->args[i];
+  int64_t n = 1;
+  for (int d = 0; d < BRAZE_ABI_MAX_RANK; ++d) {
+    dims[d] = arg->dims[d] == -1 && sizes ? sizes[0] : arg->dims[d];
+    if (d < arg->rank)
+      n *= dims[d];
+  }
+  *bytes = (size_t)n * braze_rt_dtype_size(arg->dtype);
+}
+
+const char *braze_library_last_error(const BrazeLibrary *lib) {
+  const char *(*fn)(void);
+  *(void **)&fn = dlsym(lib->handle, "braze_last_error");
+  return fn ? fn() : "";
+}
 
 const char *braze_library_target(const BrazeLibrary *lib) {
   const char *name = dlsym(lib->handle, "braze_target_name");

@@ -12,6 +12,7 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/progress.h"
+#include "targets/common/dynamic-rows.h"
 #include "targets/target.h"
 
 extern const BrazeTarget braze_target_cpu;
@@ -229,7 +230,9 @@ bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const
   const BrazeTarget *previous = braze_target_selected();
   braze_target_select(target);
   BrazeEntrySet entries = {0};
-  bool ok = braze_entries_capture(module, &entries);
+  /* symbolic entries become row-block clones (decision 0029); only the cpu target's ABI takes them */
+  bool ok = braze_dynamic_rows_expand(module, strcmp(target->name, "cpu") == 0, target->name, 0);
+  ok = ok && braze_entries_capture(module, &entries);
   braze_progress("passes");
   if (ok && *pipeline)
     ok = run_pipeline(module, pipeline, error);

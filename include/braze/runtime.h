@@ -11,6 +11,12 @@
  *   const int64_t NAME_arg_dims[n * BRAZE_ABI_MAX_RANK];  row i: arg i's dims, padded with 1
  * and once per library:
  *   const char *const braze_entry_names[];       NULL-terminated
+ * An entry with a symbolic dim s (decision 0029) exports instead of NAME_packed/_ws:
+ *   int NAME(const T *in0, ..., T *out0, ..., int64_t s);  3: s out of bounds
+ *   int NAME_output_shape(int32_t output, int64_t s, int64_t *dims);
+ *   int NAME_packed_sizes(void **args, const int64_t *sizes);
+ *   const int32_t NAME_num_symbols;  const int64_t NAME_symbol_bounds[3] (min, max, div)
+ *   NAME_arg_dims with -1 for the symbolic dim; and const char *braze_last_error(void).
  *
  * This loader reads those tables (dlopen/dlsym) so `braze run`, `braze check` and any
  * other generic caller can allocate buffers and call an entry. It depends on libc only. */
@@ -63,8 +69,13 @@ typedef struct {
 typedef struct {
   char *name;
   int num_inputs, num_outputs;
-  BrazeArgInfo *args; /* num_inputs + num_outputs entries */
-  int (*packed)(void **args);
+  BrazeArgInfo *args; /* num_inputs + num_outputs entries; dims -1: the symbolic dim */
+  int (*packed)(void **args); /* NULL for an entry with a symbolic dim */
+  /* An entry with a symbolic dim (decision 0029): NAME_num_symbols (1), its bounds
+   * (min, max, div), NAME_packed_sizes; 0 and NULL otherwise. */
+  int num_symbols;
+  int64_t symbol_bounds[3];
+  int (*packed_sizes)(void **args, const int64_t *sizes);
 } BrazeEntry;
 
 typedef struct BrazeLibrary BrazeLibrary;
@@ -77,6 +88,13 @@ size_t braze_library_num_entries(const BrazeLibrary *lib);
 const BrazeEntry *braze_library_entry_at(const BrazeLibrary *lib, size_t i);
 /* The entry called `name`, or NULL. */
 const BrazeEntry *braze_library_entry(const BrazeLibrary *lib, const char *name);
+
+/* Argument i's dims and bytes at the symbols' sizes (NULL for a static entry). */
+void braze_entry_arg_at(const BrazeEntry *entry, int i, const int64_t *sizes, int64_t *dims, size_t *bytes);
+/* Call an entry with a symbolic dim at `sizes` (one per symbol); -1 for a static one. */
+int braze_entry_call_sizes(const BrazeEntry *entry, void **args, const int64_t *sizes);
+/* The library's last size error on this thread (braze_last_error), or "". */
+const char *braze_library_last_error(const BrazeLibrary *lib);
 
 /* Call an entry: args holds num_inputs + num_outputs buffer pointers. Returns the
  * entry's status (0 on success). */

@@ -54,8 +54,59 @@ static void entry_decl(const BrazeEntrySig *sig, BrazeStr *out) {
   braze_str_printf(out, "extern const int64_t %s_arg_dims[%d];\n\n", sig->name, (n ? n : 1) * BRAZE_ABI_MAX_RANK);
 }
 
-void braze_cpu_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
-                          BrazeStr *out) {
+/* An entry with a symbolic dim (decision 0029): its row-block clones are internal. */
+static void dynamic_decl(const BrazeDynamicEntry *e, const BrazeEntrySet *entries, BrazeStr *out) {
+  const BrazeEntrySig *sig = NULL;
+  char clone[200];
+  snprintf(clone, sizeof clone, "%s" BRAZE_ROWS_SUFFIX "%lld", e->name, (long long)e->block_rows);
+  for (size_t i = 0; i < entries->count; ++i)
+    if (strcmp(entries->items[i].name, clone) == 0)
+      sig = &entries->items[i];
+  if (!sig)
+    return;
+  braze_str_printf(out, "/* %s: %d input%s, %d output%s, symbolic dim %s in [%lld, %lld]", e->name, sig->num_inputs,
+                   sig->num_inputs == 1 ? "" : "s", sig->num_outputs, sig->num_outputs == 1 ? "" : "s", e->symbol,
+                   (long long)e->min, (long long)e->max);
+  if (e->div > 1)
+    braze_str_printf(out, ", a multiple of %lld", (long long)e->div);
+  braze_str_puts(out, ".\n * Buffers are dense row-major; outputs are written in place. Returns 0 on success,\n"
+                      " * 3 when the size is out of bounds (the reason: braze_last_error()).\n");
+  int n = sig->num_inputs + sig->num_outputs;
+  for (int i = 0; i < n; ++i) {
+    bool in = i < sig->num_inputs;
+    braze_str_printf(out, " *   %s%-4d %s[", in ? "in" : "out", in ? i : i - sig->num_inputs,
+                     braze_rt_dtype_str(sig->args[i].dtype));
+    for (int d = 0; d < sig->args[i].rank; ++d) {
+      if (d == 0 && e->rows[i])
+        braze_str_printf(out, "%s", e->symbol);
+      else
+        braze_str_printf(out, "%s%lld", d ? "x" : "", (long long)sig->args[i].dims[d]);
+    }
+    braze_str_puts(out, "]\n");
+  }
+  braze_str_printf(out, " * Computed in blocks of %lld rows of %s, then of %lld; the rest is padded to %lld rows\n"
+                   " * with copies of its last row (a buffer allocated for the call: 1 if that fails). */\nint %s(",
+                   (long long)e->block_rows, e->symbol, (long long)e->small_rows, (long long)e->small_rows, e->name);
+  for (int i = 0; i < n; ++i) {
+    bool in = i < sig->num_inputs;
+    braze_str_printf(out, "%s%s *%s%d, ", in ? "const " : "", braze_rt_dtype_ctype(sig->args[i].dtype), in ? "in" : "out",
+                     in ? i : i - sig->num_inputs);
+  }
+  braze_str_printf(out, "int64_t %s);\n", e->symbol);
+  braze_str_printf(out, "/* Output `output`'s dims at size %s into dims[rank]; 0, 3 (size out of bounds), 4 (no such output). */\n",
+                   e->symbol);
+  braze_str_printf(out, "int %s_output_shape(int32_t output, int64_t %s, int64_t *dims);\n", e->name, e->symbol);
+  braze_str_printf(out, "int %s_packed_sizes(void **args, const int64_t *sizes);\n", e->name);
+  braze_str_printf(out, "extern const int32_t %s_num_inputs, %s_num_outputs, %s_num_symbols;\n", e->name, e->name, e->name);
+  braze_str_printf(out, "extern const int32_t %s_arg_dtypes[%d], %s_arg_ranks[%d];\n", e->name, n ? n : 1, e->name,
+                   n ? n : 1);
+  braze_str_printf(out, "extern const int64_t %s_arg_dims[%d]; /* -1: the symbolic dim */\n", e->name,
+                   (n ? n : 1) * BRAZE_ABI_MAX_RANK);
+  braze_str_printf(out, "extern const int64_t %s_symbol_bounds[3]; /* min, max, div */\n\n", e->name);
+}
+
+void braze_cpu_abi_header(const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn,
+                          const char *source_name, const char *guard_hint, BrazeStr *out) {
   BrazeStr guard = {0};
   braze_str_puts(&guard, "BRAZE_GENERATED_");
   for (const char *p = guard_hint; *p; ++p) {
@@ -82,8 +133,13 @@ void braze_cpu_abi_header(const BrazeEntrySet *entries, const char *source_name,
   braze_str_printf(out, "#define %s_CPU \"%s\" /* the LLVM CPU compiled for */\n\n", guard.data, cpu->llvm_cpu);
   braze_str_puts(out, "#include <stdbool.h>\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   braze_str_puts(out, "extern const char *const braze_entry_names[];\n\n");
+  if (n_dyn)
+    braze_str_puts(out, "/* This thread's last size error, \"\" if none. */\nconst char *braze_last_error(void);\n\n");
   for (size_t i = 0; i < entries->count; ++i)
-    entry_decl(&entries->items[i], out);
+    if (!strstr(entries->items[i].name, BRAZE_ROWS_SUFFIX))
+      entry_decl(&entries->items[i], out);
+  for (int i = 0; i < n_dyn; ++i)
+    dynamic_decl(&dyn[i], entries, out);
   braze_str_printf(out, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard.data);
   braze_str_free(&guard);
 }

@@ -259,11 +259,15 @@ static void add_tables(const Abi *a, const BrazeEntrySig *sig, const char *const
   free(dims);
 }
 
-static void add_entry_names(const Abi *a, const BrazeEntrySet *entries) {
-  size_t n = entries->count;
-  LLVMValueRef *ptrs = malloc((n + 1) * sizeof *ptrs);
-  for (size_t i = 0; i < n; ++i) {
-    const char *name = entries->items[i].name;
+/* The entries' names; an entry with a symbolic dim stands for its row-block clones. */
+static void add_entry_names(const Abi *a, const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn) {
+  size_t n = 0, total = entries->count + (size_t)n_dyn;
+  LLVMValueRef *ptrs = malloc((total + 1) * sizeof *ptrs);
+  for (size_t k = 0; k < total; ++k) {
+    if (k < entries->count && strstr(entries->items[k].name, BRAZE_ROWS_SUFFIX))
+      continue;
+    const char *name = k < entries->count ? entries->items[k].name : dyn[k - entries->count].name;
+    size_t i = n++;
     LLVMValueRef str = LLVMConstStringInContext2(a->ctx, name, strlen(name), 0);
     LLVMValueRef g = LLVMAddGlobal(a->m, LLVMTypeOf(str), ".braze.entry_name");
     LLVMSetInitializer(g, str);
@@ -312,7 +316,8 @@ static bool wrap_entry(const Abi *a, const BrazeEntrySig *sig, BrazeStr *error) 
   return ok;
 }
 
-bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr *error) {
+bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn,
+                        BrazeStr *error) {
   Abi a = {.m = m, .ctx = LLVMGetModuleContext(m)};
   a.i32 = LLVMInt32TypeInContext(a.ctx);
   a.i64 = LLVMInt64TypeInContext(a.ctx);
@@ -330,6 +335,8 @@ bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr 
   for (size_t i = 0; i < entries->count; ++i)
     if (!wrap_entry(&a, &entries->items[i], error))
       return false;
-  add_entry_names(&a, entries);
+  if (!braze_cpu_abi_dynamic(m, entries, dyn, n_dyn, error))
+    return false;
+  add_entry_names(&a, entries, dyn, n_dyn);
   return true;
 }

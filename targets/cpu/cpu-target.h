@@ -4,6 +4,7 @@
 #define BRAZE_TARGETS_CPU_CPU_TARGET_H
 
 #include "llvm-c/Core.h"
+#include "targets/common/dynamic-rows.h"
 #include "targets/target.h"
 
 #ifndef BRAZE_LLVM_LIBDIR
@@ -31,7 +32,13 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
  * internal linkage, and add for each entry `int NAME(T *...)`, `int NAME_packed(void **)`,
  * the shape tables and `braze_entry_names` (see include/braze/runtime.h). The entry's
  * own function is renamed NAME__braze_impl. */
-bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, BrazeStr *error);
+bool braze_cpu_abi_wrap(LLVMModuleRef m, const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn,
+                        BrazeStr *error);
+
+/* abi-dynamic.c: the ABI of the entries with a symbolic dim (decision 0029) over their
+ * wrapped row-block clones, which become internal. */
+bool braze_cpu_abi_dynamic(LLVMModuleRef m, const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn,
+                           BrazeStr *error);
 
 /* cpu-guard.c: link the CPU check (runtime/cpu/cpu-check.c) into the module and put
  * it in front of every exported int function: on a CPU without the selected CPU's
@@ -50,7 +57,7 @@ void braze_cpu_half_masked_as_i16(LLVMModuleRef m);
 LLVMValueRef braze_cpu_check_allocations(LLVMModuleRef m);
 
 /* abi_header.c: the C header declaring the entries, with shapes in comments. */
-void braze_cpu_abi_header(const BrazeEntrySet *entries, const char *source_name, const char *guard_hint,
-                          BrazeStr *out);
+void braze_cpu_abi_header(const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn,
+                          const char *source_name, const char *guard_hint, BrazeStr *out);
 
 #endif

@@ -267,10 +267,11 @@ static bool write_artifact(LLVMTargetMachineRef tm, LLVMModuleRef m, const Braze
   return ok;
 }
 
-static bool write_header(const BrazeEntrySet *entries, const BrazeEmitOptions *opts, BrazeStr *error) {
+static bool write_header(const BrazeEntrySet *entries, const BrazeDynamicEntry *dyn, int n_dyn,
+                         const BrazeEmitOptions *opts, BrazeStr *error) {
   const char *base = strrchr(opts->header, '/');
   BrazeStr text = {0};
-  braze_cpu_abi_header(entries, opts->source_name, base ? base + 1 : opts->header, &text);
+  braze_cpu_abi_header(entries, dyn, n_dyn, opts->source_name, base ? base + 1 : opts->header, &text);
   bool ok = braze_write_file(opts->header, text.data, text.len);
   if (!ok)
     braze_str_printf(error, "cannot write '%s'", opts->header);
@@ -284,6 +285,8 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
   if (!tm)
     return false;
   braze_progress("llvm");
+  int n_dyn = 0;
+  BrazeDynamicEntry *dyn = braze_dynamic_entries_read(module, &n_dyn);
   LLVMContextRef llctx = LLVMContextCreate();
   LLVMModuleRef m = mlirTranslateModuleToLLVMIR(module, llctx);
   bool ok = m != NULL;
@@ -291,14 +294,14 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
     braze_str_puts(error, "translation to LLVM IR failed");
   if (ok)
     set_target(m, tm);
-  ok = ok && braze_cpu_abi_wrap(m, entries, error) && braze_cpu_guard_entries(m, error) && optimize(m, tm, error);
+  ok = ok && braze_cpu_abi_wrap(m, entries, dyn, n_dyn, error) && braze_cpu_guard_entries(m, error) && optimize(m, tm, error);
   if (ok && opts->dump_kernels)
     ok = dump_kernels_llvm(module, m, opts->dump_kernels, error);
   /* The header first: if the artifact then fails, the header is removed again, so a
    * failed compile leaves neither. */
   bool header_written = false;
   if (ok && opts->header)
-    ok = header_written = write_header(entries, opts, error);
+    ok = header_written = write_header(entries, dyn, n_dyn, opts, error);
   ok = ok && write_artifact(tm, m, opts, error);
   if (!ok && header_written)
     unlink(opts->header);
@@ -306,5 +309,6 @@ bool braze_cpu_emit(MlirOperation module, const BrazeEntrySet *entries, const Br
     LLVMDisposeModule(m);
   LLVMContextDispose(llctx);
   LLVMDisposeTargetMachine(tm);
+  free(dyn);
   return ok;
 }

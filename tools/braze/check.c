@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/graph/symbols.h"
 #include "import/onnx-import.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "reference/reference.h"
@@ -42,6 +43,8 @@ static const char help_head[] =
     "                          and compare with the unpartitioned reference (docs/sharding.md)\n"
     "  --mesh-passes=PASSES    with --mesh: passes run after shard-partition, e.g.\n"
     "                          'shard-chunk{chunks=2 min-bytes=0}' (docs/sharding.md)\n"
+    "  --dims=NAME=V1,V2,...   a function with a symbolic dim (decision 0029): compile it once\n"
+    "                          and check the library against the reference at each size\n"
     "  --load-pass-plugin=LIB  load a plugin (its targets for --target; repeatable)\n"
     "  --target-costs=FILE     override the target's facts (JSON; docs/target-costs.md)\n"
     "Without --func every public function is checked.\n";
@@ -50,6 +53,7 @@ typedef struct {
   BrazeCommonFlags common;
   const char *target, *pipeline, *rtol, *oracle, *fusion_plan, *mesh;
   const char *mesh_passes; /* --mesh-passes: passes run after shard-partition in the simulation */
+  const char *dims;        /* --dims NAME=V1,V2,...: the sizes a symbolic function is checked at */
 } CheckFlags;
 
 typedef struct {
@@ -134,14 +138,66 @@ static bool run_oracle(MlirOperation func, const CheckFlags *f, const BrazeHostT
   return braze_ort_run(f->common.file, inputs, n_in, n_out, want);
 }
 
+static bool check_func_sized(MlirOperation func, const BrazeCompiled *compiled, const CheckFlags *f,
+                             const int64_t *sizes);
+
+/* A function with a symbolic dim: one size of --dims after another, each on a copy
+ * specialized at that size (its random inputs and its reference), one library. */
+static bool check_func_dims(MlirOperation func, const BrazeCompiled *compiled, const CheckFlags *f) {
+  MlirStringRef ref = braze_cli_func_name(func);
+  BrazeSymTable table;
+  if (!braze_sym_table_read(func, &table))
+    return false;
+  const char *eq = f->dims ? strchr(f->dims, '=') : NULL;
+  int k = eq ? braze_sym_lookup(&table, f->dims, (size_t)(eq - f->dims)) : -1;
+  if (table.count != 1 || k < 0) {
+    fprintf(stderr, "braze check: @%.*s has symbolic dims (%s%s): give their sizes, --dims=%s=V1,V2,...\n",
+            (int)ref.length, ref.data, table.sym[0].name, table.count > 1 ? ", ..." : "", table.sym[0].name);
+    return false;
+  }
+  bool ok = true;
+  for (const char *p = eq + 1; *p;) {
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || (*end && *end != ',')) {
+      fprintf(stderr, "braze check: --dims: expected integers after '%s=', got '%s'\n", table.sym[0].name, p);
+      return false;
+    }
+    p = *end ? end + 1 : end;
+    int64_t sizes[1] = {v};
+    BrazeStr why = {0};
+    if (!braze_sym_check_value(&table, 0, v, &why)) {
+      fprintf(stderr, "braze check: --dims: %s\n", braze_str_cstr(&why));
+      braze_str_free(&why);
+      return false;
+    }
+    MlirOperation copy = mlirOperationClone(func);
+    printf("size: %s = %lld\n", table.sym[0].name, v);
+    ok = braze_sym_specialize(copy, sizes) && check_func_sized(copy, compiled, f, sizes) && ok;
+    mlirOperationDestroy(copy);
+  }
+  return ok;
+}
+
 static bool check_func(MlirOperation func, const BrazeCompiled *compiled, const CheckFlags *f) {
+  if (braze_func_has_symbols(func))
+    return check_func_dims(func, compiled, f);
+  if (f->dims && f->common.func) {
+    fprintf(stderr, "braze check: --dims: @%s has no symbolic dims\n", f->common.func);
+    return false;
+  }
+  return check_func_sized(func, compiled, f, NULL);
+}
+
+static bool check_func_sized(MlirOperation func, const BrazeCompiled *compiled, const CheckFlags *f,
+                             const int64_t *sizes) {
   MlirStringRef ref = braze_cli_func_name(func);
   char *name = strndup(ref.data, ref.length);
   const char *oracle = use_onnxruntime(f) ? "onnxruntime" : "reference";
   BrazeHostTensor *inputs = NULL, *want = NULL, *got = NULL;
   size_t n_in = 0, n_want = 0, n_got = 0;
   bool ok = braze_cli_make_inputs("check", func, &f->common, &inputs, &n_in) &&
-            braze_compiled_call("check", compiled, name, inputs, n_in, &got, &n_got) &&
+            braze_compiled_call_sizes("check", compiled, name, sizes, inputs, n_in, &got, &n_got) &&
             run_oracle(func, f, inputs, n_in, n_got, &want, &n_want);
   if (ok && n_got != n_want) {
     fprintf(stderr, "braze check: @%s: compiled code gives %zu outputs, the %s %zu\n", name, n_got, oracle, n_want);
@@ -193,7 +249,8 @@ static int parse_flags(int argc, char **argv, CheckFlags *f) {
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--rtol", &f->rtol)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--fusion-plan", &f->fusion_plan)) &&
         !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh", &f->mesh)) &&
-        !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh-passes", &f->mesh_passes)))
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--mesh-passes", &f->mesh_passes)) &&
+        !(r = braze_cli_flag_value("check", argc, argv, &i, "--dims", &f->dims)))
       r = braze_cli_flag_value("check", argc, argv, &i, "--oracle", &f->oracle);
     if (r < 0)
       return -1;

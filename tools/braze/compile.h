@@ -37,6 +37,9 @@ void braze_compiled_free(BrazeCompiled *c);
 /* Call entry `name` (NULL: the first) on host tensors; on success *outputs holds
  * n_out tensors (free with braze_tensors_free). Checks the inputs' dtypes and shapes
  * against the library's tables. */
+/* The same for an entry with a symbolic dim at `sizes` (one per symbol). */
+bool braze_compiled_call_sizes(const char *cmd, const BrazeCompiled *c, const char *name, const int64_t *sizes,
+                               const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs, size_t *n_out);
 bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *name, const BrazeHostTensor *inputs,
                          size_t n_in, BrazeHostTensor **outputs, size_t *n_out);
 

@@ -47,11 +47,11 @@ void braze_compiled_free(BrazeCompiled *c) {
   c->lib = NULL;
 }
 
-static bool arg_matches(const BrazeArgInfo *arg, const BrazeHostTensor *t) {
+static bool arg_matches(const BrazeArgInfo *arg, const int64_t *dims, const BrazeHostTensor *t) {
   if ((int)t->dtype != arg->dtype || t->rank != arg->rank)
     return false;
   for (int d = 0; d < arg->rank; ++d)
-    if (t->shape[d] != arg->dims[d])
+    if (t->shape[d] != dims[d])
       return false;
   return true;
 }
@@ -65,11 +65,20 @@ static const BrazeEntry *pick_entry(const char *cmd, const BrazeCompiled *c, con
 
 bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *name, const BrazeHostTensor *inputs,
                          size_t n_in, BrazeHostTensor **outputs, size_t *n_out) {
+  return braze_compiled_call_sizes(cmd, c, name, NULL, inputs, n_in, outputs, n_out);
+}
+
+bool braze_compiled_call_sizes(const char *cmd, const BrazeCompiled *c, const char *name, const int64_t *sizes,
+                               const BrazeHostTensor *inputs, size_t n_in, BrazeHostTensor **outputs, size_t *n_out) {
   *outputs = NULL;
   *n_out = 0;
   const BrazeEntry *e = pick_entry(cmd, c, name);
   if (!e)
     return false;
+  if (e->num_symbols && !sizes) {
+    fprintf(stderr, "braze %s: '%s' has a symbolic dim: give its size (--dims NAME=N)\n", cmd, e->name);
+    return false;
+  }
   if (n_in != (size_t)e->num_inputs) {
     fprintf(stderr, "braze %s: '%s' takes %d inputs, got %zu\n", cmd, e->name, e->num_inputs, n_in);
     return false;
@@ -79,16 +88,19 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
   BrazeHostTensor *outs = calloc(e->num_outputs ? (size_t)e->num_outputs : 1, sizeof *outs);
   bool ok = true;
   int status = 0;
+  int64_t(*dims)[BRAZE_ABI_MAX_RANK] = calloc(n ? n : 1, sizeof *dims);
   for (size_t i = 0; ok && i < n; ++i) {
     const BrazeArgInfo *arg = &e->args[i];
+    size_t bytes;
+    braze_entry_arg_at(e, (int)i, e->num_symbols ? sizes : NULL, dims[i], &bytes);
     /* One spare byte: malloc(0) may return NULL for empty tensors. */
-    buffers[i] = malloc(arg->bytes + 1);
+    buffers[i] = malloc(bytes + 1);
     if (!buffers[i]) {
-      fprintf(stderr, "braze %s: cannot allocate %zu bytes for %s %zu of '%s'\n", cmd, arg->bytes,
+      fprintf(stderr, "braze %s: cannot allocate %zu bytes for %s %zu of '%s'\n", cmd, bytes,
               i < n_in ? "input" : "output", i < n_in ? i : i - n_in, e->name);
       ok = false;
     } else if (i < n_in) {
-      if (!(ok = arg_matches(arg, &inputs[i])))
+      if (!(ok = arg_matches(arg, dims[i], &inputs[i])))
         fprintf(stderr, "braze %s: input %zu of '%s' does not match the compiled signature\n", cmd, i, e->name);
       else
         braze_tensor_pack(&inputs[i], buffers[i]);
@@ -96,22 +108,24 @@ bool braze_compiled_call(const char *cmd, const BrazeCompiled *c, const char *na
   }
   if (ok && strcmp(braze_library_target(c->lib), "cuda") == 0) {
     ok = braze_cuda_entry_call(cmd, c->lib, e, buffers);
-  } else if (ok && (status = braze_entry_call(e, buffers)) != 0) {
+  } else if (ok && (status = e->num_symbols ? braze_entry_call_sizes(e, buffers, sizes) : braze_entry_call(e, buffers)) != 0) {
     fprintf(stderr, "braze %s: '%s' returned %d (%s)\n", cmd, e->name, status,
             status == 2   ? "this CPU lacks features the library was compiled for"
             : status == 1 ? "out of memory for its workspace"
+            : status == 3 ? braze_library_last_error(c->lib)
                           : "an error status");
     ok = false;
   }
   for (int o = 0; ok && o < e->num_outputs; ++o) {
     const BrazeArgInfo *arg = &e->args[e->num_inputs + o];
-    ok = braze_tensor_init(&outs[o], (BrazeDType)arg->dtype, arg->rank, arg->dims);
+    ok = braze_tensor_init(&outs[o], (BrazeDType)arg->dtype, arg->rank, dims[e->num_inputs + o]);
     if (ok)
       braze_tensor_unpack(&outs[o], buffers[e->num_inputs + o]);
   }
   for (size_t i = 0; i < n; ++i)
     free(buffers[i]);
   free(buffers);
+  free(dims);
   if (!ok) {
     braze_tensors_free(outs, (size_t)e->num_outputs);
     return false;

@@ -16,6 +16,8 @@ static void import_usage(FILE *to) {
   fputs("usage: braze import MODEL.onnx [-o OUT.mlir] [--shape NAME=DxDx...]... [--bind NAME=FILE.npy]...\n"
         "  -o FILE             write the module to FILE (default: stdout)\n"
         "  --shape NAME=DxD    static shape for graph input NAME (for dynamic dims)\n"
+        "  --dim NAME=MIN:MAX[:DIV]  keep the dim_param NAME as a symbolic dim in [MIN, MAX], a\n"
+        "                      multiple of DIV (decision 0029); repeatable\n"
         "  --bind NAME=FILE    graph input NAME becomes a constant holding FILE's data (.npy): for\n"
         "                      inputs braze needs as constants (shapes, axes, k, pads)\n",
         to);
@@ -28,6 +30,8 @@ typedef struct {
   size_t num_shapes;
   BrazeOnnxBinding bindings[MAX_BINDINGS];
   size_t num_bindings;
+  BrazeOnnxDim dims[8];
+  size_t num_dims;
 } ImportArgs;
 
 /* NAME=FILE into a binding; false when malformed. */
@@ -47,6 +51,9 @@ static int parse_import_args(int argc, char **argv, ImportArgs *a) {
     const char *shape = strncmp(arg, "--shape=", 8) == 0 ? arg + 8 : NULL;
     if (strcmp(arg, "--shape") == 0 && i + 1 < argc)
       shape = argv[++i];
+    const char *dim = strncmp(arg, "--dim=", 6) == 0 ? arg + 6 : NULL;
+    if (strcmp(arg, "--dim") == 0 && i + 1 < argc)
+      dim = argv[++i];
     const char *bind = strncmp(arg, "--bind=", 7) == 0 ? arg + 7 : NULL;
     if (strcmp(arg, "--bind") == 0 && i + 1 < argc)
       bind = argv[++i];
@@ -61,6 +68,13 @@ static int parse_import_args(int argc, char **argv, ImportArgs *a) {
         return 1;
       }
       a->num_shapes++;
+    } else if (dim) {
+      if (a->num_dims == 8 || !braze_onnx_parse_dim(dim, &a->dims[a->num_dims])) {
+        fprintf(stderr, "braze import: bad --dim '%s' (expected NAME=MIN:MAX[:DIV], 1 <= MIN <= MAX, DIV >= 1; "
+                        "at most 8)\n", dim);
+        return 1;
+      }
+      a->num_dims++;
     } else if (bind) {
       if (a->num_bindings == MAX_BINDINGS || !parse_binding(bind, &a->bindings[a->num_bindings])) {
         fprintf(stderr, "braze import: bad --bind '%s' (expected NAME=FILE.npy)\n", bind);
@@ -97,7 +111,8 @@ int braze_cmd_import(int argc, char **argv) {
   braze_diag_attach(ctx, &sink);
   BrazeOnnxOptions opts = {args.shapes, args.num_shapes, args.bindings, args.num_bindings};
   MlirModule module;
-  bool ok = braze_onnx_import_with(ctx, args.input, &opts, &module);
+  bool ok = args.num_dims ? braze_onnx_import_dims(ctx, args.input, &opts, args.dims, args.num_dims, &module)
+                          : braze_onnx_import_with(ctx, args.input, &opts, &module);
   if (ok) {
     char *text = NULL;
     size_t len = 0;

@@ -17,6 +17,7 @@
 #include "reference/reference.h"
 #include "tools/braze/commands.h"
 #include "tools/braze/common.h"
+#include "dialects/graph/symbols.h"
 #include "tools/braze/compile.h"
 #include "tools/braze/mesh-sim.h"
 
@@ -27,6 +28,7 @@ typedef struct {
   const char *target;
   const char *pipeline;
   const char *mesh; /* --mesh: simulate the partitioned program on this mesh */
+  const char *dims; /* --dims NAME=N,...: the sizes of a function's symbolic dims (decision 0029) */
 } RunFlags;
 
 static void run_usage(FILE *to) {
@@ -41,6 +43,7 @@ static void run_usage(FILE *to) {
           "  --pipeline NAME|FILE the pipeline for a compile target (default: the target's)\n"
           "  --mesh NAME:SIZE[,...]|func  partition for this mesh (func: the function's braze.mesh) and\n"
           "                       simulate every rank with the reference (docs/sharding.md)\n"
+          "  --dims NAME=N[,...]  the sizes of the function's symbolic dims (reference only)\n"
           "  --load-pass-plugin=LIB, --target-costs=FILE  as for braze compile\n",
           braze_cli_common_help);
 }
@@ -63,6 +66,7 @@ static int parse_run_flags(int argc, char **argv, RunFlags *f) {
     if (r == 0 && (r = braze_cli_flag_value("run", argc, argv, &i, "--target", &f->target)) == 0 &&
         (r = braze_cli_flag_value("run", argc, argv, &i, "--pipeline", &f->pipeline)) == 0 &&
         (r = braze_cli_flag_value("run", argc, argv, &i, "--mesh", &f->mesh)) == 0 &&
+        (r = braze_cli_flag_value("run", argc, argv, &i, "--dims", &f->dims)) == 0 &&
         (r = braze_cli_flag_value("run", argc, argv, &i, "--print", &v)) == 1) {
       char *end;
       long n = strtol(v, &end, 10);
@@ -138,6 +142,28 @@ static bool run_function(const RunFlags *f, MlirOperation func) {
   return ok;
 }
 
+/* --dims: `func` specialized in place at the given sizes (its module is not kept). */
+static bool specialize_for_run(const RunFlags *f, MlirOperation func) {
+  BrazeSymTable table;
+  if (!braze_sym_table_read(func, &table))
+    return false;
+  MlirStringRef name = braze_cli_func_name(func);
+  if (table.count == 0 || strcmp(f->target, "reference") != 0 || !f->dims) {
+    fprintf(stderr, "braze run: @%.*s: %s\n", (int)name.length, name.data,
+            table.count == 0                        ? "--dims: the function has no symbolic dims"
+            : strcmp(f->target, "reference") != 0 ? "--dims runs the reference; `braze check --dims` runs a library"
+                                                    : "it has symbolic dims: give their sizes with --dims NAME=N,...");
+    return false;
+  }
+  int64_t values[BRAZE_MAX_SYMBOLS];
+  BrazeStr why = {0};
+  bool ok = braze_sym_parse_values(&table, f->dims, values, &why);
+  if (!ok)
+    fprintf(stderr, "braze run: --dims: %s\n", braze_str_cstr(&why));
+  braze_str_free(&why);
+  return ok && braze_sym_specialize(func, values);
+}
+
 int braze_cmd_run(int argc, char **argv) {
   RunFlags f = {0};
   int status = parse_run_flags(argc, argv, &f);
@@ -147,7 +173,10 @@ int braze_cmd_run(int argc, char **argv) {
   if (!braze_cli_load("run", f.common.file, &m))
     return 1;
   MlirOperation func = braze_cli_find_func("run", m.module, f.common.func);
-  bool ok = !mlirOperationIsNull(func) && run_function(&f, func);
+  bool ok = !mlirOperationIsNull(func);
+  if (ok && (f.dims || braze_func_has_symbols(func))) /* a copy at the --dims sizes: inputs for it */
+    ok = specialize_for_run(&f, func);
+  ok = ok && run_function(&f, func);
   ok = ok && m.sink.num_errors == 0;
   braze_cli_unload(&m);
   return ok ? 0 : 1;
