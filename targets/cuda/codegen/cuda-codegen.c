@@ -79,7 +79,7 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
             braze_option_int(options, "stages", 0, &o->stages, error) &&
             braze_option_bool(options, "allow-tf32", false, &o->allow_tf32, error) &&
             braze_option_bool(options, "transpose-tiles", true, &o->transpose_tiles, error) &&
-            braze_option_bool(options, "bias-tiles", true, &o->bias_tiles, error);
+            braze_option_bool(options, "bias-tiles", false, &o->bias_tiles, error);
   const BrazeOption *mm = braze_option_find(options, "matmul");
   static const char *const choices[] = {"template", "simt", "extern", "auto"};
   o->matmul = CU_MM_TEMPLATE;

@@ -4,7 +4,7 @@
 // query tile, and an i1 mask per batch broadcast over the heads (a byte per value).
 // gpu-metric: norm (run.py: the kernel keeps scores and probabilities in f32).
 // RUN: braze compile %s --target=cuda -o %t.so
-// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda online=half},cuda-codegen{remarks bias-tiles=1})' -o /dev/null 2>&1 | FileCheck %s
 // CHECK-COUNT-3: remark: cuda-codegen: kernel @cuda_chain_{{.*}}: flash kernel (online chain){{.*}}, the bias in tiles by TMA
 func.func @bias_per_head_d128(%q: tensor<2x3x256x128xbf16>, %k: tensor<2x3x256x128xbf16>, %v: tensor<2x3x256x128xbf16>, %b: tensor<2x3x256x256xbf16>) -> tensor<2x3x256x128xbf16> {
   %kt = "graph.transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x3x256x128xbf16>) -> tensor<2x3x128x256xbf16>

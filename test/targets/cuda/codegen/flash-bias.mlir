@@ -2,11 +2,13 @@
 // with a row per query, the keys innermost and no partial key block, it comes in tiles
 // beside K and V (a 128-byte-wide TMA box of 128 rows per stage, 2 for bf16, swizzled as
 // K is) and each thread reads its pairs from shared memory; otherwise (a partial last
-// key block, a bias without a row dim, or cuda-codegen{bias-tiles=0}) each thread loads
+// key block, a bias without a row dim, or without cuda-codegen{bias-tiles=1}: the default
+// until the tiles have run on a GPU) each thread loads
 // its pairs from global memory between the score product's commit and its wait.
-// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s
-// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen{remarks bias-tiles=0})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: rm -rf %t && braze compile %s --target=cuda --no-header -o %t.so --dump-kernels=%t
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen{remarks bias-tiles=1})' -o /dev/null 2>&1 | FileCheck %s
+// RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: sed 's/matmul=auto/matmul=auto bias-tiles=1/' %S/../../../../pipelines/cuda-default.pipeline > %t.pipeline
+// RUN: rm -rf %t && braze compile %s --target=cuda --no-header --pipeline=%t.pipeline -o %t.so --dump-kernels=%t
 // RUN: FileCheck %s --check-prefix=TILES --input-file=%t/cuda_chain_fused_batch_matmul_batch_matmul_mul_add_softmax_0.ptx
 // RUN: FileCheck %s --check-prefix=MASK --input-file=%t/cuda_chain_fused_batch_matmul_select_batch_matmul_mul_add_softmax_0.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT --input-file=%t/cuda_chain_fused_batch_matmul_batch_matmul_mul_add_softmax_1.ptx
