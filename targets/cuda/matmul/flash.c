@@ -233,6 +233,13 @@ static void descriptors(Text *t) {
                    WG_ROWS * 128 >> 4);
 }
 
+/* %bl<r> and %bl<r + 1>: the two values of the pair %bp<r> (its columns r and r + 1). */
+static void bias_pair_values(BrazeStr *s, const Flash *f, int r) {
+  braze_str_printf(s, "      %%bl%d = vector.extract %%bp%d[0] : %s from vector<2x%s>\n"
+                      "      %%bl%d = vector.extract %%bp%d[1] : %s from vector<2x%s>\n",
+                   r, r, f->bias_el, f->bias_el, r + 1, r, f->bias_el, f->bias_el);
+}
+
 /* This thread's bias values %bl<r> from the stage's tiles (bias_tile_constants): its
  * pair at column 8 (r / 4) + 2 (lane % 4) of row half (r / 2) % 2 in box
  * column / keys-per-box, 16-byte chunk (column % keys-per-box) / chunk elements. */
@@ -255,9 +262,7 @@ static void bias_tile_loads(Text *t) {
                      f->bias_select ? "w" : "", r, r, 2 * eb, total, el, el);
     if (f->bias_select)
       braze_str_printf(s, "      %%bp%d = arith.trunci %%bpw%d : vector<2xi8> to vector<2xi1>\n", r, r);
-    braze_str_printf(s, "      %%bl%d = vector.extract %%bp%d[0] : %s from vector<2x%s>\n"
-                        "      %%bl%d = vector.extract %%bp%d[1] : %s from vector<2x%s>\n",
-                     r, r, f->bias_el, f->bias_el, r + 1, r, f->bias_el, f->bias_el);
+    bias_pair_values(s, f, r);
   }
 }
 
@@ -304,9 +309,7 @@ static void bias_loads(Text *t) {
     else
       braze_str_printf(s, "      %%bp%d = vector.load %%biasf[%%bi%d] {alignment = %d} : memref<%lldx%s>, vector<2x%s>\n", r,
                        r, strcmp(f->bias_el, "f32") == 0 ? 8 : 4, total, f->bias_el, f->bias_el);
-    braze_str_printf(s, "      %%bl%d = vector.extract %%bp%d[0] : %s from vector<2x%s>\n"
-                        "      %%bl%d = vector.extract %%bp%d[1] : %s from vector<2x%s>\n",
-                     r, r, f->bias_el, f->bias_el, r + 1, r, f->bias_el, f->bias_el);
+    bias_pair_values(s, f, r);
   }
 }
 
