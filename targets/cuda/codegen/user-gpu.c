@@ -143,7 +143,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
     return fail(u, u->callee, msg);
   }
   MlirBlock entry;
-  cu_user_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
+  MlirOperation fn = cu_user_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
   if (dynamic > 0)
     mlirOperationSetDiscardableAttributeByName(
         mlirBlockGetParentOperation(entry), braze_ref("braze.dynamic_smem"),
@@ -165,6 +165,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
   }
   cg_create(&b, "gpu.return", 0, NULL, 0, NULL, 0, NULL);
   braze_valuemap_free(&m);
+  cu_user_align_vectors(fn, grid, block);
   if (opts->remarks) {
     MlirStringRef callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(u->callee, braze_ref("sym_name")));
     braze_emit_remark(mlirOperationGetLocation(u->ext),
