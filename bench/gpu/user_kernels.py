@@ -19,16 +19,14 @@ For each: the same random-normal inputs (seed 0) go to the fused and the unfused
 library (device pointers through NAME_packed), torch eager and torch.compile (default
 mode) of the same function; each braze output, NaN-poisoned before the call, is compared
 with torch eager's in float32 by ||out - ref|| / ||ref|| (bound 1e-4, bf16 1e-2; TF32
-off). Times: CUDA-event median over N calls after 3 warm-up calls, L2 not flushed (as
-bench/gpu/bench.py; every buffer of U1/U2 is 512 MiB, far past the L2). Kernels per call
-by torch.profiler. The table ends the output; exit status 1 when a check fails."""
+off). Times: CUDA-event median over N calls after 3 warm-up calls, L2 not flushed
+(bench/gpu/bench.py's time_ms, imported; every buffer of U1/U2 is 512 MiB, far past the
+L2). Kernels per call by torch.profiler. The table ends the output; exit status 1 when a check fails."""
 import argparse
-import ctypes
 import glob
 import math
 import os
 import re
-import statistics
 import sys
 
 try:  # the GPU machine has torch; the development machine needs none for --check-ptx
@@ -112,48 +110,16 @@ def inputs_for(name):
     return out
 
 
-class Lib:
-    def __init__(self, path, entry):
-        self.lib = ctypes.CDLL(path)
-        self.fn = getattr(self.lib, entry + "_packed")
-        self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-        self.fn.restype = ctypes.c_int
-        self.err = self.lib.braze_cuda_last_error
-        self.err.restype = ctypes.c_char_p
-
-    def bind(self, tensors):
-        self.keep = tensors
-        self.args = (ctypes.c_void_p * len(tensors))(*[t.data_ptr() for t in tensors])
-
-    def __call__(self):
-        if self.fn(self.args) != 0:
-            raise RuntimeError("braze call failed: %s" % self.err().decode())
-
-
-def time_ms(fn, calls):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(calls):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
-
-
-def rel_err(out, ref):
-    o, r = out.float(), ref.float()
-    if not torch.isfinite(o).all():
-        return float("nan")
-    return (torch.linalg.vector_norm(o - r) / torch.linalg.vector_norm(r)).item()
+def peers():
+    """bench/gpu/bench.py (imported only where torch is: --check-ptx needs none): its
+    library wrapper (NAME_packed on device pointers), CUDA-event timing loop and error."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench  # noqa: E402
+    return bench
 
 
 def run_one(libdir, name, compile_peer, calls):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    b = peers()
     from profiling import kernels_per_call  # bench/gpu/profiling.py (torch.profiler)
     desc, _, out_dtype, default_calls = WORKLOADS[name]
     calls = calls or default_calls
@@ -164,19 +130,19 @@ def run_one(libdir, name, compile_peer, calls):
     row = {"name": name, "desc": desc, "bound": bound}
     for side, suffix in (("fused", ".so"), ("unfused", ".unfused.so")):
         out = torch.full_like(ref, float("nan"))
-        lib = Lib(os.path.join(libdir, name + suffix), name.lower())
+        lib = b.Lib(os.path.join(libdir, name + suffix), name.lower())
         lib.bind(ins + [out])
         lib()
         torch.cuda.synchronize()
-        row[side + "_err"] = rel_err(out, ref)
-        row[side] = time_ms(lib, calls)
+        row[side + "_err"] = b.rel_err(out, ref)
+        row[side] = b.time_ms(lib, calls)
         row[side + "_kernels"] = kernels_per_call(lib)
         del lib, out
-    row["eager"] = time_ms(lambda: fn(*ins), calls)
+    row["eager"] = b.time_ms(lambda: fn(*ins), calls)
     if compile_peer:
         compiled = torch.compile(fn)
         compiled(*ins)
-        row["compile"] = time_ms(lambda: compiled(*ins), calls)
+        row["compile"] = b.time_ms(lambda: compiled(*ins), calls)
     return row
 
 
