@@ -2,7 +2,14 @@
 // on (a block-id test, x < 32, x / 32, x >> 5, thread id y with block x = 32), which
 // cuda-codegen accepts (test/targets/cuda/codegen/user-gpu-shuffle.test); run on the GPU
 // against the reference interpreter by test/gpu/run.sh (the CPU target refuses them: it
-// splits at shuffles only under block-uniform control).
+// splits at shuffles only under block-uniform control). Here: the reference runs each
+// (the lanes of a warp reach each shuffle together: no split-warp error).
+// RUN: for f in block_test first_warp warp_index warp_shift row_warps; do braze run %s --target=reference --func ${f}_graph --seed 2 --quiet || exit 1; echo "ran $f"; done | FileCheck %s
+// CHECK: ran block_test
+// CHECK: ran first_warp
+// CHECK: ran warp_index
+// CHECK: ran warp_shift
+// CHECK: ran row_warps
 func.func private @block_test(%x: memref<128xf32>, %out: memref<128xf32>)
     attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 2>, block = array<i64: 64>}} {
   %c0 = arith.constant 0 : index
