@@ -19,16 +19,14 @@ For each: the same random-normal inputs (seed 0) go to the fused and the unfused
 library (device pointers through NAME_packed), torch eager and torch.compile (default
 mode) of the same function; each braze output, NaN-poisoned before the call, is compared
 with torch eager's in float32 by ||out - ref|| / ||ref|| (bound 1e-4, bf16 1e-2; TF32
-off). Times: CUDA-event median over N calls after 3 warm-up calls, L2 not flushed (as
-bench/gpu/bench.py; every buffer of U1/U2 is 512 MiB, far past the L2). Kernels per call
-by torch.profiler. The table ends the output; exit status 1 when a check fails."""
+off). Times: CUDA-event median over N calls after 3 warm-up calls, L2 not flushed
+(bench/gpu/bench.py's time_ms, imported; every buffer of U1/U2 is 512 MiB, far past the
+L2). Kernels per call by torch.profiler. The table ends the output; exit status 1 when a check fails."""
 import argparse
-import ctypes
 import glob
 import math
 import os
 import re
-import statistics
 import sys
 
 try:  # the GPU machine has torch; the development machine needs none for --check-ptx
@@ -50,9 +48,12 @@ WORKLOADS = {
 # What the dumped PTX must show (--check-ptx): the fused library is one kernel that
 # reads every epilogue input (one .u64 pointer parameter each) and keeps the user's
 # shuffles / barriers; the unfused one is the user kernel and braze's epilogue kernel.
+# The elementwise kernels' vector<4xf32> accesses are 128-bit (cuda-codegen proves them
+# 16-byte aligned: targets/cuda/codegen/user-align.c); U2B converts two lanes a cvt and
+# stores its four bf16 lanes as one 64-bit store.
 PTX = {"U1": {"params": 3, "has": ["shfl.sync.bfly.b32", "ex2.approx"]},
-       "U2": {"params": 4, "has": ["ld.global", "st.global"]},
-       "U2B": {"params": 4, "has": ["cvt.rn.bf16.f32", "st.global.b16"]},
+       "U2": {"params": 4, "has": ["ld.global.v4.b32", "st.global.v4.b32"]},
+       "U2B": {"params": 4, "has": ["ld.global.v4.b32", "cvt.rn.bf16x2.f32", "st.global.v2.b32"]},
        "U3": {"params": 4, "has": ["bar.sync", "ld.shared", "st.shared"]}}
 
 
@@ -109,48 +110,16 @@ def inputs_for(name):
     return out
 
 
-class Lib:
-    def __init__(self, path, entry):
-        self.lib = ctypes.CDLL(path)
-        self.fn = getattr(self.lib, entry + "_packed")
-        self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-        self.fn.restype = ctypes.c_int
-        self.err = self.lib.braze_cuda_last_error
-        self.err.restype = ctypes.c_char_p
-
-    def bind(self, tensors):
-        self.keep = tensors
-        self.args = (ctypes.c_void_p * len(tensors))(*[t.data_ptr() for t in tensors])
-
-    def __call__(self):
-        if self.fn(self.args) != 0:
-            raise RuntimeError("braze call failed: %s" % self.err().decode())
-
-
-def time_ms(fn, calls):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(calls):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
-
-
-def rel_err(out, ref):
-    o, r = out.float(), ref.float()
-    if not torch.isfinite(o).all():
-        return float("nan")
-    return (torch.linalg.vector_norm(o - r) / torch.linalg.vector_norm(r)).item()
+def peers():
+    """bench/gpu/bench.py (imported only where torch is: --check-ptx needs none): its
+    library wrapper (NAME_packed on device pointers), CUDA-event timing loop and error."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench  # noqa: E402
+    return bench
 
 
 def run_one(libdir, name, compile_peer, calls):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    b = peers()
     from profiling import kernels_per_call  # bench/gpu/profiling.py (torch.profiler)
     desc, _, out_dtype, default_calls = WORKLOADS[name]
     calls = calls or default_calls
@@ -161,19 +130,19 @@ def run_one(libdir, name, compile_peer, calls):
     row = {"name": name, "desc": desc, "bound": bound}
     for side, suffix in (("fused", ".so"), ("unfused", ".unfused.so")):
         out = torch.full_like(ref, float("nan"))
-        lib = Lib(os.path.join(libdir, name + suffix), name.lower())
+        lib = b.Lib(os.path.join(libdir, name + suffix), name.lower())
         lib.bind(ins + [out])
         lib()
         torch.cuda.synchronize()
-        row[side + "_err"] = rel_err(out, ref)
-        row[side] = time_ms(lib, calls)
+        row[side + "_err"] = b.rel_err(out, ref)
+        row[side] = b.time_ms(lib, calls)
         row[side + "_kernels"] = kernels_per_call(lib)
         del lib, out
-    row["eager"] = time_ms(lambda: fn(*ins), calls)
+    row["eager"] = b.time_ms(lambda: fn(*ins), calls)
     if compile_peer:
         compiled = torch.compile(fn)
         compiled(*ins)
-        row["compile"] = time_ms(lambda: compiled(*ins), calls)
+        row["compile"] = b.time_ms(lambda: compiled(*ins), calls)
     return row
 
 
@@ -208,11 +177,16 @@ def main(argv=None):
         print("no NAME.so of %s in %s (bench/gpu/prepare-user-kernels.sh builds them)" % (
             ",".join(WORKLOADS), a.libdir), file=sys.stderr)
         return 1
-    problems = [p for n in names for p in check_ptx(a.libdir, n)]
+    per_name = {n: check_ptx(a.libdir, n) for n in names}
+    problems = [p for n in names for p in per_name[n]]
     for p in problems:
         print("PTX: " + p, file=sys.stderr)
     if a.check_ptx:
-        print("PTX %s: %s" % ("ok" if not problems else "FAILED", " ".join(names)))
+        failed = [n for n in names if per_name[n]]
+        if failed:  # only the workloads whose PTX is not as expected
+            print("PTX FAILED: %s (ok: %s)" % (" ".join(failed), " ".join(n for n in names if n not in failed) or "none"))
+        else:
+            print("PTX ok: %s" % " ".join(names))
         return 1 if problems else 0
     if torch is None or not torch.cuda.is_available():
         print("no CUDA device through torch here: only --check-ptx runs without one", file=sys.stderr)

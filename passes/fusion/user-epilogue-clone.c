@@ -182,6 +182,14 @@ static MlirValue vector_lane(CgBuilder *b, const char *name, MlirValue *operands
   return mlirOperationGetResult(cg_create(b, name, n, operands, 1, &result, 1, &pos), 0);
 }
 
+/* arith.constant dense<0> of vector type vt (a float or an integer element type). */
+static MlirValue zero_vector(CgBuilder *b, MlirType vt) {
+  MlirType elt = mlirShapedTypeGetElementType(vt);
+  MlirAttribute zero = mlirTypeIsAFloat(elt) ? mlirFloatAttrDoubleGet(b->ctx, elt, 0.0) : mlirIntegerAttrGet(elt, 0);
+  MlirNamedAttribute value = cg_named(b->ctx, "value", mlirDenseElementsAttrSplatGet(vt, zero));
+  return mlirOperationGetResult(cg_create(b, "arith.constant", 0, NULL, 1, &vt, 1, &value), 0);
+}
+
 static void rewrite_store(const Epilogue *e, const UkStore *s) {
   MlirOperation st = s->op;
   CgBuilder b = {.ctx = mlirOperationGetContext(st), .loc = mlirOperationGetLocation(st),
@@ -211,8 +219,12 @@ static void rewrite_store(const Epilogue *e, const UkStore *s) {
       MlirValue add[2] = {last, cg_index(&b, l)};
       idx[rank - 1] = l ? cg_op(&b, "arith.addi", cg_index_type(b.ctx), 2, add) : last;
     }
-    MlirValue ins[2] = {apply_chain(e, &b, x, idx), acc};
-    acc = vector_lane(&b, "vector.insert", ins, 2, vt, l);
+    MlirValue y = apply_chain(e, &b, x, idx);
+    MlirType yt = mlirValueGetType(y);
+    if (l == 0 && !mlirTypeEqual(yt, elt)) /* the chain casts: the stored vector is of its type */
+      acc = zero_vector(&b, vector_of(yt, lanes));
+    MlirValue ins[2] = {y, acc};
+    acc = vector_lane(&b, "vector.insert", ins, 2, mlirValueGetType(acc), l);
   }
   mlirOperationSetOperand(st, 0, acc);
   free(idx);

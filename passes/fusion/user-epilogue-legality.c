@@ -73,6 +73,15 @@ static MlirWalkResult check_captures(MlirOperation op, void *user) {
   return c->captures ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
+/* An element type the output buffer may take when the chain changes it (a cast to bf16:
+ * the stores then write the new type): a float, or an integer of whole bytes (an i1 or
+ * i4 vector store would pack bits where the buffer has one element a byte). */
+static bool retypable(MlirType t) {
+  if (mlirTypeIsAFloat(t))
+    return true;
+  return mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) % 8 == 0;
+}
+
 /* Whether generic `g` may be applied at the output's stores; `v` is the output tensor. */
 static const char *consumer_reason(const Pack *p, MlirOperation g, MlirValue v) {
   intptr_t nops = mlirOperationGetNumOperands(g);
@@ -80,7 +89,8 @@ static const char *consumer_reason(const Pack *p, MlirOperation g, MlirValue v) 
       !mlirAffineMapIsIdentity(map_of(g, nops - 1)))
     return "not-pointwise";
   MlirType rt = mlirValueGetType(mlirOperationGetResult(g, 0)), vt = mlirValueGetType(v);
-  if (!mlirTypeEqual(mlirShapedTypeGetElementType(rt), mlirShapedTypeGetElementType(vt)))
+  MlirType re = mlirShapedTypeGetElementType(rt);
+  if (!mlirTypeEqual(re, mlirShapedTypeGetElementType(vt)) && !retypable(re))
     return "dtype-mismatch";
   if (mlirShapedTypeGetRank(rt) != mlirShapedTypeGetRank(vt))
     return "shape-mismatch";

@@ -15,7 +15,10 @@
  *   multiple-consumers       the output tensor has another user (or is also returned)
  *   not-pointwise            the consumer is not an all-parallel linalg.generic with one
  *                            identity-mapped result
- *   dtype-mismatch           the consumer's element type differs from the output's
+ *   dtype-mismatch           the consumer changes the element type to one that is not a
+ *                            float or an integer of whole bytes (a cast to i1); a cast to
+ *                            another float or integer is fused: the output buffer takes the
+ *                            chain's final element type and its stores write that type
  *   shape-mismatch           the consumer's iteration space differs from the output's shape
  *   layout-mismatch          the consumer reads the output at other indices (a transpose)
  *   epilogue-captures        the consumer's body uses values from outside it, region ops
@@ -243,6 +246,21 @@ static MlirType tensor_of_memref(MlirType t) {
   return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(t), mlirAttributeGetNull());
 }
 
+/* The buffer of output o after packing: the alloc's, with the element type of the
+ * value the graph reads (the chain's last result: a cast's target type). */
+static MlirType out_memref_type(const Out *o) {
+  MlirType t = mlirValueGetType(mlirOperationGetResult(o->alloc, 0));
+  MlirValue v = fu_final_value(o);
+  if (!v.ptr)
+    return t;
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  int64_t shape[16];
+  for (intptr_t d = 0; d < rank && d < 16; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(t, d);
+  return mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(mlirValueGetType(v)), rank, shape,
+                                     mlirAttributeGetNull());
+}
+
 static char *unique_name(const Symbols *syms, const char *base, int *counter) {
   for (;;) {
     BrazeStr s = {0};
@@ -282,13 +300,16 @@ static MlirOperation make_clone(Pack *p, int index, char **name_out) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (size_t i = 0; i < p->n_extra; ++i)
     mlirBlockAddArgument(entry, memref_of_tensor(mlirValueGetType(p->extra[i])), mlirOperationGetLocation(p->call));
-  set_function_type(clone, entry);
   for (size_t k = 0; k < p->n_outs; ++k) {
     const Out *o = &p->outs[k];
-    if (o->n_chain)
-      fu_apply_epilogue(clone, o->arg, o->chain, o->n_chain, mlirOperationGetResult(o->to_tensor, 0), p->extra,
-                        p->n_extra, p->info->num_args);
+    if (!o->n_chain)
+      continue;
+    fu_apply_epilogue(clone, o->arg, o->chain, o->n_chain, mlirOperationGetResult(o->to_tensor, 0), p->extra,
+                      p->n_extra, p->info->num_args);
+    /* a chain that casts (to bf16): the output argument takes its type, which its stores now write */
+    mlirValueSetType(mlirBlockGetArgument(entry, o->arg), out_memref_type(o));
   }
+  set_function_type(clone, entry);
   return clone;
 }
 
@@ -381,6 +402,7 @@ static MlirOperation make_kernel(Pack *p, const char *name, const char *callee, 
   for (size_t k = 0; k < p->n_outs; ++k) {
     const Out *o = &p->outs[k];
     allocs[k] = mlirOperationGetResult(append(block, mlirOperationClone(o->alloc)), 0);
+    mlirValueSetType(allocs[k], out_memref_type(o));
     if (o->copy.ptr) {
       MlirOperation copy = append(block, mlirOperationClone(o->copy));
       MlirValue src = mlirOperationGetOperand(fu_def_of(mlirOperationGetOperand(o->copy, 0)), 0);
@@ -402,6 +424,7 @@ static MlirOperation make_kernel(Pack *p, const char *name, const char *callee, 
                                         : create("bufferization.to_tensor", loc, 1, &allocs[k], 1,
                                                  (MlirType[]){tensor_of_memref(mlirValueGetType(allocs[k]))}, 0, NULL);
     mlirOperationSetOperand(tt, 0, allocs[k]);
+    mlirValueSetType(mlirOperationGetResult(tt, 0), tensor_of_memref(mlirValueGetType(allocs[k])));
     results[k] = mlirOperationGetResult(append(block, tt), 0);
     out_types[k] = mlirValueGetType(results[k]);
   }
@@ -450,7 +473,7 @@ static void rewrite_graph(Pack *p, const char *kernel, MlirAttribute ops) {
   MlirContext ctx = mlirOperationGetContext(p->call);
   MlirType *out_types = calloc(p->n_outs + 1, sizeof *out_types);
   for (size_t k = 0; k < p->n_outs; ++k)
-    out_types[k] = tensor_of_memref(mlirValueGetType(mlirOperationGetResult(p->outs[k].alloc, 0)));
+    out_types[k] = tensor_of_memref(out_memref_type(&p->outs[k]));
   MlirNamedAttribute attrs[] = {named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref(kernel))),
                                 named(ctx, "braze.ops", ops)};
   MlirOperation call = create("func.call", mlirOperationGetLocation(p->call), (intptr_t)p->n_tensors, p->tensors,

@@ -1,16 +1,25 @@
-/* Thread-dependent values and divergent barriers of GPU-form user kernels
- * (targets/common/gpu-uniform.h). A forward taint over the body, repeated until nothing
- * changes (loop-carried values take their yields' taint on the next round). */
+/* Thread-dependent values, divergent barriers and divergent shuffles of GPU-form user
+ * kernels (targets/common/gpu-uniform.h). A forward taint over the body, repeated until
+ * nothing changes (loop-carried values take their yields' taint on the next round). At
+ * the block level (barriers) every thread id is a seed; at the warp level (shuffles) a
+ * value the 32 lanes of each warp agree on is not: thread ids y and z when warps do not
+ * straddle rows (block x a multiple of 32, or a 1-D block), and the warp index or a
+ * warp-granular test computed directly from thread id x (x / c, x >> k, x < c, x >= c
+ * for a constant c a multiple of 32, k >= 5). */
 #include "targets/common/gpu-uniform.h"
 
 #include <string.h>
 
 #include "support/context.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "support/ptrmap.h"
+#include "support/strbuf.h"
 
 typedef struct {
   BrazePtrMap tainted; /* value ptr -> 1 */
   bool changed;
+  bool warp;       /* the warp level (shuffles), else the block level (barriers) */
+  bool warp_rows;  /* warps do not straddle rows: block x % 32 == 0 or a 1-D block */
 } Taint;
 
 static bool is_tainted(const Taint *t, MlirValue v) {
@@ -84,10 +93,61 @@ static void taint_while(Taint *t, MlirOperation op) {
     }
 }
 
+static bool constant_int(MlirValue v, int64_t *out) {
+  if (!mlirValueIsAOpResult(v) || !braze_op_is(mlirOpResultGetOwner(v), "arith.constant"))
+    return false;
+  MlirAttribute a = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("value"));
+  if (!mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+static bool is_thread_x(MlirValue v) {
+  if (!mlirValueIsAOpResult(v) || !braze_op_is(mlirOpResultGetOwner(v), "gpu.thread_id"))
+    return false;
+  MlirAttribute d = mlirOperationGetAttributeByName(mlirOpResultGetOwner(v), braze_ref("dimension"));
+  BrazeStr s = {0};
+  mlirAttributePrint(d, braze_str_callback, &s);
+  bool x = strstr(braze_str_cstr(&s), "x") != NULL;
+  braze_str_free(&s);
+  return x;
+}
+
+/* A seed of the taint at this level. */
+static bool seed(const Taint *t, MlirOperation op) {
+  if (braze_op_is(op, "gpu.shuffle") || braze_op_is(op, "gpu.lane_id") || braze_op_is(op, "memref.atomic_rmw") ||
+      braze_op_is(op, "memref.generic_atomic_rmw"))
+    return true;
+  if (!braze_op_is(op, "gpu.thread_id"))
+    return false;
+  return !t->warp || !t->warp_rows || is_thread_x(mlirOperationGetResult(op, 0));
+}
+
+/* At the warp level: the same for the 32 lanes of each warp although thread id x is an
+ * operand (x / 32c, x >> k for k >= 5, x < 32c, x >= 32c). */
+static bool warp_uniform(const Taint *t, MlirOperation op) {
+  if (!t->warp || !t->warp_rows || mlirOperationGetNumOperands(op) != 2 ||
+      !is_thread_x(mlirOperationGetOperand(op, 0)))
+    return false;
+  int64_t c;
+  if (!constant_int(mlirOperationGetOperand(op, 1), &c) || c <= 0)
+    return false;
+  if (braze_op_is(op, "arith.divui") || braze_op_is(op, "arith.divsi"))
+    return c % 32 == 0;
+  if (braze_op_is(op, "arith.shrui") || braze_op_is(op, "arith.shrsi"))
+    return c >= 5;
+  if (!braze_op_is(op, "arith.cmpi") || c % 32 != 0)
+    return false;
+  int64_t pred = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("predicate")));
+  return pred == 2 || pred == 5 || pred == 6 || pred == 9; /* slt, sge, ult, uge */
+}
+
 static MlirWalkResult taint_op(MlirOperation op, void *user) {
   Taint *t = user;
-  if (braze_op_is(op, "gpu.thread_id") || braze_op_is(op, "gpu.shuffle") || braze_op_is(op, "gpu.lane_id") ||
-      braze_op_is(op, "memref.atomic_rmw") || braze_op_is(op, "memref.generic_atomic_rmw")) {
+  if (warp_uniform(t, op))
+    return MlirWalkResultAdvance;
+  if (seed(t, op)) {
     for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
       taint(t, mlirOperationGetResult(op, i));
   } else if (braze_op_is(op, "scf.for")) {
@@ -112,13 +172,14 @@ static MlirWalkResult taint_op(MlirOperation op, void *user) {
 typedef struct {
   const Taint *t;
   MlirOperation func;
+  const char *op_name; /* gpu.barrier, gpu.shuffle */
   BrazeDivergentBarrier *out;
   bool found;
 } Find;
 
 static MlirWalkResult find_barrier(MlirOperation op, void *user) {
   Find *f = user;
-  if (!braze_op_is(op, "gpu.barrier"))
+  if (!braze_op_is(op, f->op_name))
     return MlirWalkResultAdvance;
   for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p) && !mlirOperationEqual(p, f->func);
        p = mlirOperationGetParentOperation(p)) {
@@ -140,17 +201,28 @@ static MlirWalkResult find_barrier(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
-bool braze_gpu_divergent_barrier(MlirOperation func, BrazeDivergentBarrier *out) {
+static bool divergent(MlirOperation func, const char *op_name, bool warp, const int64_t block[3],
+                      BrazeDivergentBarrier *out) {
   Taint t;
   memset(&t, 0, sizeof t);
+  t.warp = warp;
+  t.warp_rows = block && (block[0] % 32 == 0 || block[1] * block[2] == 1);
   for (int round = 0; round < 64; ++round) {
     t.changed = false;
     mlirOperationWalk(func, taint_op, &t, MlirWalkPreOrder);
     if (!t.changed)
       break;
   }
-  Find f = {.t = &t, .func = func, .out = out};
+  Find f = {.t = &t, .func = func, .op_name = op_name, .out = out};
   mlirOperationWalk(func, find_barrier, &f, MlirWalkPreOrder);
   braze_ptrmap_free(&t.tainted);
   return f.found;
+}
+
+bool braze_gpu_divergent_barrier(MlirOperation func, BrazeDivergentBarrier *out) {
+  return divergent(func, "gpu.barrier", false, NULL, out);
+}
+
+bool braze_gpu_divergent_shuffle(MlirOperation func, const int64_t block[3], BrazeDivergentBarrier *out) {
+  return divergent(func, "gpu.shuffle", true, block, out);
 }

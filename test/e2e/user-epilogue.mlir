@@ -21,6 +21,7 @@
 // CHECK: PASS @shape out0 6x8xf32
 // CHECK: PASS @layout out0 8x8xf32
 // CHECK: PASS @dtype out0 6x8xf16
+// CHECK: PASS @dtype_bool out0 6x8xi1
 // CHECK: PASS @escaping out0 6x8xf32
 // CHECK: PASS @second_consumer out0 6x8xf32
 // CHECK: PASS @second_consumer out1 6x8xf32
@@ -323,6 +324,16 @@ func.func @dtype(%x: tensor<6x8xf32>) -> tensor<6x8xf16> {
   %r = bufferization.to_tensor %o : memref<6x8xf32> to tensor<6x8xf32>
   %h = "graph.cast"(%r) : (tensor<6x8xf32>) -> tensor<6x8xf16>
   return %h : tensor<6x8xf16>
+}
+
+// A cast to i1 is refused (dtype-mismatch); the f16 one above is fused (an f16 output).
+func.func @dtype_bool(%x: tensor<6x8xf32>) -> tensor<6x8xi1> {
+  %xb = bufferization.to_buffer %x : tensor<6x8xf32> to memref<6x8xf32>
+  %o = memref.alloc() : memref<6x8xf32>
+  func.call @scale_add(%xb, %o) : (memref<6x8xf32>, memref<6x8xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<6x8xf32> to tensor<6x8xf32>
+  %h = "graph.cast"(%r) : (tensor<6x8xf32>) -> tensor<6x8xi1>
+  return %h : tensor<6x8xi1>
 }
 
 func.func @escaping(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {

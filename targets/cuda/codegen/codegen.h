@@ -392,6 +392,11 @@ enum { CU_USER_MAX_SHARED = 16 };
 MlirOperation cu_user_gpu_func(const CuUserKernel *u, MlirOperation gpu_module, const int64_t grid[3],
                                const int64_t block[3], int n_shared, const MlirType *shared, MlirBlock *entry);
 
+/* targets/cuda/codegen/user-align.c: the `alignment` of each vector.load / vector.store
+ * of a 1-D vector on a global memref in `func` (a user kernel's gpu.func launched with
+ * grid x block), from the powers of two known to divide its indices; the number marked. */
+int cu_user_align_vectors(MlirOperation func, const int64_t grid[3], const int64_t block[3]);
+
 /* The pass (targets/cuda/codegen/cuda-codegen.c). */
 extern const BrazePassInfo braze_pass_cuda_codegen;
 

@@ -12,7 +12,9 @@
  * Refused at the op: scf.parallel (the flat form's loop; not inside a GPU-form body),
  * calls, memref.alloc, workgroup allocas below the top level or of dynamic shape, other
  * gpu ops, more than 48 KiB of static shared memory, a gpu.barrier under control that
- * depends on the thread (targets/common/gpu-uniform.h; a note at that control). */
+ * depends on the thread and a gpu.shuffle under control that depends on the lane within
+ * a warp (targets/common/gpu-uniform.h; a note at that control). Dynamic shared memory is
+ * the module's extern braze_dynamic_smem[] (dynamic_smem below). */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +85,29 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
   return MlirWalkResultInterrupt;
 }
 
+/* The dynamic shared memory of the block as the module's external zero-size workgroup
+ * global (PTX `.extern .shared .align 16 .b8 braze_dynamic_smem[];`, which CUDA places
+ * after every static shared variable). The upstream lowering of gpu.dynamic_shared_memory
+ * makes an internal one instead, a 1-byte static variable that ptxas lays out with the
+ * kernel's other static shared memory in declaration order: with a workgroup alloca
+ * beside it, the views of the dynamic memory overlapped that buffer. */
+static MlirValue dynamic_smem(CgBuilder *b, MlirOperation gpu_module) {
+  static const char *const decl =
+      "memref.global @braze_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 16 : i64}";
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpu_module, 0));
+  bool have = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && !have;
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute name = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+    have = braze_op_is(op, "memref.global") && braze_ref_eq(mlirStringAttrGetValue(name), "braze_dynamic_smem");
+  }
+  if (!have)
+    mlirBlockInsertOwnedOperation(body, 0, mlirOperationCreateParse(b->ctx, braze_ref(decl), braze_ref("braze-dynamic-smem")));
+  MlirType t = mlirTypeParseGet(b->ctx, braze_ref("memref<0xi8, #gpu.address_space<workgroup>>"));
+  MlirNamedAttribute name = cg_named(b->ctx, "name", mlirFlatSymbolRefAttrGet(b->ctx, braze_ref("braze_dynamic_smem")));
+  return mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &t, 1, &name), 0);
+}
+
 bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOptions *opts) {
   int64_t grid[3], block[3];
   if (!braze_gpu_launch_read(u->callee, "cuda-codegen", grid, block))
@@ -101,6 +126,19 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
     fail(u, d.barrier, msg);
     MlirStringRef what = braze_op_name(d.branch);
     braze_emit(mlirOperationGetLocation(d.branch), BRAZE_DIAG_NOTE, "cuda-codegen: the thread-dependent '%.*s'",
+               (int)what.length, what.data);
+    return false;
+  }
+  if (braze_gpu_divergent_shuffle(u->callee, block, &d)) {
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "a gpu.shuffle under %s on the lane (not every lane of the warp reaches it: shfl.sync with a full "
+             "mask, undefined on the GPU; expected control the 32 lanes of each warp agree on: block ids, warp "
+             "indices, thread ids y and z where block x is a multiple of 32)",
+             d.what);
+    fail(u, d.barrier, msg);
+    MlirStringRef what = braze_op_name(d.branch);
+    braze_emit(mlirOperationGetLocation(d.branch), BRAZE_DIAG_NOTE, "cuda-codegen: the lane-dependent '%.*s'",
                (int)what.length, what.data);
     return false;
   }
@@ -143,7 +181,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
     return fail(u, u->callee, msg);
   }
   MlirBlock entry;
-  cu_user_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
+  MlirOperation fn = cu_user_gpu_func(u, gpu_module, grid, block, n_shared, shared, &entry);
   if (dynamic > 0)
     mlirOperationSetDiscardableAttributeByName(
         mlirBlockGetParentOperation(entry), braze_ref("braze.dynamic_smem"),
@@ -158,6 +196,10 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
   for (MlirOperation op = mlirBlockGetFirstOperation(ub); !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (is_workgroup_alloca(op) || braze_op_is(op, "func.return"))
       continue;
+    if (braze_op_is(op, "gpu.dynamic_shared_memory")) {
+      braze_valuemap_put(&m, mlirOperationGetResult(op, 0), dynamic_smem(&b, gpu_module));
+      continue;
+    }
     MlirOperation copy = cg_insert(&b, mlirOperationClone(op));
     mlirOperationWalk(copy, braze_valuemap_remap_operands, &m, MlirWalkPreOrder);
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
@@ -165,6 +207,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
   }
   cg_create(&b, "gpu.return", 0, NULL, 0, NULL, 0, NULL);
   braze_valuemap_free(&m);
+  cu_user_align_vectors(fn, grid, block);
   if (opts->remarks) {
     MlirStringRef callee = mlirStringAttrGetValue(mlirOperationGetAttributeByName(u->callee, braze_ref("sym_name")));
     braze_emit_remark(mlirOperationGetLocation(u->ext),

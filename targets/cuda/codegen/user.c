@@ -270,8 +270,9 @@ int cu_convert_user_kernel(MlirOperation func, MlirOperation module, MlirOperati
   int64_t grid = total > 0 ? (total + block - 1) / block : 1;
   MlirBlock entry;
   const int64_t grid3[3] = {grid, 1, 1}, block3[3] = {block, 1, 1};
-  cu_user_gpu_func(&u, gpu_module, grid3, block3, 0, NULL, &entry);
+  MlirOperation fn = cu_user_gpu_func(&u, gpu_module, grid3, block3, 0, NULL, &entry);
   emit_body(&u, entry, block, total);
+  cu_user_align_vectors(fn, grid3, block3);
   if (opts->remarks)
     braze_emit_remark(mlirOperationGetLocation(func),
                       "cuda-codegen: kernel @%s: user kernel @%.*s, its scf.parallel (%lld iterations) over grid "

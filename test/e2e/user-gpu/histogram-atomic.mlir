@@ -4,6 +4,12 @@
 // pre-initialized (a copy of zeros before the call); the graph doubles it afterwards,
 // which form-kernels refuses to fuse (atomic-output: the final count is known only at
 // the end). Evaluated by the reference interpreter and compared with numpy.
+// On the CPU against the reference, fused and with the epilogue refused:
+// RUN: braze check %s --target=cpu --seed 31 | FileCheck %s --check-prefix=CPU
+// RUN: braze check %s --target=cpu --seed 32 --pipeline=cpu-no-user-epilogue | FileCheck %s --check-prefix=CPU
+// CPU-NOT: FAIL
+// CPU: PASS  @model out0 17xi32
+// CPU: check passed
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze run %s --target=reference --seed 5 --save-inputs %t/in --save-outputs %t/out --quiet
 // RUN: %python %S/Inputs/check.py histogram %t/in %t/out

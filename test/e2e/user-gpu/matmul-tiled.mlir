@@ -2,9 +2,16 @@
 // 16x16 shared tiles loaded per step of K with barriers around the inner product,
 // 64x64x64 on a 4x4 grid of 16x16 blocks, then a graph bias + erf-GELU, evaluated by the
 // reference interpreter and compared with numpy; form-kernels fuses bias + gelu into its
-// store.
+// store (@model_bf16: then cast to bf16, fused too: the store writes bf16). On the CPU
+// against the reference, fused and with the epilogue refused.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: braze run %s --target=reference --seed 3 --save-inputs %t/in --save-outputs %t/out --quiet
+// RUN: braze check %s --target=cpu --seed 31 | FileCheck %s --check-prefix=CPU
+// RUN: braze check %s --target=cpu --seed 32 --pipeline=cpu-no-user-epilogue | FileCheck %s --check-prefix=CPU
+// CPU-NOT: FAIL
+// CPU: PASS  @model out0 64x64xf32
+// CPU: PASS  @model_bf16 out0 64x64xbf16
+// CPU: check passed
+// RUN: braze run %s --target=reference --func model --seed 3 --save-inputs %t/in --save-outputs %t/out --quiet
 // RUN: %python %S/Inputs/check.py matmul %t/in %t/out
 // RUN: braze-opt --cpu=x86-64-v4 %s --user-kernel-analysis --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSE
 // FUSE: user kernels @model:
@@ -12,6 +19,8 @@
 // FUSE: arg 1 memref<64x64xf32>: read
 // FUSE: arg 2 memref<64x64xf32>: written(1 store)
 // FUSE: output arg 2 epilogue 'add,mul,erf,add,add,mul,mul': fused
+// FUSE: user kernels @model_bf16:
+// FUSE: output arg 2 epilogue 'add,mul,erf,add,add,mul,mul,cast': fused
 // RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s --check-prefix=IR
 // The copy with the epilogue keeps the launch, the shared tiles and the barriers.
 // IR-LABEL: func.func private @matmul_tiled_epilogue_0(
@@ -69,4 +78,16 @@ func.func @model(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %bias: tensor<64x
   %y = "graph.add"(%r, %bias) : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
   %g = "graph.gelu"(%y) {approximate = "none"} : (tensor<64x64xf32>) -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
+}
+
+func.func @model_bf16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %bias: tensor<64xf32>) -> tensor<64x64xbf16> {
+  %ab = bufferization.to_buffer %a : tensor<64x64xf32> to memref<64x64xf32>
+  %bb = bufferization.to_buffer %b : tensor<64x64xf32> to memref<64x64xf32>
+  %o = memref.alloc() : memref<64x64xf32>
+  func.call @matmul_tiled(%ab, %bb, %o) : (memref<64x64xf32>, memref<64x64xf32>, memref<64x64xf32>) -> ()
+  %r = bufferization.to_tensor %o : memref<64x64xf32> to tensor<64x64xf32>
+  %y = "graph.add"(%r, %bias) : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+  %g = "graph.gelu"(%y) {approximate = "none"} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %h = "graph.cast"(%g) : (tensor<64x64xf32>) -> tensor<64x64xbf16>
+  return %h : tensor<64x64xbf16>
 }

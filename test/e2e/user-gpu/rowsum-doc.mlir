@@ -1,6 +1,12 @@
 // The GPU-form example of docs/user-kernels.md: a row sum with one block per row and a
 // shared-memory tree reduction (barriers in a loop), then a graph relu; evaluated by
 // the reference interpreter against numpy, and the relu fused into the store.
+// On the CPU against the reference, fused and with the epilogue refused:
+// RUN: braze check %s --target=cpu --seed 31 | FileCheck %s --check-prefix=CPU
+// RUN: braze check %s --target=cpu --seed 32 --pipeline=cpu-no-user-epilogue | FileCheck %s --check-prefix=CPU
+// CPU-NOT: FAIL
+// CPU: PASS  @model out0 64xf32
+// CPU: check passed
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze run %s --target=reference --seed 7 --save-inputs %t/in --save-outputs %t/out --quiet
 // RUN: %python %S/Inputs/check.py rowsum %t/in %t/out

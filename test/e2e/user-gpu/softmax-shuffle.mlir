@@ -3,6 +3,12 @@
 // gpu.shuffle xor (the butterfly of CUDA's __shfl_xor_sync), then a graph scale by 2,
 // evaluated by the reference interpreter and compared with numpy; form-kernels fuses the
 // scale into both stores.
+// On the CPU against the reference, fused and with the epilogue refused:
+// RUN: braze check %s --target=cpu --seed 31 | FileCheck %s --check-prefix=CPU
+// RUN: braze check %s --target=cpu --seed 32 --pipeline=cpu-no-user-epilogue | FileCheck %s --check-prefix=CPU
+// CPU-NOT: FAIL
+// CPU: PASS  @model out0 8x64xf32
+// CPU: check passed
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze run %s --target=reference --seed 4 --save-inputs %t/in --save-outputs %t/out --quiet
 // RUN: %python %S/Inputs/check.py softmax %t/in %t/out

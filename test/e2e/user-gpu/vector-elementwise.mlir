@@ -2,22 +2,40 @@
 // on 6 rows of 206 (one block a row): threads 0..50 each vector.load / vector.store a
 // vector<4xf32>, threads 51 and 52 the scalar tail (columns 204 and 205), the others
 // nothing; then a graph bias (broadcast along the rows) + residual add + cast to bf16.
-// Evaluated by the reference interpreter and compared with numpy. graph-to-loops makes
-// the adds and the cast one generic with a bf16 result, so form-kernels refuses it
-// (dtype-mismatch); @model_f32, the same without the cast, is fused (the vector store
-// takes the epilogue on whole vectors).
+// Evaluated by the reference interpreter and compared with numpy, and on the CPU against
+// the reference (fused, epilogue refused, no fusion). graph-to-loops makes the adds and
+// the cast one generic with a bf16 result, which form-kernels fuses: the output buffer
+// is bf16 and the vector store writes vector<4xbf16> (the epilogue on whole vectors,
+// truncated last); @model_f32 is the same without the cast.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: braze run %s --target=reference --seed 6 --func model --save-inputs %t/in --save-outputs %t/out --quiet
 // RUN: %python %S/Inputs/check.py elementwise %t/in %t/out
 // RUN: braze run %s --target=reference --seed 6 --func model_f32 --save-inputs %t/in32 --save-outputs %t/out32 --quiet
 // RUN: %python %S/Inputs/check.py elementwise_f32 %t/in32 %t/out32
+// RUN: braze check %s --target=cpu --seed 3 | FileCheck %s --check-prefix=CPU
+// RUN: braze check %s --target=cpu --seed 4 --pipeline=cpu-no-user-epilogue | FileCheck %s --check-prefix=CPU
+// RUN: braze check %s --target=cpu --seed 5 --pipeline=cpu-no-fusion | FileCheck %s --check-prefix=CPU
+// RUN: braze-opt --cpu=x86-64-v4 %s --graph-decompose --graph-to-loops --inline-unrealized --form-kernels | FileCheck %s --check-prefix=IR
 // RUN: braze-opt --cpu=x86-64-v4 %s --user-kernel-analysis --graph-decompose --graph-to-loops --inline-unrealized --form-kernels=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSE
 // FUSE: user kernels @model:
 // FUSE: arg 0 memref<6x206xf32>: read
 // FUSE: arg 1 memref<6x206xf32>: written(2 stores, 1 vector)
-// FUSE: output arg 1 epilogue 'add,add,cast': refused reason=dtype-mismatch
+// FUSE: output arg 1 epilogue 'add,add,cast': fused
 // FUSE: user kernels @model_f32:
 // FUSE: output arg 1 epilogue 'add,add': fused
+// CPU-NOT: FAIL
+// CPU: PASS @model out0 6x206xbf16
+// CPU: PASS @model_f32 out0 6x206xf32
+// CPU: check passed
+// IR-LABEL: func.func private @tanh3_epilogue_0(%arg0: memref<6x206xf32>, %arg1: memref<6x206xbf16>, %arg2: memref<206xf32>, %arg3: memref<6x206xf32>)
+// IR:         %[[H:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+// IR-NEXT:    vector.store %[[H]], %arg1[{{.*}}] : memref<6x206xbf16>, vector<4xbf16>
+// IR:         arith.truncf %{{.*}} : f32 to bf16
+// IR-NEXT:    memref.store %{{.*}}, %arg1[{{.*}}] : memref<6x206xbf16>
+// IR-LABEL: func.func private @cpu_ext_fused_tanh3_add_cast_0(
+// IR-SAME:    -> tensor<6x206xbf16>
+// IR:         memref.alloc() {{.*}}: memref<6x206xbf16>
+// IR:         call @tanh3_epilogue_0(
 
 func.func private @tanh3(%x: memref<6x206xf32>, %out: memref<6x206xf32>)
     attributes {braze.user_kernel, braze.gpu_launch = {grid = array<i64: 6>, block = array<i64: 64>}} {
