@@ -421,6 +421,10 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   /* the walk resumes after the first of the calls that remains: the chain's new call
    * stands where the output's call was */
   *next = mlirOperationGetNextInBlock(oc.calls[3]);
+  if (!online_bias_relayout(&oc)) {
+    braze_emit_error(mlirOperationGetLocation(op), "form-row-chains: internal: the bias constant could not be laid out");
+    return false;
+  }
   return chain_build_online(&c, &oc, rows, keys);
 }
 
