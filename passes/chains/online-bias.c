@@ -136,6 +136,15 @@ static MlirAttribute constant_value(MlirValue v) {
   return mlirAttributeIsADenseElements(a) ? a : (MlirAttribute){NULL};
 }
 
+bool online_bias_is_constant(MlirValue v) { return !mlirAttributeIsNull(constant_value(v)); }
+
+bool online_bias_same(MlirValue a, MlirValue b) {
+  if (mlirValueEqual(a, b))
+    return true;
+  MlirAttribute x = constant_value(a), y = constant_value(b);
+  return !mlirAttributeIsNull(x) && !mlirAttributeIsNull(y) && mlirAttributeEqual(x, y);
+}
+
 static int elem_bytes(MlirType e) {
   return mlirTypeIsAF32(e) ? 4 : mlirTypeIsABF16(e) || mlirTypeIsAF16(e) ? 2 : 0;
 }
@@ -156,14 +165,10 @@ bool online_bias_can_relayout(MlirValue bias, const int8_t *dims, int rank, int 
   return keys;
 }
 
-bool online_bias_relayout(OnlineChain *oc) {
-  if (!oc->bias_relayout || oc->bias_relaid)
-    return true;
-  MlirAttribute value = constant_value(oc->bias);
-  MlirType t = mlirValueGetType(oc->bias), el = mlirShapedTypeGetElementType(t);
-  int eb = elem_bytes(el), n = oc->bias_rank;
-  if (mlirAttributeIsNull(value) || eb == 0)
-    return false;
+/* The constant `value` of type t in loop order: *nt, *nv; oc's bias rank and dims
+ * switched to it. */
+static bool laid_out(OnlineChain *oc, MlirAttribute value, MlirType t, MlirType el, int eb, int n, MlirType *nt_out,
+                     MlirAttribute *nv_out) {
   /* the new dims: the source dims read by loops, in ascending loop order */
   int src[ONLINE_MAX_BATCH + 2], m = 0;
   int8_t dims[ONLINE_MAX_BATCH + 2];
@@ -204,6 +209,27 @@ bool online_bias_relayout(OnlineChain *oc) {
     nv = mlirDenseElementsAttrRawBufferGet(nt, (size_t)(count * eb), to);
     free(to);
   }
+  *nt_out = nt;
+  *nv_out = nv;
+  oc->bias_rank = m;
+  memcpy(oc->bias_dims, dims, (size_t)m);
+  return true;
+}
+
+bool online_bias_relayout(OnlineChain *oc) {
+  if ((!oc->bias_relayout && !oc->bias_in_kernel) || oc->bias_relaid)
+    return true;
+  MlirAttribute value = constant_value(oc->bias);
+  MlirType t = mlirValueGetType(oc->bias), el = mlirShapedTypeGetElementType(t);
+  int eb = elem_bytes(el), n = oc->bias_rank;
+  if (mlirAttributeIsNull(value))
+    return false;
+  MlirAttribute nv = value;
+  MlirType nt = t;
+  if (oc->bias_relayout && eb == 0)
+    return false;
+  if (oc->bias_relayout && !laid_out(oc, value, t, el, eb, n, &nt, &nv))
+    return false;
   MlirOperation scores = oc->calls[0];
   MlirOperationState st = mlirOperationStateGet(braze_ref("arith.constant"), mlirOperationGetLocation(scores));
   MlirNamedAttribute attr = mlirNamedAttributeGet(mlirIdentifierGet(mlirTypeGetContext(nt), braze_ref("value")), nv);
@@ -212,8 +238,6 @@ bool online_bias_relayout(OnlineChain *oc) {
   MlirOperation c = mlirOperationCreate(&st);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(scores), scores, c);
   oc->bias = mlirOperationGetResult(c, 0);
-  oc->bias_rank = m;
-  memcpy(oc->bias_dims, dims, (size_t)m);
   oc->bias_relaid = true;
   return true;
 }

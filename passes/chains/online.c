@@ -384,9 +384,10 @@ static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in,
   oc->bias_select = *sel;
   oc->bias_affine = *aff;
   int a = kernel_arg(oc->kernels[link], mlirOperationGetOperand(g, in));
-  if (a < 0)
+  bool in_kernel = a < 0; /* a constant form-kernels cloned into the kernel */
+  if (in_kernel && !online_bias_is_constant(mlirOperationGetOperand(g, in)))
     return "bias-not-an-argument-of-the-kernel";
-  MlirValue bias = mlirOperationGetOperand(oc->calls[link], a);
+  MlirValue bias = in_kernel ? mlirOperationGetOperand(g, in) : mlirOperationGetOperand(oc->calls[link], a);
   MlirAffineMap map = map_of(g, in);
   int n = (int)mlirAffineMapGetNumResults(map);
   int8_t dims[ONLINE_MAX_BATCH + 2];
@@ -408,11 +409,12 @@ static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in,
     relayout = true;
   }
   if (!mlirValueIsNull(oc->bias) &&
-      (!mlirValueEqual(oc->bias, bias) || oc->bias_rank != n || memcmp(oc->bias_dims, dims, (size_t)n) != 0))
+      (!online_bias_same(oc->bias, bias) || oc->bias_rank != n || memcmp(oc->bias_dims, dims, (size_t)n) != 0))
     return "max-and-exp-add-different-biases";
   oc->bias = bias;
   oc->bias_rank = n;
   oc->bias_relayout = relayout;
+  oc->bias_in_kernel = in_kernel;
   memcpy(oc->bias_dims, dims, (size_t)n);
   return NULL;
 }

@@ -67,7 +67,9 @@ typedef struct {
   bool bias_relayout;       /* the bias is a constant read by a permutation of the loops (T5's
                              * [queries, keys, heads]): online_bias_relayout lays it out in
                              * loop order before the chain is built */
-  bool bias_relaid;         /* online_bias_relayout made that constant */
+  bool bias_in_kernel;      /* the bias is a constant inside the kernels (form-kernels clones small
+                             * ones): online_bias_relayout puts it in the graph function */
+  bool bias_relaid;         /* online_bias_relayout made the graph function's constant */
   bool causal;              /* the mask keeps keys j <= i + causal_offset of query i */
   int64_t causal_offset;
   bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:
@@ -115,11 +117,15 @@ int online_bias_operand(MlirOperation g, MlirValue v, int s_in, OnlineBiasSelect
  * each loop is read once. */
 bool online_bias_can_relayout(MlirValue bias, const int8_t *dims, int rank, int loops);
 
-/* With oc->bias_relayout (once: bias_relaid): a constant of the bias in loop order (its
- * dims those read by loops, ascending; broadcast dims dropped) inserted before the
- * scores' call, and oc's bias, rank and dims switched to it. False when the constant
- * cannot be made. */
+/* With oc->bias_relayout or bias_in_kernel (once: bias_relaid): the bias constant in the
+ * graph function, before the scores' call (laid out in loop order: its dims those read
+ * by loops, ascending, broadcast dims dropped), and oc's bias, rank and dims switched to
+ * it. False when the constant cannot be made. */
 bool online_bias_relayout(OnlineChain *oc);
+/* Whether `v` is a dense constant; whether two biases are the same (one value, or
+ * constants of one value). */
+bool online_bias_is_constant(MlirValue v);
+bool online_bias_same(MlirValue a, MlirValue b);
 
 /* Helpers online.c and online-bias.c share. */
 MlirOperation online_def_op(MlirValue v);
