@@ -133,6 +133,8 @@ static MlirAttribute constant_value(MlirValue v) {
   if (mlirOperationIsNull(op) || !braze_op_is(op, "arith.constant"))
     return (MlirAttribute){NULL};
   MlirAttribute a = mlirOperationGetAttributeByName(op, braze_ref("value"));
+  if (mlirAttributeIsADenseResourceElements(a)) /* the importer's large constants: f32 ones read */
+    return mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirAttributeGetType(a))) ? a : (MlirAttribute){NULL};
   return mlirAttributeIsADenseElements(a) ? a : (MlirAttribute){NULL};
 }
 
@@ -182,7 +184,8 @@ static bool laid_out(OnlineChain *oc, MlirAttribute value, MlirType t, MlirType 
       }
   MlirType nt = mlirRankedTensorTypeGet(m, shape, el, mlirAttributeGetNull());
   MlirAttribute nv;
-  if (mlirDenseElementsAttrIsSplat(value)) {
+  bool resource = mlirAttributeIsADenseResourceElements(value);
+  if (!resource && mlirDenseElementsAttrIsSplat(value)) {
     nv = mlirDenseElementsAttrSplatGet(nt, mlirDenseElementsAttrGetSplatValue(value));
   } else {
     int64_t count = 1, stride[ONLINE_MAX_BATCH + 2];
@@ -193,7 +196,7 @@ static bool laid_out(OnlineChain *oc, MlirAttribute value, MlirType t, MlirType 
     }
     for (int j = 0; j < m; ++j) /* broadcast dims (read at 0) drop out */
       count *= shape[j];
-    const char *from = mlirDenseElementsAttrGetRawData(value);
+    const char *from = resource ? NULL : mlirDenseElementsAttrGetRawData(value);
     char *to = malloc((size_t)(count * eb));
     if (!to)
       return false;
@@ -202,7 +205,12 @@ static bool laid_out(OnlineChain *oc, MlirAttribute value, MlirType t, MlirType 
       int64_t at = 0;
       for (int j = 0; j < m; ++j)
         at += idx[j] * stride[src[j]];
-      memcpy(to + i * eb, from + at * eb, (size_t)eb);
+      if (resource) {
+        float x = mlirDenseFloatResourceElementsAttrGetValue(value, (intptr_t)at);
+        memcpy(to + i * eb, &x, sizeof x);
+      } else {
+        memcpy(to + i * eb, from + at * eb, (size_t)eb);
+      }
       for (int j = m - 1; j >= 0 && ++idx[j] == shape[j]; --j)
         idx[j] = 0;
     }

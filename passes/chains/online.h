@@ -113,8 +113,8 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
 int online_bias_operand(MlirOperation g, MlirValue v, int s_in, OnlineBiasSelect *sel, OnlineBiasAffine *aff);
 
 /* Whether a bias read by `dims` (the loop of each bias dim, -1: 0) with the keys not
- * innermost may be laid out at compile time: `bias` is a dense bf16/f16/f32 constant and
- * each loop is read once. */
+ * innermost may be laid out at compile time: `bias` is a dense bf16/f16/f32 constant (or
+ * an f32 dense_resource, as the importer stores large ones) and each loop is read once. */
 bool online_bias_can_relayout(MlirValue bias, const int8_t *dims, int rank, int loops);
 
 /* With oc->bias_relayout or bias_in_kernel (once: bias_relaid): the bias constant in the

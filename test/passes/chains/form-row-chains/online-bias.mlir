@@ -5,7 +5,8 @@
 //   -(x - c) exactly, so shift -1 and mul -c); (mask - 1) * 10000 and mask * c alike;
 // - an i1 mask cast to float then scaled: its two values, the select form;
 // - T5's constant position bias stored [queries, keys, heads] and read transposed: laid
-//   out [heads, queries, keys] at compile time, a plain bias of the chain;
+//   out [heads, queries, keys] at compile time, a plain bias of the chain (also from a
+//   dense_resource constant, as the importer stores large ones);
 // refused, with the reason: a bias that is no affine function of one input, and a bias
 // computed at run time whose keys are not its innermost dim.
 // RUN: braze-opt --cpu=x86-64-v4 %s --split-input-file --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda},form-row-chains{target=cuda})' | FileCheck %s
@@ -110,6 +111,32 @@ func.func @position_bias(%q: tensor<2x4x64xf32>, %k: tensor<2x8x64xf32>, %v: ten
   %y = "graph.batch_matmul"(%p, %v) : (tensor<2x4x8xf32>, tensor<2x8x64xf32>) -> tensor<2x4x64xf32>
   return %y : tensor<2x4x64xf32>
 }
+
+// -----
+
+// The same bias as a dense_resource (the ONNX importer's large constants): read by value.
+// CHECK-LABEL: func.func @position_bias_resource(
+// CHECK: %[[B:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 2.000000e+00, 4.000000e+00, {{.*}}]]]> : tensor<2x4x8xf32>
+// CHECK-NEXT: call @cuda_chain_{{.*}}(%arg0, %arg1, %arg2, %[[B]])
+func.func @position_bias_resource(%q: tensor<2x4x64xf32>, %k: tensor<2x8x64xf32>, %v: tensor<2x8x64xf32>) -> tensor<2x4x64xf32> {
+  %kt = "graph.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<2x8x64xf32>) -> tensor<2x64x8xf32>
+  // expected-remark@+1 {{form-row-chains: 3 kernels as @cuda_chain_fused_batch_matmul_add_softmax_0 in the online form: blocks of 128 rows, 128 keys per step, scale 1, the constant bias laid out in loop order}}
+  %s = "graph.batch_matmul"(%q, %kt) : (tensor<2x4x64xf32>, tensor<2x64x8xf32>) -> tensor<2x4x8xf32>
+  %rel = "graph.constant"() {value = dense_resource<rel_bias> : tensor<4x8x2xf32>} : () -> tensor<4x8x2xf32>
+  %b = "graph.transpose"(%rel) {perm = array<i64: 2, 0, 1>} : (tensor<4x8x2xf32>) -> tensor<2x4x8xf32>
+  %sb = "graph.add"(%s, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %p = "graph.softmax"(%sb) {dim = 2 : i64} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %y = "graph.batch_matmul"(%p, %v) : (tensor<2x4x8xf32>, tensor<2x8x64xf32>) -> tensor<2x4x64xf32>
+  return %y : tensor<2x4x64xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      rel_bias: "0x04000000000000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041000050410000604100007041000080410000884100009041000098410000A0410000A8410000B0410000B8410000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F84100000042000004420000084200000C4200001042000014420000184200001C4200002042000024420000284200002C4200003042000034420000384200003C4200004042000044420000484200004C4200005042000054420000584200005C4200006042000064420000684200006C4200007042000074420000784200007C42"
+    }
+  }
+#-}
 
 // -----
 
