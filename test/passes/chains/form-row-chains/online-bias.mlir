@@ -2,7 +2,7 @@
 // - BERT's additive mask bias, (1 - mask) * c from a [batch, keys] float mask broadcast
 //   over heads and queries: the mask itself is the chain's fourth argument and the chain
 //   evaluates (x + shift) * mul per score (kernel.online bias_shift, bias_mul; c - x is
-//   -(x - c) exactly, so shift -1 and mul -c); (mask - 1) * 10000 and mask * c alike;
+//   -(x - c) exactly, so shift -1 and mul -c); (mask - 1) * 10000 alike;
 // - an i1 mask cast to float then scaled: its two values, the select form;
 // - T5's constant position bias stored [queries, keys, heads] and read transposed: laid
 //   out [heads, queries, keys] at compile time, a plain bias of the chain (also from a
