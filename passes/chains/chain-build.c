@@ -426,9 +426,12 @@ bool chain_build_online(Chain *c, const OnlineChain *oc, int64_t rows, int64_t k
     mlirSymbolTableInsert(c->sym->table, fn);
     if (c->o->remarks)
       braze_emit_remark(loc, "form-row-chains: %d kernels as @%s in the online form: blocks of %lld rows, %lld keys "
-                        "per step%s, scale %g%s%s", c->n, name, (long long)c->mc, (long long)key_block,
+                        "per step%s, scale %g%s%s%s%s", c->n, name, (long long)c->mc, (long long)key_block,
                         c->o->cpu && oc->n % key_block ? " and a tail step" : "", oc->scale,
-                        oc->causal ? ", causal" : "", c->o->cpu ? ", its generics as block kernels" : "");
+                        oc->causal ? ", causal" : "",
+                        oc->bias_affine.on ? ", the bias computed from its input per score" : "",
+                        oc->bias_relaid ? ", the constant bias laid out in loop order" : "",
+                        c->o->cpu ? ", its generics as block kernels" : "");
     MlirValue args[4] = {oc->q, oc->k, oc->v, oc->bias};
     replace_calls(c, fn, args, mlirValueIsNull(oc->bias) ? 3 : 4);
     ok = !c->o->cpu || online_outline(fn, c->sym);

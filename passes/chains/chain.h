@@ -17,7 +17,7 @@
 enum { MAX_LINKS = 16 };
 
 typedef struct {
-  bool disable, remarks, no_online, online_half, online_cuda;
+  bool disable, remarks, no_online, online_half, online_cuda, no_merge_inputs;
   long long rows, max_scratch, max_repack, min_blocks, key_block, online_min_keys, window_channels;
   char *target;
   bool cpu; /* target=cpu: whole-row chains, and the online form as calls of block kernels */
@@ -67,6 +67,12 @@ bool chain_build(Chain *c);
  * rows and `key_block` keys per block (on the cpu target both divide their extents, and
  * the key loop's generics are outlined: online_outline). */
 bool chain_build_online(Chain *c, const OnlineChain *oc, int64_t rows, int64_t key_block);
+
+/* ---- passes/chains/online-inputs.c ---- */
+
+/* On targets other than cpu: the pointwise kernels making each online chain's inputs in
+ * `func` as one kernel with a result each (unless o->no_merge_inputs). */
+void online_merge_inputs(const Options *o, Symbols *sym, MlirOperation func);
 
 /* ---- passes/chains/online-outline.c ---- */
 

@@ -60,6 +60,8 @@
  *                        ones with head dims 64 or 128: what the CUDA flash kernel takes;
  *                        cuda: those and f32 ones with head dims up to 64 (the CUDA SIMT
  *                        flash kernel's, targets/cuda/matmul/flash-simt.c)
+ *   no-merge-inputs      (not cpu) keep the pointwise kernels making an online chain's inputs
+ *                        separate (default: one kernel with a result each, online-inputs.c)
  *   window-channels=N    (not cpu) a matmul kernel's operand read through a view that repeats
  *                        elements (a conv's window) stays a view when its source's rows are
  *                        a multiple of N elements (default 64: the CUDA template loads a
@@ -421,6 +423,10 @@ static bool try_online(const Options *o, Symbols *sym, MlirOperation module, Mli
   /* the walk resumes after the first of the calls that remains: the chain's new call
    * stands where the output's call was */
   *next = mlirOperationGetNextInBlock(oc.calls[3]);
+  if (!online_bias_relayout(&oc)) {
+    braze_emit_error(mlirOperationGetLocation(op), "form-row-chains: internal: the bias constant could not be laid out");
+    return false;
+  }
   return chain_build_online(&c, &oc, rows, keys);
 }
 
@@ -488,8 +494,10 @@ static bool run_on_func(const Options *o, Symbols *sym, MlirOperation module, Ml
     if (!try_online(o, sym, module, func, op, &next))
       return false;
   if (!o->cpu) { /* targets with the online form run no whole-row chains */
-    if (online_enabled(o))
+    if (online_enabled(o)) {
+      online_merge_inputs(o, sym, func);
       plain_template_operands(o, sym, func);
+    }
     return true;
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {
@@ -572,13 +580,14 @@ static long long default_scratch(void) {
 static void *create_state(const BrazePassOptions *opts, BrazeStr *error) {
   static const char *const allowed[] = {"disable", "remarks", "rows", "max-scratch-bytes", "max-repack-bytes",
                                         "min-blocks", "target", "no-online", "key-block", "online",
-                                        "online-min-keys", "window-channels", NULL};
+                                        "online-min-keys", "window-channels", "no-merge-inputs", NULL};
   if (!braze_options_check(opts, "form-row-chains", allowed, error))
     return NULL;
   Options *o = calloc(1, sizeof *o);
   o->disable = braze_option_flag(opts, "disable");
   o->remarks = braze_option_flag(opts, "remarks");
   o->no_online = braze_option_flag(opts, "no-online");
+  o->no_merge_inputs = braze_option_flag(opts, "no-merge-inputs");
   const BrazeOption *online = braze_option_find(opts, "online");
   if (online && (!online->value || (strcmp(online->value, "half") != 0 && strcmp(online->value, "all") != 0 &&
                                     strcmp(online->value, "cuda") != 0))) {
@@ -632,6 +641,8 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "                       bf16/f16 ones with head dims 64 or 128 (half: the CUDA flash\n"
                     "                       kernel's), or those and f32 ones with head dims up to 64 (cuda:\n"
                     "                       the CUDA SIMT kernel's too)\n"
+                    "  no-merge-inputs      (not cpu) keep the pointwise kernels making an online chain's\n"
+                    "                       inputs separate (default: one kernel with a result each)\n"
                     "  window-channels=N    (not cpu) a matmul kernel's operand read through a view repeating\n"
                     "                       elements (a conv's window) stays a view when its source's rows are\n"
                     "                       a multiple of N elements (default 64: the CUDA template's window\n"

@@ -53,6 +53,14 @@ static void print_f32(BrazeStr *s, double x) {
     braze_str_printf(s, "%.9e", x);
 }
 
+/* An f32 value's bits (the graph's constants are f32: exact). */
+static unsigned f32_bits(double x) {
+  float f = (float)x;
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
 /* The bias's block: one element of each batch dim and broadcast dim, the block's rows and
  * keys for the dims read by m and n. */
 static void print_bias_block(Printer *p) {
@@ -241,12 +249,20 @@ static void print_slice(Printer *p, const char *name, int arg, const char *row_i
 static const char *print_bias_add(Printer *p) {
   if (!p->bias)
     return "%xs";
-  if (p->oc->bias_select.on)
+  if (p->oc->bias_select.on) {
     braze_str_puts(p->s, "        %bf = arith.select %b, %btrue, %bfalse : f32\n        %xb = arith.addf %xs, %bf : f32\n");
-  else if (strcmp(p->bias, "f32") != 0)
-    braze_str_printf(p->s, "        %%bf = arith.extf %%b : %s to f32\n        %%xb = arith.addf %%xs, %%bf : f32\n", p->bias);
-  else
-    braze_str_puts(p->s, "        %xb = arith.addf %xs, %b : f32\n");
+    return "%xb";
+  }
+  const char *b = "%b";
+  if (strcmp(p->bias, "f32") != 0) {
+    braze_str_printf(p->s, "        %%be = arith.extf %%b : %s to f32\n", p->bias);
+    b = "%be";
+  }
+  if (p->oc->bias_affine.on) { /* (x + shift) * mul of the argument's element (online-bias.c) */
+    braze_str_printf(p->s, "        %%bsh = arith.addf %s, %%bshift : f32\n        %%bf = arith.mulf %%bsh, %%bmul : f32\n", b);
+    b = "%bf";
+  }
+  braze_str_printf(p->s, "        %%xb = arith.addf %%xs, %s : f32\n", b);
   return "%xb";
 }
 
@@ -489,6 +505,9 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
       print_f32(s, oc->bias_select.when_true);
       braze_str_puts(s, " : f32, ");
     }
+    if (oc->bias_affine.on) /* the bias is (x + bias_shift) * bias_mul of the argument's x */
+      braze_str_printf(s, "bias_mul = 0x%08X : f32, bias_shift = 0x%08X : f32, ", f32_bits(oc->bias_affine.mul),
+                       f32_bits(oc->bias_affine.shift));
   }
   if (oc->causal)
     braze_str_printf(s, "causal = %lld : i64, ", (long long)oc->causal_offset);
@@ -498,6 +517,9 @@ void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t 
   if (oc->causal)
     braze_str_printf(s, "  %%coff = arith.constant %lld : index\n", (long long)oc->causal_offset);
   braze_str_puts(s, "  %zero = arith.constant 0.000000e+00 : f32\n  %ninf = arith.constant 0xFF800000 : f32\n");
+  if (!mlirValueIsNull(oc->bias) && oc->bias_affine.on)
+    braze_str_printf(s, "  %%bshift = arith.constant 0x%08X : f32\n  %%bmul = arith.constant 0x%08X : f32\n",
+                     f32_bits(oc->bias_affine.shift), f32_bits(oc->bias_affine.mul));
   if (!mlirValueIsNull(oc->bias) && oc->bias_select.on) {
     braze_str_puts(s, "  %btrue = arith.constant ");
     print_f32(s, oc->bias_select.when_true);

@@ -303,30 +303,10 @@ static MlirValue strip_casts(MlirValue v) {
   return v;
 }
 
-/* The bias side of f(s) + bias: a body argument of g (the bias tensor's element), or
- * select(m, t, f) of an i1 body argument m and two constants (a boolean mask read at
- * run time, as mask-to-bias writes where: passes/graph/simplify-attention.c): *sel
- * then holds t and f. The argument's index, or -1. */
-static int bias_operand(MlirOperation g, MlirValue v, int s_in, OnlineBiasSelect *sel) {
-  sel->on = false;
-  MlirOperation op = def_op(strip_casts(v));
-  if (!mlirOperationIsNull(op) && braze_op_is(op, "arith.select")) {
-    int m = body_arg_of(g, mlirOperationGetOperand(op, 0));
-    if (m < 0 || m == s_in || m >= num_inputs(g) || !mlirTypeIsAInteger(mlirValueGetType(body_arg(g, m))) ||
-        !constant_of(strip_casts(mlirOperationGetOperand(op, 1)), &sel->when_true) ||
-        !constant_of(strip_casts(mlirOperationGetOperand(op, 2)), &sel->when_false))
-      return -1;
-    sel->on = true;
-    return m;
-  }
-  int b = body_arg_of(g, v);
-  return b >= 0 && b != s_in && b < num_inputs(g) ? b : -1;
-}
-
 static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, int *mask_in, int *bias_in,
-                         OnlineBiasSelect *bias_sel) {
+                         OnlineBiasSelect *bias_sel, OnlineBiasAffine *bias_aff) {
   *mask_in = *bias_in = -1;
-  bias_sel->on = false;
+  bias_sel->on = bias_aff->on = false;
   v = strip_casts(v);
   MlirOperation sel = def_op(v);
   if (!mlirOperationIsNull(sel) && braze_op_is(sel, "arith.select")) {
@@ -341,7 +321,7 @@ static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, 
   MlirOperation add = def_op(v);
   if (!mlirOperationIsNull(add) && braze_op_is(add, "arith.addf")) { /* f(s) + bias */
     for (int side = 0; side < 2 && *bias_in < 0; ++side) {
-      int b = bias_operand(g, mlirOperationGetOperand(add, side), s_in, bias_sel);
+      int b = online_bias_operand(g, mlirOperationGetOperand(add, side), s_in, bias_sel, bias_aff);
       if (b >= 0) {
         *bias_in = b;
         v = mlirOperationGetOperand(add, 1 - side);
@@ -355,7 +335,7 @@ static bool masked_score(MlirOperation g, MlirValue v, int s_in, double *scale, 
 
 /* The combiner `name`(f(in), out) of a row reduction; f's scale, mask and bias inputs. */
 static bool combines(MlirOperation g, const char *name, const char *alt, int s_in, double *scale, int *mask_in,
-                     int *bias_in, OnlineBiasSelect *sel) {
+                     int *bias_in, OnlineBiasSelect *sel, OnlineBiasAffine *aff) {
   MlirOperation comb = def_op(yielded(g));
   if (mlirOperationIsNull(comb) || !(braze_op_is(comb, name) || (alt && braze_op_is(comb, alt))))
     return false;
@@ -364,7 +344,7 @@ static bool combines(MlirOperation g, const char *name, const char *alt, int s_i
     x = y;
   else if (!mlirValueEqual(y, out))
     return false;
-  return masked_score(g, x, s_in, scale, mask_in, bias_in, sel);
+  return masked_score(g, x, s_in, scale, mask_in, bias_in, sel, aff);
 }
 
 /* The constant a generic's input `in` carries as the chain's mask: an arith.constant in
@@ -389,19 +369,25 @@ static const char *note_mask(OnlineChain *oc, int link, MlirOperation g, int in,
 }
 
 /* The tensor a generic's input `in` adds to the scores: what the kernel's call passes
- * it as, read by the loops (batch..., m, n) or broadcast (0), n last; the same tensor
- * in every kernel of the chain. */
-static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in, int rank, const OnlineBiasSelect *sel) {
+ * it as, read by the loops (batch..., m, n) or broadcast (0), n last (or a constant read
+ * by a permutation of them: laid out in loop order when the chain is built); the same
+ * tensor, read the same way, in every kernel of the chain. */
+static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in, int rank, const OnlineBiasSelect *sel,
+                             const OnlineBiasAffine *aff) {
   if (in < 0)
     return NULL;
-  if (!mlirValueIsNull(oc->bias) && (oc->bias_select.on != sel->on || (sel->on && (oc->bias_select.when_true != sel->when_true ||
-                                                                                    oc->bias_select.when_false != sel->when_false))))
+  if (!mlirValueIsNull(oc->bias) &&
+      (oc->bias_select.on != sel->on ||
+       (sel->on && (oc->bias_select.when_true != sel->when_true || oc->bias_select.when_false != sel->when_false)) ||
+       oc->bias_affine.on != aff->on || (aff->on && (oc->bias_affine.shift != aff->shift || oc->bias_affine.mul != aff->mul))))
     return "max-and-exp-add-different-biases";
   oc->bias_select = *sel;
+  oc->bias_affine = *aff;
   int a = kernel_arg(oc->kernels[link], mlirOperationGetOperand(g, in));
-  if (a < 0)
+  bool in_kernel = a < 0; /* a constant form-kernels cloned into the kernel */
+  if (in_kernel && !online_bias_is_constant(mlirOperationGetOperand(g, in)))
     return "bias-not-an-argument-of-the-kernel";
-  MlirValue bias = mlirOperationGetOperand(oc->calls[link], a);
+  MlirValue bias = in_kernel ? mlirOperationGetOperand(g, in) : mlirOperationGetOperand(oc->calls[link], a);
   MlirAffineMap map = map_of(g, in);
   int n = (int)mlirAffineMapGetNumResults(map);
   int8_t dims[ONLINE_MAX_BATCH + 2];
@@ -416,13 +402,19 @@ static const char *note_bias(OnlineChain *oc, int link, MlirOperation g, int in,
     else
       return "bias-not-read-by-batch-row-and-key";
   }
-  if (dims[n - 1] != rank - 1)
-    return "bias-keys-not-innermost";
+  bool relayout = false;
+  if (dims[n - 1] != rank - 1) {
+    if (!online_bias_can_relayout(bias, dims, n, rank))
+      return "bias-keys-not-innermost (and not a float constant read by a permutation of the loops)";
+    relayout = true;
+  }
   if (!mlirValueIsNull(oc->bias) &&
-      (!mlirValueEqual(oc->bias, bias) || oc->bias_rank != n || memcmp(oc->bias_dims, dims, (size_t)n) != 0))
+      (!online_bias_same(oc->bias, bias) || oc->bias_rank != n || memcmp(oc->bias_dims, dims, (size_t)n) != 0))
     return "max-and-exp-add-different-biases";
   oc->bias = bias;
   oc->bias_rank = n;
+  oc->bias_relayout = relayout;
+  oc->bias_in_kernel = in_kernel;
   memcpy(oc->bias_dims, dims, (size_t)n);
   return NULL;
 }
@@ -434,14 +426,15 @@ static const char *match_max(OnlineChain *oc, int link, MlirOperation g, int ran
     return "no-row-max-of-the-scores";
   int mask_in, bias_in;
   OnlineBiasSelect sel;
-  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in, &bias_in, &sel)) {
+  OnlineBiasAffine aff;
+  if (!combines(g, "arith.maximumf", "arith.maxnumf", s_in, scale, &mask_in, &bias_in, &sel, &aff)) {
     MlirOperation comb = def_op(yielded(g));
     bool is_max = !mlirOperationIsNull(comb) && (braze_op_is(comb, "arith.maximumf") || braze_op_is(comb, "arith.maxnumf"));
     return is_max ? "scores-not-a-scale-a-bias-and-a-causal-mask"
                   : "row-reduction-not-a-max-of-scaled-scores";
   }
   const char *why = note_mask(oc, link, g, mask_in, rank);
-  return why ? why : note_bias(oc, link, g, bias_in, rank, &sel);
+  return why ? why : note_bias(oc, link, g, bias_in, rank, &sel, &aff);
 }
 
 /* rowmax: x[b, m] = max_n f(s[b, m, n]). */
@@ -468,8 +461,9 @@ static const char *match_quotient(MlirOperation div_g, int rank, MlirOperation *
   double one;
   int no_mask, no_bias;
   OnlineBiasSelect no_sel;
+  OnlineBiasAffine no_aff;
   if (mlirOperationIsNull(sum_g) || num_inputs(sum_g) != 1 || !row_reduction(sum_g, rank, 0) ||
-      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask, &no_bias, &no_sel) || one != 1.0 || no_mask >= 0 || no_bias >= 0 ||
+      !combines(sum_g, "arith.addf", NULL, 0, &one, &no_mask, &no_bias, &no_sel, &no_aff) || one != 1.0 || no_mask >= 0 || no_bias >= 0 ||
       !mlirValueEqual(mlirOperationGetOperand(sum_g, 0), mlirOperationGetOperand(div_g, e_in)))
     return "not-normalized-by-the-row-sum";
   *exp_g = generic_of(mlirOperationGetOperand(div_g, e_in));
@@ -513,13 +507,14 @@ static const char *match_probs(OnlineChain *oc, int rank) {
   double scale;
   int mask_in, bias_in;
   OnlineBiasSelect sel;
-  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in, &bias_in, &sel))
+  OnlineBiasAffine aff;
+  if (!masked_score(exp_g, mlirOperationGetOperand(sub, 0), s_in, &scale, &mask_in, &bias_in, &sel, &aff))
     return "not-exp-of-the-shifted-scores";
   if (fabs(scale - oc->scale) > 1e-6 * fabs(oc->scale))
     return "max-and-exp-scale-the-scores-differently";
   if ((why = note_mask(oc, PROBS, exp_g, mask_in, rank)))
     return why;
-  return note_bias(oc, PROBS, exp_g, bias_in, rank, &sel);
+  return note_bias(oc, PROBS, exp_g, bias_in, rank, &sel, &aff);
 }
 
 /* A mask the online form takes: a constant keep-mask [.., M, N] whose row i keeps the
@@ -744,3 +739,10 @@ int64_t online_saved_bytes(const OnlineChain *oc) {
   }
   return 2 * bytes;
 }
+
+/* ---- shared with online-bias.c ---- */
+
+MlirOperation online_def_op(MlirValue v) { return def_op(v); }
+MlirValue online_strip_casts(MlirValue v) { return strip_casts(v); }
+bool online_constant_of(MlirValue v, double *x) { return constant_of(v, x); }
+int online_body_arg_of(MlirOperation g, MlirValue v) { return body_arg_of(g, v); }

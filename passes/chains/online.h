@@ -36,6 +36,15 @@ typedef struct {
   double when_true, when_false;
 } OnlineBiasSelect;
 
+/* A bias computed from a small input in the kernels: (x + shift) * mul of the bias
+ * argument's element x (BERT's (1 - mask) * finfo.min, a [batch, keys] mask broadcast
+ * over heads and queries: shift -1, mul -finfo.min), evaluated per score by the chain
+ * instead of materialized (passes/chains/online-bias.c). */
+typedef struct {
+  bool on;
+  double shift, mul;
+} OnlineBiasAffine;
+
 typedef struct {
   MlirOperation calls[4];   /* scores, rowmax (null: inside probs), probs, output: the graph function's calls */
   MlirOperation kernels[4]; /* their kernels */
@@ -54,6 +63,13 @@ typedef struct {
   int bias_rank;
   int8_t bias_dims[ONLINE_MAX_BATCH + 2]; /* the loop (batch..., m, n) each bias dim reads, -1: 0 */
   OnlineBiasSelect bias_select; /* on: the bias argument is an i1 mask, the bias its select */
+  OnlineBiasAffine bias_affine; /* on: the bias is (x + shift) * mul of the argument's x */
+  bool bias_relayout;       /* the bias is a constant read by a permutation of the loops (T5's
+                             * [queries, keys, heads]): online_bias_relayout lays it out in
+                             * loop order before the chain is built */
+  bool bias_in_kernel;      /* the bias is a constant inside the kernels (form-kernels clones small
+                             * ones): online_bias_relayout puts it in the graph function */
+  bool bias_relaid;         /* online_bias_relayout made the graph function's constant */
   bool causal;              /* the mask keeps keys j <= i + causal_offset of query i */
   int64_t causal_offset;
   bool plausible;           /* the calls have an attention chain's shape, its softmax an exp:
@@ -84,6 +100,39 @@ const char *online_match(MlirOperation scores, OnlineCallee callee, void *user, 
  * block kernels: the cpu target), a second loop of one step of the remaining keys. */
 void online_print(BrazeStr *s, const OnlineChain *oc, const char *name, int64_t rows, int64_t key_block,
                   bool static_tail, const char *ops, int64_t score);
+
+/* ---- passes/chains/online-bias.c: the scores' addend ---- */
+
+/* The bias side `v` of f(s) + bias in generic g (s its input s_in): the input it reads
+ * and how, or -1. A body argument (the bias tensor's element, through casts); select(m,
+ * t, f) of an i1 body argument m and two constants (a boolean mask read at run time, as
+ * mask-to-bias writes where: passes/graph/simplify-attention.c): *sel on; an affine
+ * function (x + shift) * mul of one float body argument x by constants (spelled x * c,
+ * x + c, x - c, c - x, -x, (x +- c) * c', (c - x) * c', through casts): *aff on; of an
+ * i1 argument converted to float: its two values, *sel on. */
+int online_bias_operand(MlirOperation g, MlirValue v, int s_in, OnlineBiasSelect *sel, OnlineBiasAffine *aff);
+
+/* Whether a bias read by `dims` (the loop of each bias dim, -1: 0) with the keys not
+ * innermost may be laid out at compile time: `bias` is a dense bf16/f16/f32 constant (or
+ * an f32 dense_resource, as the importer stores large ones) and each loop is read once. */
+bool online_bias_can_relayout(MlirValue bias, const int8_t *dims, int rank, int loops);
+
+/* With oc->bias_relayout or bias_in_kernel (once: bias_relaid): the bias constant in the
+ * graph function, before the scores' call (laid out in loop order: its dims those read
+ * by loops, ascending, broadcast dims dropped), and oc's bias, rank and dims switched to
+ * it. False when the constant cannot be made. */
+bool online_bias_relayout(OnlineChain *oc);
+/* Whether `v` is a dense constant; whether two biases are the same (one value, or
+ * constants of one value). */
+bool online_bias_is_constant(MlirValue v);
+bool online_bias_same(MlirValue a, MlirValue b);
+
+/* Helpers online.c and online-bias.c share. */
+MlirOperation online_def_op(MlirValue v);
+MlirValue online_strip_casts(MlirValue v);
+bool online_constant_of(MlirValue v, double *x);
+/* The body argument of g that `v` is, through casts, or -1. */
+int online_body_arg_of(MlirOperation g, MlirValue v);
 
 /* Bytes of the intermediates the rewrite keeps out of memory (scores, row maxima,
  * probabilities: each written once and read back). */

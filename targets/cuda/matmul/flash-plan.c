@@ -44,6 +44,16 @@ const char *flash_plan(MlirOperation func, const CuOptions *opts, Flash *f) {
       f->bias_true = mlirFloatAttrGetValueDouble(bt_attr);
       f->bias_false = mlirFloatAttrGetValueDouble(bf_attr);
     }
+    MlirAttribute sh_attr = mlirDictionaryAttrGetElementByName(online, braze_ref("bias_shift"));
+    MlirAttribute mu_attr = mlirDictionaryAttrGetElementByName(online, braze_ref("bias_mul"));
+    if (mlirAttributeIsNull(sh_attr) != mlirAttributeIsNull(mu_attr) ||
+        (!mlirAttributeIsNull(sh_attr) && (!mlirAttributeIsAFloat(sh_attr) || !mlirAttributeIsAFloat(mu_attr) || f->bias_select)))
+      return "an-affine-bias-without-float-bias_shift-and-bias_mul-of-a-float-tensor";
+    f->bias_affine = !mlirAttributeIsNull(sh_attr);
+    if (f->bias_affine) {
+      f->bias_shift = mlirFloatAttrGetValueDouble(sh_attr);
+      f->bias_mul = mlirFloatAttrGetValueDouble(mu_attr);
+    }
     f->bias_el = f->bias_select ? "i1" : mlirTypeIsABF16(be) ? "bf16" : mlirTypeIsAF16(be) ? "f16" : "f32";
     for (int r = 0; r < f->bias_rank; ++r) {
       f->bias_dims[r] = mlirDenseI64ArrayGetElement(bias, r);
@@ -137,6 +147,24 @@ double flash_log2_domain(double x) {
   if (!(x > -FLT_MAX))
     return -FLT_MAX;
   return x < FLT_MAX ? x : FLT_MAX;
+}
+
+void flash_bias_constants(BrazeStr *s, const Flash *f) {
+  braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", 1.4426950408889634);
+  if (f->bias_affine) /* the graph's f32 constants, exact */
+    braze_str_printf(s, "  %%afsh = arith.constant %.9e : f32\n  %%afmu = arith.constant %.9e : f32\n"
+                        "  %%afmin = arith.constant %.9e : f32\n",
+                     f->bias_shift, f->bias_mul, -FLT_MAX);
+}
+
+void flash_bias_log2(BrazeStr *s, const Flash *f, const char *indent, const char *out, const char *in, int id) {
+  if (!f->bias_affine) {
+    braze_str_printf(s, "%s%%%s%d = arith.mulf %%%s%d, %%log2e : f32\n", indent, out, id, in, id);
+    return;
+  }
+  braze_str_printf(s, "%s%%afa%d = arith.addf %%%s%d, %%afsh : f32\n%s%%afm%d = arith.mulf %%afa%d, %%afmu : f32\n"
+                      "%s%%afl%d = arith.mulf %%afm%d, %%log2e : f32\n%s%%%s%d = arith.maximumf %%afl%d, %%afmin : f32\n",
+                   indent, id, in, id, indent, id, id, indent, id, id, indent, out, id, id);
 }
 
 int64_t flash_bias_elements(const Flash *f) {

@@ -81,7 +81,7 @@ static void header(BrazeStr *s, const Flash *f, MlirOperation func, const char *
   flat_view(s, "outf", f->n_in, flash_arg_type(func, -1), "f32");
   if (f->n_in == 4) {
     flat_view(s, "biasf", 3, flash_arg_type(func, 3), f->bias_el);
-    braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", 1.4426950408889634);
+    flash_bias_constants(s, f);
     if (f->bias_select)
       braze_str_printf(s, "  %%btrue = arith.constant %.9e : f32\n  %%bfalse = arith.constant %.9e : f32\n",
                        flash_log2_domain(f->bias_true * 1.4426950408889634),
@@ -165,11 +165,12 @@ static void score(BrazeStr *s, const Flash *f, int c, int64_t bias_total) {
                      c, c, c, c, c, c, (long long)bias_total, f->bias_el);
     if (f->bias_select)
       braze_str_printf(s, "    %%bs%d = arith.select %%bl%d, %%btrue, %%bfalse : f32\n", c, c);
-    else if (f->bias_el[1] != '3') /* bf16 or f16 */
-      braze_str_printf(s, "    %%be%d = arith.extf %%bl%d : %s to f32\n    %%bs%d = arith.mulf %%be%d, %%log2e : f32\n", c, c,
-                       f->bias_el, c, c);
-    else
-      braze_str_printf(s, "    %%bs%d = arith.mulf %%bl%d, %%log2e : f32\n", c, c);
+    else if (f->bias_el[1] != '3') { /* bf16 or f16 */
+      braze_str_printf(s, "    %%be%d = arith.extf %%bl%d : %s to f32\n", c, c, f->bias_el);
+      flash_bias_log2(s, f, "    ", "bs", "be", c);
+    } else {
+      flash_bias_log2(s, f, "    ", "bs", "bl", c);
+    }
     braze_str_printf(s, "    %%sb%d = arith.addf %s, %%bs%d : f32\n", c, cur, c);
     snprintf(cur, sizeof cur, "%%sb%d", c);
     x = "sb";

@@ -396,8 +396,7 @@ static void softmax(Text *t) {
         braze_str_printf(s, "      %%bx%d = arith.extf %%bl%d : %s to f32\n", r, r, f->bias_el);
       /* the scores are in the log2 domain (exp2 below): the bias too */
       if (!f->bias_select)
-        braze_str_printf(s, "      %%bs%d = arith.mulf %%%s%d, %%log2e : f32\n", r,
-                         strcmp(f->bias_el, "f32") != 0 ? "bx" : "bl", r);
+        flash_bias_log2(s, f, "      ", "bs", strcmp(f->bias_el, "f32") != 0 ? "bx" : "bl", r);
       braze_str_printf(s, "      %%%s%d = arith.addf %%w%d, %%bs%d : f32\n", masked ? "y" : "x", r, r, r);
     }
     if (tail)
@@ -566,7 +565,7 @@ static void loop_constants(Text *t) {
                       "  %%o_init = llvm.mlir.zero : %s\n", t->oacc);
   braze_str_puts(s, "  %rw = arith.muli %wg, %c64 : index\n");
   if (f->n_in == 4) {
-    braze_str_printf(s, "  %%log2e = arith.constant %.9e : f32\n", log2e);
+    flash_bias_constants(s, f);
     if (f->bias_select) /* the mask's values times log2(e), kept finite (finfo.min * log2(e) overflows f32) */
       braze_str_printf(s, "  %%btrue = arith.constant %.9e : f32\n  %%bfalse = arith.constant %.9e : f32\n",
                        flash_log2_domain(f->bias_true * log2e), flash_log2_domain(f->bias_false * log2e));
@@ -679,14 +678,16 @@ int cu_convert_chain(MlirOperation func, MlirOperation gpu_module, const CuOptio
   if (opts->remarks && f.simt)
     braze_emit_remark(mlirOperationGetLocation(func),
                       "cuda-codegen: kernel @%s: flash kernel (online chain, f32 SIMT), grid (%lld, %lld, 1), block %d, "
-                      "%d keys per tile, %lld bytes of shared memory",
-                      name, (long long)f.tiles, (long long)f.batch, FLASH_SIMT_ROWS, f.bn, (long long)f.smem);
+                      "%d keys per tile, %lld bytes of shared memory%s",
+                      name, (long long)f.tiles, (long long)f.batch, FLASH_SIMT_ROWS, f.bn, (long long)f.smem,
+                      f.bias_affine ? ", the bias (x + shift) * mul of its input" : "");
   else if (opts->remarks)
     braze_emit_remark(mlirOperationGetLocation(func),
                       "cuda-codegen: kernel @%s: flash kernel (online chain), grid (%lld, %lld, 1), block %d, %d keys "
-                      "per step, %d stages, %lld bytes of shared memory%s",
+                      "per step, %d stages, %lld bytes of shared memory%s%s",
                       name, (long long)f.tiles, (long long)f.batch, THREADS, f.bn, STAGES, (long long)f.smem,
-                      f.n_in != 4 ? "" : f.bias_tiles ? ", the bias in tiles by TMA" : ", the bias read per thread");
+                      f.n_in != 4 ? "" : f.bias_tiles ? ", the bias in tiles by TMA" : ", the bias read per thread",
+                      f.bias_affine ? ", (x + shift) * mul of its input" : "");
   MlirContext ctx = mlirOperationGetContext(func);
   MlirType types_[5];
   for (int i = 0; i <= f.n_in; ++i) {

@@ -31,6 +31,8 @@ typedef struct {
   const char *bias_el;
   bool bias_select;            /* the bias argument is an i1 mask: bias = mask ? bias_true : bias_false */
   double bias_true, bias_false;
+  bool bias_affine;            /* the bias is (x + bias_shift) * bias_mul of the argument's x (online-bias.c) */
+  double bias_shift, bias_mul;
   bool bias_tiles;             /* a bias row per query, keys innermost: tiles by TMA through shared memory */
   int bias_box_keys;           /* keys per 128-byte-wide box (64 of 2 bytes, 128 of 1) */
   int64_t bias_off, bias_stage; /* the bias tiles' shared memory: offset, bytes per stage */
@@ -48,6 +50,13 @@ MlirType flash_arg_type(MlirOperation func, int i);
 /* A bias value in the log2 domain as a finite f32. */
 double flash_log2_domain(double x);
 int64_t flash_bias_elements(const Flash *f);
+/* The constants flash_bias_log2 reads (%log2e; %afsh, %afmu, %afmin for an affine bias). */
+void flash_bias_constants(BrazeStr *s, const Flash *f);
+/* `indent`%<out><id> = the f32 bias value %<in><id> in the log2 domain: x * log2(e), or
+ * for an affine bias ((x + shift) * mul) * log2(e) kept above -FLT_MAX (finfo.min's
+ * bias times log2(e) overflows f32: a key masked everywhere then stays uniform, as the
+ * graph's finfo.min scores are). */
+void flash_bias_log2(BrazeStr *s, const Flash *f, const char *indent, const char *out, const char *in, int id);
 /* `memref<shape x elem>` of a tensor type. */
 void flash_print_memref(BrazeStr *s, MlirType tensor);
 /* %<acc>_<n> = %<acc>_<n - 1> + ((%bh / inner) % extent / group) * stride. */

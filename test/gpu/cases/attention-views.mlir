@@ -5,7 +5,8 @@
 // scores (scale-out-of-batch-matmul: the flash kernel applies it in f32); q's heads are
 // copied by its transpose's kernel, form-row-chains{target=cuda} gives k and v copies in
 // [batch x heads, rows, head dim] layout (two poi kernels) and puts the attention in the
-// online form: one flash kernel.
+// online form: one flash kernel; the three kernels making its inputs are one kernel of
+// three results (passes/chains/online-inputs.c).
 // gpu-metric: norm (the flash kernel keeps scores and probabilities in f32, where the
 // graph's types, and so the reference, round them to bf16). The inputs are unscaled
 // random normals (test/gpu/prepare.sh), so q is divided by 2048, not 8: the scores stay
@@ -17,21 +18,20 @@
 // RUN: braze-opt --cpu=x86-64-v4 %s --pass-pipeline='builtin.module(graph-verify,graph-decompose,graph-simplify,graph-to-loops,inline-unrealized,form-kernels{target=cuda horizontal-templates=half},form-row-chains{target=cuda online=half},cuda-codegen{remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLASH
 // CHECK: remark: form-row-chains: 2 copy kernel(s) put heads read through views in [batch..., rows, head dim] layout for the online form
 // CHECK: remark: form-row-chains: 4 kernels as @cuda_chain_{{.*}} in the online form: blocks of 128 rows, 128 keys per step, scale 0.000488281
+// CHECK: remark: form-row-chains: 3 kernels making @cuda_chain_{{.*}}'s inputs as one kernel @cuda_poi_fused_inputs_0 with 3 results: @cuda_poi_fused_transpose_1, @cuda_poi_fused_heads_0, @cuda_poi_fused_heads_1
 // CHECK: remark: form-row-chains: @cuda_tem_fused_matmul_6 reads 1 operand(s) through a view: plain copies for the matmul template
 // CHECK-DAG: #[[KV:.*]] = affine_map<(d0, d1, d2) -> (d0 floordiv 4, d1, (d0 mod 4) * 64 + d2 + 256)>
 // CHECK-DAG: #[[V:.*]] = affine_map<(d0, d1, d2) -> (d0 floordiv 4, d1, (d0 mod 4) * 64 + d2 + 512)>
-// CHECK-LABEL: func.func private @cuda_poi_fused_heads_0(%arg0: tensor<2x256x768xbf16>) -> tensor<8x256x64xbf16>
+// CHECK-LABEL: func.func private @cuda_poi_fused_inputs_0(%arg0: tensor<2x256x768xbf16>) -> (tensor<8x256x64xbf16>, tensor<8x256x64xbf16>, tensor<8x256x64xbf16>)
+// CHECK: linalg.generic
 // CHECK: linalg.generic {indexing_maps = [#[[KV]],
-// CHECK-LABEL: func.func private @cuda_poi_fused_heads_1(%arg0: tensor<2x256x768xbf16>) -> tensor<8x256x64xbf16>
 // CHECK: linalg.generic {indexing_maps = [#[[V]],
-// CHECK-LABEL: func.func private @cuda_poi_fused_heads_2(%arg0: tensor<8x256x64xbf16>) -> tensor<512x256xbf16>
+// CHECK-LABEL: func.func private @cuda_poi_fused_heads_0(%arg0: tensor<8x256x64xbf16>) -> tensor<512x256xbf16>
 // CHECK-LABEL: func.func @encoder_attention(
 // CHECK: %[[P:.*]] = call @cuda_tem_fused_batch_matmul_0(%arg0, %arg1)
-// CHECK: %[[Q:.*]] = call @cuda_poi_fused_transpose_1(%[[P]])
-// CHECK: %[[K:.*]] = call @cuda_poi_fused_heads_0(%[[P]])
-// CHECK: %[[V2:.*]] = call @cuda_poi_fused_heads_1(%[[P]])
-// CHECK: %[[O:.*]] = call @cuda_chain_{{.*}}(%[[Q]], %[[K]], %[[V2]])
-// CHECK: %[[OC:.*]] = call @cuda_poi_fused_heads_2(%[[O]])
+// CHECK: %[[I:.*]]:3 = call @cuda_poi_fused_inputs_0(%[[P]])
+// CHECK: %[[O:.*]] = call @cuda_chain_{{.*}}(%[[I]]#0, %[[I]]#1, %[[I]]#2)
+// CHECK: %[[OC:.*]] = call @cuda_poi_fused_heads_0(%[[O]])
 // CHECK: call @cuda_tem_fused_matmul_6(%[[OC]], %arg2)
 // FLASH: remark: cuda-codegen: kernel @cuda_chain_{{.*}}: flash kernel (online chain)
 // FLASH: remark: cuda-codegen: kernel @cuda_tem_fused_matmul_6: matmul kernel, {{.*}} tensor-core template
