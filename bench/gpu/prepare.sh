@@ -7,7 +7,7 @@
 # per op (C1_unfused.so) and one kernel per op replayed as a CUDA graph
 # (C1_unfused_graphs.so), ResNet-18 (R1.so, R1.gather.so, R1.unaligned.so; R1b1.so at
 # batch 1), ResNet-50 (R50.so batch 32, R50b1.so batch 1) and MobileNetV2's inverted
-# residual (D1.so); the compile log and each library's kernel list go to
+# residual (D1.so; D1.matmul.so: its depthwise conv in the product form); the compile log and each library's kernel list go to
 # OUTDIR/prepare.log. --only builds the named workloads alone (with their NAME.*.so
 # variants unless --no-variants), e.g. `--only R1b1,R50,R50b1,D1`. Then, on the GPU machine:
 #   python3 bench/gpu/bench.py OUTDIR
@@ -95,6 +95,11 @@ for spec in "R1b1 resnet.py --batch 1 --depth 18" "R50 resnet.py --batch 32 --de
   want "$w" || continue
   python3 "$here/$gen" "$out/$w.mlir" --name "$w" "$@"
   compile_timed "$w" "$out/$w.mlir"
+  # D1.matmul.so: its depthwise conv in the product form (the SIMT kernel), for comparison
+  if [ "$w" = D1 ] && variant D1; then
+    "$build/braze" compile "$out/D1.mlir" --target=cuda --pipeline="$here/cuda-depthwise-matmul.pipeline" --no-header \
+      -o "$out/D1.matmul.so" >>"$log" 2>&1
+  fi
   rm -f "$out/$w.mlir"
 done
 if want C1; then
