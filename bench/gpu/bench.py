@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """braze's GPU benchmark, run on the GPU machine (PyTorch, no MLIR, no braze).
 
-    python3 bench/gpu/bench.py LIBDIR [--only G1,G2] [--no-compile] [--out FILE]
+    python3 bench/gpu/bench.py LIBDIR [--only G1,G2] [--no-compile] [--autotune cnn|R1,..] [--out FILE]
 
 LIBDIR holds what bench/gpu/prepare.sh built on the development machine: one CUDA
 library per workload (G1..G7: the anchor workloads at GPU sizes, bench/gpu/workloads)
 and a 24-op pointwise chain (C1) fused, one kernel per op, and one kernel per op with
-CUDA-graph replay, and ResNet-18 (R1, bench/gpu/resnet.py). For each
-workload the same random-normal inputs (seed 0, never zeros) go to braze (device
-pointers through the library's NAME_packed), torch eager and torch.compile (default
-mode); braze's output, NaN-poisoned before the call, is compared with torch eager's
+CUDA-graph replay, ResNet-18 (R1 batch 32, R1b1 batch 1) and ResNet-50 (R50, R50b1:
+bench/gpu/resnet.py) and MobileNetV2's inverted residual (D1, bench/gpu/mobilenet.py);
+a workload whose library LIBDIR lacks is skipped (a failed row when --only names it).
+For each workload the same random-normal inputs (seed 0, never zeros) go to braze
+(device pointers through the library's NAME_packed), torch eager and torch.compile
+(default mode; the CNNs' 4-D inputs in channels-last memory format for the peers, and
+also torch.compile(mode="max-autotune") when --only names a CNN or --autotune asks);
+braze's output, NaN-poisoned before the call, is compared with torch eager's
 in float32 by ||out - ref|| / ||ref||. Times are CUDA-event medians over repeated
 calls after warm-up. The table ends the output; --out also writes it as markdown."""
 import argparse
@@ -23,7 +27,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import resnet  # noqa: E402  (bench/gpu/resnet.py: R1's architecture and torch reference)
+import mobilenet  # noqa: E402  (bench/gpu/mobilenet.py: D1's block and torch reference)
+import resnet  # noqa: E402  (bench/gpu/resnet.py: R1's and R50's architecture and torch reference)
 
 
 def chain(x):
@@ -98,6 +103,7 @@ def sdpa(q, k, v, causal=False):
 
 
 F32, BF16 = torch.float32, torch.bfloat16
+RESNET50 = resnet.torch_fn_for(50)
 R, C = 16384, 8192
 WORKLOADS = {
     # name: (torch fn, [(shape, dtype)], description, memory-bound, calls timed)
@@ -117,14 +123,25 @@ WORKLOADS = {
     # the tensor-core template alone against cuBLAS (torch.matmul is cuBLAS here)
     "M1": (matmul, [((8192, 8192), BF16), ((8192, 8192), BF16)], "x@W 8192x8192x8192 bf16", False, 20),
     "M2": (matmul, [((8192, 4096), BF16), ((4096, 4096), BF16)], "x@W 8192x4096x4096 bf16 (G5's GEMM)", False, 20),
-    # ResNet-18 (batch_norm folded), batch 32, bf16, the weights as inputs (bench/gpu/resnet.py)
+    # ResNet-18 and -50 (batch_norm folded), bf16, the weights as inputs (bench/gpu/resnet.py)
     "R1": (resnet.torch_fn, [(s, BF16) for s in resnet.input_specs(32)], "ResNet-18 batch 32 224x224 bf16", False, 10),
+    "R1b1": (resnet.torch_fn, [(s, BF16) for s in resnet.input_specs(1)], "ResNet-18 batch 1 224x224 bf16", False, 20),
+    "R50": (RESNET50, [(s, BF16) for s in resnet.input_specs(32, 50)], "ResNet-50 batch 32 224x224 bf16", False, 10),
+    "R50b1": (RESNET50, [(s, BF16) for s in resnet.input_specs(1, 50)], "ResNet-50 batch 1 224x224 bf16", False, 20),
+    # MobileNetV2's inverted residual (3x3 depthwise), batch 32, bf16 (bench/gpu/mobilenet.py)
+    "D1": (mobilenet.torch_fn, [(s, BF16) for s in mobilenet.input_specs(32)],
+           "MobileNetV2 inverted residual 24-144-24 56x56 batch 32 bf16", False, 20),
 }
+# The CNNs' peers (torch eager, torch.compile) get their 4-D inputs in channels-last
+# memory format (the same values; cuDNN's and Inductor's preferred layout); braze reads
+# the dense NCHW buffers its C ABI defines.
+CHANNELS_LAST = {"R1", "R1b1", "R50", "R50b1", "D1"}
 # Multiply-adds x 2 of the contraction workloads, for TFLOP/s.
 FLOPS = {"G5": 2 * 8192 * 4096 * 4096, "G6": 2 * 4096 * 4096 * 11008 * 3, "G7": 2 * 2 * 64 * 2048 * 2048 * 128,
          "G8": 2 * 2 * 16 * 8192 * 8192 * 128, "G7C": 2 * 64 * 2048 * 2048 * 128,
          "G9": 2 * 8192 * 1024 * 4096 + 2 * 2 * 128 * 1024 * 1024 * 64,
-         "M1": 2 * 8192 ** 3, "M2": 2 * 8192 * 4096 * 4096, "R1": resnet.flops(32)}
+         "M1": 2 * 8192 ** 3, "M2": 2 * 8192 * 4096 * 4096, "R1": resnet.flops(32), "R1b1": resnet.flops(1),
+         "R50": resnet.flops(32, 50), "R50b1": resnet.flops(1, 50), "D1": mobilenet.flops(32)}
 # The many-kernel graph for CUDA graphs: C1 (24 pointwise ops) fused, one kernel per
 # op, and one kernel per op replayed as a CUDA graph.
 CHAIN = (chain, [((512, 1024), F32)])
@@ -144,6 +161,22 @@ def inputs_for(specs, scale_weights):
             t = t / math.sqrt(shape[1] * shape[2] * shape[3])  # a conv weight [OC, C, k, k]: by its fan-in
         out.append(t.to(dtype).contiguous())
     return out
+
+
+def peer_inputs(name, ins):
+    """The inputs torch eager and torch.compile get: channels-last copies of the 4-D
+    tensors for the CNNs (CHANNELS_LAST), else the same tensors."""
+    if name not in CHANNELS_LAST:
+        return ins
+    return [t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 else t for t in ins]
+
+
+def compiled_peer(fn, mode):
+    """torch.compile of fn in mode None (default) or "max-autotune" (Triton/cuBLAS/cuDNN
+    choices timed per op, CUDA graphs), after resetting Dynamo so that a second mode of
+    one function does not reuse the first one's frames."""
+    torch._dynamo.reset()
+    return torch.compile(fn) if mode is None else torch.compile(fn, mode=mode)
 
 
 class Lib:
@@ -188,10 +221,11 @@ def rel_err(out, ref):
     return (torch.linalg.vector_norm(o - r) / torch.linalg.vector_norm(r)).item()
 
 
-def run_one(name, libdir, libfile, compile_peer, label=None):
+def run_one(name, libdir, libfile, compile_peer, label=None, autotune=False):
     fn, specs, desc, memory_bound, calls = WORKLOADS[name]
     ins = inputs_for(specs, scale_weights=not memory_bound)
     ref = fn(*ins)
+    pins = peer_inputs(name, ins)
     out = torch.full_like(ref, float("nan"))
     lib = Lib(os.path.join(libdir, libfile), name)
     lib.bind(ins + [out])
@@ -201,14 +235,18 @@ def run_one(name, libdir, libfile, compile_peer, label=None):
     floor = sum(t.numel() * t.element_size() for t in ins) + out.numel() * out.element_size()
     row = {"name": label or name, "desc": desc, "err": err, "floor_bytes": floor, "flops": FLOPS.get(name)}
     row["braze"] = time_ms(lib, calls)
-    row["eager"] = time_ms(lambda: fn(*ins), calls)
+    row["eager"] = time_ms(lambda: fn(*pins), calls)
     if compile_peer and fn in (attention, attention_causal):
         causal = fn is attention_causal
         row["sdpa"] = time_ms(lambda: sdpa(*ins, causal=causal), calls)
     if compile_peer:
-        compiled = torch.compile(fn)
-        compiled(*ins)
-        row["compile"] = time_ms(lambda: compiled(*ins), calls)
+        compiled = compiled_peer(fn, None)
+        compiled(*pins)
+        row["compile"] = time_ms(lambda: compiled(*pins), calls)
+    if compile_peer and autotune:
+        tuned = compiled_peer(fn, "max-autotune")
+        row["autotune_err"] = rel_err(tuned(*pins), ref)
+        row["autotune"] = time_ms(lambda: tuned(*pins), calls)
     del lib
     return row
 
@@ -228,19 +266,28 @@ def main():
     ap.add_argument("libdir")
     ap.add_argument("--only", default="")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--autotune", default="", help="workloads also timed against torch.compile(mode='max-autotune') "
+                    "(comma-separated, 'cnn' for the CNNs; default: the CNNs asked for by --only)")
     ap.add_argument("--out", default="")
     a = ap.parse_args()
     only = set(a.only.split(",")) if a.only else None
     print("device:", torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
+    tune = set(a.autotune.split(",")) if a.autotune else ({"cnn"} if only and only & CHANNELS_LAST else set())
+    if "cnn" in tune:
+        tune |= CHANNELS_LAST
     rows = []
     for name in WORKLOADS:
         if only and name not in only:
+            continue
+        if not os.path.exists(os.path.join(a.libdir, name + ".so")):
+            if only:
+                rows.append({"name": name, "desc": WORKLOADS[name][2], "failed": "no %s.so in %s" % (name, a.libdir)})
             continue
         runs = [(name, name + ".so", not a.no_compile)]
         runs += [("%s %s" % (name, v), f, False) for v, f in variants(a.libdir, name)]
         for label, libfile, peer in runs:
             try:
-                rows.append(run_one(name, a.libdir, libfile, peer, label))
+                rows.append(run_one(name, a.libdir, libfile, peer, label, autotune=name in tune))
             except Exception as e:  # one failing workload must not hide the others
                 rows.append({"name": label, "desc": WORKLOADS[name][2], "failed": str(e)})
             r = rows[-1]
@@ -272,6 +319,14 @@ def main():
         lines.append("| %s %s | %.3f | %.3f | %s | %s | %.2fx | %.0f | %s | %.1e |" % (
             r["name"], r["desc"], r["braze"], r["eager"], "%.3f" % comp if comp else "-", ratio,
             r["eager"] / r["braze"], gbs, tflops, r["err"]))
+    tuned_rows = [r for r in rows if "autotune" in r]
+    if tuned_rows:
+        lines += ["", "| workload | braze ms | torch.compile ms | max-autotune ms | braze / compile | braze / max-autotune | "
+                  "max-autotune rel. error vs eager |", "|---|---|---|---|---|---|---|"]
+        for r in tuned_rows:
+            lines.append("| %s %s | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.1e |" % (
+                r["name"], r["desc"], r["braze"], r["compile"], r["autotune"], r["compile"] / r["braze"],
+                r["autotune"] / r["braze"], r["autotune_err"]))
     sdpa_rows = [r for r in rows if "sdpa" in r]
     if sdpa_rows:
         lines += ["", "| attention | braze ms | SDPA (flash) ms | braze / SDPA throughput |", "|---|---|---|---|"]

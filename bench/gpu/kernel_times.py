@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a braze CUDA library's time goes, kernel by kernel, on the GPU machine.
 
-    python3 bench/gpu/kernel_times.py LIBDIR --only G9,R1 [--calls 10] [--peer]
+    python3 bench/gpu/kernel_times.py LIBDIR --only G9,R1 [--calls 10] [--peer [--no-autotune]] [--list]
 
 (Not named profile.py: bench/gpu is first on sys.path and would shadow the standard
 library module that torch.compile imports.)
@@ -9,8 +9,10 @@ library module that torch.compile imports.)
 For each workload of bench/gpu/bench.py, the library LIBDIR/NAME.so is called on the same
 inputs under torch.profiler (CUPTI sees the kernels braze launches through the driver
 API like torch's own), and the CUDA time of each kernel is printed, summed over the
-calls, largest first, with its share of the total. --peer profiles torch.compile of the
-same function the same way, for comparison."""
+calls, largest first, with its share of the total (--list: every kernel, not only the
+top 25). --peer profiles torch.compile of the same function the same way, for comparison,
+on bench.py's peer inputs (channels-last for the CNNs), in its default mode and, unless
+--no-autotune, with mode="max-autotune" (minutes of tuning per workload)."""
 import argparse
 import os
 import sys
@@ -45,7 +47,11 @@ def main():
     ap.add_argument("--calls", type=int, default=10)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--peer", action="store_true")
+    ap.add_argument("--no-autotune", action="store_true")
+    ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
+    if args.list:
+        args.top = 1 << 30
     for name in args.only.split(","):
         fn, specs, desc, memory_bound, _ = bench.WORKLOADS[name]
         ins = bench.inputs_for(specs, scale_weights=not memory_bound)
@@ -55,9 +61,11 @@ def main():
         print(f"{name} {desc}: braze")
         print(kernel_table(lib, args.calls, args.top))
         if args.peer:
-            compiled = torch.compile(fn)
-            print(f"{name}: torch.compile")
-            print(kernel_table(lambda: compiled(*ins), args.calls, args.top))
+            pins = bench.peer_inputs(name, ins)
+            for mode in [None] + ([] if args.no_autotune else ["max-autotune"]):
+                compiled = bench.compiled_peer(fn, mode)
+                print(f"{name}: torch.compile" + (f" mode={mode}" if mode else ""))
+                print(kernel_table(lambda: compiled(*pins), args.calls, args.top))
 
 
 if __name__ == "__main__":

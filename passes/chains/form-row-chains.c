@@ -66,7 +66,8 @@
  *                        elements (a conv's window) stays a view when its source's rows are
  *                        a multiple of N elements (default 64: the CUDA template loads a
  *                        window by 4-D boxes of 64 channels), else gets a plain copy (the
- *                        im2col columns); 0: always a copy
+ *                        im2col columns); so does a strided 1x1 conv's input (a window of
+ *                        one tap: ResNet's downsampling convs); 0: always a copy
  *   remarks              one remark per chain formed or refused */
 #include <stdio.h>
 #include <stdlib.h>
@@ -646,7 +647,8 @@ const BrazePassInfo braze_pass_form_row_chains = {
                     "  window-channels=N    (not cpu) a matmul kernel's operand read through a view repeating\n"
                     "                       elements (a conv's window) stays a view when its source's rows are\n"
                     "                       a multiple of N elements (default 64: the CUDA template's window\n"
-                    "                       boxes), else gets a plain copy (im2col); 0: always a copy\n"
+                    "                       boxes), else gets a plain copy (im2col); so does a strided 1x1\n"
+                    "                       conv's input (one tap); 0: always a copy\n"
                     "  remarks              one remark per chain formed or refused\n",
     .anchor = "builtin.module",
     .create_state = create_state,

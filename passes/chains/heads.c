@@ -168,10 +168,34 @@ static bool window_in_place(MlirValue src, long long window_channels) {
   return window_channels > 0 && rank >= 3 && mlirShapedTypeGetDimSize(t, rank - 1) % window_channels == 0;
 }
 
+/* Whether the contraction g reads its input `input` (map `view`) as a strided 1x1 conv's A
+ * (a downsampling conv's input in ResNet): the view reads the output rows m, its last
+ * result is a bare reduction loop (the channel, read in place) and no other result reads a
+ * reduction loop (no filter taps). The template reads that as a window of one tap with a
+ * stride (targets/cuda/matmul/window.c), so with window_in_place rows it needs no copy. */
+static bool strided_channels_in_place(MlirOperation g, MlirAffineMap view) {
+  MlirAffineMap out = braze_generic_map(g, mlirOperationGetNumOperands(g) - 1);
+  intptr_t n_out = mlirAffineMapGetNumResults(out), n = mlirAffineMapGetNumResults(view);
+  if (n_out < 2 || n < 2 || !mlirAffineExprIsADim(mlirAffineMapGetResult(out, n_out - 2)))
+    return false;
+  if (!braze_map_reads_dim(view, mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, n_out - 2))))
+    return false; /* B, not A */
+  MlirAffineExpr last = mlirAffineMapGetResult(view, n - 1);
+  if (!mlirAffineExprIsADim(last) || braze_map_reads_dim(out, mlirAffineDimExprGetPosition(last)))
+    return false;
+  for (intptr_t d = 0; d < mlirAffineMapGetNumDims(view); ++d)
+    if (!braze_map_reads_dim(out, d) && d != (intptr_t)mlirAffineDimExprGetPosition(last))
+      for (intptr_t r = 0; r + 1 < n; ++r)
+        if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(view, r), d))
+          return false;
+  return true;
+}
+
 /* The kernel's generic inputs read through a view, each a kernel argument used there
  * alone; for a template only the contraction's (its epilogue reads any map): a view that
  * repeats elements (a convolution's windows) unless the template reads it in place
- * (window_in_place), and the contraction's inputs read by a plain map in another layout. */
+ * (window_in_place), a strided 1x1 conv's input likewise (strided_channels_in_place), and
+ * the contraction's inputs read by a plain map in another layout. */
 static int find_view_reads(MlirOperation kernel, ViewRead *reads, HeadsLayout layout, long long window_channels) {
   int n = 0;
   bool for_template = layout == HEADS_TEMPLATE, reduction_last = layout == HEADS_ONLINE_REDUCTION_LAST;
@@ -200,7 +224,8 @@ static int find_view_reads(MlirOperation kernel, ViewRead *reads, HeadsLayout la
       int64_t copy = 1;
       for (int d = 0; d < reads[n].n_dims; ++d)
         copy *= reads[n].shape[d];
-      if (for_template && copy > braze_num_elements(mlirValueGetType(a)) && window_in_place(a, window_channels))
+      if (for_template && window_in_place(a, window_channels) &&
+          (copy > braze_num_elements(mlirValueGetType(a)) || strided_channels_in_place(op, map)))
         continue;
       ++n;
     }

@@ -307,12 +307,57 @@ float *braze_conv_constant_weight(MlirValue w, int64_t count) {
   return v;
 }
 
+/* The raw 2-byte elements of a bf16 or f16 dense graph.constant weight of `count`
+ * elements (seen through reshapes; a splat expanded), widened by `extra` zero taps along
+ * its last dim of `last` (widen_weight's zeros: +0.0 is all zero bits in both), or NULL
+ * (not such a constant; dense_resource values stay a view). malloc'd. */
+static uint16_t *half_constant_weight(MlirValue w, int64_t count, int64_t last, int64_t extra) {
+  for (MlirOperation r; !mlirOperationIsNull(r = braze_gb_defining(w, "reshape"));)
+    w = mlirOperationGetOperand(r, 0);
+  MlirOperation def = braze_gb_defining(w, "constant");
+  MlirType e = elem_of(w);
+  if (mlirOperationIsNull(def) || !(mlirTypeIsABF16(e) || mlirTypeIsAF16(e)) || last < 1)
+    return NULL;
+  MlirAttribute a = mlirOperationGetAttributeByName(def, braze_ref("value"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a))
+    return NULL;
+  const uint16_t *raw = mlirDenseElementsAttrGetRawData(a);
+  bool splat = mlirDenseElementsAttrIsSplat(a);
+  int64_t wide = last + extra, rows = count / wide;
+  if (rows * wide != count || (!splat && braze_num_elements(mlirValueGetType(w)) != rows * last))
+    return NULL;
+  uint16_t *v = calloc((size_t)count, sizeof *v);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < last; ++j)
+      v[r * wide + j] = raw[splat ? 0 : r * last + j];
+  return v;
+}
+
 /* The weight as the product's B, [G, KK Cg, OCg]: Wt[g][kk Cg + c][oc] = w[g OCg + oc][c][kk].
  * A constant is permuted here, at compile time (then packed into the template's panels
- * at compile time too); anything else is a reshape, transpose, reshape. */
-static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, int64_t groups, int64_t ocg, int64_t cg, int64_t kk,
-                               int64_t k_rows) {
+ * at compile time too): f32 by value, bf16/f16 bit for bit (w_orig, widened by `extra`
+ * zero taps); anything else is a reshape, transpose, reshape. */
+static MlirValue weight_matrix(GraphBuilder *b, MlirValue w, MlirValue w_orig, int64_t extra, int64_t groups,
+                               int64_t ocg, int64_t cg, int64_t kk, int64_t k_rows) {
   int64_t shape[3] = {groups, k_rows, ocg}, count = groups * ocg * cg * kk;
+  int64_t orig_shape[BRAZE_MAX_RANK];
+  intptr_t orig_rank = braze_shape(mlirValueGetType(w_orig), orig_shape);
+  uint16_t *h = half_constant_weight(w_orig, count, orig_rank > 0 ? orig_shape[orig_rank - 1] : 0, extra);
+  if (h) {
+    uint16_t *t = calloc((size_t)(groups * k_rows * ocg), sizeof *t); /* rows past KK Cg: zeros */
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t oc = 0; oc < ocg; ++oc)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t k = 0; k < kk; ++k)
+            t[(g * k_rows + k * cg + c) * ocg + oc] = h[((g * ocg + oc) * cg + c) * kk + k];
+    MlirType type = braze_gb_tensor_type(b->ctx, shape, 3, elem_of(w));
+    intptr_t n = (intptr_t)(groups * k_rows * ocg);
+    MlirValue c = braze_gb_constant(b, mlirTypeIsABF16(elem_of(w)) ? mlirDenseElementsAttrBFloat16Get(type, n, t)
+                                                                   : mlirDenseElementsAttrFloat16Get(type, n, t));
+    free(h);
+    free(t);
+    return c;
+  }
   float *v = braze_conv_constant_weight(w, count);
   if (v) {
     float *t = calloc((size_t)(groups * k_rows * ocg), sizeof *t); /* rows past KK Cg: zeros */
@@ -464,7 +509,7 @@ MlirValue braze_decompose_conv(MlirOperation op, GraphBuilder *b, BrazeConvIm2co
                    : form == BRAZE_CONV_IM2COL_WINDOW ? window_cols(b, x, &wide)
                                                       : im2col(b, x, &g, idx, k_cols, padded);
   free(idx);
-  MlirValue ops[2] = {cols, weight_matrix(b, widen_weight(b, w, extra), groups, ocg, cg, kk, k_cols)};
+  MlirValue ops[2] = {cols, weight_matrix(b, widen_weight(b, w, extra), w, extra, groups, ocg, cg, kk, k_cols)};
   int64_t y_shape[4] = {g.batch, groups, p, ocg};
   MlirValue y = braze_gb_make(b, "batch_matmul", ops, 2, y_shape, 4, e, NULL, 0);
   int64_t out[BRAZE_MAX_RANK];

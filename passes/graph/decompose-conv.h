@@ -57,6 +57,15 @@ double braze_conv_constant_element(MlirAttribute a, int64_t i);
 MlirValue braze_conv_padded_channels_last(GraphBuilder *b, MlirValue x, const BrazeConvGeometry *g);
 bool braze_conv_padding_fits(const BrazeConvGeometry *g, bool always_copied, char *why, size_t why_size);
 
+/* Whether graph-decompose's conv-depthwise=window takes `op` (passes/graph/
+ * decompose-depthwise.c): groups = C = OC, at most 3 spatial dims, a padding table within
+ * the limit; false with the reason in why[] otherwise. */
+bool braze_conv_depthwise_applies(MlirOperation op, char *why, size_t why_size);
+/* The depthwise conv as a window reduction over the channels-last input (the sum over
+ * taps of window(xl) x the weight [KK, C]), transposed back to [N, C, O..]. Call only
+ * where it applies. */
+MlirValue braze_decompose_conv_depthwise(MlirOperation op, GraphBuilder *b);
+
 /* Whether graph-decompose's conv-winograd=min_channels takes `op` (passes/graph/
  * decompose-winograd.c) with tiles of tile x tile results (2 or 4): a 2-D f32 conv, 3x3
  * kernel, unit strides and dilations, one group, a constant weight, at least

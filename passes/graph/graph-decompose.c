@@ -30,6 +30,10 @@
  *                    transforms that cost per channel; remarks say which convs took it
  *                    and why others did not
  *   conv-winograd-tile=M  2 (default) or 4: the m above
+ *   conv-depthwise=FORM  matmul (default: a batched product, one column per group) or
+ *                    window (a depthwise conv, groups = C = OC, as a sum over its taps of
+ *                    the channels-last window times the weight: one element kernel with
+ *                    its epilogue; passes/graph/decompose-depthwise.c; cuda-default)
  *
  * Validation runs before any op is built, so a pattern either rewrites completely or
  * leaves the IR untouched and reports at the op's location (once per op). */
@@ -66,6 +70,7 @@ typedef struct {
   int64_t half_k_align;   /* conv-half-k-align= */
   int64_t winograd;       /* conv-winograd= (0: off) */
   int winograd_tile;      /* conv-winograd-tile= (2 or 4) */
+  bool depthwise_window;  /* conv-depthwise=window */
   MlirOperation dead[2];  /* ops a fold leaves unused, erased after the replacement */
   bool failed;
   ReportedOps reported; /* ops already reported: the driver may retry a pattern */
@@ -463,6 +468,12 @@ static MlirValue rewrite_conv(MlirOperation op, GraphBuilder *b, DecomposeRun *r
   }
   if (run->winograd && run->remarks)
     braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: conv not Winograd: %s", why);
+  if (run->depthwise_window && braze_conv_depthwise_applies(op, why, sizeof why)) {
+    if (run->remarks)
+      braze_emit_remark(mlirOperationGetLocation(op), "graph-decompose: depthwise conv as a window reduction over "
+                                                      "the channels-last input (conv-depthwise=window)");
+    return braze_decompose_conv_depthwise(op, b);
+  }
   BrazeConvIm2col form = braze_conv_im2col_form(op, run->im2col, run->half_k_align);
   int64_t kp = braze_conv_padded_k(op, run->im2col, run->half_k_align);
   MlirValue v = braze_decompose_conv(op, b, run->im2col, run->half_k_align, why, sizeof why);
@@ -523,6 +534,7 @@ typedef struct {
   int64_t half_k_align; /* conv-half-k-align= (0: off) */
   int64_t winograd;     /* conv-winograd= (0: off) */
   int winograd_tile;    /* conv-winograd-tile= */
+  bool depthwise_window; /* conv-depthwise=window */
 } DecomposeOptions;
 
 static int find_decomposition(const char *name, size_t len) {
@@ -580,7 +592,7 @@ static bool int_option(const BrazePassOptions *options, const char *key, long lo
 static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   static const char *const allowed[] = {"keep",        "decompose-mean",     "remarks", "fold-batch-norm",
                                         "conv-im2col", "conv-half-k-align", "conv-winograd",
-                                        "conv-winograd-tile", NULL};
+                                        "conv-winograd-tile", "conv-depthwise", NULL};
   if (!braze_options_check(options, "graph-decompose", allowed, error))
     return NULL;
   DecomposeOptions *opts = calloc(1, sizeof *opts);
@@ -597,6 +609,15 @@ static void *create_state(const BrazePassOptions *options, BrazeStr *error) {
   } else if (im2col && (!im2col->value || strcmp(im2col->value, "window"))) {
     braze_str_printf(error, "graph-decompose: option 'conv-im2col' expects window or gather, got '%s'",
                      im2col->value ? im2col->value : "");
+    free(opts);
+    return NULL;
+  }
+  const BrazeOption *depthwise = braze_option_find(options, "conv-depthwise");
+  if (depthwise && depthwise->value && !strcmp(depthwise->value, "window")) {
+    opts->depthwise_window = true;
+  } else if (depthwise && (!depthwise->value || strcmp(depthwise->value, "matmul"))) {
+    braze_str_printf(error, "graph-decompose: option 'conv-depthwise' expects matmul or window, got '%s'",
+                     depthwise->value ? depthwise->value : "");
     free(opts);
     return NULL;
   }
@@ -711,6 +732,7 @@ static bool run(MlirOperation func, void *state) {
                       .fold_batch_norm = opts->fold_batch_norm && opts->active[conv] && opts->active[bn],
                       .im2col = opts->im2col,
                       .half_k_align = opts->half_k_align,
+                      .depthwise_window = opts->depthwise_window,
                       .winograd = opts->winograd,
                       .winograd_tile = opts->winograd_tile};
   PatternData data[NUM_DECOMPOSITIONS];
@@ -738,7 +760,9 @@ const BrazePassInfo braze_pass_graph_decompose = {
                     "                         of N, the columns then a gather (0: off, the default; cuda: 8)\n"
                     "    conv-winograd=N      f32 3x3 stride-1 convs with at least N channels in and out as Winograd\n"
                     "                         F(m x m, 3x3) (0: off, the default; cpu-default: 128)\n"
-                    "    conv-winograd-tile=M F(2x2, 3x3) (2, the default) or F(4x4, 3x3) (4)\n",
+                    "    conv-winograd-tile=M F(2x2, 3x3) (2, the default) or F(4x4, 3x3) (4)\n"
+                    "    conv-depthwise=FORM  matmul (default: a batched product per group) or window (a depthwise\n"
+                    "                         conv as a sum over taps of its channels-last window; cuda-default)\n",
     .anchor = "func.func",
     .create_state = create_state,
     .destroy_state = destroy_state,
