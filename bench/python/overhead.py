@@ -45,6 +45,9 @@ def timeit(f):
 
 
 direct = timeit(lambda: fn(px, py))
+dfn = getattr(ctypes.CDLL(dyn.path), dyn.manifest["entry"])
+dfn.restype, dfn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
+direct_dyn = timeit(lambda: dfn(px, py, 4))
 out = timeit(lambda: c(x, out=y))
 alloc = timeit(lambda: c(x))
 xn = x.numpy()
@@ -61,6 +64,6 @@ def eager_call():
 eager = timeit(eager_call)
 print("per call (Linear 16->32 + GELU, 4 rows): direct ctypes %.2f us, Compiled(x, out=y) %.2f us (+%.2f), "
       "Compiled(x) %.2f us (+%.2f), numpy in/out %.2f us (+%.2f); onnx's Compiled(x) %.2f us; "
-      "symbolic batch Compiled(x) %.2f us (+%.2f); eager (no_grad) %.2f us"
+      "symbolic batch: direct ctypes %.2f us, Compiled(x) %.2f us (+%.2f); eager (no_grad) %.2f us"
       % (direct, out, out - direct, alloc, alloc - direct, numpy, numpy - direct, alloc_onnx,
-         alloc_dyn, alloc_dyn - direct, eager))
+         direct_dyn, alloc_dyn, alloc_dyn - direct_dyn, eager))

@@ -145,6 +145,7 @@ class Compiled:
             syms = ["s"]
             self.symbols = {"s": self._lib.symbol_bounds}
         self.symbolic = bool(self._lib.num_symbols)
+        self._bounds = self.symbols[syms[0]] if syms else None
         for i, (m, (dt, shape)) in enumerate(zip(ins + outs, self._lib.args)):
             self.args.append(Arg(m["name"], dt, shape, m.get("role", "input" if i < len(ins) else "output"),
                                  syms[0] if syms else None))
@@ -208,18 +209,31 @@ class Compiled:
         return x.data_ptr() if is_torch else x.ctypes.data
 
     def _fast(self, inputs):
-        """The pointers when every input is a torch tensor that needs no check's message
-        (the common case, kept short: this is the per-call overhead), else None."""
+        """(the pointers, the symbol's size or None) when every input is a torch tensor
+        that needs no check's message (the common case, kept short: this is the per-call
+        overhead), else None. A symbolic entry: the size from the first input that has
+        it, within the bounds, the same in every input."""
         torch = sys.modules.get("torch")
         if torch is None or self._tdt is None:
             return None
-        Tensor, want_cuda, ptrs = torch.Tensor, self._device == "cuda", []
+        Tensor, want_cuda, ptrs, size = torch.Tensor, self._device == "cuda", [], None
         for a, t, x in zip(self.inputs, self._tdt, inputs):
-            if not (type(x) is Tensor and x.dtype is t and x.shape == a.shape and x.is_cuda == want_cuda
-                    and x.is_contiguous()):
+            if not (type(x) is Tensor and x.dtype is t and x.is_cuda == want_cuda and x.is_contiguous()):
+                return None
+            if a.symbolic:
+                if size is None:
+                    if len(x.shape) != len(a.shape):
+                        return None
+                    size = x.shape[a.symbolic[0]]
+                    lo, hi, div = self._bounds
+                    if not (lo <= size <= hi and size % div == 0):
+                        return None
+                if x.shape != a.at(size):
+                    return None
+            elif x.shape != a.shape:
                 return None
             ptrs.append(x.data_ptr())
-        return ptrs
+        return ptrs, size
 
     def __call__(self, *inputs, out=None, convert=False):
         if self._tdt is None and "torch" in sys.modules and sys.modules["torch"] is not None:
@@ -227,12 +241,16 @@ class Compiled:
             self._tdt = [getattr(torch, a.torch_name) if a.torch_name else None for a in self.inputs]
             self._odt = [getattr(torch, a.torch_name) if a.torch_name else None for a in self.outputs]
         if out is None and len(inputs) == len(self.inputs) and not (self.weight_args and self._weights is None):
-            ptrs = self._fast(inputs)
-            if ptrs is not None:
+            fast = self._fast(inputs)
+            if fast is not None:
+                ptrs, size = fast
                 empty = sys.modules["torch"].empty
-                outs = [empty(a.shape, dtype=t, device=self._device) for a, t in zip(self.outputs, self._odt)]
+                outs = [empty(a.at(size), dtype=t, device=self._device) for a, t in zip(self.outputs, self._odt)]
                 ptrs += self._weights[1] if self.weight_args else ()
-                status = self._lib.fn(*ptrs, *[y.data_ptr() for y in outs])
+                ptrs += [y.data_ptr() for y in outs]
+                if size is not None:
+                    ptrs.append(size)
+                status = self._lib.fn(*ptrs)
                 if status != 0:
                     raise BrazeError("%s returned %d: %s" % (self._lib.entry, status, self._lib.status_message(status)))
                 return outs[0] if len(outs) == 1 else tuple(outs)
