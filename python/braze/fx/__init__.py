@@ -243,10 +243,8 @@ def lower(fn, example_inputs, func_name="forward", weights="constant", dynamic=N
     xs = tuple(example_inputs)
     n = len(xs)
     wnames, wts, aliases = [], [], None
-    if weights == "input":
+    if weights == "input" and isinstance(fn, torch.nn.Module):    # a function has no weights
         from ._weights import module_weights
-        if not isinstance(fn, torch.nn.Module):
-            raise BrazeError("weights='input' needs an nn.Module (a function has no parameters)")
         wnames, wts, aliases = module_weights(fn)
         # requires_grad as in the module: in eval with no grad needed, the transformer
         # layers would take their fused fast paths (one opaque ATen op each).

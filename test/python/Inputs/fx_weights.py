@@ -49,6 +49,15 @@ def build(name):
         return Tied(), (torch.randn(4, 16),)
     if name == "conv_bn":
         return ConvBn(), (torch.randn(1, 3, 8, 8),)
+    if name == "resnet18":
+        import torchvision
+        m = torchvision.models.resnet18()
+        with torch.no_grad():                 # running stats other than 0 and 1
+            for mod in m.modules():
+                if isinstance(mod, nn.BatchNorm2d):
+                    mod.running_mean.uniform_(-0.2, 0.2)
+                    mod.running_var.uniform_(0.5, 1.5)
+        return m, (torch.randn(1, 3, 64, 64),)
     if name == "bert":
         import blocks
         m = blocks.BLOCKS["bert"](blocks.SIZES["small"])
@@ -114,3 +123,12 @@ for label, w in (("shape", sd), ("missing", {"fc1.weight": m.fc1.weight})):
         c.set_weights(w)
     except braze.InputError as e:
         print("%s: %s: %s" % (label, type(e).__name__, e))
+
+# A function has no weights: weights="input" gives a library with its inputs only.
+def scaled_tanh(x):
+    return torch.tanh(x) * 2
+
+
+c = braze.compile(scaled_tanh, (torch.randn(3, 4),), weights="input", frontend="fx", quiet=True)
+x = torch.randn(3, 4)
+print("function: %d weights, %s" % (len(c.weight_args), ok(models.rel_err(c(x), scaled_tanh(x)))))
