@@ -8,7 +8,7 @@ import shutil
 import tempfile
 
 from . import _tool
-from ._errors import BrazeError
+from ._errors import BrazeError, FallbackWarning
 from ._runtime import Compiled, DTYPES
 from . import cache as _cache
 
@@ -170,7 +170,7 @@ def _source(d):
 _LOC = re.compile(rb'loc\((?:[^()"]|"(?:[^"\\]|\\.)*")*\)')
 
 
-def _build(onnx_bytes, in_names, out_names, options, quiet, progress=None):
+def _build(onnx_bytes, in_names, out_names, options, quiet, progress=None, symbols=None):
     """Compile into a fresh directory of the cache and move it into place atomically.
     The key of an fx graph is its text without locations: the same graph traced from
     another line (or file) is a hit; a hit compiles nothing, so its locations are moot."""
@@ -206,18 +206,26 @@ def _build(onnx_bytes, in_names, out_names, options, quiet, progress=None):
             raise BrazeError("the compiled entry takes %d inputs and %d outputs; the export had %d and %d "
                              "(an input the graph does not use was dropped?)"
                              % (lib.num_inputs, lib.num_outputs, len(in_names), len(out_names)))
+        # A symbolic dim (-1 in the tables) is its symbol's name in the manifest; the
+        # CPU takes one symbol per entry (decision 0029).
+        sym = sorted(symbols)[0] if symbols else "s"
+
+        def shape(s):
+            return [sym if n < 0 else n for n in s]
         manifest = {
             "entry": lib.entry,
-            "inputs": [dict(name=n, role=r, dtype=DTYPES[dt][0], shape=list(s))
+            "inputs": [dict(name=n, role=r, dtype=DTYPES[dt][0], shape=shape(s))
                        for (n, r), (dt, s) in zip(in_names, lib.args)],
-            "outputs": [dict(name=n, role="output", dtype=DTYPES[dt][0], shape=list(s))
+            "outputs": [dict(name=n, role="output", dtype=DTYPES[dt][0], shape=shape(s))
                         for n, (dt, s) in zip(out_names, lib.args[len(in_names):])],
             "target": options["target"], "cpu": options.get("cpu") or os.environ.get("BRAZE_CPU") or "native",
             "llvm_cpu": llvm_cpu, "cpu_features": features,
             "pipeline": options.get("pipeline"), "weights": options["weights"],
             "braze_version": _tool.version().splitlines()[0].split()[-1], "braze_version_full": _tool.version(),
-            "opset": OPSET, "key": key,
+            "opset": OPSET, "key": key, "frontend": options.get("frontend", "onnx"),
         }
+        if symbols:
+            manifest["symbols"] = {k: list(v) for k, v in symbols.items()}
         with open(os.path.join(tmp, MANIFEST), "w") as f:
             json.dump(manifest, f, indent=1)
         try:
@@ -247,46 +255,112 @@ def _label(fn):
 
 
 def compile(fn_or_module, example_inputs, target="cpu", pipeline=None, fusion_plan=None, cpu=None,
-            weights="constant", frontend="onnx", quiet=None):
+            weights="constant", frontend="auto", quiet=None, dynamic=None):
     from ._progress import Progress, Silent
     progress = Silent() if quiet is True else Progress(_label(fn_or_module))
     ok = False
     try:
         c = _compile(fn_or_module, example_inputs, target, pipeline, fusion_plan, cpu, weights, frontend,
-                     quiet, progress)
+                     quiet, progress, dynamic)
         ok = True
         return c
     finally:
         progress.finish(ok)
 
 
-def _compile(fn_or_module, example_inputs, target, pipeline, fusion_plan, cpu, weights, frontend, quiet, progress):
-    if frontend not in ("onnx", "fx"):
-        raise BrazeError("frontend=%r is not built: 'onnx' (torch.onnx.export at opset %d) or 'fx' "
-                         "(make_fx, a first subset: docs/python.md)" % (frontend, OPSET))
-    if frontend == "fx" and weights != "constant":
-        raise BrazeError("frontend='fx' takes weights='constant' only (for now)")
+FRONTENDS = ("auto", "fx", "onnx")
+
+
+def _first_line(e):
+    text = str(e).strip().splitlines()
+    return (text[0] if text else type(e).__name__).rstrip(":")
+
+
+def _lower_fx(fn, xs, weights, dynamic, names):
+    """The fx route: (graph text, in_names with roles, out_names, call args)."""
+    from . import fx as _fx
+    if hasattr(fn, "eval"):
+        fn.eval()
+    g = _fx.lower(fn, xs, weights=weights, dynamic=dynamic, names=names)
+    in_names = list(zip(names, ["input"] * len(xs))) + [(n, "weight") for n in g.weight_names]
+    return g.text.encode(), in_names, ["out%d" % i for i in range(g.n_out)], tuple(xs) + tuple(g.weights), g
+
+
+def _compile(fn_or_module, example_inputs, target, pipeline, fusion_plan, cpu, weights, frontend, quiet, progress,
+             dynamic=None):
+    if frontend not in FRONTENDS:
+        raise BrazeError("frontend=%r is not built: 'auto' (fx, else onnx), 'fx' (make_fx: docs/python.md) or "
+                         "'onnx' (torch.onnx.export at opset %d)" % (frontend, OPSET))
+    if weights not in ("constant", "input"):
+        raise ValueError("weights must be 'constant' or 'input', not %r" % (weights,))
+    if dynamic and frontend == "onnx":
+        raise BrazeError("dynamic= is built for frontend='fx' (or 'auto') only")
     if fusion_plan is not None and os.path.exists(str(fusion_plan)) and not str(fusion_plan).lstrip().startswith("{"):
         with open(fusion_plan) as f:
             fusion_plan = f.read()
     xs = _as_tuple(example_inputs)
-    progress.stage("trace" if frontend == "fx" else "export")
-    if frontend == "fx":
-        from . import fx as _fx
-        if hasattr(fn_or_module, "eval"):
-            fn_or_module.eval()
-        text, n_out = _fx.to_mlir(fn_or_module, xs)
-        onnx_bytes, args = text.encode(), xs
-        in_names = list(zip(_input_names(fn_or_module, len(xs)), ["input"] * len(xs)))
-        out_names = ["out%d" % i for i in range(n_out)]
-    else:
-        onnx_bytes, in_names, out_names, args = _export_onnx(fn_or_module, xs, weights)
+    names = _input_names(fn_or_module, len(xs))
+    reason, symbols = None, {}
+    if frontend in ("auto", "fx"):
+        progress.stage("trace")
+        try:
+            onnx_bytes, in_names, out_names, args, g = _lower_fx(fn_or_module, xs, weights, dynamic, names)
+            symbols = g.symbols
+            used = "fx"
+        except Exception as e:          # auto: whatever fx cannot take goes to ONNX, with the reason
+            if frontend == "fx" or dynamic:
+                raise
+            reason, fx_error = _fx_reason(e), e
+    if frontend == "onnx" or reason:
+        progress.stage("export")
+        try:
+            onnx_bytes, in_names, out_names, args = _export_onnx(fn_or_module, xs, weights)
+        except Exception as e:
+            if not reason:
+                raise
+            raise BrazeError("neither front end takes %s: %s; frontend='onnx': %s: %s"
+                             % (_label(fn_or_module), reason, type(e).__name__, _first_line(e))) from fx_error
+        used = "onnx"
+    if reason and quiet is not True:
+        import warnings
+        warnings.warn("braze.compile(%s): frontend='onnx' because %s" % (_label(fn_or_module), reason),
+                      FallbackWarning, stacklevel=4)
     options = dict(target=target, pipeline=pipeline, fusion_plan=fusion_plan, cpu=cpu, weights=weights,
-                   frontend=frontend, opset=OPSET)
-    d, hit = _build(onnx_bytes, in_names, out_names, options, quiet, progress)
+                   frontend=used, opset=OPSET)
+    try:
+        d, hit = _build(onnx_bytes, in_names, out_names, options, quiet, progress, symbols)
+    except BrazeError as e:
+        if symbols and "symbolic dim" in str(e):
+            raise BrazeError("dynamic dim %s (%s): the %s target cannot run it; braze compile's remark names the "
+                             "op and the dim (decision 0029: the CPU takes one symbol that is a free row dim):\n%s"
+                             % (" and ".join(sorted(symbols)), _dims_text(g.dims, names), target, _remarks(e))) from None
+        raise
     c = _open(d, options, weights_from=args[len(xs):] if weights == "input" else None)
     c.cache_hit = hit
+    c.frontend, c.frontend_reason = used, reason
     return c
+
+
+def _fx_reason(e):
+    """Why frontend='fx' did not take a module, in one line."""
+    ops = getattr(e, "ops", None)
+    if ops:                              # fx.UnsupportedOps: each op with its line
+        shown = ["%s at %s%s" % (op, at, " (%s)" % why if why else "") for op, at, why in ops[:3]]
+        return "frontend='fx' does not handle %s%s" % (", ".join(shown), ", ..." if len(ops) > 3 else "")
+    text = _first_line(e)
+    if text.startswith("frontend='fx'"):
+        return text
+    return "frontend='fx' could not trace it: %s: %s" % (type(e).__name__, text)
+
+
+def _dims_text(dims, names):
+    return ", ".join("input %d '%s' dim %d" % (i, names[i], d) for i in sorted(dims) for d, s in sorted(dims[i].items()))
+
+
+def _remarks(e):
+    """The tool's diagnostics (error/remark lines) of a failed compile."""
+    lines = [l for l in str(e).splitlines()[1:] if ": remark: " in l]
+    return "\n".join(lines) or str(e)
 
 
 def kernels(d, options):
@@ -336,8 +410,10 @@ def ablate(compiled, stage):
         onnx_bytes = f.read()
     m = compiled.manifest
     in_names = [(a["name"], a.get("role", "input")) for a in m["inputs"]]
-    d, hit = _build(onnx_bytes, in_names, [a["name"] for a in m["outputs"]], options, True)
+    d, hit = _build(onnx_bytes, in_names, [a["name"] for a in m["outputs"]], options, True, None,
+                    {k: tuple(v) for k, v in m.get("symbols", {}).items()})
     c = _open(d, options)
+    c.frontend, c.frontend_reason = compiled.frontend, compiled.frontend_reason
     if compiled._weights is not None:
         c._weights = compiled._weights
     c.cache_hit = hit

@@ -4,3 +4,7 @@ class BrazeError(RuntimeError):
 
 class InputError(ValueError):
     """An argument of a compiled call is not what the library was compiled for."""
+
+
+class FallbackWarning(UserWarning):
+    """frontend='auto' compiled through ONNX: the message says why FX did not take it."""

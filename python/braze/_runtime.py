@@ -37,16 +37,26 @@ def _shape_str(shape):
 
 
 class Arg:
-    def __init__(self, name, dtype, shape, role="input"):
+    """One argument of the entry. shape holds -1 for a symbolic dim (decision 0029);
+    sym names that symbol (the manifest's), shown in its place."""
+
+    def __init__(self, name, dtype, shape, role="input", sym=None):
         self.name, self.dtype, self.shape, self.role = name, dtype, tuple(shape), role
         self.np_dtype = np.dtype(DTYPES[dtype][1])
         self.torch_name = DTYPES[dtype][2]
+        self.sym = sym
+        self.symbolic = [d for d, n in enumerate(self.shape) if n < 0]
 
     def describe(self):
-        return "%s[%s]" % (DTYPES[self.dtype][0], _shape_str(self.shape))
+        return "%s[%s]" % (DTYPES[self.dtype][0], _shape_str([self.sym or "s" if n < 0 else n for n in self.shape]))
+
+    def at(self, s):
+        """The shape at symbol size s."""
+        return tuple(s if n < 0 else n for n in self.shape) if self.symbolic else self.shape
 
     def to_json(self):
-        return {"name": self.name, "dtype": DTYPES[self.dtype][0], "shape": list(self.shape), "role": self.role}
+        return {"name": self.name, "dtype": DTYPES[self.dtype][0],
+                "shape": [self.sym if n < 0 else n for n in self.shape], "role": self.role}
 
 
 class Library:
@@ -81,9 +91,16 @@ class Library:
             self.target = ctypes.string_at(ctypes.addressof(ctypes.c_char.in_dll(self.lib, "braze_target_name"))).decode()
         except ValueError:
             self.target = "cpu"
+        # An entry with a symbolic dim (decision 0029): its size after the pointers.
+        try:
+            self.num_symbols = ctypes.c_int32.in_dll(self.lib, e + "_num_symbols").value
+            b = (ctypes.c_int64 * 3).in_dll(self.lib, e + "_symbol_bounds")
+            self.symbol_bounds = (b[0], b[1], b[2])
+        except ValueError:
+            self.num_symbols, self.symbol_bounds = 0, None
         self.fn = getattr(self.lib, e)
         self.fn.restype = ctypes.c_int
-        self.fn.argtypes = [ctypes.c_void_p] * n
+        self.fn.argtypes = [ctypes.c_void_p] * n + [ctypes.c_int64] * self.num_symbols
 
     def status_message(self, status):
         if self.target == "cuda":
@@ -95,6 +112,11 @@ class Library:
             return "out of memory (the entry's workspace could not be allocated)"
         if status == 2:
             return "the running CPU lacks features the library was compiled for (the library printed which on stderr)"
+        if status == 3 and self.num_symbols:
+            f = self.lib.braze_last_error
+            f.restype = ctypes.c_char_p
+            msg = f()
+            return msg.decode() if msg else "a size out of bounds"
         return "status %d" % status
 
 
@@ -117,23 +139,37 @@ class Compiled:
             raise BrazeError("%s: the manifest lists %d inputs and %d outputs, the library %d and %d"
                              % (lib_path, len(ins), len(outs), self._lib.num_inputs, self._lib.num_outputs))
         self.args = []
+        syms = sorted(manifest.get("symbols", {}))
+        self.symbols = {k: tuple(v) for k, v in manifest.get("symbols", {}).items()}
+        if self._lib.num_symbols and not syms:
+            syms = ["s"]
+            self.symbols = {"s": self._lib.symbol_bounds}
+        self.symbolic = bool(self._lib.num_symbols)
+        self._bounds = self.symbols[syms[0]] if syms else None
         for i, (m, (dt, shape)) in enumerate(zip(ins + outs, self._lib.args)):
-            self.args.append(Arg(m["name"], dt, shape, m.get("role", "input" if i < len(ins) else "output")))
+            self.args.append(Arg(m["name"], dt, shape, m.get("role", "input" if i < len(ins) else "output"),
+                                 syms[0] if syms else None))
         self.inputs = [a for a in self.args[:len(ins)] if a.role == "input"]
         self.weight_args = [a for a in self.args[:len(ins)] if a.role == "weight"]
         self.outputs = self.args[len(ins):]
         self._weights = None
+        self.frontend = manifest.get("frontend")   # compile(): "fx" or "onnx"
+        self.frontend_reason = None                # why frontend="auto" took ONNX
+        self.cache_hit = None
         self._tdt = self._odt = None    # torch dtypes of inputs and outputs, once torch is there
         self._device = "cuda" if self.target == "cuda" else "cpu"
 
     # ---- the call ----
-    def _check(self, i, a, x, convert, what="input"):
+    def _check(self, i, a, x, convert, what="input", shape=None, note=""):
+        """(x or its one copy, whether it is a torch tensor); shape: the expected shape
+        at this call's symbol size (default a.shape), note: where that size came from."""
+        shape = a.shape if shape is None else shape
         torch = sys.modules.get("torch")
         if torch is not None and isinstance(x, torch.Tensor):
             want = getattr(torch, a.torch_name) if a.torch_name else None
             problems = []
-            if tuple(x.shape) != a.shape:
-                problems.append("shape [%s]" % _shape_str(tuple(x.shape)))
+            if tuple(x.shape) != shape:
+                problems.append("shape [%s]%s" % (_shape_str(tuple(x.shape)), note))
             if x.dtype != want:
                 problems.append("dtype %s" % str(x.dtype).replace("torch.", ""))
             if x.device.type != self._device:
@@ -141,14 +177,14 @@ class Compiled:
             if not x.is_contiguous():
                 problems.append("not contiguous (strides %s)" % (tuple(x.stride()),))
             if problems:
-                if convert and not (tuple(x.shape) != a.shape) and what == "input":
+                if convert and tuple(x.shape) == shape and what in ("input", "weight"):
                     return x.to(device=self._device, dtype=want).contiguous(), True
                 raise InputError(self._message(i, a, what, problems, convert))
             return x, True
         if isinstance(x, np.ndarray):
             problems = []
-            if tuple(x.shape) != a.shape:
-                problems.append("shape [%s]" % _shape_str(x.shape))
+            if tuple(x.shape) != shape:
+                problems.append("shape [%s]%s" % (_shape_str(x.shape), note))
             if x.dtype != a.np_dtype:
                 problems.append("dtype %s" % x.dtype)
             if not x.flags.c_contiguous:
@@ -156,7 +192,7 @@ class Compiled:
             if self._device != "cpu":
                 problems.append("a numpy array (host memory)")
             if problems:
-                if convert and tuple(x.shape) == a.shape and self._device == "cpu" and what == "input":
+                if convert and tuple(x.shape) == shape and self._device == "cpu" and what in ("input", "weight"):
                     return np.ascontiguousarray(x, dtype=a.np_dtype), False
                 raise InputError(self._message(i, a, what, problems, convert))
             return x, False
@@ -173,18 +209,31 @@ class Compiled:
         return x.data_ptr() if is_torch else x.ctypes.data
 
     def _fast(self, inputs):
-        """The pointers when every input is a torch tensor that needs no check's message
-        (the common case, kept short: this is the per-call overhead), else None."""
+        """(the pointers, the symbol's size or None) when every input is a torch tensor
+        that needs no check's message (the common case, kept short: this is the per-call
+        overhead), else None. A symbolic entry: the size from the first input that has
+        it, within the bounds, the same in every input."""
         torch = sys.modules.get("torch")
         if torch is None or self._tdt is None:
             return None
-        Tensor, want_cuda, ptrs = torch.Tensor, self._device == "cuda", []
+        Tensor, want_cuda, ptrs, size = torch.Tensor, self._device == "cuda", [], None
         for a, t, x in zip(self.inputs, self._tdt, inputs):
-            if not (type(x) is Tensor and x.dtype is t and x.shape == a.shape and x.is_cuda == want_cuda
-                    and x.is_contiguous()):
+            if not (type(x) is Tensor and x.dtype is t and x.is_cuda == want_cuda and x.is_contiguous()):
+                return None
+            if a.symbolic:
+                if size is None:
+                    if len(x.shape) != len(a.shape):
+                        return None
+                    size = x.shape[a.symbolic[0]]
+                    lo, hi, div = self._bounds
+                    if not (lo <= size <= hi and size % div == 0):
+                        return None
+                if x.shape != a.at(size):
+                    return None
+            elif x.shape != a.shape:
                 return None
             ptrs.append(x.data_ptr())
-        return ptrs
+        return ptrs, size
 
     def __call__(self, *inputs, out=None, convert=False):
         if self._tdt is None and "torch" in sys.modules and sys.modules["torch"] is not None:
@@ -192,12 +241,16 @@ class Compiled:
             self._tdt = [getattr(torch, a.torch_name) if a.torch_name else None for a in self.inputs]
             self._odt = [getattr(torch, a.torch_name) if a.torch_name else None for a in self.outputs]
         if out is None and len(inputs) == len(self.inputs) and not (self.weight_args and self._weights is None):
-            ptrs = self._fast(inputs)
-            if ptrs is not None:
+            fast = self._fast(inputs)
+            if fast is not None:
+                ptrs, size = fast
                 empty = sys.modules["torch"].empty
-                outs = [empty(a.shape, dtype=t, device=self._device) for a, t in zip(self.outputs, self._odt)]
+                outs = [empty(a.at(size), dtype=t, device=self._device) for a, t in zip(self.outputs, self._odt)]
                 ptrs += self._weights[1] if self.weight_args else ()
-                status = self._lib.fn(*ptrs, *[y.data_ptr() for y in outs])
+                ptrs += [y.data_ptr() for y in outs]
+                if size is not None:
+                    ptrs.append(size)
+                status = self._lib.fn(*ptrs)
                 if status != 0:
                     raise BrazeError("%s returned %d: %s" % (self._lib.entry, status, self._lib.status_message(status)))
                 return outs[0] if len(outs) == 1 else tuple(outs)
@@ -208,8 +261,9 @@ class Compiled:
             raise BrazeError("this library takes its weights as inputs: call set_weights() first")
         ptrs, keep = [], []
         any_torch = False
+        size, note = (self._size(inputs) if self.symbolic else (None, ""))
         for i, (a, x) in enumerate(zip(self.inputs, inputs)):
-            x, t = self._check(i, a, x, convert)
+            x, t = self._check(i, a, x, convert, shape=a.at(size), note=note if a.symbolic else "")
             any_torch |= t
             keep.append(x)
             ptrs.append(self._ptr(x, t))
@@ -220,21 +274,43 @@ class Compiled:
             if len(outs) != len(self.outputs):
                 raise InputError("out= expected %d outputs, got %d" % (len(self.outputs), len(outs)))
             for i, (a, y) in enumerate(zip(self.outputs, outs)):
-                y, t = self._check(i, a, y, False, what="output")
+                y, t = self._check(i, a, y, False, what="output", shape=a.at(size), note=note if a.symbolic else "")
                 ptrs.append(self._ptr(y, t))
         else:
             torch = sys.modules.get("torch") if any_torch else None
             if torch is not None:
-                outs = [torch.empty(a.shape, dtype=getattr(torch, a.torch_name), device=self._device)
+                outs = [torch.empty(a.at(size), dtype=getattr(torch, a.torch_name), device=self._device)
                         for a in self.outputs]
                 ptrs.extend(y.data_ptr() for y in outs)
             else:
-                outs = [np.empty(a.shape, a.np_dtype) for a in self.outputs]
+                outs = [np.empty(a.at(size), a.np_dtype) for a in self.outputs]
                 ptrs.extend(y.ctypes.data for y in outs)
+        if self.symbolic:
+            ptrs.append(size)
         status = self._lib.fn(*ptrs)
         if status != 0:
             raise BrazeError("%s returned %d: %s" % (self._lib.entry, status, self._lib.status_message(status)))
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _size(self, inputs):
+        """(the symbol's size at this call, a note for shape errors): read from the first
+        input that has the symbolic dim, checked against the bounds (decision 0029)."""
+        name = self.inputs[0].sym if self.inputs else "s"
+        lo, hi, div = self.symbols.get(name, self._lib.symbol_bounds)
+        for i, (a, x) in enumerate(zip(self.inputs, inputs)):
+            shape = getattr(x, "shape", None)
+            if a.symbolic and shape is not None and len(shape) == len(a.shape):
+                n = int(shape[a.symbolic[0]])
+                if not (lo <= n <= hi and n % div == 0):
+                    raise InputError("input %d '%s': dim %d (%s) is %d; expected %s in [%d, %d]%s" % (
+                        i, a.name, a.symbolic[0], name, n, name, lo, hi,
+                        ", a multiple of %d" % div if div > 1 else ""))
+                return n, " (%s = %d from input %d '%s')" % (name, n, i, a.name)
+        return lo, ""
+
+    def output_shapes(self, size):
+        """The outputs' shapes at symbol size `size` (a static library: its own)."""
+        return [a.at(size) for a in self.outputs]
 
     def set_weights(self, weights):
         """The parameters and buffers of a library compiled with weights="input": a
@@ -251,7 +327,7 @@ class Compiled:
             x = sd[a.name]
             if hasattr(x, "detach"):
                 x = x.detach()
-            x, t = self._check(i, a, x, True)
+            x, t = self._check(i, a, x, True, what="weight")
             held.append(x)
             ptrs.append(self._ptr(x, t))
         self._weights = (held, ptrs)

@@ -52,6 +52,7 @@ def run(args, quiet=True, progress=None):
                     progress.stage(m.group(1), start + int(m.group(2)) / 1000.0)
             else:
                 lines.append(line)
+        p.stderr.close()
         rc, out, err = p.wait(), "", "".join(lines)
     if err and not quiet:
         print(err, end="")

@@ -9,7 +9,7 @@ from .._errors import BrazeError
 from ._emit import Emitter, Val, element, mlir_loc, where
 from ._ops import OPS, VIEWS
 
-__all__ = ["trace", "convert", "to_mlir", "unsupported", "is_supported", "UnsupportedOps"]
+__all__ = ["trace", "convert", "to_mlir", "lower", "Lowered", "unsupported", "is_supported", "UnsupportedOps"]
 
 
 class UnsupportedOps(BrazeError):
@@ -29,12 +29,14 @@ def op_name(node):
         else getattr(t, "__name__", str(t))
 
 
-def trace(fn, example_inputs):
+def trace(fn, example_inputs, n_inputs=None, aliases=None):
     """make_fx of fn on the inputs with stack traces. A GraphModule is traced through
     torch.fx.Interpreter with its nodes' stack traces carried over (fx.traceback), so a
     graph captured elsewhere (dynamo, symbolic_trace) keeps the user's lines. Traced
     with autograd on: in eval under no_grad, nn.TransformerEncoderLayer and
-    nn.MultiheadAttention take fused fast paths (one opaque ATen op each)."""
+    nn.MultiheadAttention take fused fast paths (one opaque ATen op each).
+    With aliases (weights="input", _weights.module_weights), example_inputs are the
+    n_inputs inputs then one tensor per weight, and the module runs on those."""
     from torch.fx.experimental import proxy_tensor
     import torch.fx.traceback as fx_traceback
     target = fn
@@ -43,6 +45,9 @@ def trace(fn, example_inputs):
         def target(*args):
             return torch.fx.Interpreter(fn).run(*args)
         override = fx_traceback.override_stack_trace()
+    if aliases is not None:
+        from ._weights import functional
+        target = functional(fn, n_inputs, aliases)
     old = proxy_tensor.PythonKeyTracer.record_stack_traces
     proxy_tensor.PythonKeyTracer.record_stack_traces = True
     try:
@@ -142,9 +147,11 @@ def _has_meta(gm, live):
     return all(_meta(n) is not None for n in gm.graph.nodes if n in live and n.op in ("call_function", "placeholder"))
 
 
-def convert(gm, example_inputs, func_name="forward"):
+def convert(gm, example_inputs, func_name="forward", optional_from=None, kept=None):
     """(module text, number of outputs) of GraphModule gm of ATen ops on example_inputs.
-    get_attr tensors become constants; placeholders take the example inputs' types."""
+    get_attr tensors become constants; placeholders take the example inputs' types.
+    Placeholders from index optional_from on (the weights) that no output depends on
+    are left out of the signature; kept (a list) receives the indices of those in it."""
     bad = unsupported(gm)
     if bad:
         raise UnsupportedOps(bad)
@@ -165,10 +172,14 @@ def convert(gm, example_inputs, func_name="forward"):
     for n in gm.graph.nodes:
         if n.op == "placeholder":
             x = example_inputs[i]
-            v = Val("%%arg%d" % i, x.shape, x.dtype)
+            i += 1
+            if optional_from is not None and i > optional_from and n not in live:
+                continue
+            v = Val("%%arg%d" % len(args), x.shape, x.dtype)
             args.append("%s: %s %s" % (v.name, v.type, mlir_loc(n)))
             em.values[n] = v
-            i += 1
+            if kept is not None:
+                kept.append(i - 1)
         elif n not in live:
             continue
         elif n.op == "get_attr":
@@ -210,6 +221,63 @@ def _rank(gm, n):
 
 def to_mlir(fn, example_inputs, func_name="forward"):
     """The graph dialect text and output count of fn traced on the inputs."""
+    g = lower(fn, example_inputs, func_name=func_name)
+    return g.text, g.n_out
+
+
+class Lowered:
+    """What lower() made: .text (the graph dialect module), .n_out, .weight_names and
+    .weights (weights="input": the arguments after the inputs, in order; unused ones
+    are left out), .symbols ({name: (min, max, div)}) and .dims ({input: {dim: name}})."""
+
+    def __init__(self, text, n_out, weight_names=(), weights=(), symbols=None, dims=None):
+        self.text, self.n_out = text, n_out
+        self.weight_names, self.weights = list(weight_names), list(weights)
+        self.symbols, self.dims = symbols or {}, dims or {}
+
+
+def lower(fn, example_inputs, func_name="forward", weights="constant", dynamic=None, names=None):
+    """fn traced and converted. weights="input": fn's parameters and buffers become
+    arguments after the inputs (fx/_weights.py). dynamic: symbolic dims, the inputs
+    named as in names (fx/_dynamic.py); traced once more per symbol."""
     xs = tuple(example_inputs)
-    gm = trace(fn, xs)
-    return convert(gm, xs, func_name)
+    n = len(xs)
+    wnames, wts, aliases = [], [], None
+    if weights == "input" and isinstance(fn, torch.nn.Module):    # a function has no weights
+        from ._weights import module_weights
+        wnames, wts, aliases = module_weights(fn)
+        # requires_grad as in the module: in eval with no grad needed, the transformer
+        # layers would take their fused fast paths (one opaque ATen op each).
+        wts = [w.detach().requires_grad_(w.requires_grad) for w in wts]
+
+    def one(inputs):
+        args = tuple(inputs) + tuple(wts)
+        gm = trace(fn, args, n, aliases) if aliases is not None else trace(fn, args)
+        kept = []
+        text, n_out = convert(gm, args, func_name, optional_from=n if aliases is not None else None, kept=kept)
+        return text, n_out, kept
+
+    text, n_out, kept = one(xs)
+    symbols, dims = {}, {}
+    if dynamic:
+        from . import _dynamic
+        symbols, dims, sizes = _dynamic.parse(dynamic, list(names or ["in%d" % i for i in range(n)]), xs)
+        traces = []
+        for sym in sorted(symbols):
+            m = _dynamic.second_size(sizes[sym], symbols[sym])
+            if m is None:
+                raise BrazeError("dynamic dim %s: its bounds %r leave no second size to trace at" % (sym, symbols[sym]))
+            try:
+                t2, _, k2 = one(_dynamic.resize(xs, dims, sym, m))
+            except BrazeError:
+                raise
+            except Exception as e:
+                raise BrazeError("dynamic dim %s: traced again at %s=%d (the example: %d), the module failed: "
+                                 "%s: %s" % (sym, sym, m, sizes[sym], type(e).__name__,
+                                             (str(e).strip().splitlines() or [""])[0])) from None
+            if k2 != kept:
+                raise BrazeError("dynamic dim %s: the weights the graph reads change with its size" % sym)
+            traces.append((sym, m, t2))
+        text = _dynamic.symbolize(text, traces, symbols, dims, sizes)
+    kw = [k - n for k in kept if k >= n]
+    return Lowered(text, n_out, [wnames[k] for k in kw], [wts[k].detach() for k in kw], symbols, dims)

@@ -1,4 +1,5 @@
-"""braze.compile on each model vs eager on fresh random inputs, constant and input weights."""
+"""braze.compile on each model vs eager on fresh random inputs, constant and input weights.
+argv: [--frontend=NAME] model names (default: the default front end, "auto")."""
 import sys
 
 import torch
@@ -7,11 +8,15 @@ import braze
 import models
 
 BOUND = 1e-4
-for name in sys.argv[1:]:
+args = sys.argv[1:]
+kw = {}
+if args and args[0].startswith("--frontend="):
+    kw["frontend"] = args.pop(0).split("=", 1)[1]
+for name in args:
     m, xs = models.model(name)
     m.eval()
     for weights in ["constant", "input"]:
-        c = braze.compile(m, xs, weights=weights)
+        c = braze.compile(m, xs, weights=weights, **kw)
         x2 = tuple(torch.randn_like(x) for x in xs)
         with torch.no_grad():
             want = m(*x2)
@@ -19,7 +24,8 @@ for name in sys.argv[1:]:
         err = models.rel_err(got, want)
         for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
             assert isinstance(g, torch.Tensor) and g.shape == w.shape, (g.shape, w.shape)
-        print("%s weights=%s: %d kernels, %s" % (name, weights, len(c.kernels), "ok" if err < BOUND else "FAIL %g" % err))
+        print("%s weights=%s: %s, %d kernels, %s" % (name, weights, c.frontend, len(c.kernels),
+                                                      "ok" if err < BOUND else "FAIL %g" % err))
     if name == "mlp":
         # weights="input": one library, another checkpoint.
         other, _ = models.model(name)

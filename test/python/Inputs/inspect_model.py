@@ -41,3 +41,5 @@ try:
     braze.compile(m, xs, frontend="jit")
 except braze.BrazeError as e:
     print("BrazeError:", e)
+o = braze.compile(m, xs, frontend="onnx")
+print("onnx plan kernels:", [k["ops"] for k in json.loads(o.plan)["functions"][0]["kernels"]])
