@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "targets/common/dynamic-loops.h"
 #include "targets/cpu/cpu-target.h"
 
 typedef struct {
@@ -70,6 +71,11 @@ static void check_size(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const Br
   LLVMBuildCall2(b, a->snprintf_ty, a->snprintf_fn, args, 4, "");
   LLVMBuildRet(b, LLVMConstInt(a->i32, 3, 0));
   LLVMPositionBuilderAtEnd(b, pass);
+}
+
+/* Whether dim d of argument i is the symbol. */
+static bool is_sym(const BrazeDynamicEntry *e, const BrazeEntrySig *sig, int i, int d) {
+  return e->loops ? sig->args[i].dims[d] == -1 : d == 0 && e->rows[i];
 }
 
 static int64_t row_bytes(const BrazeArgInfo *arg) {
@@ -247,6 +253,74 @@ static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const Br
   return fn;
 }
 
+/* Runtime loops (dynamic-loops.h): int NAME(T *..., int64_t s) checks s, then calls
+ * NAME__braze_loops with a descriptor per pointer (sizes from s, row-major strides)
+ * and s; 1 when an allocation inside failed (alloc-checks.c). */
+static LLVMValueRef add_loops_entry(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *sig,
+                                    LLVMValueRef impl, LLVMValueRef alloc_failures) {
+  unsigned n = (unsigned)e->num_args;
+  LLVMTypeRef *params = malloc((n + 1) * sizeof *params);
+  for (unsigned i = 0; i < n; ++i)
+    params[i] = a->ptr;
+  params[n] = a->i64;
+  LLVMValueRef fn = LLVMAddFunction(a->m, e->name, LLVMFunctionType(a->i32, params, n + 1, 0));
+  free(params);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(a->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a->ctx, fn, "entry"));
+  LLVMValueRef s = LLVMGetParam(fn, n);
+  check_size(a, b, fn, e, s);
+  unsigned cap = 1;
+  for (unsigned i = 0; i < n; ++i)
+    cap += 3 + 2 * (unsigned)sig->args[i].rank;
+  LLVMValueRef *args = malloc(cap * sizeof *args);
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const BrazeArgInfo *arg = &sig->args[i];
+    LLVMValueRef p = LLVMGetParam(fn, i);
+    args[k++] = p;
+    args[k++] = p;
+    args[k++] = LLVMConstInt(a->i64, 0, 0);
+    LLVMValueRef *sizes = args + k;
+    for (int d = 0; d < arg->rank; ++d)
+      sizes[d] = is_sym(e, sig, (int)i, d) ? s : LLVMConstInt(a->i64, (unsigned long long)arg->dims[d], 0);
+    k += (unsigned)arg->rank;
+    LLVMValueRef stride = LLVMConstInt(a->i64, 1, 0);
+    for (int d = arg->rank - 1; d >= 0; --d) {
+      args[k + (unsigned)d] = stride;
+      stride = LLVMBuildMul(b, stride, sizes[d], "");
+    }
+    k += (unsigned)arg->rank;
+  }
+  args[k++] = s;
+  LLVMValueRef before = NULL;
+  if (alloc_failures) {
+    before = LLVMBuildLoad2(b, a->i64, alloc_failures, "failures");
+    LLVMSetOrdering(before, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(before, 8);
+  }
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(impl), impl, args, k, "");
+  if (alloc_failures) {
+    LLVMValueRef after = LLVMBuildLoad2(b, a->i64, alloc_failures, "failures_after");
+    LLVMSetOrdering(after, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(after, 8);
+    LLVMBuildRet(b, LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntNE, before, after, ""), a->i32, "status"));
+  } else {
+    LLVMBuildRet(b, LLVMConstInt(a->i32, 0, 0));
+  }
+  free(args);
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+/* The signature of a runtime-loops entry, from its record (args borrowed). */
+static void loops_sig(const BrazeDynamicEntry *e, BrazeEntrySig *sig) {
+  memset(sig, 0, sizeof *sig);
+  sig->name = (char *)e->name;
+  sig->num_inputs = e->num_inputs;
+  sig->num_outputs = e->num_args - e->num_inputs;
+  sig->args = (BrazeArgInfo *)e->args;
+}
+
 /* int NAME_output_shape(int32_t output, int64_t s, int64_t *dims): 4 for a bad output. */
 static void add_output_shape(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *sig) {
   char *name = cat(e->name, "_output_shape");
@@ -266,7 +340,7 @@ static void add_output_shape(const Dyn *a, const BrazeDynamicEntry *e, const Bra
     for (int d = 0; d < sig->args[i].rank; ++d) {
       LLVMValueRef idx = LLVMConstInt(a->i64, (unsigned)d, 0);
       LLVMValueRef slot = LLVMBuildGEP2(b, a->i64, LLVMGetParam(fn, 2), &idx, 1, "");
-      LLVMValueRef v = d == 0 && e->rows[i] ? s : LLVMConstInt(a->i64, (unsigned long long)sig->args[i].dims[d], 0);
+      LLVMValueRef v = is_sym(e, sig, i, d) ? s : LLVMConstInt(a->i64, (unsigned long long)sig->args[i].dims[d], 0);
       LLVMBuildStore(b, v, slot);
     }
     LLVMBuildRet(b, LLVMConstInt(a->i32, 0, 0));
@@ -303,7 +377,7 @@ static void add_tables(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntr
     dtypes[i] = LLVMConstInt(a->i32, (unsigned long long)sig->args[i].dtype, 0);
     ranks[i] = LLVMConstInt(a->i32, (unsigned long long)sig->args[i].rank, 0);
     for (int d = 0; d < BRAZE_ABI_MAX_RANK; ++d) {
-      int64_t v = d == 0 && e->rows[i] ? -1 : sig->args[i].dims[d];
+      int64_t v = d < sig->args[i].rank && is_sym(e, sig, i, d) ? -1 : sig->args[i].dims[d];
       dims[i * BRAZE_ABI_MAX_RANK + d] = LLVMConstInt(a->i64, (unsigned long long)v, 1);
     }
   }
@@ -371,8 +445,26 @@ bool braze_cpu_abi_dynamic(LLVMModuleRef m, const BrazeEntrySet *entries, const 
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a.ctx, last, "entry"));
   LLVMBuildRet(b, a.error_buf);
   LLVMDisposeBuilder(b);
+  LLVMValueRef alloc_failures = LLVMGetNamedGlobal(m, "__braze_alloc_failures");
   for (int i = 0; i < n_dyn; ++i) {
     const BrazeDynamicEntry *e = &dyn[i];
+    if (e->loops) {
+      char impl_name[200];
+      snprintf(impl_name, sizeof impl_name, "%s" BRAZE_LOOPS_SUFFIX, e->name);
+      LLVMValueRef impl = LLVMGetNamedFunction(m, impl_name);
+      if (!impl || LLVMGetNamedFunction(m, e->name)) {
+        braze_str_printf(error, "internal error: the runtime loops of entry '%s' are missing", e->name);
+        return false;
+      }
+      BrazeEntrySig sig;
+      loops_sig(e, &sig);
+      LLVMValueRef fn = add_loops_entry(&a, e, &sig, impl, alloc_failures);
+      add_output_shape(&a, e, &sig);
+      add_packed_sizes(&a, e, fn);
+      add_tables(&a, e, &sig);
+      LLVMSetLinkage(impl, LLVMInternalLinkage);
+      continue;
+    }
     const BrazeEntrySig *big = find_sig(entries, e->name, e->block_rows);
     const BrazeEntrySig *small = find_sig(entries, e->name, e->small_rows);
     char big_name[200], small_name[200];
