@@ -20,6 +20,7 @@
 #include "ir/build.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/LLVM.h"
 #include "support/context.h"
 #include "support/diag.h"
 #include "targets/common/dynamic-loops.h"
@@ -38,8 +39,14 @@ typedef struct {
   BrazePtrMap out_of;   /* tensor.empty op -> 1 + output index */
   MlirValue s;
   MlirValue *outs;
-  MlirValue allocs[512];
-  int n_allocs;
+  /* the workspace: the function's memref<?xi8> argument and the running offset in
+   * it; the bytes function's builder, its s and its running total */
+  MlirValue ws, off;
+  CgBuilder wb;
+  MlirValue ws_s, total;
+  bool remarks; /* BRAZE_DYNAMIC_REMARKS=1: a remark per contraction */
+  const char *fname;
+  int n_globals;
 } Em;
 
 static void put(Em *e, MlirValue old, MlirValue v) {
@@ -69,16 +76,18 @@ static bool refuse(const Em *e, MlirOperation op, const char *why) {
   return false;
 }
 
-static MlirValue size_value(Em *e, CgBuilder *b, const BrazeDynDim *d) {
+static MlirValue size_at(Em *e, CgBuilder *b, const BrazeDynDim *d, MlirValue s) {
   if (d->coef == 0)
     return cg_index(b, d->off);
-  MlirValue v = e->s;
+  MlirValue v = s;
   if (d->coef != 1)
     v = cg_op(b, "arith.muli", cg_index_type(e->ctx), 2, (MlirValue[]){v, cg_index(b, d->coef)});
   if (d->off)
     v = cg_op(b, "arith.addi", cg_index_type(e->ctx), 2, (MlirValue[]){v, cg_index(b, d->off)});
   return v;
 }
+
+static MlirValue size_value(Em *e, CgBuilder *b, const BrazeDynDim *d) { return size_at(e, b, d, e->s); }
 
 /* Dim `d` of old tensor value `v` at run time. */
 static MlirValue dim_value(Em *e, CgBuilder *b, MlirValue v, intptr_t d) {
@@ -103,23 +112,53 @@ static MlirType memref_of(const Em *e, MlirValue v) {
   return cg_memref_of(mlirShapedTypeGetElementType(t), rank, shape);
 }
 
-static MlirValue alloc_like(Em *e, CgBuilder *b, MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  MlirValue dyn[MAX_LOOPS];
-  int n = 0;
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-    if (is_symbolic_dim(e, v, d))
-      dyn[n++] = dim_value(e, b, v, d);
-  MlirType mt = memref_of(e, v);
-  char seg[48];
-  snprintf(seg, sizeof seg, "array<i32: %d, 0>", n);
-  MlirNamedAttribute attrs[2] = {cg_named(e->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 64)),
-                                 cg_named(e->ctx, "operandSegmentSizes", cg_parse_attr(e->ctx, seg))};
-  MlirValue m = mlirOperationGetResult(cg_create(b, "memref.alloc", n, dyn, 1, &mt, 2, attrs), 0);
-  if (e->n_allocs < (int)(sizeof e->allocs / sizeof e->allocs[0]))
-    e->allocs[e->n_allocs++] = m;
+static MlirValue round64_bytes(Em *e, CgBuilder *b, MlirValue n, int64_t elem) {
+  MlirType index = cg_index_type(e->ctx);
+  MlirValue bytes = cg_op(b, "arith.muli", index, 2, (MlirValue[]){n, cg_index(b, elem)});
+  MlirValue up = cg_op(b, "arith.addi", index, 2, (MlirValue[]){bytes, cg_index(b, 63)});
+  MlirValue q = cg_op(b, "arith.divui", index, 2, (MlirValue[]){up, cg_index(b, 64)});
+  return cg_op(b, "arith.muli", index, 2, (MlirValue[]){q, cg_index(b, 64)});
+}
+
+/* A buffer of `rank` dims (forms `dims`) in the workspace: a memref.view at the
+ * running offset, which grows by its 64-byte-rounded size; NAME__braze_loops_bytes
+ * adds the same size to its total. */
+static MlirValue ws_view(Em *e, CgBuilder *b, MlirType elem, int rank, const BrazeDynDim *dims) {
+  MlirType index = cg_index_type(e->ctx);
+  MlirValue dyn[MAX_LOOPS], n = cg_index(b, 1), nb = cg_index(&e->wb, 1);
+  int64_t shape[MAX_LOOPS];
+  int nd = 0;
+  for (int d = 0; d < rank; ++d) {
+    MlirValue v = size_at(e, b, &dims[d], e->s);
+    if (dims[d].coef) {
+      dyn[nd++] = v;
+      shape[d] = mlirShapedTypeGetDynamicSize();
+    } else {
+      shape[d] = dims[d].off;
+    }
+    n = cg_op(b, "arith.muli", index, 2, (MlirValue[]){n, v});
+    nb = cg_op(&e->wb, "arith.muli", index, 2, (MlirValue[]){nb, size_at(e, &e->wb, &dims[d], e->ws_s)});
+  }
+  int64_t eb = cg_elem_bytes(elem);
+  MlirType mt = cg_memref_of(elem, rank, shape);
+  MlirValue ops[2 + MAX_LOOPS] = {e->ws, e->off};
+  for (int i = 0; i < nd; ++i)
+    ops[2 + i] = dyn[i];
+  MlirValue m = mlirOperationGetResult(cg_create(b, "memref.view", 2 + nd, ops, 1, &mt, 0, NULL), 0);
+  e->off = cg_op(b, "arith.addi", index, 2, (MlirValue[]){e->off, round64_bytes(e, b, n, eb)});
+  e->total = cg_op(&e->wb, "arith.addi", index, 2, (MlirValue[]){e->total, round64_bytes(e, &e->wb, nb, eb)});
   braze_ptrmap_put(&e->writable, braze_ptr_key(m.ptr), 1);
   return m;
+}
+
+static MlirValue alloc_like(Em *e, CgBuilder *b, MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  const BrazeDynShape *sh = braze_dyn_shape_of(e->f, v);
+  BrazeDynDim dims[MAX_LOOPS];
+  int rank = (int)mlirShapedTypeGetRank(t);
+  for (int d = 0; d < rank; ++d)
+    dims[d] = sh && sh->dim[d].coef ? sh->dim[d] : (BrazeDynDim){0, mlirShapedTypeGetDimSize(t, d)};
+  return ws_view(e, b, mlirShapedTypeGetElementType(t), rank, dims);
 }
 
 static int num_uses(MlirValue v) {
@@ -256,8 +295,14 @@ typedef struct {
   MlirValue opnd[16]; /* old values */
   MlirValue mem[16];  /* new memrefs (outputs: the destinations) */
   MlirValue ub[MAX_LOOPS];
+  BrazeDynDim ubf[MAX_LOOPS]; /* the loops' extents as forms */
   MlirBlock body;
+  bool packed[3];                 /* operand copied to a plain buffer (contractions) */
+  MlirValue pdims[3][MAX_LOOPS]; /* the copy's dims */
 } Gen;
+
+/* Dim r of operand i's buffer at run time. */
+static MlirValue operand_dim(Em *e, CgBuilder *b, const Gen *g, int i, intptr_t r);
 
 /* The contraction's n dim when the generic is out[..] += a * b over one reduction dim
  * and an input is contiguous along n (its last index): else -1. */
@@ -289,6 +334,27 @@ static int axpy_dim(const Gen *g) {
       return n;
   }
   return -1;
+}
+
+/* The body is out + a * b (f32, or f16/bf16 extended): a contraction over one
+ * reduction dim. */
+static bool contraction_body(const Gen *g) {
+  int nred = 0;
+  for (int d = 0; d < g->n; ++d)
+    nred += g->red[d];
+  if (nred != 1 || g->nin != 2 || g->nout != 1)
+    return false;
+  bool mul = false, add = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(g->body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (braze_op_is(op, "arith.mulf"))
+      mul = true;
+    else if (braze_op_is(op, "arith.addf"))
+      add = true;
+    else if (!braze_op_is(op, "arith.extf") && !braze_op_is(op, "linalg.yield"))
+      return false;
+  }
+  return mul && add;
 }
 
 static bool out_arg_used(const Gen *g, int j) {
@@ -339,6 +405,205 @@ static bool reduce_nest(Em *e, CgBuilder *b, const Gen *g, const int *red, int n
   return true;
 }
 
+/* ---- contractions through cblas_sgemm (OpenBLAS; the library links it) ---- */
+
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
+
+static bool is_dim(MlirAffineExpr x, int d) {
+  return mlirAffineExprIsADim(x) && (int)mlirAffineDimExprGetPosition(x) == d;
+}
+
+/* The map's last two results are (d0, d1) or (d1, d0) as plain dims; the others do
+ * not read m, n or k. */
+static bool blas_layout(MlirAffineMap map, int d0, int d1, uint64_t mnk, bool *trans) {
+  intptr_t r = mlirAffineMapGetNumResults(map);
+  if (r < 2)
+    return false;
+  for (intptr_t i = 0; i < r - 2; ++i)
+    if (cg_affine_dims(mlirAffineMapGetResult(map, i)) & mnk)
+      return false;
+  MlirAffineExpr a = mlirAffineMapGetResult(map, r - 2), b = mlirAffineMapGetResult(map, r - 1);
+  if (is_dim(a, d0) && is_dim(b, d1))
+    *trans = false;
+  else if (is_dim(a, d1) && is_dim(b, d0))
+    *trans = true;
+  else
+    return false;
+  return true;
+}
+
+/* f32 out[batch.., m, n] += a * b over k, the output's map plain dims. *pack_a /
+ * *pack_b: that operand is read through a view (its last two indices are not plain
+ * (m, k) / (k, n) dims or their transposes) and is copied to a plain one first. */
+static bool blas_fits(const Gen *g, int *dm, int *dn, int *dk, bool *ta, bool *tb, bool *pack_a, bool *pack_b) {
+  if (axpy_dim(g) < 0 && !contraction_body(g))
+    return false;
+  for (int i = 0; i < 3; ++i)
+    if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(g->opnd[i]))))
+      return false;
+  MlirAffineMap out = g->maps[2];
+  intptr_t r = mlirAffineMapGetNumResults(out);
+  if (r < 2 || r != g->n - 1)
+    return false;
+  for (intptr_t i = 0; i < r; ++i)
+    if (!mlirAffineExprIsADim(mlirAffineMapGetResult(out, i)))
+      return false;
+  *dm = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r - 2));
+  *dn = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r - 1));
+  *dk = -1;
+  for (int d = 0; d < g->n; ++d)
+    if (g->red[d])
+      *dk = d;
+  uint64_t mnk = (1ull << *dm) | (1ull << *dn) | (1ull << *dk);
+  *pack_a = !blas_layout(g->maps[0], *dm, *dk, mnk, ta);
+  *pack_b = !blas_layout(g->maps[1], *dk, *dn, mnk, tb);
+  if (*pack_a)
+    *ta = false;
+  if (*pack_b)
+    *tb = false;
+  return true;
+}
+
+/* Operand i copied into a plain buffer over loop dims `dims` (batch..., row, col),
+ * every dim at run time; g's buffer, map and dims for i become the copy's. */
+static void pack_operand(Em *e, CgBuilder *b, Gen *g, int i, const int *dims, int nd) {
+  MlirValue sizes[MAX_LOOPS];
+  BrazeDynDim forms[MAX_LOOPS];
+  for (int j = 0; j < nd; ++j) {
+    sizes[j] = g->ub[dims[j]];
+    forms[j] = g->ubf[dims[j]];
+  }
+  MlirValue m = ws_view(e, b, mlirF32TypeGet(e->ctx), nd, forms);
+  MlirValue ivs[MAX_LOOPS], pivs[MAX_LOOPS];
+  for (int d = 0; d < g->n; ++d)
+    ivs[d] = cg_index(b, 0);
+  CgBuilder in, ib;
+  par_loop(e, b, nd - 1, sizes, &in, pivs);
+  for (int j = 0; j < nd - 1; ++j)
+    ivs[dims[j]] = pivs[j];
+  MlirValue iv;
+  cg_for(&in, cg_index(&in, 0), sizes[nd - 1], 0, NULL, &ib, &iv, NULL);
+  ivs[dims[nd - 1]] = iv;
+  MlirValue v = load_at(e, &ib, g->mem[i], g->maps[i], ivs);
+  MlirValue at[MAX_LOOPS];
+  for (int j = 0; j < nd; ++j)
+    at[j] = ivs[dims[j]];
+  cg_store(&ib, v, m, nd, at);
+  cg_yield(&ib, 0, NULL);
+  MlirAffineExpr exprs[MAX_LOOPS];
+  for (int j = 0; j < nd; ++j)
+    exprs[j] = mlirAffineDimExprGet(e->ctx, dims[j]);
+  g->mem[i] = m;
+  g->maps[i] = mlirAffineMapGet(e->ctx, g->n, 0, nd, exprs);
+  g->packed[i] = true;
+  for (int j = 0; j < nd; ++j)
+    g->pdims[i][j] = sizes[j];
+}
+
+static void declare_sgemm(Em *e) {
+  MlirSymbolTable table = mlirSymbolTableCreate(e->module);
+  bool have = !mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref("cblas_sgemm")));
+  mlirSymbolTableDestroy(table);
+  if (have)
+    return;
+  MlirContext ctx = e->ctx;
+  MlirType i32 = mlirIntegerTypeGet(ctx, 32), f32 = mlirF32TypeGet(ctx), ptr = mlirLLVMPointerTypeGet(ctx, 0);
+  MlirType args[14] = {i32, i32, i32, i32, i32, i32, f32, ptr, i32, ptr, i32, f32, ptr, i32};
+  MlirType fty = mlirFunctionTypeGet(ctx, 14, args, 0, NULL);
+  MlirNamedAttribute attrs[3] = {
+      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref("cblas_sgemm"))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+  };
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(e->module));
+  mlirOperationStateAddAttributes(&st, 3, attrs);
+  MlirRegion body = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&st, 1, &body);
+  mlirBlockInsertOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(e->module, 0)), 0,
+                                mlirOperationCreate(&st));
+}
+
+static MlirValue as_i32(Em *e, CgBuilder *b, MlirValue index) {
+  return cg_op(b, "arith.index_cast", mlirIntegerTypeGet(e->ctx, 32), 1, &index);
+}
+
+static MlirValue operand_dim(Em *e, CgBuilder *b, const Gen *g, int i, intptr_t r) {
+  return i < 3 && g->packed[i] ? g->pdims[i][r] : dim_value(e, b, g->opnd[i], r);
+}
+
+/* An !llvm.ptr to the element of operand i that its map reaches at `ivs`, with the
+ * row-major strides of its run-time dims. */
+static MlirValue element_ptr(Em *e, CgBuilder *b, const Gen *g, int i, const MlirValue *ivs) {
+  MlirType index = cg_index_type(e->ctx);
+  MlirValue mem = g->mem[i];
+  MlirValue addr = cg_op(b, "memref.extract_aligned_pointer_as_index", index, 1, &mem);
+  MlirValue stride = cg_index(b, cg_elem_bytes(mlirShapedTypeGetElementType(mlirValueGetType(mem))));
+  for (intptr_t r = mlirAffineMapGetNumResults(g->maps[i]) - 1; r >= 0; --r) {
+    MlirValue at = cg_affine(b, mlirAffineMapGetResult(g->maps[i], r), ivs);
+    MlirValue off = cg_op(b, "arith.muli", index, 2, (MlirValue[]){at, stride});
+    addr = cg_op(b, "arith.addi", index, 2, (MlirValue[]){addr, off});
+    stride = cg_op(b, "arith.muli", index, 2, (MlirValue[]){stride, operand_dim(e, b, g, i, r)});
+  }
+  MlirValue i64 = cg_op(b, "arith.index_cast", mlirIntegerTypeGet(e->ctx, 64), 1, &addr);
+  return cg_op(b, "llvm.inttoptr", mlirLLVMPointerTypeGet(e->ctx, 0), 1, &i64);
+}
+
+/* One cblas_sgemm per batch position (beta 1: the generic accumulates into its init). */
+static void emit_blas(Em *e, CgBuilder *b, Gen *g, int dm, int dn, int dk, bool ta, bool tb, bool pack_a,
+                      bool pack_b) {
+  declare_sgemm(e);
+  int dims[MAX_LOOPS], nb = 0;
+  MlirAffineMap out = g->maps[2];
+  for (intptr_t r = 0; r + 2 < mlirAffineMapGetNumResults(out); ++r)
+    dims[nb++] = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r));
+  if (pack_a) {
+    dims[nb] = dm;
+    dims[nb + 1] = dk;
+    pack_operand(e, b, g, 0, dims, nb + 2);
+  }
+  if (pack_b) {
+    dims[nb] = dk;
+    dims[nb + 1] = dn;
+    pack_operand(e, b, g, 1, dims, nb + 2);
+  }
+  MlirValue ivs[MAX_LOOPS];
+  CgBuilder in = *b;
+  for (int d = 0; d < g->n; ++d) {
+    if (d == dm || d == dn || d == dk) {
+      ivs[d] = cg_index(&in, 0);
+      continue;
+    }
+    CgBuilder body;
+    MlirValue iv;
+    cg_for(&in, cg_index(&in, 0), g->ub[d], 0, NULL, &body, &iv, NULL);
+    cg_yield(&body, 0, NULL);
+    body.before = mlirBlockGetTerminator(body.block);
+    ivs[d] = iv;
+    in = body;
+  }
+  MlirContext ctx = e->ctx;
+  MlirType i32 = mlirIntegerTypeGet(ctx, 32), f32 = mlirF32TypeGet(ctx);
+  intptr_t ra = mlirAffineMapGetNumResults(g->maps[0]), rb = mlirAffineMapGetNumResults(g->maps[1]);
+  MlirValue args[14] = {
+      cg_constant(&in, mlirIntegerAttrGet(i32, CBLAS_ROW_MAJOR)),
+      cg_constant(&in, mlirIntegerAttrGet(i32, ta ? CBLAS_TRANS : CBLAS_NO_TRANS)),
+      cg_constant(&in, mlirIntegerAttrGet(i32, tb ? CBLAS_TRANS : CBLAS_NO_TRANS)),
+      as_i32(e, &in, g->ub[dm]),
+      as_i32(e, &in, g->ub[dn]),
+      as_i32(e, &in, g->ub[dk]),
+      cg_constant(&in, mlirFloatAttrDoubleGet(ctx, f32, 1.0)),
+      element_ptr(e, &in, g, 0, ivs),
+      as_i32(e, &in, operand_dim(e, &in, g, 0, ra - 1)),
+      element_ptr(e, &in, g, 1, ivs),
+      as_i32(e, &in, operand_dim(e, &in, g, 1, rb - 1)),
+      cg_constant(&in, mlirFloatAttrDoubleGet(ctx, f32, 1.0)),
+      element_ptr(e, &in, g, 2, ivs),
+      as_i32(e, &in, g->ub[dn]),
+  };
+  MlirNamedAttribute callee = cg_named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref("cblas_sgemm")));
+  cg_create(&in, "func.call", 14, args, 0, NULL, 1, &callee);
+}
+
 static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
   Gen g = {0};
   MlirAttribute iters = mlirOperationGetAttributeByName(op, braze_ref("iterator_types"));
@@ -373,6 +638,9 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
     if (found < 0)
       return refuse(e, op, "has a loop that no operand dim bounds");
     g.ub[d] = dim_value(e, b, g.opnd[found], fr);
+    const BrazeDynShape *sh = braze_dyn_shape_of(e->f, g.opnd[found]);
+    g.ubf[d] = sh && sh->dim[fr].coef ? sh->dim[fr]
+                                       : (BrazeDynDim){0, mlirShapedTypeGetDimSize(mlirValueGetType(g.opnd[found]), fr)};
   }
   int par[MAX_LOOPS], red[MAX_LOOPS], np = 0, nr = 0;
   for (int d = 0; d < g.n; ++d) {
@@ -383,8 +651,21 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
   }
   MlirValue ivs[MAX_LOOPS], ubs[MAX_LOOPS];
   CgBuilder in = *b;
-  int nd = axpy_dim(&g);
-  if (nd >= 0) { /* parallel over all but n; k; n innermost */
+  int nd = axpy_dim(&g), bm, bn, bk;
+  bool ta, tb, pa, pb;
+  if (blas_fits(&g, &bm, &bn, &bk, &ta, &tb, &pa, &pb)) {
+    if (e->remarks)
+      braze_emit_remark(mlirOperationGetLocation(op),
+                        "runtime loops: a matmul over %s as cblas_sgemm with run-time sizes (the matmul template "
+                        "was not used: its tiles and packing are chosen for static sizes)",
+                        e->sym);
+    emit_blas(e, b, &g, bm, bn, bk, ta, tb, pa, pb);
+  } else if (nd >= 0) {
+    if (e->remarks)
+      braze_emit_remark(mlirOperationGetLocation(op),
+                        "runtime loops: a contraction over %s as loops, k outside n (the matmul template was not "
+                        "used; cblas_sgemm takes f32 operands with plain (m, k) and (k, n) layouts)",
+                        e->sym); /* parallel over all but n; k; n innermost */
     int k = red[0], outer[MAX_LOOPS], no = 0;
     for (int i = 0; i < np; ++i)
       if (par[i] != nd)
@@ -473,8 +754,25 @@ static bool emit_constant(Em *e, CgBuilder *b, MlirOperation op) {
   MlirValue r = mlirOperationGetResult(op, 0);
   MlirType t = mlirValueGetType(r);
   MlirAttribute value = mlirOperationGetAttributeByName(op, braze_ref("value"));
-  if (mlirTypeIsARankedTensor(t)) {
-    put(e, r, cg_global_constant(e->module, b, value));
+  if (mlirTypeIsARankedTensor(t)) { /* a memref.global of its own, named after the function */
+    char name[256];
+    snprintf(name, sizeof name, "%s_const%d", e->fname, e->n_globals++);
+    MlirType mt = memref_of(e, r);
+    MlirNamedAttribute attrs[7] = {
+        cg_named(e->ctx, "sym_name", mlirStringAttrGet(e->ctx, braze_ref(name))),
+        cg_named(e->ctx, "sym_visibility", mlirStringAttrGet(e->ctx, braze_ref("private"))),
+        cg_named(e->ctx, "type", mlirTypeAttrGet(mt)),
+        cg_named(e->ctx, "initial_value", value),
+        cg_named(e->ctx, "constant", mlirUnitAttrGet(e->ctx)),
+        cg_named(e->ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), 64)),
+        cg_named(e->ctx, "braze.runtime_loops", mlirStringAttrGet(e->ctx, braze_ref(e->sym))),
+    };
+    MlirOperationState st = mlirOperationStateGet(braze_ref("memref.global"), b->loc);
+    mlirOperationStateAddAttributes(&st, 7, attrs);
+    mlirBlockInsertOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(e->module, 0)), 0,
+                                  mlirOperationCreate(&st));
+    MlirNamedAttribute ref = cg_named(e->ctx, "name", mlirFlatSymbolRefAttrGet(e->ctx, braze_ref(name)));
+    put(e, r, mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &mt, 1, &ref), 0));
     return true;
   }
   const BrazeDynConst *c = braze_dyn_const_of(e->f, op);
@@ -564,9 +862,30 @@ static void emit_return(Em *e, CgBuilder *b, MlirOperation ret) {
     if (v.ptr != e->outs[i].ptr)
       cg_create(b, "memref.copy", 2, (MlirValue[]){v, e->outs[i]}, 0, NULL, 0, NULL);
   }
-  for (int i = 0; i < e->n_allocs; ++i)
-    cg_create(b, "memref.dealloc", 1, &e->allocs[i], 0, NULL, 0, NULL);
   cg_create(b, "func.return", 0, NULL, 0, NULL, 0, NULL);
+}
+
+static MlirOperation new_private_func(MlirContext ctx, MlirLocation loc, const char *name, intptr_t n,
+                                      const MlirType *types, intptr_t n_res, const MlirType *results,
+                                      const char *symbol, int64_t num_inputs, MlirBlock *entry) {
+  MlirLocation locs[72];
+  for (intptr_t i = 0; i < n; ++i)
+    locs[i] = loc;
+  *entry = mlirBlockCreate(n, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, *entry);
+  MlirType fty = mlirFunctionTypeGet(ctx, n, types, n_res, results);
+  MlirNamedAttribute attrs[5] = {
+      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(name))),
+      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
+      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
+      cg_named(ctx, "braze.runtime_loops", mlirStringAttrGet(ctx, braze_ref(symbol))),
+      cg_named(ctx, "braze.num_inputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), num_inputs)),
+  };
+  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, num_inputs >= 0 ? 5 : 4, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  return mlirOperationCreate(&st);
 }
 
 bool braze_dynamic_loops_emit(MlirOperation func, const BrazeDynForms *forms, const char *name, MlirBlock body,
@@ -577,42 +896,40 @@ bool braze_dynamic_loops_emit(MlirOperation func, const BrazeDynForms *forms, co
   MlirOperation ret = mlirBlockGetTerminator(fentry);
   intptr_t n_in = mlirBlockGetNumArguments(fentry), n_out = mlirOperationGetNumOperands(ret);
   Em e = {.ctx = ctx, .f = forms, .sym = symbol, .module = mlirBlockGetParentOperation(body)};
-  MlirType types[65];
-  MlirLocation locs[65];
-  for (intptr_t i = 0; i < n_in + n_out; ++i) {
+  const char *remarks = getenv("BRAZE_DYNAMIC_REMARKS");
+  e.remarks = remarks && *remarks && strcmp(remarks, "0") != 0;
+  e.fname = name;
+  /* (inputs..., outputs..., workspace memref<?xi8>, s) */
+  MlirType types[66];
+  for (intptr_t i = 0; i < n_in + n_out; ++i)
     types[i] = memref_of(&e, i < n_in ? mlirBlockGetArgument(fentry, i) : mlirOperationGetOperand(ret, i - n_in));
-    locs[i] = loc;
-  }
-  types[n_in + n_out] = mlirIndexTypeGet(ctx);
-  locs[n_in + n_out] = loc;
-  MlirBlock entry = mlirBlockCreate(n_in + n_out + 1, types, locs);
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, entry);
-  MlirType fty = mlirFunctionTypeGet(ctx, n_in + n_out + 1, types, 0, NULL);
-  MlirAttribute i64 = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n_in);
-  MlirNamedAttribute attrs[5] = {
-      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref(name))),
-      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
-      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
-      cg_named(ctx, "braze.num_inputs", i64),
-      cg_named(ctx, "braze.runtime_loops", mlirStringAttrGet(ctx, braze_ref(symbol))),
-  };
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), loc);
-  mlirOperationStateAddAttributes(&st, 5, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  MlirOperation fn = mlirOperationCreate(&st);
+  int64_t dyn = mlirShapedTypeGetDynamicSize();
+  types[n_in + n_out] = cg_memref_of(mlirIntegerTypeGet(ctx, 8), 1, &dyn);
+  types[n_in + n_out + 1] = mlirIndexTypeGet(ctx);
+  MlirBlock entry, bentry;
+  MlirOperation fn = new_private_func(ctx, loc, name, n_in + n_out + 2, types, 0, NULL, symbol, n_in, &entry);
   mlirBlockInsertOwnedOperationBefore(body, before, fn);
+  /* index NAME_bytes(index s): the workspace the function needs at size s */
+  char bname[256];
+  snprintf(bname, sizeof bname, "%s_bytes", name);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirOperation bfn = new_private_func(ctx, loc, bname, 1, &index, 1, &index, symbol, -1, &bentry);
+  mlirBlockInsertOwnedOperationBefore(body, before, bfn);
+  e.wb = cg_builder_at_end(bentry, loc);
+  e.ws_s = mlirBlockGetArgument(bentry, 0);
+  e.total = cg_index(&e.wb, 0);
   MlirValue outs[64];
-  for (intptr_t i = 0; i < n_in; ++i) {
+  for (intptr_t i = 0; i < n_in; ++i)
     put(&e, mlirBlockGetArgument(fentry, i), mlirBlockGetArgument(entry, i));
-  }
   for (intptr_t i = 0; i < n_out; ++i) {
     outs[i] = mlirBlockGetArgument(entry, n_in + i);
     braze_ptrmap_put(&e.writable, braze_ptr_key(outs[i].ptr), 1);
   }
   e.outs = outs;
-  e.s = mlirBlockGetArgument(entry, n_in + n_out);
+  e.ws = mlirBlockGetArgument(entry, n_in + n_out);
+  e.s = mlirBlockGetArgument(entry, n_in + n_out + 1);
   CgBuilder b = cg_builder_at_end(entry, mlirOperationGetLocation(func));
+  e.off = cg_index(&b, 0);
   claim_outputs(&e, ret);
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(fentry); ok && !mlirOperationIsNull(op);
@@ -624,8 +941,11 @@ bool braze_dynamic_loops_emit(MlirOperation func, const BrazeDynForms *forms, co
       ok = emit_op(&e, &b, op);
     }
   }
-  if (!ok)
+  cg_create(&e.wb, "func.return", 1, &e.total, 0, NULL, 0, NULL);
+  if (!ok) {
     mlirOperationDestroy(fn);
+    mlirOperationDestroy(bfn);
+  }
   braze_ptrmap_free(&e.map);
   braze_ptrmap_free(&e.writable);
   braze_ptrmap_free(&e.out_of);

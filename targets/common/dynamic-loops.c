@@ -409,3 +409,59 @@ bool braze_dynamic_loops_build(MlirOperation func, MlirBlock body, const BrazeSy
   mlirModuleDestroy(mb);
   return ok;
 }
+
+/* ---- keeping the runtime-loops functions out of the target's pipeline ---- */
+
+#define CODEGEN_AFTER "math-approx,loop-invariant-code-motion,canonicalize,cse"
+
+static bool is_loops_op(MlirOperation op) {
+  if (braze_op_is(op, "memref.global"))
+    return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.runtime_loops")));
+  if (!braze_op_is(op, "func.func"))
+    return false;
+  if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.runtime_loops"))))
+    return true;
+  MlirAttribute name = mlirOperationGetAttributeByName(op, braze_ref("sym_name"));
+  return braze_ref_eq(mlirStringAttrGetValue(name), "cblas_sgemm") &&
+         mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+}
+
+MlirModule braze_dynamic_loops_detach(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirModule side = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body), next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (!is_loops_op(op))
+      continue;
+    if (mlirModuleIsNull(side))
+      side = mlirModuleCreateEmpty(mlirOperationGetLocation(module));
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(mlirModuleGetBody(side), op);
+  }
+  return side;
+}
+
+bool braze_dynamic_loops_attach(MlirOperation module, MlirModule side, BrazeStr *error) {
+  if (mlirModuleIsNull(side))
+    return true;
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(mlirOperationGetContext(module), braze_ref("builtin.module"));
+  bool ok = braze_pipeline_build(pm, CODEGEN_AFTER, NULL, error) &&
+            mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(side)));
+  mlirPassManagerDestroy(pm);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  bool have_sgemm = !mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref("cblas_sgemm")));
+  mlirSymbolTableDestroy(table);
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(side)), next; ok && !mlirOperationIsNull(op);
+       op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    mlirOperationRemoveFromParent(op);
+    bool decl = braze_op_is(op, "func.func") && mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+    if (decl && have_sgemm)
+      mlirOperationDestroy(op); /* the module declares it already (the BLAS extern kernels) */
+    else
+      mlirBlockInsertOwnedOperation(body, 0, op);
+  }
+  mlirModuleDestroy(side);
+  return ok;
+}

@@ -24,6 +24,7 @@
 #include "dialects/graph/symbols.h"
 #include "mlir-c/IR.h"
 #include "support/ptrmap.h"
+#include "support/strbuf.h"
 
 #define BRAZE_LOOPS_SUFFIX "__braze_loops"
 
@@ -65,6 +66,13 @@ void braze_dyn_forms_free(BrazeDynForms *f);
  * *record with the ABI's description (braze.dynamic_entries, kind "loops"). False
  * after a remark naming the op and the dim. */
 bool braze_dynamic_loops_build(MlirOperation func, MlirBlock body, const BrazeSymTable *table, MlirAttribute *record);
+
+/* The target's pipeline must not see these functions (they are target-level already):
+ * detach them (and their cblas_sgemm declaration) before it into a module of their
+ * own (null when there are none), and attach them after it, running math-approx, LICM,
+ * canonicalize and cse on them first. */
+MlirModule braze_dynamic_loops_detach(MlirOperation module);
+bool braze_dynamic_loops_attach(MlirOperation module, MlirModule side, BrazeStr *error);
 
 /* dynamic-loops-emit.c: the target-level function from the loop-level `func` (static
  * at the first size) and its forms; inserted before `before` in `body`. */
