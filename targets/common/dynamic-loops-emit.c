@@ -236,6 +236,8 @@ static bool is_float_arith(MlirOperation op) {
          braze_op_is(op, "arith.maximumf") || braze_op_is(op, "arith.minimumf");
 }
 
+static bool emit_constant(Em *e, CgBuilder *b, MlirOperation op);
+
 /* Clone the generic's body at b: block args bound to `args`; `ivs` serve
  * linalg.index; yields into `yields`. */
 static bool clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *args, const MlirValue *ivs,
@@ -264,6 +266,11 @@ static bool clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *arg
       if (mlirValueIsNull(mem) || n > MAX_LOOPS)
         return refuse(e, op, "reads a tensor runtime loops have no buffer for");
       put(e, mlirOperationGetResult(op, 0), cg_load(b, mem, n, idx));
+      continue;
+    }
+    if (braze_op_is(op, "arith.constant") && braze_dyn_const_of(e->f, op)) { /* k*s or k/s */
+      if (!emit_constant(e, b, op))
+        return false;
       continue;
     }
     if (mlirOperationGetNumRegions(op) > 0)

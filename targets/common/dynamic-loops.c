@@ -60,9 +60,17 @@ typedef struct {
   const char *sym;
 } Diff;
 
+/* "'linalg.generic' op (from graph.reduce_sum)": the op and, for a loop-level op, the
+ * graph op it computes (braze.ops), as remarks begin. */
 static const char *op_name(MlirOperation op, char *buf, size_t cap) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  snprintf(buf, cap, "%.*s", (int)s.length, s.data);
+  int n = snprintf(buf, cap, "'%.*s' op", (int)s.length, s.data);
+  MlirAttribute ops = mlirOperationGetDiscardableAttributeByName(op, braze_ref("braze.ops"));
+  if (!mlirAttributeIsNull(ops) && mlirAttributeIsAArray(ops) && mlirArrayAttrGetNumElements(ops) > 0 && n > 0 &&
+      (size_t)n < cap) {
+    MlirStringRef g = mlirStringAttrGetValue(mlirArrayAttrGetElement(ops, 0));
+    snprintf(buf + n, cap - (size_t)n, " (from graph.%.*s)", (int)g.length, g.data);
+  }
   return buf;
 }
 
@@ -95,13 +103,13 @@ static void print_form(const BrazeDynDim *d, const char *sym, char *buf, size_t 
 /* Compare two values' types; a ranked tensor's dims give its form. */
 static bool diff_value(Diff *d, MlirOperation at, MlirValue va, MlirValue vb, const char *what) {
   MlirType ta = mlirValueGetType(va), tb = mlirValueGetType(vb);
-  char name[64];
+  char name[128];
   if (mlirTypeEqual(ta, tb))
     return true;
   bool shaped = mlirTypeIsARankedTensor(ta) && mlirTypeIsARankedTensor(tb);
   if (!shaped || mlirShapedTypeGetRank(ta) != mlirShapedTypeGetRank(tb) || mlirShapedTypeGetRank(ta) > 8 ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(ta), mlirShapedTypeGetElementType(tb))) {
-    braze_emit_remark(mlirOperationGetLocation(at), "'%s' op %s: its type depends on the size of %s in a way runtime loops do not take",
+    braze_emit_remark(mlirOperationGetLocation(at), "%s %s: its type depends on the size of %s in a way runtime loops do not take",
                       op_name(at, name, sizeof name), what, d->sym);
     return false;
   }
@@ -109,7 +117,7 @@ static bool diff_value(Diff *d, MlirOperation at, MlirValue va, MlirValue vb, co
   for (int i = 0; i < sh.rank; ++i)
     if (!dim_form(mlirShapedTypeGetDimSize(ta, i), mlirShapedTypeGetDimSize(tb, i), d->a, d->b, &sh.dim[i])) {
       braze_emit_remark(mlirOperationGetLocation(at),
-                        "'%s' op %s dim %d is %lld at %s = %lld and %lld at %s = %lld: runtime loops take c*%s or %s+k",
+                        "%s %s dim %d is %lld at %s = %lld and %lld at %s = %lld: runtime loops take c*%s or %s+k",
                         op_name(at, name, sizeof name), what, i, (long long)mlirShapedTypeGetDimSize(ta, i), d->sym,
                         (long long)d->a, (long long)mlirShapedTypeGetDimSize(tb, i), d->sym, (long long)d->b, d->sym,
                         d->sym);
@@ -158,7 +166,7 @@ static bool diff_constant(Diff *d, MlirOperation a, MlirAttribute va, MlirAttrib
 }
 
 static bool diff_attrs(Diff *d, MlirOperation a, MlirOperation b) {
-  char name[64];
+  char name[128];
   intptr_t n = mlirOperationGetNumAttributes(a);
   if (n != mlirOperationGetNumAttributes(b))
     goto differs;
@@ -175,26 +183,26 @@ static bool diff_attrs(Diff *d, MlirOperation a, MlirOperation b) {
     if (braze_op_is(a, "arith.constant") && braze_ref_eq(key, "value") && diff_constant(d, a, na.attribute, vb))
       continue;
     braze_emit_remark(mlirOperationGetLocation(a),
-                      "'%s' op attribute '%.*s' depends on the size of %s: runtime loops take it only in dims and "
+                      "%s attribute '%.*s' depends on the size of %s: runtime loops take it only in dims and "
                       "scalar constants k*%s or k/%s",
                       op_name(a, name, sizeof name), (int)key.length, key.data, d->sym, d->sym, d->sym);
     return false;
   }
   return true;
 differs:
-  braze_emit_remark(mlirOperationGetLocation(a), "'%s' op has other attributes at another size of %s",
+  braze_emit_remark(mlirOperationGetLocation(a), "%s has other attributes at another size of %s",
                     op_name(a, name, sizeof name), d->sym);
   return false;
 }
 
 static bool diff_op(Diff *d, MlirOperation a, MlirOperation b) {
-  char name[64], what[48];
+  char name[128], what[48];
   if (!mlirIdentifierEqual(mlirOperationGetName(a), mlirOperationGetName(b)) ||
       mlirOperationGetNumOperands(a) != mlirOperationGetNumOperands(b) ||
       mlirOperationGetNumResults(a) != mlirOperationGetNumResults(b) ||
       mlirOperationGetNumRegions(a) != mlirOperationGetNumRegions(b)) {
     braze_emit_remark(mlirOperationGetLocation(a),
-                      "'%s' op: the loop-level program is not the same at %s = %lld and %s = %lld (a size-dependent "
+                      "%s: the loop-level program is not the same at %s = %lld and %s = %lld (a size-dependent "
                       "rewrite): runtime loops need one program for every size",
                       op_name(a, name, sizeof name), d->sym, (long long)d->a, d->sym, (long long)d->b);
     return false;

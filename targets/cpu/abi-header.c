@@ -92,8 +92,9 @@ static void dynamic_decl(const BrazeDynamicEntry *e, const BrazeEntrySet *entrie
     braze_str_puts(out, "]\n");
   }
   if (e->loops)
-    braze_str_printf(out, " * Computed by loops whose trip counts are read from %s (runtime loops; buffers\n"
-                     " * allocated for the call: 1 if that fails). */\nint %s(", e->symbol, e->name);
+    braze_str_printf(out, " * Computed by loops whose trip counts are read from %s (runtime loops; their\n"
+                     " * workspace is sized for %s and kept across calls: 1 if it cannot be allocated). */\nint %s(",
+                     e->symbol, e->symbol, e->name);
   else
     braze_str_printf(out, " * Computed in blocks of %lld rows of %s, then of %lld; the rest is padded to %lld rows\n"
                      " * with copies of its last row (a buffer allocated for the call: 1 if that fails). */\nint %s(",
