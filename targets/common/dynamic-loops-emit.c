@@ -10,9 +10,14 @@
  * inside it the reduction dims as scf.for carrying the accumulators in iter_args
  * (fastmath reassoc, so LLVM vectorizes them: a vector body and a scalar remainder at
  * any trip count), or, without reductions, the innermost parallel dim as an scf.for.
- * A contraction (mulf + addf over one reduction dim k) whose second operand is
- * contiguous along n runs k outside n: out[.., n] += a * b[.., k, n], n innermost and
- * vectorized (the matmul template is not used: its tiles and packing are static). */
+ * An all-parallel generic whose one reader (not a contraction) reads each of its
+ * elements once is computed inside that reader, with no buffer and no pass of its own
+ * (BRAZE_DYNAMIC_FUSE=0: off).
+ * f32 contractions call cblas_sgemm with run-time M, N, K (an operand read through a
+ * view copied to a plain buffer first); other contractions (mulf + addf over one
+ * reduction dim k) whose second operand is contiguous along n run k outside n:
+ * out[.., n] += a * b[.., k, n], n innermost and vectorized. The matmul template is
+ * not used: its tiles and packing are chosen for static sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,33 +28,11 @@
 #include "mlir-c/Dialect/LLVM.h"
 #include "support/context.h"
 #include "support/diag.h"
-#include "targets/common/dynamic-loops.h"
+#include "targets/common/dynamic-loops-internal.h"
 
-enum { MAX_LOOPS = 8 };
 
-typedef struct {
-  MlirContext ctx;
-  const BrazeDynForms *f;
-  const char *sym;
-  MlirOperation module;
-  BrazePtrMap map; /* old value -> index in vals */
-  MlirValue *vals;
-  int n_vals, cap_vals;
-  BrazePtrMap writable; /* new memref values the function may write */
-  BrazePtrMap out_of;   /* tensor.empty op -> 1 + output index */
-  MlirValue s;
-  MlirValue *outs;
-  /* the workspace: the function's memref<?xi8> argument and the running offset in
-   * it; the bytes function's builder, its s and its running total */
-  MlirValue ws, off;
-  CgBuilder wb;
-  MlirValue ws_s, total;
-  bool remarks; /* BRAZE_DYNAMIC_REMARKS=1: a remark per contraction */
-  const char *fname;
-  int n_globals;
-} Em;
 
-static void put(Em *e, MlirValue old, MlirValue v) {
+void  dl_put(Em *e, MlirValue old, MlirValue v) {
   if (e->n_vals == e->cap_vals) {
     e->cap_vals = e->cap_vals ? 2 * e->cap_vals : 256;
     e->vals = realloc(e->vals, (size_t)e->cap_vals * sizeof *e->vals);
@@ -58,7 +41,7 @@ static void put(Em *e, MlirValue old, MlirValue v) {
   braze_ptrmap_put(&e->map, braze_ptr_key(old.ptr), e->n_vals++);
 }
 
-static MlirValue get(const Em *e, MlirValue old) {
+MlirValue  dl_get(const Em *e, MlirValue old) {
   int i = braze_ptrmap_get(&e->map, braze_ptr_key(old.ptr), -1);
   return i < 0 ? (MlirValue){NULL} : e->vals[i];
 }
@@ -90,7 +73,7 @@ static MlirValue size_at(Em *e, CgBuilder *b, const BrazeDynDim *d, MlirValue s)
 static MlirValue size_value(Em *e, CgBuilder *b, const BrazeDynDim *d) { return size_at(e, b, d, e->s); }
 
 /* Dim `d` of old tensor value `v` at run time. */
-static MlirValue dim_value(Em *e, CgBuilder *b, MlirValue v, intptr_t d) {
+MlirValue  dl_dim_value(Em *e, CgBuilder *b, MlirValue v, intptr_t d) {
   const BrazeDynShape *sh = braze_dyn_shape_of(e->f, v);
   if (sh && sh->dim[d].coef)
     return size_value(e, b, &sh->dim[d]);
@@ -123,7 +106,7 @@ static MlirValue round64_bytes(Em *e, CgBuilder *b, MlirValue n, int64_t elem) {
 /* A buffer of `rank` dims (forms `dims`) in the workspace: a memref.view at the
  * running offset, which grows by its 64-byte-rounded size; NAME__braze_loops_bytes
  * adds the same size to its total. */
-static MlirValue ws_view(Em *e, CgBuilder *b, MlirType elem, int rank, const BrazeDynDim *dims) {
+MlirValue  dl_ws_view(Em *e, CgBuilder *b, MlirType elem, int rank, const BrazeDynDim *dims) {
   MlirType index = cg_index_type(e->ctx);
   MlirValue dyn[MAX_LOOPS], n = cg_index(b, 1), nb = cg_index(&e->wb, 1);
   int64_t shape[MAX_LOOPS];
@@ -158,7 +141,7 @@ static MlirValue alloc_like(Em *e, CgBuilder *b, MlirValue v) {
   int rank = (int)mlirShapedTypeGetRank(t);
   for (int d = 0; d < rank; ++d)
     dims[d] = sh && sh->dim[d].coef ? sh->dim[d] : (BrazeDynDim){0, mlirShapedTypeGetDimSize(t, d)};
-  return ws_view(e, b, mlirShapedTypeGetElementType(t), rank, dims);
+  return dl_ws_view(e, b, mlirShapedTypeGetElementType(t), rank, dims);
 }
 
 static int num_uses(MlirValue v) {
@@ -171,7 +154,7 @@ static int num_uses(MlirValue v) {
 /* The buffer an op writes for its init `t`: t's own when nothing else reads t and it
  * is writable, else a copy. */
 static MlirValue dest_for(Em *e, CgBuilder *b, MlirValue t) {
-  MlirValue src = get(e, t);
+  MlirValue src = dl_get(e, t);
   if (num_uses(t) == 1 && braze_ptrmap_get(&e->writable, braze_ptr_key(src.ptr), 0))
     return src;
   MlirValue m = alloc_like(e, b, t);
@@ -180,7 +163,7 @@ static MlirValue dest_for(Em *e, CgBuilder *b, MlirValue t) {
 }
 
 /* scf.parallel over [0, ub[i]) with run-time bounds. */
-static MlirOperation par_loop(Em *e, CgBuilder *b, int n, const MlirValue *ub, CgBuilder *body, MlirValue *ivs) {
+MlirOperation  dl_par_loop(Em *e, CgBuilder *b, int n, const MlirValue *ub, CgBuilder *body, MlirValue *ivs) {
   MlirValue operands[3 * MAX_LOOPS];
   MlirType types[MAX_LOOPS];
   MlirLocation locs[MAX_LOOPS];
@@ -214,7 +197,7 @@ static MlirOperation par_loop(Em *e, CgBuilder *b, int n, const MlirValue *ub, C
   return op;
 }
 
-static MlirValue load_at(Em *e, CgBuilder *b, MlirValue mem, MlirAffineMap map, const MlirValue *ivs) {
+MlirValue  dl_load_at(Em *e, CgBuilder *b, MlirValue mem, MlirAffineMap map, const MlirValue *ivs) {
   intptr_t n = mlirAffineMapGetNumResults(map);
   MlirValue idx[MAX_LOOPS];
   for (intptr_t r = 0; r < n; ++r)
@@ -240,32 +223,32 @@ static bool emit_constant(Em *e, CgBuilder *b, MlirOperation op);
 
 /* Clone the generic's body at b: block args bound to `args`; `ivs` serve
  * linalg.index; yields into `yields`. */
-static bool clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *args, const MlirValue *ivs,
+bool  dl_clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *args, const MlirValue *ivs,
                        bool reassoc, MlirValue *yields, intptr_t *n_yields) {
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); ++i)
-    put(e, mlirBlockGetArgument(body, i), args[i]);
+    dl_put(e, mlirBlockGetArgument(body, i), args[i]);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (braze_op_is(op, "linalg.yield")) {
       *n_yields = mlirOperationGetNumOperands(op);
       for (intptr_t i = 0; i < *n_yields; ++i)
-        yields[i] = get(e, mlirOperationGetOperand(op, i));
+        yields[i] = dl_get(e, mlirOperationGetOperand(op, i));
       return true;
     }
     if (braze_op_is(op, "linalg.index")) {
       int64_t d = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(op, braze_ref("dim")));
-      put(e, mlirOperationGetResult(op, 0), ivs[d]);
+      dl_put(e, mlirOperationGetResult(op, 0), ivs[d]);
       continue;
     }
     if (braze_op_is(op, "tensor.extract")) {
       intptr_t n = mlirOperationGetNumOperands(op) - 1;
       MlirValue idx[MAX_LOOPS];
       for (intptr_t i = 0; i < n && i < MAX_LOOPS; ++i)
-        idx[i] = get(e, mlirOperationGetOperand(op, i + 1));
-      MlirValue mem = get(e, mlirOperationGetOperand(op, 0));
+        idx[i] = dl_get(e, mlirOperationGetOperand(op, i + 1));
+      MlirValue mem = dl_get(e, mlirOperationGetOperand(op, 0));
       if (mlirValueIsNull(mem) || n > MAX_LOOPS)
         return refuse(e, op, "reads a tensor runtime loops have no buffer for");
-      put(e, mlirOperationGetResult(op, 0), cg_load(b, mem, n, idx));
+      dl_put(e, mlirOperationGetResult(op, 0), cg_load(b, mem, n, idx));
       continue;
     }
     if (braze_op_is(op, "arith.constant") && braze_dyn_const_of(e->f, op)) { /* k*s or k/s */
@@ -277,7 +260,7 @@ static bool clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *arg
       return refuse(e, op, "has regions inside a linalg.generic body");
     MlirOperation c = mlirOperationClone(op);
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-      MlirValue v = get(e, mlirOperationGetOperand(op, i));
+      MlirValue v = dl_get(e, mlirOperationGetOperand(op, i));
       if (mlirValueIsNull(v)) {
         mlirOperationDestroy(c);
         return refuse(e, op, "uses a value defined outside the function body");
@@ -290,30 +273,18 @@ static bool clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *arg
           cg_parse_attr(e->ctx, reassoc ? "#arith.fastmath<reassoc,contract>" : "#arith.fastmath<contract>"));
     cg_insert(b, c);
     for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
-      put(e, mlirOperationGetResult(op, i), mlirOperationGetResult(c, i));
+      dl_put(e, mlirOperationGetResult(op, i), mlirOperationGetResult(c, i));
   }
   return refuse(e, mlirBlockGetParentOperation(body), "a linalg.generic body without linalg.yield");
 }
 
-typedef struct {
-  int n, nin, nout;
-  bool red[MAX_LOOPS];
-  MlirAffineMap maps[16];
-  MlirValue opnd[16]; /* old values */
-  MlirValue mem[16];  /* new memrefs (outputs: the destinations) */
-  MlirValue ub[MAX_LOOPS];
-  BrazeDynDim ubf[MAX_LOOPS]; /* the loops' extents as forms */
-  MlirBlock body;
-  bool packed[3];                 /* operand copied to a plain buffer (contractions) */
-  MlirValue pdims[3][MAX_LOOPS]; /* the copy's dims */
-} Gen;
 
-/* Dim r of operand i's buffer at run time. */
-static MlirValue operand_dim(Em *e, CgBuilder *b, const Gen *g, int i, intptr_t r);
+
+
 
 /* The contraction's n dim when the generic is out[..] += a * b over one reduction dim
  * and an input is contiguous along n (its last index): else -1. */
-static int axpy_dim(const Gen *g) {
+int  dl_axpy_dim(const Gen *g) {
   int nred = 0;
   for (int d = 0; d < g->n; ++d)
     nred += g->red[d];
@@ -345,7 +316,7 @@ static int axpy_dim(const Gen *g) {
 
 /* The body is out + a * b (f32, or f16/bf16 extended): a contraction over one
  * reduction dim. */
-static bool contraction_body(const Gen *g) {
+bool  dl_contraction_body(const Gen *g) {
   int nred = 0;
   for (int d = 0; d < g->n; ++d)
     nred += g->red[d];
@@ -373,17 +344,21 @@ static bool out_arg_used(const Gen *g, int j) {
 static bool point(Em *e, CgBuilder *b, const Gen *g, const MlirValue *ivs, bool reassoc, MlirValue *accs) {
   MlirValue args[16], yields[16];
   intptr_t n_y = 0;
-  for (int i = 0; i < g->nin; ++i)
-    args[i] = load_at(e, b, g->mem[i], g->maps[i], ivs);
+  for (int i = 0; i < g->nin; ++i) {
+    args[i] = dl_is_deferred(e, g->opnd[i]) ? dl_eval_deferred(e, b, mlirOpResultGetOwner(g->opnd[i]), g->maps[i], ivs)
+                                         : dl_load_at(e, b, g->mem[i], g->maps[i], ivs);
+    if (mlirValueIsNull(args[i]))
+      return false;
+  }
   for (int j = 0; j < g->nout; ++j) {
     int k = g->nin + j;
     if (accs)
       args[k] = accs[j];
     else
-      args[k] = out_arg_used(g, j) ? load_at(e, b, g->mem[k], g->maps[k], ivs)
+      args[k] = out_arg_used(g, j) ? dl_load_at(e, b, g->mem[k], g->maps[k], ivs)
                                    : mlirBlockGetArgument(g->body, k); /* unused */
   }
-  if (!clone_body(e, b, g->body, args, ivs, reassoc, yields, &n_y) || n_y != g->nout)
+  if (!dl_clone_body(e, b, g->body, args, ivs, reassoc, yields, &n_y) || n_y != g->nout)
     return false;
   for (int j = 0; j < g->nout; ++j) {
     if (accs)
@@ -412,205 +387,6 @@ static bool reduce_nest(Em *e, CgBuilder *b, const Gen *g, const int *red, int n
   return true;
 }
 
-/* ---- contractions through cblas_sgemm (OpenBLAS; the library links it) ---- */
-
-enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
-
-static bool is_dim(MlirAffineExpr x, int d) {
-  return mlirAffineExprIsADim(x) && (int)mlirAffineDimExprGetPosition(x) == d;
-}
-
-/* The map's last two results are (d0, d1) or (d1, d0) as plain dims; the others do
- * not read m, n or k. */
-static bool blas_layout(MlirAffineMap map, int d0, int d1, uint64_t mnk, bool *trans) {
-  intptr_t r = mlirAffineMapGetNumResults(map);
-  if (r < 2)
-    return false;
-  for (intptr_t i = 0; i < r - 2; ++i)
-    if (cg_affine_dims(mlirAffineMapGetResult(map, i)) & mnk)
-      return false;
-  MlirAffineExpr a = mlirAffineMapGetResult(map, r - 2), b = mlirAffineMapGetResult(map, r - 1);
-  if (is_dim(a, d0) && is_dim(b, d1))
-    *trans = false;
-  else if (is_dim(a, d1) && is_dim(b, d0))
-    *trans = true;
-  else
-    return false;
-  return true;
-}
-
-/* f32 out[batch.., m, n] += a * b over k, the output's map plain dims. *pack_a /
- * *pack_b: that operand is read through a view (its last two indices are not plain
- * (m, k) / (k, n) dims or their transposes) and is copied to a plain one first. */
-static bool blas_fits(const Gen *g, int *dm, int *dn, int *dk, bool *ta, bool *tb, bool *pack_a, bool *pack_b) {
-  if (axpy_dim(g) < 0 && !contraction_body(g))
-    return false;
-  for (int i = 0; i < 3; ++i)
-    if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(g->opnd[i]))))
-      return false;
-  MlirAffineMap out = g->maps[2];
-  intptr_t r = mlirAffineMapGetNumResults(out);
-  if (r < 2 || r != g->n - 1)
-    return false;
-  for (intptr_t i = 0; i < r; ++i)
-    if (!mlirAffineExprIsADim(mlirAffineMapGetResult(out, i)))
-      return false;
-  *dm = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r - 2));
-  *dn = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r - 1));
-  *dk = -1;
-  for (int d = 0; d < g->n; ++d)
-    if (g->red[d])
-      *dk = d;
-  uint64_t mnk = (1ull << *dm) | (1ull << *dn) | (1ull << *dk);
-  *pack_a = !blas_layout(g->maps[0], *dm, *dk, mnk, ta);
-  *pack_b = !blas_layout(g->maps[1], *dk, *dn, mnk, tb);
-  if (*pack_a)
-    *ta = false;
-  if (*pack_b)
-    *tb = false;
-  return true;
-}
-
-/* Operand i copied into a plain buffer over loop dims `dims` (batch..., row, col),
- * every dim at run time; g's buffer, map and dims for i become the copy's. */
-static void pack_operand(Em *e, CgBuilder *b, Gen *g, int i, const int *dims, int nd) {
-  MlirValue sizes[MAX_LOOPS];
-  BrazeDynDim forms[MAX_LOOPS];
-  for (int j = 0; j < nd; ++j) {
-    sizes[j] = g->ub[dims[j]];
-    forms[j] = g->ubf[dims[j]];
-  }
-  MlirValue m = ws_view(e, b, mlirF32TypeGet(e->ctx), nd, forms);
-  MlirValue ivs[MAX_LOOPS], pivs[MAX_LOOPS];
-  for (int d = 0; d < g->n; ++d)
-    ivs[d] = cg_index(b, 0);
-  CgBuilder in, ib;
-  par_loop(e, b, nd - 1, sizes, &in, pivs);
-  for (int j = 0; j < nd - 1; ++j)
-    ivs[dims[j]] = pivs[j];
-  MlirValue iv;
-  cg_for(&in, cg_index(&in, 0), sizes[nd - 1], 0, NULL, &ib, &iv, NULL);
-  ivs[dims[nd - 1]] = iv;
-  MlirValue v = load_at(e, &ib, g->mem[i], g->maps[i], ivs);
-  MlirValue at[MAX_LOOPS];
-  for (int j = 0; j < nd; ++j)
-    at[j] = ivs[dims[j]];
-  cg_store(&ib, v, m, nd, at);
-  cg_yield(&ib, 0, NULL);
-  MlirAffineExpr exprs[MAX_LOOPS];
-  for (int j = 0; j < nd; ++j)
-    exprs[j] = mlirAffineDimExprGet(e->ctx, dims[j]);
-  g->mem[i] = m;
-  g->maps[i] = mlirAffineMapGet(e->ctx, g->n, 0, nd, exprs);
-  g->packed[i] = true;
-  for (int j = 0; j < nd; ++j)
-    g->pdims[i][j] = sizes[j];
-}
-
-static void declare_sgemm(Em *e) {
-  MlirSymbolTable table = mlirSymbolTableCreate(e->module);
-  bool have = !mlirOperationIsNull(mlirSymbolTableLookup(table, braze_ref("cblas_sgemm")));
-  mlirSymbolTableDestroy(table);
-  if (have)
-    return;
-  MlirContext ctx = e->ctx;
-  MlirType i32 = mlirIntegerTypeGet(ctx, 32), f32 = mlirF32TypeGet(ctx), ptr = mlirLLVMPointerTypeGet(ctx, 0);
-  MlirType args[14] = {i32, i32, i32, i32, i32, i32, f32, ptr, i32, ptr, i32, f32, ptr, i32};
-  MlirType fty = mlirFunctionTypeGet(ctx, 14, args, 0, NULL);
-  MlirNamedAttribute attrs[3] = {
-      cg_named(ctx, "sym_name", mlirStringAttrGet(ctx, braze_ref("cblas_sgemm"))),
-      cg_named(ctx, "function_type", mlirTypeAttrGet(fty)),
-      cg_named(ctx, "sym_visibility", mlirStringAttrGet(ctx, braze_ref("private"))),
-  };
-  MlirOperationState st = mlirOperationStateGet(braze_ref("func.func"), mlirOperationGetLocation(e->module));
-  mlirOperationStateAddAttributes(&st, 3, attrs);
-  MlirRegion body = mlirRegionCreate();
-  mlirOperationStateAddOwnedRegions(&st, 1, &body);
-  mlirBlockInsertOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(e->module, 0)), 0,
-                                mlirOperationCreate(&st));
-}
-
-static MlirValue as_i32(Em *e, CgBuilder *b, MlirValue index) {
-  return cg_op(b, "arith.index_cast", mlirIntegerTypeGet(e->ctx, 32), 1, &index);
-}
-
-static MlirValue operand_dim(Em *e, CgBuilder *b, const Gen *g, int i, intptr_t r) {
-  return i < 3 && g->packed[i] ? g->pdims[i][r] : dim_value(e, b, g->opnd[i], r);
-}
-
-/* An !llvm.ptr to the element of operand i that its map reaches at `ivs`, with the
- * row-major strides of its run-time dims. */
-static MlirValue element_ptr(Em *e, CgBuilder *b, const Gen *g, int i, const MlirValue *ivs) {
-  MlirType index = cg_index_type(e->ctx);
-  MlirValue mem = g->mem[i];
-  MlirValue addr = cg_op(b, "memref.extract_aligned_pointer_as_index", index, 1, &mem);
-  MlirValue stride = cg_index(b, cg_elem_bytes(mlirShapedTypeGetElementType(mlirValueGetType(mem))));
-  for (intptr_t r = mlirAffineMapGetNumResults(g->maps[i]) - 1; r >= 0; --r) {
-    MlirValue at = cg_affine(b, mlirAffineMapGetResult(g->maps[i], r), ivs);
-    MlirValue off = cg_op(b, "arith.muli", index, 2, (MlirValue[]){at, stride});
-    addr = cg_op(b, "arith.addi", index, 2, (MlirValue[]){addr, off});
-    stride = cg_op(b, "arith.muli", index, 2, (MlirValue[]){stride, operand_dim(e, b, g, i, r)});
-  }
-  MlirValue i64 = cg_op(b, "arith.index_cast", mlirIntegerTypeGet(e->ctx, 64), 1, &addr);
-  return cg_op(b, "llvm.inttoptr", mlirLLVMPointerTypeGet(e->ctx, 0), 1, &i64);
-}
-
-/* One cblas_sgemm per batch position (beta 1: the generic accumulates into its init). */
-static void emit_blas(Em *e, CgBuilder *b, Gen *g, int dm, int dn, int dk, bool ta, bool tb, bool pack_a,
-                      bool pack_b) {
-  declare_sgemm(e);
-  int dims[MAX_LOOPS], nb = 0;
-  MlirAffineMap out = g->maps[2];
-  for (intptr_t r = 0; r + 2 < mlirAffineMapGetNumResults(out); ++r)
-    dims[nb++] = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r));
-  if (pack_a) {
-    dims[nb] = dm;
-    dims[nb + 1] = dk;
-    pack_operand(e, b, g, 0, dims, nb + 2);
-  }
-  if (pack_b) {
-    dims[nb] = dk;
-    dims[nb + 1] = dn;
-    pack_operand(e, b, g, 1, dims, nb + 2);
-  }
-  MlirValue ivs[MAX_LOOPS];
-  CgBuilder in = *b;
-  for (int d = 0; d < g->n; ++d) {
-    if (d == dm || d == dn || d == dk) {
-      ivs[d] = cg_index(&in, 0);
-      continue;
-    }
-    CgBuilder body;
-    MlirValue iv;
-    cg_for(&in, cg_index(&in, 0), g->ub[d], 0, NULL, &body, &iv, NULL);
-    cg_yield(&body, 0, NULL);
-    body.before = mlirBlockGetTerminator(body.block);
-    ivs[d] = iv;
-    in = body;
-  }
-  MlirContext ctx = e->ctx;
-  MlirType i32 = mlirIntegerTypeGet(ctx, 32), f32 = mlirF32TypeGet(ctx);
-  intptr_t ra = mlirAffineMapGetNumResults(g->maps[0]), rb = mlirAffineMapGetNumResults(g->maps[1]);
-  MlirValue args[14] = {
-      cg_constant(&in, mlirIntegerAttrGet(i32, CBLAS_ROW_MAJOR)),
-      cg_constant(&in, mlirIntegerAttrGet(i32, ta ? CBLAS_TRANS : CBLAS_NO_TRANS)),
-      cg_constant(&in, mlirIntegerAttrGet(i32, tb ? CBLAS_TRANS : CBLAS_NO_TRANS)),
-      as_i32(e, &in, g->ub[dm]),
-      as_i32(e, &in, g->ub[dn]),
-      as_i32(e, &in, g->ub[dk]),
-      cg_constant(&in, mlirFloatAttrDoubleGet(ctx, f32, 1.0)),
-      element_ptr(e, &in, g, 0, ivs),
-      as_i32(e, &in, operand_dim(e, &in, g, 0, ra - 1)),
-      element_ptr(e, &in, g, 1, ivs),
-      as_i32(e, &in, operand_dim(e, &in, g, 1, rb - 1)),
-      cg_constant(&in, mlirFloatAttrDoubleGet(ctx, f32, 1.0)),
-      element_ptr(e, &in, g, 2, ivs),
-      as_i32(e, &in, g->ub[dn]),
-  };
-  MlirNamedAttribute callee = cg_named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, braze_ref("cblas_sgemm")));
-  cg_create(&in, "func.call", 14, args, 0, NULL, 1, &callee);
-}
-
 static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
   Gen g = {0};
   MlirAttribute iters = mlirOperationGetAttributeByName(op, braze_ref("iterator_types"));
@@ -626,8 +402,8 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
   for (int i = 0; i < g.nin + g.nout; ++i) {
     g.maps[i] = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i));
     g.opnd[i] = mlirOperationGetOperand(op, i);
-    g.mem[i] = i < g.nin ? get(e, g.opnd[i]) : dest_for(e, b, g.opnd[i]);
-    if (mlirValueIsNull(g.mem[i]))
+    g.mem[i] = i < g.nin ? dl_get(e, g.opnd[i]) : dest_for(e, b, g.opnd[i]);
+    if (mlirValueIsNull(g.mem[i]) && !(i < g.nin && dl_is_deferred(e, g.opnd[i])))
       return refuse(e, op, "reads a value runtime loops have no buffer for");
   }
   /* each loop's extent: a dim of an operand indexed by it alone (a static one first) */
@@ -644,7 +420,7 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
       }
     if (found < 0)
       return refuse(e, op, "has a loop that no operand dim bounds");
-    g.ub[d] = dim_value(e, b, g.opnd[found], fr);
+    g.ub[d] = dl_dim_value(e, b, g.opnd[found], fr);
     const BrazeDynShape *sh = braze_dyn_shape_of(e->f, g.opnd[found]);
     g.ubf[d] = sh && sh->dim[fr].coef ? sh->dim[fr]
                                        : (BrazeDynDim){0, mlirShapedTypeGetDimSize(mlirValueGetType(g.opnd[found]), fr)};
@@ -658,15 +434,15 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
   }
   MlirValue ivs[MAX_LOOPS], ubs[MAX_LOOPS];
   CgBuilder in = *b;
-  int nd = axpy_dim(&g), bm, bn, bk;
+  int nd = dl_axpy_dim(&g), bm, bn, bk;
   bool ta, tb, pa, pb;
-  if (blas_fits(&g, &bm, &bn, &bk, &ta, &tb, &pa, &pb)) {
+  if (dl_blas_fits(&g, &bm, &bn, &bk, &ta, &tb, &pa, &pb)) {
     if (e->remarks)
       braze_emit_remark(mlirOperationGetLocation(op),
                         "runtime loops: a matmul over %s as cblas_sgemm with run-time sizes (the matmul template "
                         "was not used: its tiles and packing are chosen for static sizes)",
                         e->sym);
-    emit_blas(e, b, &g, bm, bn, bk, ta, tb, pa, pb);
+    dl_emit_blas(e, b, &g, bm, bn, bk, ta, tb, pa, pb);
   } else if (nd >= 0) {
     if (e->remarks)
       braze_emit_remark(mlirOperationGetLocation(op),
@@ -681,7 +457,7 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
     for (int i = 0; i < no; ++i)
       ubs[i] = g.ub[outer[i]];
     if (no)
-      par_loop(e, b, no, ubs, &in, oivs);
+      dl_par_loop(e, b, no, ubs, &in, oivs);
     for (int i = 0; i < no; ++i)
       ivs[outer[i]] = oivs[i];
     CgBuilder kb, nb;
@@ -699,14 +475,14 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
       ubs[i] = g.ub[par[i]];
     MlirValue pivs[MAX_LOOPS];
     if (np)
-      par_loop(e, b, np, ubs, &in, pivs);
+      dl_par_loop(e, b, np, ubs, &in, pivs);
     for (int i = 0; i < np; ++i)
       ivs[par[i]] = pivs[i];
     for (int i = 0; i < nr; ++i)
       ivs[red[i]] = cg_index(&in, 0); /* outputs do not read them */
     MlirValue accs[16];
     for (int j = 0; j < g.nout; ++j)
-      accs[j] = load_at(e, &in, g.mem[g.nin + j], g.maps[g.nin + j], ivs);
+      accs[j] = dl_load_at(e, &in, g.mem[g.nin + j], g.maps[g.nin + j], ivs);
     if (!reduce_nest(e, &in, &g, red, nr, ivs, accs))
       return false;
     for (int i = 0; i < nr; ++i)
@@ -718,7 +494,7 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
     for (int i = 0; i < outer; ++i)
       ubs[i] = g.ub[par[i]];
     MlirValue pivs[MAX_LOOPS];
-    par_loop(e, b, outer, ubs, &in, pivs);
+    dl_par_loop(e, b, outer, ubs, &in, pivs);
     for (int i = 0; i < outer; ++i)
       ivs[par[i]] = pivs[i];
     if (np > 1) {
@@ -736,24 +512,24 @@ static bool emit_generic(Em *e, CgBuilder *b, MlirOperation op) {
     return false;
   }
   for (int j = 0; j < g.nout; ++j)
-    put(e, mlirOperationGetResult(op, j), g.mem[g.nin + j]);
+    dl_put(e, mlirOperationGetResult(op, j), g.mem[g.nin + j]);
   return true;
 }
 
 static bool emit_fill(Em *e, CgBuilder *b, MlirOperation op) {
-  MlirValue value = get(e, mlirOperationGetOperand(op, 0)), t = mlirOperationGetOperand(op, 1);
+  MlirValue value = dl_get(e, mlirOperationGetOperand(op, 0)), t = mlirOperationGetOperand(op, 1);
   MlirValue dst = dest_for(e, b, t);
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(t));
   if (mlirValueIsNull(value) || mlirValueIsNull(dst))
     return refuse(e, op, "fills from a value runtime loops do not have");
   MlirValue ubs[MAX_LOOPS], ivs[MAX_LOOPS];
   for (intptr_t d = 0; d < rank; ++d)
-    ubs[d] = dim_value(e, b, t, d);
+    ubs[d] = dl_dim_value(e, b, t, d);
   CgBuilder in = *b;
   if (rank > 0)
-    par_loop(e, b, (int)rank, ubs, &in, ivs);
+    dl_par_loop(e, b, (int)rank, ubs, &in, ivs);
   cg_store(&in, value, dst, rank, ivs);
-  put(e, mlirOperationGetResult(op, 0), dst);
+  dl_put(e, mlirOperationGetResult(op, 0), dst);
   return true;
 }
 
@@ -779,14 +555,14 @@ static bool emit_constant(Em *e, CgBuilder *b, MlirOperation op) {
     mlirBlockInsertOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(e->module, 0)), 0,
                                   mlirOperationCreate(&st));
     MlirNamedAttribute ref = cg_named(e->ctx, "name", mlirFlatSymbolRefAttrGet(e->ctx, braze_ref(name)));
-    put(e, r, mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &mt, 1, &ref), 0));
+    dl_put(e, r, mlirOperationGetResult(cg_create(b, "memref.get_global", 0, NULL, 1, &mt, 1, &ref), 0));
     return true;
   }
   const BrazeDynConst *c = braze_dyn_const_of(e->f, op);
   if (!c) {
     MlirOperation copy = mlirOperationClone(op);
     cg_insert(b, copy);
-    put(e, r, mlirOperationGetResult(copy, 0));
+    dl_put(e, r, mlirOperationGetResult(copy, 0));
     return true;
   }
   bool is_float = mlirTypeIsAFloat(t);
@@ -796,10 +572,10 @@ static bool emit_constant(Em *e, CgBuilder *b, MlirOperation op) {
     MlirValue sf = cg_op(b, "arith.sitofp", t, 1, &si);
     MlirValue k = cg_constant(b, mlirFloatAttrDoubleGet(e->ctx, t, c->k));
     MlirValue ops[2] = {k, sf};
-    put(e, r, cg_op(b, c->kind == BRAZE_DYN_CONST_MUL ? "arith.mulf" : "arith.divf", t, 2, ops));
+    dl_put(e, r, cg_op(b, c->kind == BRAZE_DYN_CONST_MUL ? "arith.mulf" : "arith.divf", t, 2, ops));
   } else {
     MlirValue v = cg_op(b, "arith.muli", cg_index_type(e->ctx), 2, (MlirValue[]){s, cg_index(b, (int64_t)c->k)});
-    put(e, r, mlirTypeIsAIndex(t) ? v : cg_op(b, "arith.index_cast", t, 1, &v));
+    dl_put(e, r, mlirTypeIsAIndex(t) ? v : cg_op(b, "arith.index_cast", t, 1, &v));
   }
   return true;
 }
@@ -836,10 +612,16 @@ static void claim_outputs(Em *e, MlirOperation ret) {
 static bool emit_op(Em *e, CgBuilder *b, MlirOperation op) {
   if (braze_op_is(op, "arith.constant"))
     return emit_constant(e, b, op);
+  if (braze_op_is(op, "linalg.generic") && braze_ptrmap_get(&e->deferred, braze_ptr_key(op.ptr), 0))
+    return true; /* computed inside its reader */
   if (braze_op_is(op, "tensor.empty")) {
     MlirValue r = mlirOperationGetResult(op, 0);
+    MlirOpOperand use = mlirValueGetFirstUse(r);
+    if (!mlirOpOperandIsNull(use) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) &&
+        braze_ptrmap_get(&e->deferred, braze_ptr_key(mlirOpOperandGetOwner(use).ptr), 0))
+      return true; /* the init of a deferred generic: never written */
     int out = braze_ptrmap_get(&e->out_of, braze_ptr_key(op.ptr), 0);
-    put(e, r, out ? e->outs[out - 1] : alloc_like(e, b, r));
+    dl_put(e, r, out ? e->outs[out - 1] : alloc_like(e, b, r));
     return true;
   }
   if (braze_op_is(op, "linalg.fill"))
@@ -856,16 +638,16 @@ static bool emit_op(Em *e, CgBuilder *b, MlirOperation op) {
     return refuse(e, op, "has regions at the function level");
   MlirOperation c = mlirOperationClone(op);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
-    mlirOperationSetOperand(c, i, get(e, mlirOperationGetOperand(op, i)));
+    mlirOperationSetOperand(c, i, dl_get(e, mlirOperationGetOperand(op, i)));
   cg_insert(b, c);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
-    put(e, mlirOperationGetResult(op, i), mlirOperationGetResult(c, i));
+    dl_put(e, mlirOperationGetResult(op, i), mlirOperationGetResult(c, i));
   return true;
 }
 
 static void emit_return(Em *e, CgBuilder *b, MlirOperation ret) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
-    MlirValue v = get(e, mlirOperationGetOperand(ret, i));
+    MlirValue v = dl_get(e, mlirOperationGetOperand(ret, i));
     if (v.ptr != e->outs[i].ptr)
       cg_create(b, "memref.copy", 2, (MlirValue[]){v, e->outs[i]}, 0, NULL, 0, NULL);
   }
@@ -927,7 +709,7 @@ bool braze_dynamic_loops_emit(MlirOperation func, const BrazeDynForms *forms, co
   e.total = cg_index(&e.wb, 0);
   MlirValue outs[64];
   for (intptr_t i = 0; i < n_in; ++i)
-    put(&e, mlirBlockGetArgument(fentry, i), mlirBlockGetArgument(entry, i));
+    dl_put(&e, mlirBlockGetArgument(fentry, i), mlirBlockGetArgument(entry, i));
   for (intptr_t i = 0; i < n_out; ++i) {
     outs[i] = mlirBlockGetArgument(entry, n_in + i);
     braze_ptrmap_put(&e.writable, braze_ptr_key(outs[i].ptr), 1);
@@ -938,6 +720,11 @@ bool braze_dynamic_loops_emit(MlirOperation func, const BrazeDynForms *forms, co
   CgBuilder b = cg_builder_at_end(entry, mlirOperationGetLocation(func));
   e.off = cg_index(&b, 0);
   claim_outputs(&e, ret);
+  const char *fuse = getenv("BRAZE_DYNAMIC_FUSE");
+  for (MlirOperation op = mlirBlockGetFirstOperation(fentry); !(fuse && !strcmp(fuse, "0")) && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (dl_deferrable(op))
+      braze_ptrmap_put(&e.deferred, braze_ptr_key(op.ptr), 1);
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(fentry); ok && !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
@@ -956,6 +743,7 @@ bool braze_dynamic_loops_emit(MlirOperation func, const BrazeDynForms *forms, co
   braze_ptrmap_free(&e.map);
   braze_ptrmap_free(&e.writable);
   braze_ptrmap_free(&e.out_of);
+  braze_ptrmap_free(&e.deferred);
   free(e.vals);
   return ok;
 }
