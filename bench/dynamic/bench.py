@@ -11,7 +11,8 @@ The Llama block (bench/dynamic/llama_block.py, --dim/--heads/--kv-heads/--ffn) g
 realistic inputs: weights scaled by 1/sqrt(fan-in), the rotary tables of positions
 0..s-1, the causal mask (0 on and below the diagonal, -1e9 above); other workloads
 standard normals. Each build's output is compared with the other's (max relative
-error). Prints one table row per length: best-of-N milliseconds of both, their
+error). Prints one table row per length: the best call of --rounds interleaved rounds
+of --reps calls each, in milliseconds, for both, their
 ratio (dynamic / static) and the compile times; the dynamic library is compiled once."""
 import argparse
 import ctypes
@@ -98,7 +99,8 @@ def main():
     p.add_argument("--dims", help="SYM=N1,N2,... (default s=1,7,128,1000,2048)")
     p.add_argument("--lengths", help="N1,N2,... for the default symbol")
     p.add_argument("--cpu", default="native")
-    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--reps", type=int, default=20, help="calls per round (each side)")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best call of all counts")
     p.add_argument("--dim", type=int, default=256)
     p.add_argument("--heads", type=int, default=8)
     p.add_argument("--kv-heads", type=int, default=2)
@@ -146,8 +148,10 @@ def main():
         if rc != (0, 0):
             sys.exit("bench.py: status %s at %s = %d" % (rc, sym, n))
         err = float(np.max(np.abs(out_d - out_s)) / max(1e-30, float(np.max(np.abs(out_s)))))
-        md = best_ms(lambda: fd(*args_d), a.reps)
-        ms = best_ms(lambda: fs(*args_s), a.reps)
+        md = ms = float("inf")
+        for _ in range(a.rounds):  # interleaved, so both see the same load
+            md = min(md, best_ms(lambda: fd(*args_d), a.reps, 1.0))
+            ms = min(ms, best_ms(lambda: fs(*args_s), a.reps, 1.0))
         print("%-8d %12.3f %12.3f %8.2f %10.2f %10.2e" % (n, md, ms, md / ms, t_st, err))
         sys.stdout.flush()
 
