@@ -126,7 +126,9 @@ bool braze_entries_capture(MlirOperation module, BrazeEntrySet *out) {
     else
       ok = false;
   }
-  if (ok && out->count == 0) {
+  /* a module of runtime-loops entries only (dynamic-loops.h) has no static entry */
+  bool dynamic = !mlirAttributeIsNull(mlirOperationGetAttributeByName(module, braze_ref("braze.dynamic_entries")));
+  if (ok && out->count == 0 && !dynamic) {
     braze_emit_error(mlirOperationGetLocation(module), "no entry function: the module needs a public func.func with a body");
     return false;
   }

@@ -12,6 +12,7 @@
 #include "support/context.h"
 #include "support/diag.h"
 #include "support/progress.h"
+#include "targets/common/dynamic-loops.h"
 #include "targets/common/dynamic-rows.h"
 #include "targets/target.h"
 
@@ -233,9 +234,15 @@ bool braze_target_compile(const BrazeTarget *target, MlirOperation module, const
   /* symbolic entries become row-block clones (decision 0029); only the cpu target's ABI takes them */
   bool ok = braze_dynamic_rows_expand(module, strcmp(target->name, "cpu") == 0, target->name, 0);
   ok = ok && braze_entries_capture(module, &entries);
+  /* runtime-loops functions are target-level already: they skip the pipeline */
+  MlirModule loops = ok ? braze_dynamic_loops_detach(module) : (MlirModule){NULL};
   braze_progress("passes");
   if (ok && *pipeline)
     ok = run_pipeline(module, pipeline, error);
+  if (ok)
+    ok = braze_dynamic_loops_attach(module, loops, error);
+  else if (!mlirModuleIsNull(loops))
+    mlirModuleDestroy(loops);
   if (ok)
     ok = braze_entries_finalize(module, &entries);
   if (ok && opts->dump_kernels)

@@ -2,6 +2,7 @@
  * (targets/common/dynamic-rows.h). Linear in the function's ops. */
 #include "targets/common/dynamic-rows.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +12,31 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "support/context.h"
 #include "support/diag.h"
+#include "targets/common/dynamic-loops.h"
 
 typedef struct {
   const BrazeSymShapes *s;
   const BrazeSymTable *table;
   int sym;
   bool ok;
+  /* the first reason row blocks do not apply, kept for a remark if runtime loops do
+   * not apply either (dynamic-loops.h) */
+  bool have_why;
+  MlirLocation why_loc;
+  char why[512];
 } Rows;
+
+static void note(Rows *r, MlirLocation loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(Rows *r, MlirLocation loc, const char *fmt, ...) {
+  if (r->have_why)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->why, sizeof r->why, fmt, ap);
+  va_end(ap);
+  r->why_loc = loc;
+  r->have_why = true;
+}
 
 /* The dim of `v` that is the symbol, or -1; -2 after a remark (the symbol occurs in
  * an expression, or in two dims). */
@@ -32,7 +51,7 @@ static intptr_t row_dim(Rows *r, MlirOperation op, MlirValue v, const char *what
     BrazeStr e = {0};
     braze_sym_print(&sh->dim[d], r->table, &e);
     if (braze_sym_as_var(&sh->dim[d]) != r->sym) {
-      braze_emit_remark(mlirOperationGetLocation(op),
+      note(r, mlirOperationGetLocation(op),
                         "%s dim %lld is %s: row blocks take %s only as a whole dim, not inside an expression", what,
                         (long long)d, braze_str_cstr(&e), r->table->sym[r->sym].name);
       braze_str_free(&e);
@@ -40,7 +59,7 @@ static intptr_t row_dim(Rows *r, MlirOperation op, MlirValue v, const char *what
     }
     braze_str_free(&e);
     if (found >= 0) {
-      braze_emit_remark(mlirOperationGetLocation(op), "%s has %s in dims %lld and %lld: row blocks take it in one dim",
+      note(r, mlirOperationGetLocation(op), "%s has %s in dims %lld and %lld: row blocks take it in one dim",
                         what, r->table->sym[r->sym].name, (long long)found, (long long)d);
       return -2;
     }
@@ -50,7 +69,7 @@ static intptr_t row_dim(Rows *r, MlirOperation op, MlirValue v, const char *what
 }
 
 static bool refuse(Rows *r, MlirOperation op, const char *mnemonic, const char *how, intptr_t dim) {
-  braze_emit_remark(mlirOperationGetLocation(op),
+  note(r, mlirOperationGetLocation(op),
                     "'graph.%s' op %s dim %lld = %s: row blocks need %s to be an independent dim of every op", mnemonic,
                     how, (long long)dim, r->table->sym[r->sym].name, r->table->sym[r->sym].name);
   return false;
@@ -147,7 +166,7 @@ static bool check_signature(Rows *r, MlirOperation func, bool *rows, int *num_ar
     if (d == -2)
       return false;
     if (d > 0) {
-      braze_emit_remark(mlirOperationGetLocation(func), "%s has %s in dim %lld: row blocks need it in dim 0", what,
+      note(r, mlirOperationGetLocation(func), "%s has %s in dim %lld: row blocks need it in dim 0", what,
                         r->table->sym[r->sym].name, (long long)d);
       return false;
     }
@@ -173,27 +192,52 @@ static MlirAttribute named_i64(MlirContext ctx, MlirNamedAttribute *out, const c
   return a;
 }
 
-static bool expand_one(MlirOperation func, MlirBlock body, int64_t block_rows, MlirAttribute *record) {
+/* BRAZE_DYNAMIC=loops: runtime loops even where row blocks apply (to compare them);
+ * rows: row blocks only (no runtime loops); unset or auto: row blocks where they
+ * apply, runtime loops elsewhere. */
+static const char *dynamic_mode(void) {
+  const char *m = getenv("BRAZE_DYNAMIC");
+  return m && *m ? m : "auto";
+}
+
+static bool expand_one(MlirOperation func, MlirBlock body, int64_t block_rows, bool takes_loops,
+                       MlirAttribute *record) {
   BrazeSymShapes s;
   bool ok = braze_sym_infer(func, &s);
   MlirStringRef name = func_name(func);
   if (ok && s.table.count != 1) {
     braze_emit_error(mlirOperationGetLocation(func),
-                     "'func.func' op @%.*s has %d symbols; row blocks take one symbolic dim per entry", (int)name.length,
-                     name.data, s.table.count);
+                     "'func.func' op @%.*s has %d symbols; row blocks and runtime loops take one symbolic dim per "
+                     "entry",
+                     (int)name.length, name.data, s.table.count);
     ok = false;
   }
   bool rows[64] = {false};
   int num_args = 0;
   Rows r = {.s = &s, .table = &s.table, .sym = 0, .ok = true};
+  const char *mode = dynamic_mode();
   if (ok) {
     mlirOperationWalk(func, check_op, &r, MlirWalkPreOrder);
     ok = r.ok && check_signature(&r, func, rows, &num_args);
-    if (!ok)
+    if (ok && takes_loops && !strcmp(mode, "loops")) {
+      ok = false;
+      note(&r, mlirOperationGetLocation(func), "BRAZE_DYNAMIC=loops asks for runtime loops");
+    }
+    if (!ok && takes_loops && strcmp(mode, "rows") != 0) {
+      /* runtime loops (dynamic-loops.h): the function becomes NAME__braze_loops */
+      if (braze_dynamic_loops_build(func, body, &s.table, record)) {
+        braze_sym_shapes_free(&s);
+        return true;
+      }
+    }
+    if (!ok) {
+      if (r.have_why)
+        braze_emit_remark(r.why_loc, "%s", r.why);
       braze_emit_error(mlirOperationGetLocation(func),
-                       "'func.func' op @%.*s: cannot compile symbolic dim %s (see the remark): give it a static "
+                       "'func.func' op @%.*s: cannot compile symbolic dim %s (see the remarks): give it a static "
                        "size or make it an independent dim",
                        (int)name.length, name.data, s.table.sym[0].name);
+    }
   }
   if (!ok) {
     braze_sym_shapes_free(&s);
@@ -256,7 +300,7 @@ bool braze_dynamic_rows_expand(MlirOperation module, bool takes_rows, const char
       braze_emit_error(mlirOperationGetLocation(op), "'func.func' op more than 64 symbolic entries in one module");
       return false;
     }
-    if (expand_one(op, body, block_rows, &records[n])) {
+    if (expand_one(op, body, block_rows, takes_rows, &records[n])) {
       ++n;
       mlirOperationDestroy(op);
     } else {
@@ -295,6 +339,24 @@ BrazeDynamicEntry *braze_dynamic_entries_read(MlirOperation module, int *n) {
     e->div = field_i64(d, "div");
     e->block_rows = field_i64(d, "block_rows");
     e->small_rows = field_i64(d, "small_rows");
+    MlirAttribute kind = mlirDictionaryAttrGetElementByName(d, braze_ref("kind"));
+    if (!mlirAttributeIsNull(kind)) { /* "loops" */
+      e->loops = true;
+      e->num_inputs = (int)field_i64(d, "num_inputs");
+      MlirAttribute args = mlirDictionaryAttrGetElementByName(d, braze_ref("args"));
+      e->num_args = (int)mlirArrayAttrGetNumElements(args);
+      for (int k = 0; k < e->num_args && k < 64; ++k) {
+        MlirAttribute a = mlirArrayAttrGetElement(args, k);
+        BrazeArgInfo *info = &e->args[k];
+        info->dtype = (int)mlirDenseI64ArrayGetElement(a, 0);
+        info->rank = (int)mlirDenseI64ArrayGetElement(a, 1);
+        for (int j = 0; j < BRAZE_ABI_MAX_RANK; ++j)
+          info->dims[j] = j < info->rank ? mlirDenseI64ArrayGetElement(a, 2 + j) : 1;
+        for (int j = 0; j < info->rank; ++j)
+          e->rows[k] = e->rows[k] || info->dims[j] == -1;
+      }
+      continue;
+    }
     MlirAttribute rows = mlirDictionaryAttrGetElementByName(d, braze_ref("rows"));
     e->num_args = (int)mlirDenseArrayGetNumElements(rows);
     for (int k = 0; k < e->num_args; ++k)

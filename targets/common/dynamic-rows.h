@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "braze/runtime.h"
 #include "mlir-c/IR.h"
 
 #define BRAZE_DYNAMIC_ENTRIES_ATTR "braze.dynamic_entries"
@@ -33,8 +34,15 @@ typedef struct {
   int64_t min, max, div;
   int64_t block_rows, small_rows; /* the clones' row counts; equal when there is one */
   int num_args;                   /* inputs, then outputs (as the clones' signatures) */
-  bool rows[64];                  /* arg i's dim 0 is the symbol (dtypes, other dims: the clones') */
+  bool rows[64];                  /* arg i's dim 0 is the symbol (dtypes, other dims: the clones');
+                                     runtime loops: arg i has the symbol in some dim */
+  /* Runtime loops (dynamic-loops.h): NAME__braze_loops(memref..., index s), no clones;
+   * the arguments' dtypes and dims here, -1 for the symbol. */
+  bool loops;
+  int num_inputs;
+  BrazeArgInfo args[64];
 } BrazeDynamicEntry;
+
 
 /* The module's dynamic entries (count in *n, NULL when none); free() the array. */
 BrazeDynamicEntry *braze_dynamic_entries_read(MlirOperation module, int *n);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "targets/common/dynamic-loops.h"
 #include "targets/cpu/cpu-target.h"
 
 typedef struct {
@@ -70,6 +71,11 @@ static void check_size(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const Br
   LLVMBuildCall2(b, a->snprintf_ty, a->snprintf_fn, args, 4, "");
   LLVMBuildRet(b, LLVMConstInt(a->i32, 3, 0));
   LLVMPositionBuilderAtEnd(b, pass);
+}
+
+/* Whether dim d of argument i is the symbol. */
+static bool is_sym(const BrazeDynamicEntry *e, const BrazeEntrySig *sig, int i, int d) {
+  return e->loops ? sig->args[i].dims[d] == -1 : d == 0 && e->rows[i];
 }
 
 static int64_t row_bytes(const BrazeArgInfo *arg) {
@@ -247,6 +253,160 @@ static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const Br
   return fn;
 }
 
+/* Runtime loops (dynamic-loops.h): int NAME(T *..., int64_t s) checks s, asks
+ * NAME__braze_loops_bytes(s) for the workspace, takes the entry's cached one (grown
+ * when smaller, kept across calls, claimed with an atomic flag; a call that finds it
+ * claimed allocates its own for the call), then calls NAME__braze_loops with a
+ * descriptor per pointer (sizes from s, row-major strides), the workspace and s.
+ * 1 when an allocation fails (the workspace, or one inside: alloc-checks.c). */
+typedef struct {
+  LLVMValueRef impl, fn, s, ws, bytes, alloc_failures;
+  const BrazeDynamicEntry *e;
+  const BrazeEntrySig *sig;
+} LoopsCall;
+
+/* The impl call on workspace `ws`; returns the status (alloc-checks' counter). */
+static LLVMValueRef loops_call(const Dyn *a, LLVMBuilderRef b, const LoopsCall *c, LLVMValueRef ws) {
+  unsigned n = (unsigned)c->e->num_args, cap = 6;
+  for (unsigned i = 0; i < n; ++i)
+    cap += 3 + 2 * (unsigned)c->sig->args[i].rank;
+  LLVMValueRef *args = malloc(cap * sizeof *args);
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const BrazeArgInfo *arg = &c->sig->args[i];
+    LLVMValueRef p = LLVMGetParam(c->fn, i);
+    args[k++] = p;
+    args[k++] = p;
+    args[k++] = LLVMConstInt(a->i64, 0, 0);
+    LLVMValueRef *sizes = args + k;
+    for (int d = 0; d < arg->rank; ++d)
+      sizes[d] = is_sym(c->e, c->sig, (int)i, d) ? c->s : LLVMConstInt(a->i64, (unsigned long long)arg->dims[d], 0);
+    k += (unsigned)arg->rank;
+    LLVMValueRef stride = LLVMConstInt(a->i64, 1, 0);
+    for (int d = arg->rank - 1; d >= 0; --d) {
+      args[k + (unsigned)d] = stride;
+      stride = LLVMBuildMul(b, stride, sizes[d], "");
+    }
+    k += (unsigned)arg->rank;
+  }
+  args[k++] = ws; /* memref<?xi8>: ptr, ptr, 0, bytes, 1 */
+  args[k++] = ws;
+  args[k++] = LLVMConstInt(a->i64, 0, 0);
+  args[k++] = c->bytes;
+  args[k++] = LLVMConstInt(a->i64, 1, 0);
+  args[k++] = c->s;
+  LLVMValueRef before = NULL, status;
+  if (c->alloc_failures) {
+    before = LLVMBuildLoad2(b, a->i64, c->alloc_failures, "failures");
+    LLVMSetOrdering(before, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(before, 8);
+  }
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(c->impl), c->impl, args, k, "");
+  if (c->alloc_failures) {
+    LLVMValueRef after = LLVMBuildLoad2(b, a->i64, c->alloc_failures, "failures_after");
+    LLVMSetOrdering(after, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(after, 8);
+    status = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntNE, before, after, ""), a->i32, "status");
+  } else {
+    status = LLVMConstInt(a->i32, 0, 0);
+  }
+  free(args);
+  return status;
+}
+
+static LLVMValueRef internal_zero(const Dyn *a, LLVMTypeRef t, const char *base, const char *suffix) {
+  char *name = cat(base, suffix);
+  LLVMValueRef g = LLVMAddGlobal(a->m, t, name);
+  free(name);
+  LLVMSetInitializer(g, LLVMConstNull(t));
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  return g;
+}
+
+static LLVMValueRef add_loops_entry(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *sig,
+                                    LLVMValueRef impl, LLVMValueRef bytes_fn, LLVMValueRef alloc_failures) {
+  unsigned n = (unsigned)e->num_args;
+  LLVMTypeRef *params = malloc((n + 1) * sizeof *params);
+  for (unsigned i = 0; i < n; ++i)
+    params[i] = a->ptr;
+  params[n] = a->i64;
+  LLVMValueRef fn = LLVMAddFunction(a->m, e->name, LLVMFunctionType(a->i32, params, n + 1, 0));
+  free(params);
+  LLVMTypeRef vt = LLVMVoidTypeInContext(a->ctx);
+  LLVMValueRef alloc_fn = libc(a, "aligned_alloc", a->ptr, (LLVMTypeRef[]){a->i64, a->i64}, 2);
+  LLVMValueRef free_fn = libc(a, "free", vt, (LLVMTypeRef[]){a->ptr}, 1);
+  LLVMValueRef g_buf = internal_zero(a, a->ptr, e->name, "__braze_ws");
+  LLVMValueRef g_cap = internal_zero(a, a->i64, e->name, "__braze_ws_bytes");
+  LLVMValueRef g_busy = internal_zero(a, a->i32, e->name, "__braze_ws_busy");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(a->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a->ctx, fn, "entry"));
+  LoopsCall c = {.impl = impl, .fn = fn, .s = LLVMGetParam(fn, n), .alloc_failures = alloc_failures, .e = e, .sig = sig};
+  check_size(a, b, fn, e, c.s);
+  LLVMValueRef raw = LLVMBuildCall2(b, LLVMGlobalGetValueType(bytes_fn), bytes_fn, &c.s, 1, "bytes");
+  /* at least 64, a multiple of 64 (aligned_alloc's rule) */
+  LLVMValueRef r64 = LLVMBuildAnd(b, LLVMBuildAdd(b, raw, LLVMConstInt(a->i64, 63, 0), ""),
+                                  LLVMConstInt(a->i64, ~63ull, 0), "");
+  LLVMValueRef small = LLVMBuildICmp(b, LLVMIntULT, r64, LLVMConstInt(a->i64, 64, 0), "");
+  c.bytes = LLVMBuildSelect(b, small, LLVMConstInt(a->i64, 64, 0), r64, "ws_bytes");
+  LLVMValueRef one = LLVMConstInt(a->i32, 1, 0), zero = LLVMConstInt(a->i32, 0, 0);
+  LLVMValueRef old = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, g_busy, one, LLVMAtomicOrderingAcquire, 0);
+  LLVMBasicBlockRef own = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_own");
+  LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_grow");
+  LLVMBasicBlockRef grow_fail = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_grow_fail");
+  LLVMBasicBlockRef grown = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_grown");
+  LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_run");
+  LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_other");
+  LLVMBasicBlockRef other_fail = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_other_fail");
+  LLVMBasicBlockRef other_run = LLVMAppendBasicBlockInContext(a->ctx, fn, "ws_other_run");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, old, zero, ""), own, other);
+  /* the cached workspace, grown when smaller */
+  LLVMPositionBuilderAtEnd(b, own);
+  LLVMValueRef cap = LLVMBuildLoad2(b, a->i64, g_cap, "cap");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cap, c.bytes, ""), grow, run);
+  LLVMPositionBuilderAtEnd(b, grow);
+  LLVMValueRef prev = LLVMBuildLoad2(b, a->ptr, g_buf, "prev");
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(free_fn), free_fn, &prev, 1, "");
+  LLVMValueRef nb = LLVMBuildCall2(b, LLVMGlobalGetValueType(alloc_fn), alloc_fn,
+                                   (LLVMValueRef[]){LLVMConstInt(a->i64, 64, 0), c.bytes}, 2, "ws_new");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, nb, ""), grow_fail, grown);
+  LLVMPositionBuilderAtEnd(b, grow_fail);
+  LLVMBuildStore(b, LLVMConstNull(a->ptr), g_buf);
+  LLVMBuildStore(b, LLVMConstInt(a->i64, 0, 0), g_cap);
+  LLVMSetOrdering(LLVMBuildStore(b, zero, g_busy), LLVMAtomicOrderingRelease);
+  LLVMBuildRet(b, one);
+  LLVMPositionBuilderAtEnd(b, grown);
+  LLVMBuildStore(b, nb, g_buf);
+  LLVMBuildStore(b, c.bytes, g_cap);
+  LLVMBuildBr(b, run);
+  LLVMPositionBuilderAtEnd(b, run);
+  LLVMValueRef ws = LLVMBuildLoad2(b, a->ptr, g_buf, "ws");
+  LLVMValueRef st = loops_call(a, b, &c, ws);
+  LLVMSetOrdering(LLVMBuildStore(b, zero, g_busy), LLVMAtomicOrderingRelease);
+  LLVMBuildRet(b, st);
+  /* claimed by another thread: a workspace for this call */
+  LLVMPositionBuilderAtEnd(b, other);
+  LLVMValueRef tmp = LLVMBuildCall2(b, LLVMGlobalGetValueType(alloc_fn), alloc_fn,
+                                    (LLVMValueRef[]){LLVMConstInt(a->i64, 64, 0), c.bytes}, 2, "ws_tmp");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, tmp, ""), other_fail, other_run);
+  LLVMPositionBuilderAtEnd(b, other_fail);
+  LLVMBuildRet(b, one);
+  LLVMPositionBuilderAtEnd(b, other_run);
+  LLVMValueRef st2 = loops_call(a, b, &c, tmp);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(free_fn), free_fn, &tmp, 1, "");
+  LLVMBuildRet(b, st2);
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+/* The signature of a runtime-loops entry, from its record (args borrowed). */
+static void loops_sig(const BrazeDynamicEntry *e, BrazeEntrySig *sig) {
+  memset(sig, 0, sizeof *sig);
+  sig->name = (char *)e->name;
+  sig->num_inputs = e->num_inputs;
+  sig->num_outputs = e->num_args - e->num_inputs;
+  sig->args = (BrazeArgInfo *)e->args;
+}
+
 /* int NAME_output_shape(int32_t output, int64_t s, int64_t *dims): 4 for a bad output. */
 static void add_output_shape(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *sig) {
   char *name = cat(e->name, "_output_shape");
@@ -266,7 +426,7 @@ static void add_output_shape(const Dyn *a, const BrazeDynamicEntry *e, const Bra
     for (int d = 0; d < sig->args[i].rank; ++d) {
       LLVMValueRef idx = LLVMConstInt(a->i64, (unsigned)d, 0);
       LLVMValueRef slot = LLVMBuildGEP2(b, a->i64, LLVMGetParam(fn, 2), &idx, 1, "");
-      LLVMValueRef v = d == 0 && e->rows[i] ? s : LLVMConstInt(a->i64, (unsigned long long)sig->args[i].dims[d], 0);
+      LLVMValueRef v = is_sym(e, sig, i, d) ? s : LLVMConstInt(a->i64, (unsigned long long)sig->args[i].dims[d], 0);
       LLVMBuildStore(b, v, slot);
     }
     LLVMBuildRet(b, LLVMConstInt(a->i32, 0, 0));
@@ -303,7 +463,7 @@ static void add_tables(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntr
     dtypes[i] = LLVMConstInt(a->i32, (unsigned long long)sig->args[i].dtype, 0);
     ranks[i] = LLVMConstInt(a->i32, (unsigned long long)sig->args[i].rank, 0);
     for (int d = 0; d < BRAZE_ABI_MAX_RANK; ++d) {
-      int64_t v = d == 0 && e->rows[i] ? -1 : sig->args[i].dims[d];
+      int64_t v = d < sig->args[i].rank && is_sym(e, sig, i, d) ? -1 : sig->args[i].dims[d];
       dims[i * BRAZE_ABI_MAX_RANK + d] = LLVMConstInt(a->i64, (unsigned long long)v, 1);
     }
   }
@@ -371,8 +531,30 @@ bool braze_cpu_abi_dynamic(LLVMModuleRef m, const BrazeEntrySet *entries, const 
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a.ctx, last, "entry"));
   LLVMBuildRet(b, a.error_buf);
   LLVMDisposeBuilder(b);
+  LLVMValueRef alloc_failures = LLVMGetNamedGlobal(m, "__braze_alloc_failures");
   for (int i = 0; i < n_dyn; ++i) {
     const BrazeDynamicEntry *e = &dyn[i];
+    if (e->loops) {
+      char impl_name[200];
+      snprintf(impl_name, sizeof impl_name, "%s" BRAZE_LOOPS_SUFFIX, e->name);
+      LLVMValueRef impl = LLVMGetNamedFunction(m, impl_name);
+      char *bytes_name = cat(impl_name, "_bytes");
+      LLVMValueRef bytes_fn = LLVMGetNamedFunction(m, bytes_name);
+      free(bytes_name);
+      if (!impl || !bytes_fn || LLVMGetNamedFunction(m, e->name)) {
+        braze_str_printf(error, "internal error: the runtime loops of entry '%s' are missing", e->name);
+        return false;
+      }
+      BrazeEntrySig sig;
+      loops_sig(e, &sig);
+      LLVMValueRef fn = add_loops_entry(&a, e, &sig, impl, bytes_fn, alloc_failures);
+      add_output_shape(&a, e, &sig);
+      add_packed_sizes(&a, e, fn);
+      add_tables(&a, e, &sig);
+      LLVMSetLinkage(impl, LLVMInternalLinkage);
+      LLVMSetLinkage(bytes_fn, LLVMInternalLinkage);
+      continue;
+    }
     const BrazeEntrySig *big = find_sig(entries, e->name, e->block_rows);
     const BrazeEntrySig *small = find_sig(entries, e->name, e->small_rows);
     char big_name[200], small_name[200];

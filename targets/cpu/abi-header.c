@@ -57,9 +57,16 @@ static void entry_decl(const BrazeEntrySig *sig, BrazeStr *out) {
 /* An entry with a symbolic dim (decision 0029): its row-block clones are internal. */
 static void dynamic_decl(const BrazeDynamicEntry *e, const BrazeEntrySet *entries, BrazeStr *out) {
   const BrazeEntrySig *sig = NULL;
+  BrazeEntrySig loops = {0};
+  if (e->loops) { /* runtime loops: the record holds the signature */
+    loops.num_inputs = e->num_inputs;
+    loops.num_outputs = e->num_args - e->num_inputs;
+    loops.args = (BrazeArgInfo *)e->args;
+    sig = &loops;
+  }
   char clone[200];
   snprintf(clone, sizeof clone, "%s" BRAZE_ROWS_SUFFIX "%lld", e->name, (long long)e->block_rows);
-  for (size_t i = 0; i < entries->count; ++i)
+  for (size_t i = 0; !e->loops && i < entries->count; ++i)
     if (strcmp(entries->items[i].name, clone) == 0)
       sig = &entries->items[i];
   if (!sig)
@@ -77,16 +84,21 @@ static void dynamic_decl(const BrazeDynamicEntry *e, const BrazeEntrySet *entrie
     braze_str_printf(out, " *   %s%-4d %s[", in ? "in" : "out", in ? i : i - sig->num_inputs,
                      braze_rt_dtype_str(sig->args[i].dtype));
     for (int d = 0; d < sig->args[i].rank; ++d) {
-      if (d == 0 && e->rows[i])
-        braze_str_printf(out, "%s", e->symbol);
+      if (e->loops ? sig->args[i].dims[d] == -1 : d == 0 && e->rows[i])
+        braze_str_printf(out, "%s%s", d ? "x" : "", e->symbol);
       else
         braze_str_printf(out, "%s%lld", d ? "x" : "", (long long)sig->args[i].dims[d]);
     }
     braze_str_puts(out, "]\n");
   }
-  braze_str_printf(out, " * Computed in blocks of %lld rows of %s, then of %lld; the rest is padded to %lld rows\n"
-                   " * with copies of its last row (a buffer allocated for the call: 1 if that fails). */\nint %s(",
-                   (long long)e->block_rows, e->symbol, (long long)e->small_rows, (long long)e->small_rows, e->name);
+  if (e->loops)
+    braze_str_printf(out, " * Computed by loops whose trip counts are read from %s (runtime loops; their\n"
+                     " * workspace is sized for %s and kept across calls: 1 if it cannot be allocated). */\nint %s(",
+                     e->symbol, e->symbol, e->name);
+  else
+    braze_str_printf(out, " * Computed in blocks of %lld rows of %s, then of %lld; the rest is padded to %lld rows\n"
+                     " * with copies of its last row (a buffer allocated for the call: 1 if that fails). */\nint %s(",
+                     (long long)e->block_rows, e->symbol, (long long)e->small_rows, (long long)e->small_rows, e->name);
   for (int i = 0; i < n; ++i) {
     bool in = i < sig->num_inputs;
     braze_str_printf(out, "%s%s *%s%d, ", in ? "const " : "", braze_rt_dtype_ctype(sig->args[i].dtype), in ? "in" : "out",
