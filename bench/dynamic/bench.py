@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times one dynamic library against a static build at each length (decision 0030).
+"""Times one dynamic library against a static build at each length (decision 0032).
 
     python3 bench/dynamic/bench.py                       # the Llama block, lengths 1 7 128 1000 2048
     python3 bench/dynamic/bench.py --cpu=x86-64-v3       # the AVX2 build

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a Llama-style decoder block in the graph dialect with a dynamic sequence
-length s (docs/decisions/0030-runtime-loops.md): RMSNorm, RoPE, grouped-query
+length s (docs/decisions/0032-runtime-loops.md): RMSNorm, RoPE, grouped-query
 attention with a causal mask, SwiGLU, both residuals.
 
     python3 bench/dynamic/llama_block.py --dim 64 --heads 4 --kv-heads 2 --ffn 128 -o block.mlir

@@ -1,5 +1,5 @@
 /* Entries with a symbolic dim compiled as loops with run-time trip counts
- * (docs/decisions/0030-runtime-loops.md). For a function whose symbol is reduced or
+ * (docs/decisions/0032-runtime-loops.md). For a function whose symbol is reduced or
  * contracted (softmax over a key length, attention over a sequence length, a matmul's
  * K, a norm over a feature dim), where row blocks (dynamic-rows.h) do not apply.
  *

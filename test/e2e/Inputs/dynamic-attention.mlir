@@ -1,4 +1,4 @@
-// W7-like attention with a dynamic sequence length s (decision 0030): q.k^T over the
+// W7-like attention with a dynamic sequence length s (decision 0032): q.k^T over the
 // head dim, softmax over the keys (s), then the product with v, which contracts s.
 func.func @attn(%q: tensor<4x?x16xf32> {graph.dims = ["s"]}, %k: tensor<4x?x16xf32> {graph.dims = ["s"]},
                 %v: tensor<4x?x16xf32> {graph.dims = ["s"]}) -> tensor<4x?x16xf32>

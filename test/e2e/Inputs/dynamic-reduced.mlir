@@ -1,4 +1,4 @@
-// Symbolic dims that are reduced or contracted (decision 0030): a layer norm over a
+// Symbolic dims that are reduced or contracted (decision 0032): a layer norm over a
 // dynamic feature dim f (its mean divides by f at run time), a column sum over the
 // rows, and a matmul whose K is f.
 func.func @norm(%x: tensor<6x?xf32> {graph.dims = ["f"]}, %g: tensor<?xf32> {graph.dims = ["f"]},

@@ -1,4 +1,4 @@
-/* Calls a runtime-loops library (decision 0030) at several sizes: a small size, a
+/* Calls a runtime-loops library (decision 0032) at several sizes: a small size, a
  * larger one (the cached workspace grows), the small one again (same results), sizes
  * out of bounds (3 and a message), and NAME_output_shape. */
 #include <dlfcn.h>
