@@ -57,7 +57,6 @@ static bool is_c_identifier(MlirStringRef s) {
   return true;
 }
 
-static int dtype_code(MlirType t);
 
 /* The graph-level element types of a function with results (arguments then results):
  * graph-to-loops stores unsigned tensors as signless ones, so the ABI reads their
@@ -67,7 +66,7 @@ static void capture_declared(MlirType type, BrazeEntrySig *sig) {
   sig->declared = calloc((size_t)(nargs + nres + 1), sizeof *sig->declared);
   for (intptr_t i = 0; i < nargs + nres; ++i) {
     MlirType t = i < nargs ? mlirFunctionTypeGetInput(type, i) : mlirFunctionTypeGetResult(type, i - nargs);
-    sig->declared[i] = mlirTypeIsAShaped(t) ? dtype_code(mlirShapedTypeGetElementType(t)) : -1;
+    sig->declared[i] = mlirTypeIsAShaped(t) ? braze_entry_dtype_code(mlirShapedTypeGetElementType(t)) : -1;
   }
 }
 
@@ -135,7 +134,7 @@ bool braze_entries_capture(MlirOperation module, BrazeEntrySet *out) {
   return ok;
 }
 
-static int dtype_code(MlirType t) {
+int braze_entry_dtype_code(MlirType t) {
   if (mlirTypeIsAF32(t))
     return BRAZE_RT_F32;
   if (mlirTypeIsAF64(t))
@@ -174,7 +173,7 @@ static bool read_memref_arg(MlirType t, int declared, BrazeArgInfo *arg) {
     return false;
   if (!mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(t)))
     return false;
-  int code = dtype_code(mlirShapedTypeGetElementType(t));
+  int code = braze_entry_dtype_code(mlirShapedTypeGetElementType(t));
   if (code >= 0)
     code = with_declared_sign(code, declared);
   intptr_t rank = mlirShapedTypeGetRank(t);

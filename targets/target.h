@@ -35,6 +35,9 @@ bool braze_entries_capture(MlirOperation module, BrazeEntrySet *out);
  * memrefs (inputs then outputs, no results); read their dtypes and shapes. */
 bool braze_entries_finalize(MlirOperation module, BrazeEntrySet *set);
 void braze_entries_free(BrazeEntrySet *set);
+/* The runtime's dtype code (BRAZE_RT_*, braze/runtime.h) of element type t: float,
+ * signless and unsigned integers of 1 (signless only) to 64 bits; -1 otherwise. */
+int braze_entry_dtype_code(MlirType t);
 
 
 /* The registry: targets by name, braze's own then those plugins registered. */

@@ -14,6 +14,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "passes/passes.h"
 #include "support/context.h"
+#include "targets/target.h"
 #include "support/diag.h"
 #include "targets/common/dynamic-rows.h"
 
@@ -280,34 +281,13 @@ static MlirOperation only_func(MlirModule m) {
   return op;
 }
 
-static int dtype_code(MlirType t) {
-  if (mlirTypeIsAF32(t))
-    return BRAZE_RT_F32;
-  if (mlirTypeIsAF64(t))
-    return BRAZE_RT_F64;
-  if (mlirTypeIsAF16(t))
-    return BRAZE_RT_F16;
-  if (mlirTypeIsABF16(t))
-    return BRAZE_RT_BF16;
-  if (!mlirTypeIsAInteger(t) || !mlirIntegerTypeIsSignless(t))
-    return -1;
-  switch (mlirIntegerTypeGetWidth(t)) {
-  case 1: return BRAZE_RT_I1;
-  case 8: return BRAZE_RT_I8;
-  case 16: return BRAZE_RT_I16;
-  case 32: return BRAZE_RT_I32;
-  case 64: return BRAZE_RT_I64;
-  }
-  return -1;
-}
-
 /* The ABI's description of argument or result `v` ([dtype, rank, dims...], -1 for the
  * symbol); false after a remark when a dim is another form of it. */
 static bool arg_record(const BrazeDynForms *f, MlirOperation func, MlirValue v, MlirValue decl, const char *what,
                        const char *sym, MlirAttribute *out) {
   MlirType t = mlirValueGetType(v);
   int64_t fields[2 + 8];
-  int code = mlirTypeIsARankedTensor(t) ? dtype_code(mlirShapedTypeGetElementType(t)) : -1;
+  int code = mlirTypeIsARankedTensor(t) ? braze_entry_dtype_code(mlirShapedTypeGetElementType(t)) : -1;
   if (code < 0 || mlirShapedTypeGetRank(t) > 8) {
     braze_emit_remark(mlirOperationGetLocation(func), "%s: runtime loops take ranked tensors of signless or float types",
                       what);

@@ -220,8 +220,8 @@ static void block_loop(const Dyn *a, LLVMBuilderRef b, LLVMValueRef fn, const Br
   *left_out = left;
 }
 
-static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *big,
-                              const BrazeEntrySig *small, LLVMValueRef big_fn, LLVMValueRef small_fn) {
+/* The public entry `int NAME(void *arg..., int64_t s)` of e (its size argument last). */
+static LLVMValueRef declare_entry(const Dyn *a, const BrazeDynamicEntry *e) {
   unsigned n = (unsigned)e->num_args;
   LLVMTypeRef *params = malloc((n + 1) * sizeof *params);
   for (unsigned i = 0; i < n; ++i)
@@ -229,6 +229,13 @@ static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const Br
   params[n] = a->i64;
   LLVMValueRef fn = LLVMAddFunction(a->m, e->name, LLVMFunctionType(a->i32, params, n + 1, 0));
   free(params);
+  return fn;
+}
+
+static LLVMValueRef add_entry(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *big,
+                              const BrazeEntrySig *small, LLVMValueRef big_fn, LLVMValueRef small_fn) {
+  unsigned n = (unsigned)e->num_args;
+  LLVMValueRef fn = declare_entry(a, e);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(a->ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(a->ctx, fn, "entry"));
   LLVMValueRef s = LLVMGetParam(fn, n);
@@ -326,12 +333,7 @@ static LLVMValueRef internal_zero(const Dyn *a, LLVMTypeRef t, const char *base,
 static LLVMValueRef add_loops_entry(const Dyn *a, const BrazeDynamicEntry *e, const BrazeEntrySig *sig,
                                     LLVMValueRef impl, LLVMValueRef bytes_fn, LLVMValueRef alloc_failures) {
   unsigned n = (unsigned)e->num_args;
-  LLVMTypeRef *params = malloc((n + 1) * sizeof *params);
-  for (unsigned i = 0; i < n; ++i)
-    params[i] = a->ptr;
-  params[n] = a->i64;
-  LLVMValueRef fn = LLVMAddFunction(a->m, e->name, LLVMFunctionType(a->i32, params, n + 1, 0));
-  free(params);
+  LLVMValueRef fn = declare_entry(a, e);
   LLVMTypeRef vt = LLVMVoidTypeInContext(a->ctx);
   LLVMValueRef alloc_fn = libc(a, "aligned_alloc", a->ptr, (LLVMTypeRef[]){a->i64, a->i64}, 2);
   LLVMValueRef free_fn = libc(a, "free", vt, (LLVMTypeRef[]){a->ptr}, 1);
