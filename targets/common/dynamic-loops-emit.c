@@ -285,24 +285,11 @@ bool  dl_clone_body(Em *e, CgBuilder *b, MlirBlock body, const MlirValue *args, 
 /* The contraction's n dim when the generic is out[..] += a * b over one reduction dim
  * and an input is contiguous along n (its last index): else -1. */
 int  dl_axpy_dim(const Gen *g) {
-  int nred = 0;
-  for (int d = 0; d < g->n; ++d)
-    nred += g->red[d];
-  if (nred != 1 || g->nin != 2 || g->nout != 1)
+  if (!dl_contraction_body(g))
     return -1;
-  bool mul = false, add = false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(g->body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (braze_op_is(op, "arith.mulf"))
-      mul = true;
-    else if (braze_op_is(op, "arith.addf"))
-      add = true;
-    else if (!braze_op_is(op, "arith.extf") && !braze_op_is(op, "linalg.yield"))
-      return -1;
-  }
   MlirAffineMap out = g->maps[2];
   intptr_t r = mlirAffineMapGetNumResults(out);
-  if (!mul || !add || r == 0 || !mlirAffineExprIsADim(mlirAffineMapGetResult(out, r - 1)))
+  if (r == 0 || !mlirAffineExprIsADim(mlirAffineMapGetResult(out, r - 1)))
     return -1;
   int n = (int)mlirAffineDimExprGetPosition(mlirAffineMapGetResult(out, r - 1));
   for (int i = 0; i < 2; ++i) {

@@ -91,6 +91,17 @@ static MlirWalkResult check_op(MlirOperation op, void *user) {
  * makes an internal one instead, a 1-byte static variable that ptxas lays out with the
  * kernel's other static shared memory in declaration order: with a workgroup alloca
  * beside it, the views of the dynamic memory overlapped that buffer. */
+
+/* Refuses the kernel at the barrier or shuffle d names (msg) with a note at the
+ * `who`-dependent (thread or lane) control around it. */
+static bool divergent(const CuUserKernel *u, const BrazeDivergentBarrier *d, const char *msg, const char *who) {
+  fail(u, d->barrier, msg);
+  MlirStringRef what = braze_op_name(d->branch);
+  braze_emit(mlirOperationGetLocation(d->branch), BRAZE_DIAG_NOTE, "cuda-codegen: the %s-dependent '%.*s'", who,
+             (int)what.length, what.data);
+  return false;
+}
+
 static MlirValue dynamic_smem(CgBuilder *b, MlirOperation gpu_module) {
   static const char *const decl =
       "memref.global @braze_dynamic_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 16 : i64}";
@@ -123,11 +134,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
              "a gpu.barrier under %s on the thread (not every thread of the block reaches it, undefined "
              "on the GPU; expected control on constants, arguments, block ids and arith on them)",
              d.what);
-    fail(u, d.barrier, msg);
-    MlirStringRef what = braze_op_name(d.branch);
-    braze_emit(mlirOperationGetLocation(d.branch), BRAZE_DIAG_NOTE, "cuda-codegen: the thread-dependent '%.*s'",
-               (int)what.length, what.data);
-    return false;
+    return divergent(u, &d, msg, "thread");
   }
   if (braze_gpu_divergent_shuffle(u->callee, block, &d)) {
     char msg[400];
@@ -136,11 +143,7 @@ bool cu_convert_user_gpu(CuUserKernel *u, MlirOperation gpu_module, const CuOpti
              "mask, undefined on the GPU; expected control the 32 lanes of each warp agree on: block ids, warp "
              "indices, thread ids y and z where block x is a multiple of 32)",
              d.what);
-    fail(u, d.barrier, msg);
-    MlirStringRef what = braze_op_name(d.branch);
-    braze_emit(mlirOperationGetLocation(d.branch), BRAZE_DIAG_NOTE, "cuda-codegen: the lane-dependent '%.*s'",
-               (int)what.length, what.data);
-    return false;
+    return divergent(u, &d, msg, "lane");
   }
   /* the workgroup allocas: shared memory */
   MlirBlock ub = mlirRegionGetFirstBlock(mlirOperationGetRegion(u->callee, 0));
